@@ -1,0 +1,89 @@
+// Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
+import type { FromSchema } from 'json-schema-to-ts';
+import { hospNo, isoDateTime, optionalText, text, uuid } from './common.ts';
+import { notificationTimingsSchema } from './user-profile.ts';
+
+const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
+
+export const usersQuerySchema = {
+  type: 'object',
+  properties: {
+    search: { type: 'string', maxLength: 100, default: '' },
+    page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 5 },
+    hospitalId: uuid,
+  },
+} as const;
+export type UsersQuery = FromSchema<typeof usersQuerySchema>;
+
+export const hospitalInputSchema = {
+  type: 'object',
+  properties: { name: text(120), timeZone },
+  required: ['name'],
+} as const;
+export type HospitalInput = FromSchema<typeof hospitalInputSchema>;
+
+const patientFields = {
+  name: text(120),
+  gender: { anyOf: [optionalText(30), { type: 'null' }] },
+  age: { anyOf: [{ type: 'integer', minimum: 0, maximum: 130 }, { type: 'null' }] },
+  address: { anyOf: [optionalText(300), { type: 'null' }] },
+  hospitalId: uuid,
+  timeZone,
+  notificationTimings: notificationTimingsSchema,
+  glucometerAlerts: { type: 'array', maxItems: 31, items: { type: 'string', maxLength: 10 } },
+  /** The older name of glucometerAlerts, still found in exported profiles. */
+  glucometerReadingAlerts: { type: 'array', maxItems: 31, items: { type: 'string', maxLength: 10 } },
+} as const;
+
+export const patientCreateSchema = {
+  type: 'object',
+  properties: { hospNo, ...patientFields },
+  required: ['hospNo', 'name', 'hospitalId'],
+} as const;
+export type PatientCreate = FromSchema<typeof patientCreateSchema>;
+
+export const patientPatchSchema = {
+  type: 'object',
+  properties: patientFields,
+  minProperties: 1,
+} as const;
+export type PatientPatch = FromSchema<typeof patientPatchSchema>;
+
+export const accessKeyInputSchema = {
+  type: 'object',
+  properties: { expiresInDays: { type: 'integer', minimum: 1, maximum: 365, default: 30 } },
+} as const;
+
+export const doctorTokenInputSchema = {
+  type: 'object',
+  properties: {
+    doctorName: text(120),
+    hospitalIds: { type: 'array', minItems: 1, maxItems: 50, items: uuid },
+    expiresAt: isoDateTime,
+  },
+  required: ['doctorName', 'hospitalIds', 'expiresAt'],
+} as const;
+export type DoctorTokenInput = FromSchema<typeof doctorTokenInputSchema>;
+
+export const auditQuerySchema = {
+  type: 'object',
+  properties: {
+    hospNo,
+    before: isoDateTime,
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+  },
+} as const;
+export type AuditQuery = FromSchema<typeof auditQuerySchema>;
+
+export const hospNoParams = {
+  type: 'object',
+  properties: { hospNo },
+  required: ['hospNo'],
+} as const;
+
+export const idParams = {
+  type: 'object',
+  properties: { id: uuid },
+  required: ['id'],
+} as const;

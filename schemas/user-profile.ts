@@ -1,0 +1,78 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { hospNo } from './common.ts';
+
+export const mealTime = {
+  type: 'string',
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: 'a time in 24-hour HH:MM format',
+} as const;
+
+export const notificationTimingsSchema = {
+  type: 'object',
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime },
+  required: ['breakfast', 'lunch', 'dinner'],
+} as const;
+export type NotificationTimingsInput = FromSchema<typeof notificationTimingsSchema>;
+
+export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+/**
+ * A glucometer alert day: a weekday (every week) or one calendar date. Weekday names are accepted
+ * in any letter case and stored capitalised.
+ */
+export const glucometerDay = {
+  type: 'string',
+  pattern: '^([A-Za-z]{6,9}|[0-9]{4}-[0-9]{2}-[0-9]{2})$',
+  maxLength: 10,
+  description: 'a weekday (Monday to Sunday) or a date as YYYY-MM-DD',
+} as const;
+
+export const glucometerAlertSchema = {
+  type: 'object',
+  properties: { day: glucometerDay },
+  required: ['day'],
+} as const;
+
+export const userProfileSchema = {
+  $id: 'UserProfile',
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    gender: { type: ['string', 'null'] },
+    age: { type: ['integer', 'null'] },
+    address: { type: ['string', 'null'] },
+    hospNum: hospNo,
+    hospital: { type: 'string' },
+    timeZone: { type: 'string' },
+    notificationTimings: notificationTimingsSchema,
+    glucometerAlerts: { type: 'array', items: { type: 'string' } },
+    mustChangePassword: { type: 'boolean' },
+  },
+  required: ['name', 'hospNum', 'notificationTimings', 'glucometerAlerts'],
+  additionalProperties: false,
+} as const;
+export type UserProfile = FromSchema<typeof userProfileSchema>;
+
+export const notificationTokenSchema = {
+  type: 'object',
+  properties: {
+    token: {
+      anyOf: [
+        { type: 'string', minLength: 1, maxLength: 4096 },
+        {
+          type: 'object',
+          properties: {
+            endpoint: { type: 'string', format: 'uri', maxLength: 2048 },
+            keys: {
+              type: 'object',
+              properties: { p256dh: { type: 'string', maxLength: 200 }, auth: { type: 'string', maxLength: 100 } },
+              required: ['p256dh', 'auth'],
+            },
+          },
+          required: ['endpoint', 'keys'],
+        },
+      ],
+    },
+  },
+  required: ['token'],
+} as const;

@@ -1,0 +1,133 @@
+// Builds the Fastify application. It holds no state of its own beyond the database handle, so any
+// number of instances can serve the same PostgreSQL database behind a load balancer.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type { ErrorObject } from 'ajv';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/client.ts';
+import { HttpError } from './http/errors.ts';
+import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { describeAjvError } from './http/validation-message.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { webRoot } from './paths.ts';
+import { registerRoutes } from './routes/index.ts';
+
+export type App = FastifyInstance;
+export type TypedApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, JsonSchemaToTsProvider>;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  logger?: FastifyServerOptions['logger'];
+  mailer?: Mailer;
+}
+
+const HAS_NUL = /\u0000/;
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return HAS_NUL.test(value);
+  if (depth > 20 || value === null || typeof value !== 'object') return false;
+  for (const [k, v] of Object.entries(value)) if (HAS_NUL.test(k) || containsNul(v, depth + 1)) return true;
+  return false;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 256 * 1024,
+    disableRequestLogging: false,
+    ajv: {
+      customOptions: { verbose: true, keywords: ['unit'], allErrors: false },
+    },
+    schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeAjvError(errors[0] as ErrorObject, dataVar === 'querystring' ? 'query' : dataVar)),
+  });
+
+  const ctx: AppContext = {
+    db: database.db,
+    dbKind: database.kind,
+    config,
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }),
+    log: app.log,
+  };
+
+  // Clients send `Content-Type: application/json` even on calls without a body (validate, logout):
+  // an empty body is "no body", not a parse error.
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    jsonParser(req, text, done);
+  });
+
+  // PostgreSQL text cannot hold U+0000; refuse it up front rather than fail in the database.
+  app.addHook('preValidation', async (req) => {
+    if (containsNul(req.body) || containsNul(req.query)) throw new HttpError(400, 'Text must not contain null characters');
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
+    const status = err.statusCode ?? 500;
+    if (status >= 500) {
+      req.log.error({ err }, 'request failed');
+      return reply.status(500).send({ message: 'Internal Server Error' });
+    }
+    // Fastify's own 4xx (bad JSON, wrong content type, body too large) carry safe messages.
+    return reply.status(status).send({ message: err.message });
+  });
+
+  const hasWebApp = existsSync(path.join(webRoot, 'index.html'));
+  app.setNotFoundHandler((req, reply) => {
+    const pathOnly = req.url.split('?')[0] ?? req.url;
+    if (pathOnly.startsWith('/api/') || pathOnly === '/api') return reply.status(404).send({ message: `Not found: ${req.method} ${pathOnly}` });
+    if (hasWebApp && req.method === 'GET' && !path.extname(pathOnly)) return reply.sendFile('index.html');
+    return reply.status(404).send({ message: `Page not found: ${pathOnly}` });
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    store: databaseRateLimitStore(ctx.db),
+    keyGenerator: (req) => req.ip,
+    errorResponseBuilder: (_req, context) =>
+      new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
+  });
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('subject', null);
+
+  await app.register((api, _o, done) => {
+    registerRoutes(api.withTypeProvider<JsonSchemaToTsProvider>(), ctx);
+    done();
+  }, { prefix: '/api' });
+
+  if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+
+  app.addHook('onClose', async () => ctx.mailer.close());
+  return app;
+}

@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db, DbKind } from './db/client.ts';
+import type { Mailer } from './mail/mailer.ts';
+
+/** What services need from the running server; built once in app.ts. */
+export interface AppContext {
+  db: Db;
+  dbKind: DbKind;
+  config: Config;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}

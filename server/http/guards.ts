@@ -1,0 +1,107 @@
+// Route guards. The rule that matters most lives here: a patient token only ever reaches its own
+// patient (X-Hosp-No is ignored for patients), and staff reach a patient only through X-Hosp-No,
+// only in their hospitals, read-only, and every such read is written to the audit log first.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { hospNo as hospNoSchema } from '../../schemas/common.ts';
+import { auditRepo } from '../repositories/audit.ts';
+import { patientRepo } from '../repositories/patients.ts';
+import { sessionRepo } from '../repositories/sessions.ts';
+import { bearerToken, resolvePrincipal, type Principal, type StaffPrincipal } from '../services/principal.ts';
+import { patientForStaff } from '../services/admin-service.ts';
+import { badRequest, forbidden, unauthorized } from './errors.ts';
+
+export interface Subject {
+  patientId: string;
+  hospNo: string;
+  hospitalId: string;
+  timeZone: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    subject: Subject | null;
+  }
+}
+
+const HOSP_NO_RE = new RegExp(hospNoSchema.pattern);
+const TOUCH_EVERY_MS = 60_000;
+
+export function deviceIdOf(req: FastifyRequest): string | undefined {
+  const v = req.headers['x-device-id'];
+  return typeof v === 'string' && /^[A-Za-z0-9-]{8,64}$/.test(v) ? v : undefined;
+}
+
+export const tokenOf = (req: FastifyRequest) => bearerToken(req.headers.authorization);
+
+async function principalOf(ctx: AppContext, req: FastifyRequest): Promise<Principal> {
+  const principal = await resolvePrincipal(ctx.db, tokenOf(req));
+  if (!principal) throw unauthorized();
+  req.principal = principal;
+  return principal;
+}
+
+/** Patient endpoints: resolves whose records this request is about into `request.subject`. */
+export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await principalOf(ctx, req);
+    void reply.header('cache-control', 'no-store');
+    if (principal.kind === 'patient') {
+      const found = await patientRepo.byId(ctx.db, principal.patientId);
+      if (!found) throw unauthorized();
+      req.subject = { patientId: found.id, hospNo: found.hospNo, hospitalId: found.hospitalId, timeZone: found.timeZone };
+      const deviceId = deviceIdOf(req);
+      if (Date.now() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS || (deviceId && deviceId !== principal.deviceId)) {
+        await sessionRepo.touch(ctx.db, principal.sessionId, deviceId);
+      }
+      return;
+    }
+    if (opts.write) throw forbidden('Staff accounts can only read patient records here. Use the admin area to make changes.');
+    req.subject = await staffSubject(ctx, req, principal);
+  };
+}
+
+async function staffSubject(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal): Promise<Subject> {
+  const raw = req.headers['x-hosp-no'];
+  const hospNo = typeof raw === 'string' ? raw.trim() : undefined;
+  if (!hospNo) throw badRequest("X-Hosp-No header is required to view a patient's records");
+  if (hospNo.length > hospNoSchema.maxLength || !HOSP_NO_RE.test(hospNo)) throw badRequest(`X-Hosp-No must be ${hospNoSchema.description}`);
+  const patient = await patientForStaff(ctx, principal, hospNo);
+  await audit(ctx, req, principal, { patientId: patient.id, hospNo: patient.hospNo }, `${req.method} ${req.routeOptions.url ?? req.url}`);
+  return { patientId: patient.id, hospNo: patient.hospNo, hospitalId: patient.hospitalId, timeZone: patient.timeZone };
+}
+
+export async function audit(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patient: { patientId: string; hospNo: string }, action: string): Promise<void> {
+  await auditRepo.insert(ctx.db, {
+    actorKind: principal.kind,
+    actorId: principal.kind === 'admin' ? principal.adminId : principal.doctorTokenId,
+    actorLabel: principal.label,
+    patientId: patient.patientId,
+    hospNo: patient.hospNo,
+    action,
+    ip: req.ip,
+    userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 300) : null,
+  });
+}
+
+/** Staff endpoints. Doctors may read; only admins may change anything. */
+export function staffAccess(ctx: AppContext, opts: { adminOnly: boolean }) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await principalOf(ctx, req);
+    void reply.header('cache-control', 'no-store');
+    if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
+    if (opts.adminOnly && principal.kind !== 'admin') throw forbidden('Doctors have read-only access.');
+  };
+}
+
+export function requireSubject(req: FastifyRequest): Subject {
+  if (!req.subject) throw new Error('route is missing the patientAccess guard');
+  return req.subject;
+}
+
+export function requireStaff(req: FastifyRequest): StaffPrincipal {
+  const p = req.principal;
+  if (!p || p.kind === 'patient') throw new Error('route is missing the staffAccess guard');
+  return p;
+}

@@ -1,0 +1,29 @@
+// A store for @fastify/rate-limit that keeps counters in the database, so that several server
+// instances behind a load balancer share one limit per client and route.
+import type { Db } from '../db/client.ts';
+import { rateLimitRepo } from '../repositories/rate-limits.ts';
+
+type StoreOptions = { routeInfo?: { method?: string | string[]; url?: string } };
+type IncrCallback = (err: Error | null, res?: { current: number; ttl: number }) => void;
+
+export function databaseRateLimitStore(db: Db) {
+  return class DatabaseStore {
+    readonly prefix: string;
+    constructor(options: object = {}) {
+      // At run time the plugin passes its merged options, which carry `routeInfo`.
+      const r = (options as StoreOptions).routeInfo;
+      this.prefix = r?.url ? `${String(r.method)} ${r.url}|` : 'global|';
+    }
+
+    incr(key: string, cb: IncrCallback, timeWindow: number): void {
+      rateLimitRepo.hit(db, this.prefix + key, timeWindow).then(
+        ({ count, resetAt }) => cb(null, { current: count, ttl: Math.max(0, resetAt.getTime() - Date.now()) }),
+        (err: unknown) => cb(err instanceof Error ? err : new Error(String(err))),
+      );
+    }
+
+    child(routeOptions: object) {
+      return new DatabaseStore(routeOptions);
+    }
+  };
+}

@@ -1,0 +1,64 @@
+// Turns Ajv errors into messages a person can act on: "value must be between 20 and 600 mg/dL",
+// "glucoseId must be a valid UUID", "hospNo is required". The field is always named.
+import type { ErrorObject } from 'ajv';
+
+const FORMAT_NAMES: Record<string, string> = {
+  uuid: 'UUID',
+  'date-time': 'ISO date and time (for example 2026-11-22T08:30:00Z)',
+  date: 'date (YYYY-MM-DD)',
+  email: 'e-mail address',
+  uri: 'URL',
+};
+
+type SchemaHints = { minimum?: number; maximum?: number; unit?: string; description?: string; minLength?: number };
+
+function fieldName(err: ErrorObject, root: string): string {
+  const pathPart = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (err.keyword === 'required' || err.keyword === 'dependentRequired') {
+    const missing = String((err.params as { missingProperty?: string }).missingProperty ?? '');
+    return pathPart ? `${pathPart}.${missing}` : missing;
+  }
+  return pathPart || root;
+}
+
+export function describeAjvError(err: ErrorObject, root = 'body'): string {
+  const field = fieldName(err, root);
+  const hints = (err.parentSchema ?? {}) as SchemaHints;
+  const unit = hints.unit ? ` ${hints.unit}` : '';
+  const params = err.params as Record<string, unknown>;
+  switch (err.keyword) {
+    case 'required':
+      return `${field} is required`;
+    case 'type': {
+      const t = String(params['type']);
+      if (t === 'object' && field === root) return `The request ${root === 'body' ? 'body' : root} must be a JSON object`;
+      return `${field} must be ${t === 'integer' ? 'a whole number' : t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`}`;
+    }
+    case 'enum':
+      return `${field} must be one of: ${(params['allowedValues'] as unknown[]).join(', ')}`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      if (hints.minimum !== undefined && hints.maximum !== undefined) {
+        return `${field} must be between ${hints.minimum} and ${hints.maximum}${unit}`;
+      }
+      return `${field} must be ${err.keyword.endsWith('inimum') ? 'at least' : 'at most'} ${String(params['limit'])}${unit}`;
+    case 'minLength':
+      return params['limit'] === 1 ? `${field} must not be empty` : `${field} must be at least ${String(params['limit'])} characters long`;
+    case 'maxLength':
+      return `${field} must be at most ${String(params['limit'])} characters long`;
+    case 'minItems':
+      return `${field} must have at least ${String(params['limit'])} item(s)`;
+    case 'maxItems':
+      return `${field} must have at most ${String(params['limit'])} items`;
+    case 'format':
+      return `${field} must be a valid ${FORMAT_NAMES[String(params['format'])] ?? String(params['format'])}`;
+    case 'pattern':
+      return hints.description ? `${field} must be ${hints.description}` : `${field} has an invalid format`;
+    case 'additionalProperties':
+      return `${field === root ? '' : `${field}.`}${String(params['additionalProperty'])} is not allowed`;
+    default:
+      return `${field} is not valid`;
+  }
+}

@@ -1,0 +1,40 @@
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { otps } from '../db/schema.ts';
+
+export type OtpRow = typeof otps.$inferSelect;
+
+export const otpRepo = {
+  async latest(db: Db, hospNo: string): Promise<OtpRow | undefined> {
+    const [row] = await db.select().from(otps).where(eq(otps.hospNo, hospNo)).orderBy(desc(otps.createdAt)).limit(1);
+    return row;
+  },
+
+  async insert(db: Db, values: typeof otps.$inferInsert): Promise<OtpRow> {
+    const [row] = await db.insert(otps).values(values).returning();
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  },
+
+  /** Only the newest unexpired, unused code of a hospital number is ever usable. */
+  async usable(db: Db, hospNo: string, now: Date, maxAttempts: number): Promise<OtpRow | undefined> {
+    const latest = await this.latest(db, hospNo);
+    if (!latest || latest.usedAt || latest.expiresAt <= now || latest.attempts >= maxAttempts) return undefined;
+    return latest;
+  },
+
+  /** Counts a wrong try atomically, so parallel guesses cannot exceed the limit. */
+  async recordFailure(db: Db, id: string): Promise<void> {
+    await db.update(otps).set({ attempts: sql`${otps.attempts} + 1` }).where(eq(otps.id, id));
+  },
+
+  /** Marks the code used; false when another request used it first (single use under races). */
+  async consume(db: Db, id: string, maxAttempts: number): Promise<boolean> {
+    const rows = await db
+      .update(otps)
+      .set({ usedAt: new Date() })
+      .where(and(eq(otps.id, id), isNull(otps.usedAt), lt(otps.attempts, maxAttempts), gt(otps.expiresAt, new Date())))
+      .returning({ id: otps.id });
+    return rows.length === 1;
+  },
+};

@@ -1,0 +1,63 @@
+import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { hospitals, patients, sessions } from '../db/schema.ts';
+
+export type PatientRow = typeof patients.$inferSelect;
+export type PatientInsert = typeof patients.$inferInsert;
+
+export const patientRepo = {
+  async byHospNo(db: Db, hospNo: string): Promise<PatientRow | undefined> {
+    const [row] = await db.select().from(patients).where(eq(patients.hospNo, hospNo)).limit(1);
+    return row;
+  },
+
+  async byId(db: Db, id: string): Promise<PatientRow | undefined> {
+    const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1);
+    return row;
+  },
+
+  async withHospital(db: Db, id: string) {
+    const [row] = await db
+      .select({ patient: patients, hospitalName: hospitals.name })
+      .from(patients)
+      .innerJoin(hospitals, eq(hospitals.id, patients.hospitalId))
+      .where(eq(patients.id, id))
+      .limit(1);
+    return row;
+  },
+
+  async insert(db: Db, values: PatientInsert): Promise<PatientRow> {
+    const [row] = await db.insert(patients).values(values).returning();
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  },
+
+  async update(db: Db, id: string, values: Partial<PatientInsert>): Promise<PatientRow | undefined> {
+    const [row] = await db.update(patients).set({ ...values, updatedAt: new Date() }).where(eq(patients.id, id)).returning();
+    return row;
+  },
+
+  /** Patients of the given hospitals whose name or hospital number contains `search`. */
+  async search(db: Db, opts: { hospitalIds: string[]; search: string; page: number; limit: number }) {
+    if (opts.hospitalIds.length === 0) return { rows: [], total: 0 };
+    const pattern = `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const where = and(
+      inArray(patients.hospitalId, opts.hospitalIds),
+      opts.search ? or(ilike(patients.name, pattern), ilike(patients.hospNo, pattern)) : undefined,
+    );
+    const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(patients).where(where);
+    const rows = await db
+      .select({
+        patient: patients,
+        hospitalName: hospitals.name,
+        lastSeenAt: sql<Date | null>`(select max(${sessions.lastSeenAt}) from ${sessions} where ${sessions.patientId} = ${patients.id})`.mapWith((v: unknown) => (v == null ? null : new Date(String(v)))),
+      })
+      .from(patients)
+      .innerJoin(hospitals, eq(hospitals.id, patients.hospitalId))
+      .where(where)
+      .orderBy(asc(patients.name), asc(patients.hospNo))
+      .limit(opts.limit)
+      .offset((opts.page - 1) * opts.limit);
+    return { rows, total: countRow?.n ?? 0 };
+  },
+};

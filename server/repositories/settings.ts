@@ -1,0 +1,15 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { serverSettings } from '../db/schema.ts';
+
+export const settingsRepo = {
+  async get<T>(db: Db, key: string): Promise<T | undefined> {
+    const [row] = await db.select().from(serverSettings).where(eq(serverSettings.key, key)).limit(1);
+    return row?.value as T | undefined;
+  },
+  /** Sets the value only if the key is new; returns whether it was set (first writer wins). */
+  async setIfAbsent(db: Db, key: string, value: unknown): Promise<boolean> {
+    const rows = await db.insert(serverSettings).values({ key, value }).onConflictDoNothing().returning();
+    return rows.length === 1;
+  },
+};

@@ -1,0 +1,89 @@
+// The four patient record tables that devices keep in sync (glucose, symptoms, appointments, lab
+// tests) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt` and a soft-delete
+// `deletedAt`. This module holds the operations whose correctness the sync protocol depends on, once.
+import { and, desc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.ts';
+
+type SyncedTable = PgTable<TableConfig> & {
+  id: PgColumn;
+  patientId: PgColumn;
+  updatedAt: PgColumn;
+  deletedAt: PgColumn;
+};
+
+export interface Changes<Row> {
+  rows: Row[];
+  deleted: string[];
+}
+
+export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn) {
+  type Row = T['$inferSelect'];
+  type Insert = T['$inferInsert'];
+  const own = (patientId: string, id: string) => and(eq(table.id, id), eq(table.patientId, patientId));
+
+  return {
+    /**
+     * Inserts unless a row with that id exists. Replaying an add is therefore harmless: the stored
+     * row comes back with created=false. An id that belongs to another patient is reported as
+     * 'foreign' and reveals nothing about that row.
+     */
+    async insertIdempotent(db: Db, row: Insert & { id: string; patientId: string }): Promise<{ row: Row; created: boolean } | 'foreign'> {
+      const inserted = (await db.insert(table).values(row as never).onConflictDoNothing({ target: table.id }).returning()) as Row[];
+      if (inserted[0]) return { row: inserted[0], created: true };
+      const [existing] = (await db.select().from(table as PgTable).where(eq(table.id, row.id)).limit(1)) as Row[];
+      if (!existing || (existing as { patientId: string }).patientId !== row.patientId) return 'foreign';
+      return { row: existing, created: false };
+    },
+
+    async findOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
+      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1)) as Row[];
+      return row;
+    },
+
+    /** Updates a live row of this patient; undefined when there is none (unknown, foreign or deleted). */
+    async updateOwn(db: Db, patientId: string, id: string, values: Partial<Insert>): Promise<Row | undefined> {
+      const [row] = (await db
+        .update(table)
+        .set({ ...values, updatedAt: new Date() } as never)
+        .where(and(own(patientId, id), isNull(table.deletedAt)))
+        .returning()) as Row[];
+      return row;
+    },
+
+    /**
+     * Soft-deletes; repeating it is a no-op. Returns false only when the patient never had that id,
+     * so a repeated delete still answers like the first one.
+     */
+    async softDeleteOwn(db: Db, patientId: string, id: string): Promise<boolean> {
+      const now = new Date();
+      const updated = await db
+        .update(table)
+        .set({ deletedAt: now, updatedAt: now } as never)
+        .where(and(own(patientId, id), isNull(table.deletedAt)))
+        .returning({ id: table.id });
+      if (updated.length > 0) return true;
+      return (await this.findOwn(db, patientId, id)) !== undefined;
+    },
+
+    /** Live rows, or with `since` the rows changed after it plus the ids deleted after it. */
+    async listChanges(db: Db, patientId: string, since?: Date, extra?: SQL): Promise<Changes<Row>> {
+      const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gt(table.updatedAt, since) : undefined, extra);
+      const rows = (await db.select().from(table as PgTable).where(live).orderBy(desc(orderBy))) as Row[];
+      if (!since) return { rows, deleted: [] };
+      const gone = await db
+        .select({ id: table.id })
+        .from(table as PgTable)
+        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gt(table.updatedAt, since)));
+      return { rows, deleted: gone.map((g) => String(g.id)) };
+    },
+
+    async countLive(db: Db, patientId: string): Promise<number> {
+      const [r] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(table as PgTable)
+        .where(and(eq(table.patientId, patientId), isNull(table.deletedAt)));
+      return r?.n ?? 0;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// Staff authentication and the users list, spec §7 admin table.
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { adminLoginSchema } from '../../schemas/auth.ts';
+import { usersQuerySchema } from '../../schemas/admin.ts';
+import { requireStaff, staffAccess, tokenOf } from '../http/guards.ts';
+import * as auth from '../services/auth-service.ts';
+import { listUsers } from '../services/admin-service.ts';
+
+export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
+  const limited = { rateLimit: { max: ctx.config.authRateLimit, timeWindow: 60_000 } };
+
+  api.post('/admin/login', { schema: { body: adminLoginSchema }, config: limited }, async (req, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return auth.adminLogin(ctx, req.body.email, req.body.password);
+  });
+
+  api.post('/admin/logout', { config: limited }, async (req) => auth.logout(ctx, tokenOf(req)));
+
+  api.post('/admin/verifyToken', { config: limited }, async (req, reply) => {
+    void reply.header('cache-control', 'no-store');
+    return auth.verifyDoctorToken(ctx, tokenOf(req));
+  });
+
+  api.get('/admin/users', { schema: { querystring: usersQuerySchema }, preHandler: staffAccess(ctx, { adminOnly: false }) }, async (req) =>
+    listUsers(ctx, requireStaff(req), req.query),
+  );
+}

@@ -1,0 +1,84 @@
+// /api/admin/* management endpoints (DESIGN.md §3 extensions). Doctors may read; admins may write.
+import type { FastifyRequest } from 'fastify';
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import {
+  accessKeyInputSchema,
+  auditQuerySchema,
+  doctorTokenInputSchema,
+  hospitalInputSchema,
+  hospNoParams,
+  idParams,
+  patientCreateSchema,
+  patientPatchSchema,
+} from '../../schemas/admin.ts';
+import { isoDate, hospNo, uuid } from '../../schemas/common.ts';
+import { prescriptionInputSchema, prescriptionPatchSchema } from '../../schemas/medicine.ts';
+import { audit, requireStaff, staffAccess } from '../http/guards.ts';
+import * as admin from '../services/admin-service.ts';
+
+const prescriptionParams = { type: 'object', properties: { hospNo, id: uuid }, required: ['hospNo', 'id'] } as const;
+const endBody = { anyOf: [{ type: 'object', properties: { endDate: isoDate } }, { type: 'null' }] } as const;
+
+export function adminManageRoutes(api: TypedApp, ctx: AppContext): void {
+  const staff = { preHandler: staffAccess(ctx, { adminOnly: false }) };
+  const adminOnly = { preHandler: staffAccess(ctx, { adminOnly: true }) };
+  const asAdmin = (req: FastifyRequest) => {
+    const p = requireStaff(req);
+    if (p.kind !== 'admin') throw new Error('route is missing the adminOnly guard');
+    return p;
+  };
+  /** Staff reads of one patient through these endpoints are audited like the patient endpoints. */
+  const audited = async (req: FastifyRequest, hospNoValue: string, action: string) => {
+    const principal = requireStaff(req);
+    const p = await admin.patientForStaff(ctx, principal, hospNoValue);
+    await audit(ctx, req, principal, { patientId: p.id, hospNo: p.hospNo }, action);
+  };
+
+  api.get('/admin/hospitals', staff, async (req) => admin.listHospitals(ctx, requireStaff(req)));
+  api.post('/admin/hospitals', { ...adminOnly, schema: { body: hospitalInputSchema } }, async (req, reply) =>
+    reply.status(201).send(await admin.createHospital(ctx, asAdmin(req), req.body)),
+  );
+  api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 } } }, async (req) =>
+    admin.updateHospital(ctx, asAdmin(req), req.params.id, req.body),
+  );
+
+  api.post('/admin/patients', { ...adminOnly, schema: { body: patientCreateSchema } }, async (req, reply) =>
+    reply.status(201).send(await admin.createPatient(ctx, asAdmin(req), req.body)),
+  );
+  api.get('/admin/patients/:hospNo', { ...staff, schema: { params: hospNoParams } }, async (req) => {
+    await audited(req, req.params.hospNo, 'GET /api/admin/patients/:hospNo');
+    return admin.getPatient(ctx, requireStaff(req), req.params.hospNo);
+  });
+  api.patch('/admin/patients/:hospNo', { ...adminOnly, schema: { params: hospNoParams, body: patientPatchSchema } }, async (req) =>
+    admin.updatePatient(ctx, asAdmin(req), req.params.hospNo, req.body),
+  );
+  api.post('/admin/patients/:hospNo/access-key', { ...adminOnly, schema: { params: hospNoParams, body: { anyOf: [accessKeyInputSchema, { type: 'null' }] } } }, async (req) =>
+    admin.issueAccessKey(ctx, asAdmin(req), req.params.hospNo, req.body?.expiresInDays ?? 30),
+  );
+  api.post('/admin/patients/:hospNo/temporary-password', { ...adminOnly, schema: { params: hospNoParams } }, async (req) =>
+    admin.setTemporaryPassword(ctx, asAdmin(req), req.params.hospNo),
+  );
+
+  api.get('/admin/patients/:hospNo/prescriptions', { ...staff, schema: { params: hospNoParams } }, async (req) => {
+    await audited(req, req.params.hospNo, 'GET /api/admin/patients/:hospNo/prescriptions');
+    return admin.listPrescriptions(ctx, requireStaff(req), req.params.hospNo);
+  });
+  api.post('/admin/patients/:hospNo/prescriptions', { ...adminOnly, schema: { params: hospNoParams, body: prescriptionInputSchema } }, async (req, reply) =>
+    reply.status(201).send(await admin.addPrescription(ctx, asAdmin(req), req.params.hospNo, req.body)),
+  );
+  api.patch('/admin/patients/:hospNo/prescriptions/:id', { ...adminOnly, schema: { params: prescriptionParams, body: prescriptionPatchSchema } }, async (req) =>
+    admin.updatePrescription(ctx, asAdmin(req), req.params.hospNo, req.params.id, req.body),
+  );
+  api.post('/admin/patients/:hospNo/prescriptions/:id/end', { ...adminOnly, schema: { params: prescriptionParams, body: endBody } }, async (req) =>
+    admin.endPrescription(ctx, asAdmin(req), req.params.hospNo, req.params.id, req.body?.endDate),
+  );
+
+  api.get('/admin/doctor-tokens', adminOnly, async (req) => admin.listDoctorTokens(ctx, asAdmin(req)));
+  api.post('/admin/doctor-tokens', { ...adminOnly, schema: { body: doctorTokenInputSchema } }, async (req, reply) =>
+    reply.status(201).send(await admin.createDoctorToken(ctx, asAdmin(req), req.body)),
+  );
+  api.post('/admin/doctor-tokens/:id/revoke', { ...adminOnly, schema: { params: idParams } }, async (req) => admin.revokeDoctorToken(ctx, asAdmin(req), req.params.id));
+
+  api.get('/admin/audit', { ...adminOnly, schema: { querystring: auditQuerySchema } }, async (req) => admin.auditEntries(ctx, asAdmin(req), req.query));
+}

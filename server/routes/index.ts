@@ -1,0 +1,19 @@
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { adminAuthRoutes } from './admin-auth.ts';
+import { adminManageRoutes } from './admin-manage.ts';
+import { authRoutes } from './auth.ts';
+import { healthRoutes } from './health.ts';
+import { medicineRoutes } from './medicines.ts';
+import { profileRoutes } from './profile.ts';
+import { recordRoutes } from './records.ts';
+
+export function registerRoutes(api: TypedApp, ctx: AppContext): void {
+  healthRoutes(api, ctx);
+  authRoutes(api, ctx);
+  profileRoutes(api, ctx);
+  recordRoutes(api, ctx);
+  medicineRoutes(api, ctx);
+  adminAuthRoutes(api, ctx);
+  adminManageRoutes(api, ctx);
+}

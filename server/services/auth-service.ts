@@ -1,0 +1,173 @@
+// Patient and staff authentication (DESIGN.md §4). Every failure for a hospital number answers
+// exactly as it would for an unknown one, so the API cannot be used to find out who is a patient.
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { randomBytes } from 'node:crypto';
+import { hashPassword, otpCode, randomToken, sameDigest, sha256, verifyPassword } from '../lib/crypto.ts';
+import { normaliseAccessKey } from '../lib/access-key.ts';
+import { badRequest, HttpError, tooManyRequests, unauthorized } from '../http/errors.ts';
+import { accessKeyRepo } from '../repositories/access-keys.ts';
+import { otpRepo } from '../repositories/otps.ts';
+import { patientRepo } from '../repositories/patients.ts';
+import { sessionRepo } from '../repositories/sessions.ts';
+import { staffRepo } from '../repositories/staff.ts';
+import { resolvePrincipal } from './principal.ts';
+
+export const PATIENT_SESSION_MS = 7 * 24 * 3600_000;
+export const ADMIN_SESSION_MS = 24 * 3600_000;
+export const OTP_TTL_MS = 10 * 60_000;
+export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_RESEND_MS = 60_000;
+
+export const MSG = {
+  otpSent: "Please check admin's email for the OTP.",
+  badOtp: 'Invalid hospital number or one-time code.',
+  deadOtp: 'This code has expired or was tried too many times. Please request a new code.',
+  badAccessKey: 'Invalid hospital number or access key.',
+  badPassword: 'Invalid hospital number or password.',
+  passwordReset: 'You have successfully reset your password.',
+  samePassword: 'The new password must be different from the current one.',
+  loggedOut: 'You have successfully logged out.',
+  badAdmin: 'Invalid email or password',
+  doctorOk: 'You have successfully logged in as doctor.',
+  badDoctor: 'Invalid or expired doctor token. Contact admin.',
+  mailFailed: 'The code could not be sent right now. Please try again in a minute.',
+} as const;
+
+export interface IssuedToken {
+  token: string;
+  expiresAt: string;
+}
+
+async function issuePatientSession(ctx: AppContext, patientId: string, method: string, deviceId: string | undefined, expiresAt: Date): Promise<IssuedToken> {
+  const token = randomToken();
+  await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'patient', patientId, method, deviceId: deviceId ?? null, expiresAt });
+  return { token, expiresAt: expiresAt.toISOString() };
+}
+
+const otpDigest = (salt: string, code: string) => sha256(`${salt}:${code}`);
+
+export async function sendOtp(ctx: AppContext, hospNo: string, now = new Date()): Promise<{ message: string }> {
+  // Serialise sends per hospital number so that two parallel requests cannot both pass the throttle.
+  const mail = await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${hospNo}`}))`);
+    const latest = await otpRepo.latest(tx, hospNo);
+    if (latest) {
+      const wait = OTP_RESEND_MS - (now.getTime() - latest.createdAt.getTime());
+      if (wait > 0) throw tooManyRequests(`Please wait ${Math.ceil(wait / 1000)} seconds before requesting another code.`);
+    }
+    const patient = await patientRepo.byHospNo(tx, hospNo);
+    const code = otpCode();
+    const salt = randomBytes(16).toString('hex');
+    await otpRepo.insert(tx, {
+      hospNo,
+      patientId: patient?.id ?? null,
+      codeHash: `${salt}$${otpDigest(salt, code)}`,
+      expiresAt: new Date(now.getTime() + OTP_TTL_MS),
+      createdAt: now,
+    });
+    return patient ? { patient, code } : undefined;
+  });
+  if (mail) {
+    const to = await staffRepo.adminEmailsOfHospital(ctx.db, mail.patient.hospitalId);
+    if (to.length === 0) {
+      ctx.log.warn({ hospitalId: mail.patient.hospitalId }, 'OTP requested but the hospital has no admin e-mail to send it to');
+    } else {
+      try {
+        await ctx.mailer.send({
+          to,
+          subject: `One-time code for patient ${hospNo}`,
+          text:
+            `Patient ${hospNo} (${mail.patient.name}) asked for a one-time code to log in to Eddy.\n\n` +
+            `Code: ${mail.code}\n\nIt is valid for 10 minutes and can be used once. ` +
+            `Give it to the patient only after checking who they are.\n`,
+        });
+      } catch (err) {
+        ctx.log.error({ err }, 'sending the OTP mail failed');
+        throw new HttpError(503, MSG.mailFailed);
+      }
+    }
+  }
+  return { message: MSG.otpSent };
+}
+
+export async function loginWithOtp(ctx: AppContext, hospNo: string, code: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken> {
+  const latest = await otpRepo.latest(ctx.db, hospNo);
+  if (!latest || latest.usedAt) throw unauthorized(MSG.badOtp);
+  if (latest.expiresAt <= now || latest.attempts >= OTP_MAX_ATTEMPTS) throw unauthorized(MSG.deadOtp);
+  const [salt = '', digest = ''] = latest.codeHash.split('$');
+  if (!sameDigest(otpDigest(salt, code), digest)) {
+    await otpRepo.recordFailure(ctx.db, latest.id);
+    throw unauthorized(latest.attempts + 1 >= OTP_MAX_ATTEMPTS ? MSG.deadOtp : MSG.badOtp);
+  }
+  // Rows for unknown numbers can never match a code: none was mailed, and patientId is null.
+  if (!latest.patientId || !(await otpRepo.consume(ctx.db, latest.id, OTP_MAX_ATTEMPTS))) throw unauthorized(MSG.badOtp);
+  return issuePatientSession(ctx, latest.patientId, 'otp', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
+}
+
+export async function loginWithAccessKey(ctx: AppContext, hospNo: string, accessKey: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken> {
+  const patient = await patientRepo.byHospNo(ctx.db, hospNo);
+  const key = patient && (await accessKeyRepo.live(ctx.db, patient.id, sha256(normaliseAccessKey(accessKey)), now));
+  if (!patient || !key) throw unauthorized(MSG.badAccessKey);
+  // The session never outlives the key it was opened with.
+  const expiresAt = new Date(Math.min(now.getTime() + PATIENT_SESSION_MS, key.expiresAt.getTime()));
+  return issuePatientSession(ctx, patient.id, 'access-key', deviceId, expiresAt);
+}
+
+export async function loginWithPassword(ctx: AppContext, hospNo: string, password: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken & { mustChangePassword: boolean }> {
+  const patient = await patientRepo.byHospNo(ctx.db, hospNo);
+  const ok = await verifyPassword(password, patient?.passwordHash);
+  if (!patient || !ok) throw unauthorized(MSG.badPassword);
+  const issued = await issuePatientSession(ctx, patient.id, 'password', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
+  return { ...issued, mustChangePassword: patient.mustChangePassword };
+}
+
+export async function updatePassword(ctx: AppContext, input: { hospNo: string; currPassword: string; password: string }, currentToken: string | undefined): Promise<{ message: string }> {
+  const patient = await patientRepo.byHospNo(ctx.db, input.hospNo);
+  const ok = await verifyPassword(input.currPassword, patient?.passwordHash);
+  if (!patient || !ok) throw unauthorized(MSG.badPassword);
+  if (input.currPassword === input.password) throw badRequest(MSG.samePassword);
+  await patientRepo.update(ctx.db, patient.id, { passwordHash: await hashPassword(input.password), mustChangePassword: false });
+  // Other devices that knew the old password lose their sessions; the one asking keeps its own.
+  const current = await resolvePrincipal(ctx.db, currentToken);
+  await sessionRepo.revokeAllOfPatient(ctx.db, patient.id, current?.kind === 'patient' && current.patientId === patient.id ? current.sessionId : undefined);
+  return { message: MSG.passwordReset };
+}
+
+export async function validate(ctx: AppContext, token: string | undefined): Promise<{ valid: boolean; expiresAt?: string }> {
+  const principal = await resolvePrincipal(ctx.db, token);
+  if (!principal) return { valid: false };
+  return { valid: true, expiresAt: principal.expiresAt.toISOString() };
+}
+
+/** Revokes the session of this token, if any. Logging out twice answers the same. */
+export async function logout(ctx: AppContext, token: string | undefined): Promise<{ message: string }> {
+  const principal = await resolvePrincipal(ctx.db, token);
+  if (principal && principal.kind !== 'doctor') await sessionRepo.revoke(ctx.db, principal.sessionId);
+  return { message: MSG.loggedOut };
+}
+
+export async function adminLogin(ctx: AppContext, email: string, password: string, now = new Date()) {
+  const admin = await staffRepo.adminByEmail(ctx.db, email);
+  const ok = await verifyPassword(password, admin?.passwordHash);
+  if (!admin || !ok) throw unauthorized(MSG.badAdmin);
+  const token = randomToken();
+  const expiresAt = new Date(now.getTime() + ADMIN_SESSION_MS);
+  await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'admin', adminId: admin.id, method: 'password', expiresAt });
+  const hospitals = await staffRepo.hospitalsOfAdmin(ctx.db, admin.id);
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map((h) => ({ _id: h.id, name: h.name, timeZone: h.timeZone })) },
+  };
+}
+
+export async function verifyDoctorToken(ctx: AppContext, token: string | undefined) {
+  const principal = await resolvePrincipal(ctx.db, token);
+  if (principal?.kind !== 'doctor') throw unauthorized(MSG.badDoctor);
+  const hospitals = await staffRepo.hospitalsByIds(ctx.db, principal.hospitalIds);
+  return {
+    message: MSG.doctorOk,
+    doctor: { name: principal.label, role: 'doctor' as const, expiresAt: principal.expiresAt.toISOString(), hospitals: hospitals.map((h) => ({ _id: h.id, name: h.name, timeZone: h.timeZone })) },
+  };
+}

@@ -1,0 +1,39 @@
+// Who is calling. A bearer token is either a session (patient or admin) or a doctor token; only
+// hashes are stored, so a leaked database does not leak usable tokens.
+import type { Db } from '../db/client.ts';
+import { sha256 } from '../lib/crypto.ts';
+import { sessionRepo } from '../repositories/sessions.ts';
+import { staffRepo } from '../repositories/staff.ts';
+
+export type Principal =
+  | { kind: 'patient'; sessionId: string; patientId: string; expiresAt: Date; lastSeenAt: Date; deviceId: string | null }
+  | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date }
+  | { kind: 'doctor'; doctorTokenId: string; label: string; hospitalIds: string[]; expiresAt: Date };
+
+export type StaffPrincipal = Extract<Principal, { kind: 'admin' | 'doctor' }>;
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,512})\s*$/i.exec(header);
+  return m?.[1];
+}
+
+export async function resolvePrincipal(db: Db, token: string | undefined, now = new Date()): Promise<Principal | null> {
+  if (!token) return null;
+  const hash = sha256(token);
+  const session = await sessionRepo.liveByHash(db, hash, now);
+  if (session?.kind === 'patient' && session.patientId) {
+    return { kind: 'patient', sessionId: session.id, patientId: session.patientId, expiresAt: session.expiresAt, lastSeenAt: session.lastSeenAt, deviceId: session.deviceId };
+  }
+  if (session?.kind === 'admin' && session.adminId) {
+    const admin = await staffRepo.adminById(db, session.adminId);
+    if (!admin) return null;
+    const hospitals = await staffRepo.hospitalsOfAdmin(db, admin.id);
+    return { kind: 'admin', sessionId: session.id, adminId: admin.id, label: admin.email, hospitalIds: hospitals.map((h) => h.id), expiresAt: session.expiresAt };
+  }
+  const doctor = await staffRepo.liveDoctorToken(db, hash, now);
+  if (doctor) {
+    return { kind: 'doctor', doctorTokenId: doctor.id, label: doctor.doctorName, hospitalIds: doctor.hospitalIds, expiresAt: doctor.expiresAt };
+  }
+  return null;
+}

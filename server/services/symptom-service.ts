@@ -1,0 +1,60 @@
+import type { AppContext } from '../context.ts';
+import type { SymptomAdd, SymptomRemove } from '../../schemas/symptom.ts';
+import { conflict, notFound } from '../http/errors.ts';
+import { isUniqueViolation } from '../lib/db-errors.ts';
+import { localDate } from '../lib/time.ts';
+import { symptomRepo, symptomsOnDay } from '../repositories/records.ts';
+import { referenceRepo } from '../repositories/reference.ts';
+import { symptomDto } from './dto.ts';
+import { measurementTime, ownAdd, recordId } from './record-helpers.ts';
+
+export const SYMPTOM_MSG = {
+  added: 'Symptom reported successfully',
+  removed: 'Symptom removed successfully',
+  notFound: 'Symptom report not found',
+  duplicateToday: (s: string) => `You've already reported ${s} today`,
+  duplicateOn: (s: string, day: string) => `You've already reported ${s} on ${day}`,
+} as const;
+
+export async function listSymptoms(ctx: AppContext, patientId: string, since?: Date) {
+  const { rows, deleted } = await symptomRepo.listChanges(ctx.db, patientId, since);
+  return { symptoms: rows.map(symptomDto), ...(since ? { deleted } : {}) };
+}
+
+export async function symptomReferenceList(ctx: AppContext) {
+  return { symptoms: await referenceRepo.symptomNames(ctx.db) };
+}
+
+export async function addSymptom(ctx: AppContext, patient: { patientId: string; timeZone: string }, input: SymptomAdd, now = new Date()) {
+  const symptom = input.symptom.trim().replace(/\s+/g, ' ');
+  const recordedAt = measurementTime('recordedAt', input.recordedAt, now);
+  const day = localDate(recordedAt, patient.timeZone);
+  const id = recordId(input._id);
+  // A replayed add returns what it stored, before the one-per-day rule could call it a duplicate.
+  if (input._id) {
+    const existing = await symptomRepo.findOwn(ctx.db, patient.patientId, input._id);
+    if (existing) return { created: false, body: { message: SYMPTOM_MSG.added, data: symptomDto(existing) } };
+  }
+  try {
+    const { row, created } = ownAdd(await symptomRepo.insertIdempotent(ctx.db, { id, patientId: patient.patientId, symptom, day, recordedAt }));
+    return { created, body: { message: SYMPTOM_MSG.added, data: symptomDto(row) } };
+  } catch (err) {
+    // The partial unique index decides, so two devices reporting at once cannot both succeed.
+    if (isUniqueViolation(err, 'symptoms_one_per_day_idx')) {
+      throw conflict(day === localDate(now, patient.timeZone) ? SYMPTOM_MSG.duplicateToday(symptom) : SYMPTOM_MSG.duplicateOn(symptom, day));
+    }
+    throw err;
+  }
+}
+
+export async function removeSymptom(ctx: AppContext, patient: { patientId: string; timeZone: string }, input: SymptomRemove) {
+  if (input._id) {
+    if (!(await symptomRepo.softDeleteOwn(ctx.db, patient.patientId, input._id))) throw notFound(SYMPTOM_MSG.notFound);
+    return { message: SYMPTOM_MSG.removed };
+  }
+  const day = localDate(new Date(input.recordedAt), patient.timeZone);
+  const matches = await symptomsOnDay(ctx.db, patient.patientId, input.symptom.trim(), day);
+  if (matches.length === 0) throw notFound(SYMPTOM_MSG.notFound);
+  for (const m of matches) if (!m.deletedAt) await symptomRepo.softDeleteOwn(ctx.db, patient.patientId, m.id);
+  return { message: SYMPTOM_MSG.removed };
+}
