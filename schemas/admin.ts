@@ -52,7 +52,7 @@ export type PatientPatch = FromSchema<typeof patientPatchSchema>;
 
 export const accessKeyInputSchema = {
   type: 'object',
-  properties: { expiresInDays: { type: 'integer', minimum: 1, maximum: 365, default: 30 } },
+  properties: { expiresInDays: { type: 'integer', minimum: 1, maximum: 365 } },
 } as const;
 
 export const doctorTokenInputSchema = {

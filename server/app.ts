@@ -44,7 +44,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
-    disableRequestLogging: false,
     ajv: {
       customOptions: { verbose: true, keywords: ['unit'], allErrors: false },
     },

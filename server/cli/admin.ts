@@ -1,0 +1,188 @@
+// `npm run admin -- <command> [options]`: set up a real deployment (no demo data) from a shell.
+// Opens the same database as the server; the embedded one only while the server is stopped.
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { ConfigError, loadConfig } from '../config.ts';
+import { DatabaseInUseError, openDatabase, type Db } from '../db/client.ts';
+import { hashPassword } from '../lib/crypto.ts';
+import { isValidTimeZone } from '../lib/time.ts';
+import { patientRepo } from '../repositories/patients.ts';
+import { staffRepo } from '../repositories/staff.ts';
+import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
+
+const USAGE = `Usage: npm run admin -- <command> [options]
+
+Commands:
+  create-hospital --name <name> [--time-zone <IANA zone>] [--group <group name>]
+  create-admin    --email <email> --name <name> --hospital <hospital name> [--hospital …] [--password <pw>]
+  grant           --email <email> --hospital <hospital name> [--hospital …]
+  create-patient  --hosp-no <number> --name <name> --hospital <hospital name> [--password <pw>]
+                  [--gender <g>] [--age <years>] [--address <text>] [--time-zone <IANA zone>]
+  set-admin-password --email <email> [--password <pw>]
+  list-hospitals
+
+Passwords that are not given are generated and printed once.`;
+
+class UsageError extends Error {}
+
+const options = {
+  name: { type: 'string' },
+  email: { type: 'string' },
+  password: { type: 'string' },
+  hospital: { type: 'string', multiple: true },
+  'time-zone': { type: 'string' },
+  group: { type: 'string' },
+  'hosp-no': { type: 'string' },
+  gender: { type: 'string' },
+  age: { type: 'string' },
+  address: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+function need(values: Values, key: 'name' | 'email' | 'hosp-no'): string {
+  const v = values[key]?.trim();
+  if (!v) throw new UsageError(`--${key} is required`);
+  return v;
+}
+
+function passwordOrGenerated(values: Values): { password: string; generated: boolean } {
+  if (values.password !== undefined) {
+    if (values.password.length < PASSWORD_MIN_LENGTH) throw new UsageError(`--password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+    return { password: values.password, generated: false };
+  }
+  return { password: randomBytes(12).toString('base64url'), generated: true };
+}
+
+async function hospitalIds(db: Db, names: string[] | undefined): Promise<string[]> {
+  if (!names?.length) throw new UsageError('--hospital is required');
+  const ids = [];
+  for (const name of names) {
+    const h = await staffRepo.hospitalByName(db, name);
+    if (!h) throw new UsageError(`No hospital named "${name}". Create it first with create-hospital.`);
+    ids.push(h.id);
+  }
+  return ids;
+}
+
+function timeZoneOf(values: Values): string | undefined {
+  const tz = values['time-zone'];
+  if (tz !== undefined && !isValidTimeZone(tz)) throw new UsageError(`--time-zone "${tz}" is not an IANA time zone (for example Europe/London)`);
+  return tz;
+}
+
+async function run(command: string | undefined, values: Values, db: Db, out: (line: string) => void): Promise<void> {
+  switch (command) {
+    case 'create-hospital': {
+      const name = need(values, 'name');
+      if (await staffRepo.hospitalByName(db, name)) throw new UsageError(`A hospital named "${name}" already exists`);
+      const groupId = values.group ? await staffRepo.ensureGroup(db, values.group) : null;
+      const tz = timeZoneOf(values);
+      const h = await staffRepo.insertHospital(db, { name, groupId, ...(tz ? { timeZone: tz } : {}) });
+      out(`Created hospital "${h.name}" (${h.id}, time zone ${h.timeZone})`);
+      return;
+    }
+    case 'create-admin': {
+      const email = need(values, 'email').toLowerCase();
+      const name = need(values, 'name');
+      const ids = await hospitalIds(db, values.hospital);
+      if (await staffRepo.adminByEmail(db, email)) throw new UsageError(`An admin with e-mail ${email} already exists`);
+      const { password, generated } = passwordOrGenerated(values);
+      const admin = await staffRepo.insertAdmin(db, { email, name, passwordHash: await hashPassword(password) });
+      await staffRepo.grantHospitals(db, admin.id, ids);
+      out(`Created admin ${email} for ${values.hospital?.join(', ')}`);
+      if (generated) out(`Password (shown once): ${password}`);
+      return;
+    }
+    case 'grant': {
+      const admin = await staffRepo.adminByEmail(db, need(values, 'email'));
+      if (!admin) throw new UsageError('No admin with that e-mail');
+      await staffRepo.grantHospitals(db, admin.id, await hospitalIds(db, values.hospital));
+      out(`${admin.email} can now see ${values.hospital?.join(', ')}`);
+      return;
+    }
+    case 'create-patient': {
+      const hospNo = need(values, 'hosp-no');
+      if (!/^[A-Za-z0-9][A-Za-z0-9/._-]{0,31}$/.test(hospNo)) throw new UsageError('--hosp-no must be letters, digits and - / . _ (up to 32 characters)');
+      const [hospitalId] = await hospitalIds(db, values.hospital?.slice(0, 1));
+      if (!hospitalId) throw new UsageError('--hospital is required');
+      if (await patientRepo.byHospNo(db, hospNo)) throw new UsageError(`A patient with hospital number ${hospNo} already exists`);
+      const age = values.age === undefined ? null : Number(values.age);
+      if (age !== null && (!Number.isInteger(age) || age < 0 || age > 130)) throw new UsageError('--age must be a whole number from 0 to 130');
+      const [hospital] = await staffRepo.hospitalsByIds(db, [hospitalId]);
+      const { password, generated } = passwordOrGenerated(values);
+      await patientRepo.insert(db, {
+        hospNo,
+        hospitalId,
+        name: need(values, 'name'),
+        gender: values.gender ?? null,
+        age,
+        address: values.address ?? null,
+        timeZone: timeZoneOf(values) ?? hospital?.timeZone ?? 'UTC',
+        passwordHash: await hashPassword(password),
+        mustChangePassword: generated,
+      });
+      out(`Created patient ${hospNo} at ${hospital?.name}`);
+      if (generated) out(`Temporary password (shown once; the patient is asked to change it): ${password}`);
+      return;
+    }
+    case 'set-admin-password': {
+      const admin = await staffRepo.adminByEmail(db, need(values, 'email'));
+      if (!admin) throw new UsageError('No admin with that e-mail');
+      const { password, generated } = passwordOrGenerated(values);
+      await staffRepo.setAdminPassword(db, admin.id, await hashPassword(password));
+      out(`Password of ${admin.email} changed`);
+      if (generated) out(`New password (shown once): ${password}`);
+      return;
+    }
+    case 'list-hospitals': {
+      const all = await db.query.hospitals.findMany();
+      if (all.length === 0) out('No hospitals yet. Create one with create-hospital.');
+      for (const h of all) out(`${h.name}\t${h.timeZone}\t${h.id}`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command "${command}"` : 'No command given');
+  }
+}
+
+export async function adminCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    out(`${(err as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (parsed.values.help) {
+    out(USAGE);
+    return 0;
+  }
+  const config = loadConfig(env);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  try {
+    await database.migrate();
+    await run(parsed.positionals[0], parsed.values, database.db, out);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out(`${err.message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await database.close();
+  }
+}
+
+if (import.meta.main) {
+  adminCli(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      const message = err instanceof ConfigError || err instanceof DatabaseInUseError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+      process.stderr.write(`${message}\n`);
+      process.exit(1);
+    },
+  );
+}

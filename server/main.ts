@@ -1,0 +1,77 @@
+// `npm start`: validate configuration, open and migrate the database, seed the demo data into a
+// new embedded database, serve the API (and the built web app), and shut down cleanly on a signal.
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { DatabaseInUseError, openDatabase } from './db/client.ts';
+import { DEMO, isDemoSeeded, seedDemo } from './seed/demo.ts';
+
+function shouldSeedDemo(config: Config): boolean {
+  if (config.demo === false) return false;
+  return config.databaseUrl ? config.demo === true : true;
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  let database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  } catch (err) {
+    if (err instanceof DatabaseInUseError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  await database.migrate();
+
+  const app = await buildApp({ config, database });
+  const seeded = shouldSeedDemo(config) ? await seedDemo(database.db) : false;
+  if (seeded) app.log.info('demo data seeded');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = config.publicUrl ?? address.replace('://127.0.0.1', '://localhost');
+  const lines = [`Eddy is running at ${url} (API ${url}/api, database: ${database.kind})`];
+  if (await isDemoSeeded(database.db)) {
+    lines.push(
+      'Demo data is loaded. Demo credentials:',
+      `  staff area: ${DEMO.admin.email} / ${DEMO.admin.password}`,
+      ...DEMO.patients.map((p) => `  patient ${p.hospNo} (${p.name}): password ${p.password}, access key ${p.accessKey}`),
+      `  one-time codes are mailed to the hospital's admins; without SMTP_URL they are files in ${config.dataDir}/outbox/`,
+    );
+  }
+  process.stdout.write(`\n${lines.join('\n')}\n\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Eddy failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

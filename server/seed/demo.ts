@@ -1,0 +1,167 @@
+// Demo data of DESIGN.md §3: a hospital group with two hospitals, an admin for both, and two
+// patients with 90 days of plausible diabetes data ending now. Deterministic (seeded PRNG) apart
+// from being anchored to the current date, so screenshots and tests see the same shapes.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client.ts';
+import { accessKeys, appointments, glucoseReadings, labTests, medicineIntakes, prescriptions, symptoms } from '../db/schema.ts';
+import { hashPassword, sha256 } from '../lib/crypto.ts';
+import { normaliseAccessKey } from '../lib/access-key.ts';
+import { localDate } from '../lib/time.ts';
+import { patientRepo } from '../repositories/patients.ts';
+import { settingsRepo } from '../repositories/settings.ts';
+import { staffRepo } from '../repositories/staff.ts';
+
+export const DEMO = {
+  group: 'Demo Hospital Group',
+  hospitals: ['City General Hospital', 'Riverside Clinic'],
+  admin: { email: 'admin@demo.hospital', password: 'Demo-admin-1', name: 'Demo Admin' },
+  patients: [
+    { hospNo: '100001', password: 'Demo-patient-1', accessKey: 'DEMO1-10000-1ACCE-SSKEY', name: 'Maria Lopez', gender: 'Female', age: 58, address: '12 Elm Street', hospital: 0, seed: 1 },
+    { hospNo: '100002', password: 'Demo-patient-2', accessKey: 'DEMO2-10000-2ACCE-SSKEY', name: 'James Okafor', gender: 'Male', age: 64, address: '4 River Road', hospital: 1, seed: 2 },
+  ],
+} as const;
+
+const SEEDED_KEY = 'demo_seeded';
+
+export const isDemoSeeded = async (db: Db): Promise<boolean> => (await settingsRepo.get(db, SEEDED_KEY)) !== undefined;
+
+/** mulberry32: a small, good-enough deterministic PRNG for demo data. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const DAY = 24 * 3600_000;
+
+/** Seeds everything when the database has no admin yet; returns whether it seeded. */
+export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
+  if (await isDemoSeeded(db)) return false;
+  if (await staffRepo.adminByEmail(db, DEMO.admin.email)) return false;
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const groupId = await staffRepo.ensureGroup(db, DEMO.group);
+  const hospitals = [];
+  for (const name of DEMO.hospitals) hospitals.push(await staffRepo.insertHospital(db, { name, groupId, timeZone }));
+  const admin = await staffRepo.insertAdmin(db, { email: DEMO.admin.email, name: DEMO.admin.name, passwordHash: await hashPassword(DEMO.admin.password) });
+  await staffRepo.grantHospitals(db, admin.id, hospitals.map((h) => h.id));
+
+  for (const p of DEMO.patients) {
+    const hospital = hospitals[p.hospital];
+    if (!hospital) throw new Error('demo hospital missing');
+    const patient = await patientRepo.insert(db, {
+      hospNo: p.hospNo,
+      hospitalId: hospital.id,
+      name: p.name,
+      gender: p.gender,
+      age: p.age,
+      address: p.address,
+      timeZone,
+      glucometerAlerts: ['Monday', 'Thursday'],
+      passwordHash: await hashPassword(p.password),
+    });
+    await db.insert(accessKeys).values({ patientId: patient.id, keyHash: sha256(normaliseAccessKey(p.accessKey)), expiresAt: new Date(now.getTime() + 365 * DAY), createdBy: admin.id });
+    await seedPatientData(db, { id: patient.id, hospNo: p.hospNo }, timeZone, admin.id, prng(p.seed), now);
+  }
+  await settingsRepo.setIfAbsent(db, SEEDED_KEY, { at: now.toISOString() });
+  return true;
+}
+
+async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
+  const patientId = patient.id;
+  const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
+  const dayStart = (daysAgo: number) => {
+    // Midnight of that local day, approximated from UTC midnight shifted by the zone's offset.
+    const d = new Date(now.getTime() - daysAgo * DAY);
+    const local = new Date(`${localDate(d, timeZone)}T00:00:00Z`);
+    const offset = new Date(local.toLocaleString('en-US', { timeZone })).getTime() - new Date(local.toLocaleString('en-US', { timeZone: 'UTC' })).getTime();
+    return local.getTime() - offset;
+  };
+  const at = (daysAgo: number, hour: number, minute: number) => new Date(dayStart(daysAgo) + (hour * 60 + minute) * 60_000);
+
+  const readings: (typeof glucoseReadings.$inferInsert)[] = [];
+  for (let d = 89; d >= 0; d--) {
+    if (rand() < 0.08) continue; // some days without any check
+    // Fasting mostly 90-160, now and then a low or a high morning.
+    const r = rand();
+    const fasting = r < 0.04 ? between(48, 68) : r < 0.1 ? between(165, 210) : between(90, 160);
+    readings.push({ id: randomUUID(), patientId, type: 'Fasting', valueMgDl: fasting, recordedAt: at(d, 7, between(0, 50)) });
+    // Two hours after lunch and dinner: 120-240, a few spikes above 250.
+    for (const hour of [15, 21]) {
+      if (rand() < 0.25) continue;
+      const spike = rand() < 0.06;
+      readings.push({ id: randomUUID(), patientId, type: 'Postprandial', valueMgDl: spike ? between(251, 320) : between(120, 240), recordedAt: at(d, hour, between(0, 40)) });
+    }
+    if (rand() < 0.35) {
+      const low = rand() < 0.08;
+      readings.push({ id: randomUUID(), patientId, type: 'Random', valueMgDl: low ? between(50, 69) : between(80, 220), recordedAt: at(d, between(10, 12), between(0, 59)) });
+    }
+  }
+  // Today's readings lie in the past only.
+  const past = readings.filter((x) => (x.recordedAt as Date).getTime() <= now.getTime());
+  for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
+
+  const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
+  const meds = await db
+    .insert(prescriptions)
+    .values([
+      { patientId, prescrNo: `RX-${patient.hospNo}-01`, name: 'Metformin 500 mg tablet', dose: '1-0-1', startDate: dateAgo(200), endDate: null, createdBy: adminId },
+      { patientId, prescrNo: `RX-${patient.hospNo}-02`, name: 'Glimepiride 1 mg tablet', dose: '1-0-0', startDate: dateAgo(120), endDate: null, createdBy: adminId },
+      { patientId, prescrNo: `RX-${patient.hospNo}-03`, name: 'Atorvastatin 10 mg tablet', dose: '0-0-1', startDate: dateAgo(300), endDate: localDate(new Date(now.getTime() + 60 * DAY), timeZone), createdBy: adminId },
+      { patientId, prescrNo: `RX-${patient.hospNo}-04`, name: 'Sitagliptin 100 mg tablet', dose: '1-0-0', startDate: dateAgo(150), endDate: dateAgo(30), createdBy: adminId },
+    ])
+    .returning();
+
+  const intakes: (typeof medicineIntakes.$inferInsert & { id: string })[] = [];
+  for (let d = 13; d >= 1; d--) {
+    for (const m of meds.slice(0, 3)) {
+      const slots = m.dose.split('-').map((x, i) => (x !== '0' ? [8, 13, 20][i] : undefined)).filter((h): h is number => h !== undefined);
+      for (const hour of slots) {
+        if (rand() < 0.15) continue; // a missed dose now and then
+        intakes.push({ id: randomUUID(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt: at(d, hour, between(0, 30)) });
+      }
+    }
+  }
+  if (intakes.length) await db.insert(medicineIntakes).values(intakes);
+
+  const symptomNames = ['Fatigue', 'Excessive thirst', 'Headache', 'Dizziness', 'Blurred vision', 'Shakiness', 'Sweating', 'Numbness or tingling in feet'];
+  const symptomRows: (typeof symptoms.$inferInsert)[] = [];
+  for (let i = 0; i < 14; i++) {
+    const daysAgo = between(1, 88);
+    const name = symptomNames[between(0, symptomNames.length - 1)] ?? 'Fatigue';
+    const recordedAt = at(daysAgo, between(9, 21), between(0, 59));
+    const day = localDate(recordedAt, timeZone);
+    if (symptomRows.some((s) => s.day === day && s.symptom === name)) continue;
+    symptomRows.push({ id: randomUUID(), patientId, symptom: name, day, recordedAt });
+  }
+  await db.insert(symptoms).values(symptomRows);
+
+  const labs: (typeof labTests.$inferInsert)[] = [];
+  const hba1c = [8.1, 7.6, 7.2];
+  [85, 55, 25].forEach((daysAgo, i) => {
+    const recordedAt = at(daysAgo, 9, 15);
+    labs.push({ id: randomUUID(), patientId, name: 'HbA1c', value: (hba1c[i] ?? 7.5) + Math.round((rand() - 0.5) * 4) / 10, unit: '%', recordedAt });
+  });
+  for (const daysAgo of [80, 25]) {
+    const recordedAt = at(daysAgo, 9, 20);
+    labs.push(
+      { id: randomUUID(), patientId, name: 'Total cholesterol', value: between(170, 230), unit: 'mg/dL', recordedAt },
+      { id: randomUUID(), patientId, name: 'LDL cholesterol', value: between(90, 140), unit: 'mg/dL', recordedAt },
+      { id: randomUUID(), patientId, name: 'HDL cholesterol', value: between(38, 55), unit: 'mg/dL', recordedAt },
+      { id: randomUUID(), patientId, name: 'Triglycerides', value: between(120, 210), unit: 'mg/dL', recordedAt },
+      { id: randomUUID(), patientId, name: 'Creatinine', value: Math.round((0.7 + rand() * 0.5) * 100) / 100, unit: 'mg/dL', recordedAt },
+      { id: randomUUID(), patientId, name: 'eGFR', value: between(68, 95), unit: 'mL/min/1.73m2', recordedAt },
+    );
+  }
+  await db.insert(labTests).values(labs);
+
+  await db.insert(appointments).values([
+    { id: randomUUID(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(60, 10, 30), notes: 'Quarterly review. HbA1c discussed; diet plan updated.' },
+    { id: randomUUID(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(-10, 11, 0), notes: 'Bring glucometer and logbook. Fasting blood test the same morning.' },
+    { id: randomUUID(), patientId, doctor: 'Podiatry clinic', date: at(-40, 14, 15), notes: 'Annual diabetic foot check.' },
+  ]);
+}
