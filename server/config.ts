@@ -19,7 +19,6 @@ const schema = {
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     TRUST_PROXY: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
     AUTH_RATE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
-    API_RATE_LIMIT: { type: 'integer', minimum: 1, default: 600 },
   },
 } as const;
 
@@ -38,8 +37,6 @@ export interface Config {
   trustProxy: boolean;
   /** Requests per minute per client address on each auth route. */
   authRateLimit: number;
-  /** Requests per minute per client address on the whole API. */
-  apiRateLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -77,7 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: String(raw['LOG_LEVEL']),
     trustProxy: flag(str('TRUST_PROXY')) ?? false,
     authRateLimit: Number(raw['AUTH_RATE_LIMIT']),
-    apiRateLimit: Number(raw['API_RATE_LIMIT']),
   };
 }
 

@@ -123,7 +123,7 @@ export async function call(app: FastifyInstance, method: HTTPMethods, url: strin
     },
     ...(opts.body !== undefined ? { payload: JSON.stringify(opts.body) } : {}),
   });
-  let json: Json = {};
+  let json: Json;
   try {
     json = res.json<Json>();
   } catch {
@@ -147,7 +147,7 @@ export async function loginAdmin(app: FastifyInstance, email: string, password: 
 /** The 6-digit codes mailed to the outbox, oldest first. */
 export async function outboxCodes(dataDir: string): Promise<{ file: string; code: string; text: string }[]> {
   const dir = path.join(dataDir, 'outbox');
-  let files: string[] = [];
+  let files: string[];
   try {
     files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
   } catch {

@@ -1,0 +1,68 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../db/client.ts';
+import { call } from '../testing/harness.ts';
+import { adminCli } from './admin.ts';
+
+// The CLI works on the embedded database in DATA_DIR, the way an operator uses it on a laptop or
+// a single server before the first start.
+let dataDir: string;
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-cli-'));
+});
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  const lines: string[] = [];
+  const code = await adminCli(argv, { DATA_DIR: dataDir, LOG_LEVEL: 'silent' }, (l) => lines.push(l));
+  return { code, out: lines.join('\n') };
+}
+
+describe('npm run admin', () => {
+  it('sets up a hospital, an admin and a patient who can then log in', async () => {
+    expect(await cli('create-hospital', '--name', 'St. Mary', '--time-zone', 'Europe/London')).toMatchObject({ code: 0 });
+    const admin = await cli('create-admin', '--email', 'Nurse@StMary.org', '--name', 'Head Nurse', '--hospital', 'St. Mary', '--password', 'Nurse-pass-1');
+    expect(admin.code).toBe(0);
+    const patient = await cli('create-patient', '--hosp-no', 'SM-1', '--name', 'Pat Doe', '--hospital', 'St. Mary');
+    expect(patient.code).toBe(0);
+    const temp = /Temporary password[^:]*: (\S+)/.exec(patient.out)?.[1];
+    expect(temp).toBeTruthy();
+
+    const database = await openDatabase({ dataDir });
+    const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir }), database, logger: false });
+    try {
+      const login = await call(app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo: 'SM-1', password: temp } });
+      expect(login.status).toBe(200);
+      expect(login.json['mustChangePassword']).toBe(true);
+      const staff = await call(app, 'POST', '/api/admin/login', { body: { email: 'nurse@stmary.org', password: 'Nurse-pass-1' } });
+      expect(staff.status).toBe(200);
+      expect((staff.json['admin'] as { hospitals: { name: string }[] }).hospitals.map((h) => h.name)).toEqual(['St. Mary']);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+
+  it('explains what is wrong', async () => {
+    expect((await cli('create-patient', '--hosp-no', 'SM-2', '--name', 'X', '--hospital', 'Nowhere')).out).toMatch(/No hospital named "Nowhere"/);
+    expect((await cli('create-hospital', '--name', 'St. Mary')).out).toMatch(/already exists/);
+    expect((await cli('create-hospital', '--name', 'Elsewhere', '--time-zone', 'Mars/Base')).out).toMatch(/not an IANA time zone/);
+    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'short')).out).toMatch(/at least 8 characters/);
+    expect(await cli('frobnicate')).toMatchObject({ code: 2 });
+    expect((await cli('--bogus')).code).toBe(2);
+    expect((await cli('--help')).out).toMatch(/^Usage: npm run admin/);
+  });
+
+  it('refuses to open the embedded database while another process holds it', async () => {
+    const { writeFile } = await import('node:fs/promises');
+    // pid 1 always exists: it stands for a running server.
+    await writeFile(path.join(dataDir, 'eddy.lock'), '1');
+    await expect(cli('list-hospitals')).rejects.toThrow(/in use by process 1.*Stop the server/);
+    await rm(path.join(dataDir, 'eddy.lock'));
+    expect((await cli('list-hospitals')).out).toMatch(/St\. Mary/);
+  });
+});

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createHarness, loginAdmin, outboxCodes, type Harness } from '../testing/harness.ts';
+import { DEMO, seedDemo } from './demo.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+  expect(await seedDemo(h.db)).toBe(true);
+});
+afterAll(() => h.close());
+
+type Reading = { type: string; value: number; recordedAt: string };
+
+describe('demo data', () => {
+  it('is seeded once', async () => {
+    expect(await seedDemo(h.db)).toBe(false);
+  });
+
+  it('lets the demo patient log in with password, access key and one-time code', async () => {
+    const p = DEMO.patients[0];
+    const pw = await call(h.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo: p.hospNo, password: p.password } });
+    expect(pw.status).toBe(200);
+    const key = await call(h.app, 'POST', '/api/auth/login', { body: { hospNo: p.hospNo, accessKey: p.accessKey } });
+    expect(key.status).toBe(200);
+    expect(typeof key.json['expiresAt']).toBe('string');
+    await call(h.app, 'POST', '/api/auth/sendOtp', { body: { hospNo: p.hospNo } });
+    const [mail] = await outboxCodes(h.dataDir);
+    expect(mail?.text).toMatch(/To: admin@demo\.hospital/);
+    const otp = await call(h.app, 'POST', '/api/auth/login', { body: { hospNo: p.hospNo, otp: mail?.code } });
+    expect(otp.status).toBe(200);
+  });
+
+  it('gives each patient 90 days of plausible readings of all three types, medicines, symptoms, labs and appointments', async () => {
+    for (const p of DEMO.patients) {
+      const token = String((await call(h.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo: p.hospNo, password: p.password } })).json['token']);
+      const g = (await call(h.app, 'GET', '/api/glucose', { token })).json as Record<string, Reading[]>;
+      const all = [...(g['fasting'] ?? []), ...(g['postprandial'] ?? []), ...(g['random'] ?? [])];
+      for (const list of ['fasting', 'postprandial', 'random']) expect(g[list]?.length).toBeGreaterThan(20);
+      const days = new Set(all.map((r) => r.recordedAt.slice(0, 10)));
+      expect(days.size).toBeGreaterThan(70);
+      const oldest = Math.min(...all.map((r) => Date.parse(r.recordedAt)));
+      expect(Date.now() - oldest).toBeGreaterThan(85 * 86_400_000);
+      expect(all.every((r) => r.value >= 20 && r.value <= 600 && Date.parse(r.recordedAt) <= Date.now())).toBe(true);
+      const fasting = (g['fasting'] ?? []).map((r) => r.value);
+      const typical = fasting.filter((v) => v >= 90 && v <= 160).length / fasting.length;
+      expect(typical).toBeGreaterThan(0.7);
+      expect(all.some((r) => r.value < 70)).toBe(true);
+      expect(all.some((r) => r.value > 250)).toBe(true);
+
+      const meds = (await call(h.app, 'GET', '/api/users/medicines', { token })).json['medicines'] as { name: string; dose: string; prescrNo: string }[];
+      expect(meds.length).toBeGreaterThanOrEqual(2);
+      expect(meds.every((m) => m.dose && m.prescrNo.startsWith('RX-'))).toBe(true);
+      expect(meds.some((m) => m.name.startsWith('Sitagliptin'))).toBe(false); // ended 30 days ago
+      expect(((await call(h.app, 'GET', '/api/symptoms', { token })).json['symptoms'] as unknown[]).length).toBeGreaterThan(5);
+      const tests = (await call(h.app, 'GET', '/api/tests', { token })).json['tests'] as { name: string; unit: string }[];
+      expect(new Set(tests.map((t) => t.name))).toEqual(new Set(['HbA1c', 'Total cholesterol', 'LDL cholesterol', 'HDL cholesterol', 'Triglycerides', 'Creatinine', 'eGFR']));
+      expect(tests.find((t) => t.name === 'HbA1c')?.unit).toBe('%');
+      const appts = (await call(h.app, 'GET', '/api/appointments', { token })).json['appointments'] as { date: string }[];
+      expect(appts.some((a) => Date.parse(a.date) > Date.now())).toBe(true);
+    }
+  });
+
+  it('gives the demo admin both hospitals and finds the patients', async () => {
+    const token = await loginAdmin(h.app, DEMO.admin.email, DEMO.admin.password);
+    const users = await call(h.app, 'GET', '/api/admin/users?search=1000', { token });
+    expect(users.json['total']).toBe(2);
+    const read = await call(h.app, 'GET', '/api/glucose', { token, headers: { 'x-hosp-no': '100001' } });
+    expect(read.status).toBe(200);
+  });
+});
