@@ -18,6 +18,7 @@ import { describeAjvError } from './http/validation-message.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
+import { scheduleHousekeeping } from './services/housekeeping.ts';
 
 export type App = FastifyInstance;
 export type TypedApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, JsonSchemaToTsProvider>;
@@ -127,6 +128,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 
-  app.addHook('onClose', async () => ctx.mailer.close());
+  const stopHousekeeping = scheduleHousekeeping(ctx);
+  app.addHook('onClose', async () => {
+    stopHousekeeping();
+    ctx.mailer.close();
+  });
   return app;
 }

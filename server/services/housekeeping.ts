@@ -1,0 +1,25 @@
+// Periodic clean-up of rows that only mattered for a while: ended sessions, spent one-time codes
+// and old rate-limit windows. Safe on several instances at once (each statement is idempotent).
+import { lt } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { otps } from '../db/schema.ts';
+import { rateLimitRepo } from '../repositories/rate-limits.ts';
+import { sessionRepo } from '../repositories/sessions.ts';
+
+const WEEK = 7 * 24 * 3600_000;
+
+export async function housekeeping(ctx: Pick<AppContext, 'db'>, now = new Date()): Promise<void> {
+  const weekAgo = new Date(now.getTime() - WEEK);
+  await sessionRepo.purgeEnded(ctx.db, weekAgo);
+  await ctx.db.delete(otps).where(lt(otps.expiresAt, new Date(now.getTime() - 24 * 3600_000)));
+  await rateLimitRepo.purgeExpired(ctx.db);
+}
+
+/** Runs housekeeping hourly; the timer never keeps the process alive. */
+export function scheduleHousekeeping(ctx: AppContext): () => void {
+  const timer = setInterval(() => {
+    housekeeping(ctx).catch((err: unknown) => ctx.log.warn({ err }, 'housekeeping failed'));
+  }, 3600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
