@@ -76,6 +76,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const status = err.statusCode ?? 500;
+    // Our own HttpErrors carry messages written for people, 5xx included (e.g. mail is down).
+    if (err instanceof HttpError) return reply.status(status).send({ message: err.message });
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
       return reply.status(500).send({ message: 'Internal Server Error' });
