@@ -1,6 +1,6 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
 import type { FromSchema } from 'json-schema-to-ts';
-import { hospNo, isoDateTime, optionalText, text, uuid } from './common.ts';
+import { hospNo, isoDateTime, text, uuid } from './common.ts';
 import { notificationTimingsSchema } from './user-profile.ts';
 
 const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -25,9 +25,9 @@ export type HospitalInput = FromSchema<typeof hospitalInputSchema>;
 
 const patientFields = {
   name: text(120),
-  gender: { anyOf: [optionalText(30), { type: 'null' }] },
-  age: { anyOf: [{ type: 'integer', minimum: 0, maximum: 130 }, { type: 'null' }] },
-  address: { anyOf: [optionalText(300), { type: 'null' }] },
+  gender: { type: ['string', 'null'], maxLength: 30 },
+  age: { type: ['integer', 'null'], minimum: 0, maximum: 130 },
+  address: { type: ['string', 'null'], maxLength: 300 },
   hospitalId: uuid,
   timeZone,
   notificationTimings: notificationTimingsSchema,

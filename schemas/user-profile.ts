@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { hospNo } from './common.ts';
+import { hospNo, NOT_BLANK } from './common.ts';
 
 export const mealTime = {
   type: 'string',
@@ -58,7 +58,7 @@ export const notificationTokenSchema = {
   properties: {
     token: {
       anyOf: [
-        { type: 'string', minLength: 1, maxLength: 4096 },
+        { type: 'string', minLength: 1, maxLength: 4096, pattern: NOT_BLANK },
         {
           type: 'object',
           properties: {

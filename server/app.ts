@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { HttpError } from './http/errors.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { describeAjvError } from './http/validation-message.ts';
+import { validatorCompiler } from './http/validator.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -45,11 +46,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
-    ajv: {
-      customOptions: { verbose: true, keywords: ['unit'], allErrors: false },
-    },
     schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeAjvError(errors[0] as ErrorObject, dataVar === 'querystring' ? 'query' : dataVar)),
   });
+
+  app.setValidatorCompiler(validatorCompiler());
 
   const ctx: AppContext = {
     db: database.db,

@@ -1,6 +1,7 @@
 // Turns Ajv errors into messages a person can act on: "value must be between 20 and 600 mg/dL",
 // "glucoseId must be a valid UUID", "hospNo is required". The field is always named.
 import type { ErrorObject } from 'ajv';
+import { NOT_BLANK } from '../../schemas/common.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
   uuid: 'UUID',
@@ -30,7 +31,7 @@ export function describeAjvError(err: ErrorObject, root = 'body'): string {
     case 'required':
       return `${field} is required`;
     case 'type': {
-      const t = String(params['type']);
+      const t = String(params['type']).split(',').filter((x) => x !== 'null').join(' or ');
       if (t === 'object' && field === root) return `The request ${root === 'body' ? 'body' : root} must be a JSON object`;
       return `${field} must be ${t === 'integer' ? 'a whole number' : t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`}`;
     }
@@ -55,7 +56,12 @@ export function describeAjvError(err: ErrorObject, root = 'body'): string {
     case 'format':
       return `${field} must be a valid ${FORMAT_NAMES[String(params['format'])] ?? String(params['format'])}`;
     case 'pattern':
+      if (params['pattern'] === NOT_BLANK) return `${field} must not be empty`;
       return hints.description ? `${field} must be ${hints.description}` : `${field} has an invalid format`;
+    case 'minProperties':
+      return `Send at least one field to change`;
+    case 'oneOf':
+      return `${field} must have exactly one of the allowed combinations of fields`;
     case 'additionalProperties':
       return `${field === root ? '' : `${field}.`}${String(params['additionalProperty'])} is not allowed`;
     default:

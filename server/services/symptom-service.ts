@@ -16,6 +16,9 @@ export const SYMPTOM_MSG = {
   duplicateOn: (s: string, day: string) => `You've already reported ${s} on ${day}`,
 } as const;
 
+/** "  Blurred   vision " and "Blurred vision" are the same symptom. */
+const normaliseSymptom = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
 export async function listSymptoms(ctx: AppContext, patientId: string, since?: Date) {
   const { rows, deleted } = await symptomRepo.listChanges(ctx.db, patientId, since);
   return { symptoms: rows.map(symptomDto), ...(since ? { deleted } : {}) };
@@ -26,7 +29,7 @@ export async function symptomReferenceList(ctx: AppContext) {
 }
 
 export async function addSymptom(ctx: AppContext, patient: { patientId: string; timeZone: string }, input: SymptomAdd, now = new Date()) {
-  const symptom = input.symptom.trim().replace(/\s+/g, ' ');
+  const symptom = normaliseSymptom(input.symptom);
   const recordedAt = measurementTime('recordedAt', input.recordedAt, now);
   const day = localDate(recordedAt, patient.timeZone);
   const id = recordId(input._id);
@@ -53,7 +56,7 @@ export async function removeSymptom(ctx: AppContext, patient: { patientId: strin
     return { message: SYMPTOM_MSG.removed };
   }
   const day = localDate(new Date(input.recordedAt), patient.timeZone);
-  const matches = await symptomsOnDay(ctx.db, patient.patientId, input.symptom.trim(), day);
+  const matches = await symptomsOnDay(ctx.db, patient.patientId, normaliseSymptom(input.symptom), day);
   if (matches.length === 0) throw notFound(SYMPTOM_MSG.notFound);
   for (const m of matches) if (!m.deletedAt) await symptomRepo.softDeleteOwn(ctx.db, patient.patientId, m.id);
   return { message: SYMPTOM_MSG.removed };
