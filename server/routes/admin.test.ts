@@ -211,7 +211,7 @@ describe('POST /api/admin/patients', () => {
   });
 
   it('accepts the older field name glucometerReadingAlerts and shows the days as glucometerAlerts', async () => {
-    const res = await createPatient({ hospNo: 'NEW-ALERTS', name: 'Olive Oldfield', glucometerReadingAlerts: ['monday', '2026-11-30', 'Monday', 'someday'] });
+    const res = await createPatient({ hospNo: 'NEW-ALERTS', name: 'Olive Oldfield', glucometerReadingAlerts: ['monday', '2026-11-30', 'Monday'] });
     expect(res.status).toBe(201);
     expect((res.json['data'] as Record<string, unknown>)['glucometerAlerts']).toEqual(['Monday', '2026-11-30']);
 
@@ -236,6 +236,12 @@ describe('PATCH /api/admin/patients/:hospNo', () => {
     expect(res.json['data']).toMatchObject({ hospNo: 'EDIT-1', name: 'Edna Edited', age: 40, address: 'Old Road', timeZone: 'Europe/London', glucometerAlerts: ['Friday'] });
     const fetched = await get('/api/admin/patients/EDIT-1');
     expect(fetched.json['patient']).toMatchObject({ name: 'Edna Edited', age: 40, timeZone: 'Europe/London', glucometerAlerts: ['Friday'] });
+
+    // A typo in the alert days is refused, never silently dropped.
+    const typo = await patch('/api/admin/patients/EDIT-1', { glucometerAlerts: ['Monday', 'Funday'] });
+    expect(typo.status).toBe(400);
+    expect(typo.json['message']).toBe('glucometerAlerts must list weekdays (Monday to Sunday) or dates as YYYY-MM-DD; "Funday" is neither');
+    expect((await get('/api/admin/patients/EDIT-1')).json['patient']).toMatchObject({ glucometerAlerts: ['Friday'] });
 
     // The new name wins when both are sent.
     const both = await patch('/api/admin/patients/EDIT-1', { glucometerAlerts: ['Sunday'], glucometerReadingAlerts: ['Monday'] });

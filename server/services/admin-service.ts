@@ -15,7 +15,7 @@ import { patientRepo, type PatientRow } from '../repositories/patients.ts';
 import { staffRepo, type DoctorTokenRow, type HospitalRow } from '../repositories/staff.ts';
 import { intakeDto, medicineDto } from './dto.ts';
 import type { StaffPrincipal } from './principal.ts';
-import { alertDaysOf } from './profile-service.ts';
+import { alertDaysOf, normaliseDay } from './profile-service.ts';
 
 type Admin = Extract<StaffPrincipal, { kind: 'admin' }>;
 
@@ -65,6 +65,12 @@ export async function patientForStaff(ctx: AppContext, principal: StaffPrincipal
   // Same answer for another hospital's patient as for none: staff learn only about their own.
   if (!patient || !principal.hospitalIds.includes(patient.hospitalId)) throw notFound(ADMIN_MSG.patientNotFound);
   return patient;
+}
+
+/** Staff-entered alert days must all be days: a typo is refused, not silently dropped. */
+function checkAlertDays(field: string, days: readonly string[] | undefined): void {
+  const bad = days?.find((d) => normaliseDay(d) === undefined);
+  if (bad !== undefined) throw badRequest(`${field} must list weekdays (Monday to Sunday) or dates as YYYY-MM-DD; "${bad}" is neither`);
 }
 
 function checkTimeZone(tz: string | undefined): void {
@@ -137,6 +143,8 @@ export async function getPatient(ctx: AppContext, principal: StaffPrincipal, hos
 export async function createPatient(ctx: AppContext, principal: Admin, input: PatientCreate) {
   checkHospital(principal, input.hospitalId);
   checkTimeZone(input.timeZone);
+  checkAlertDays('glucometerAlerts', input.glucometerAlerts);
+  checkAlertDays('glucometerReadingAlerts', input.glucometerReadingAlerts);
   const [hospital] = await staffRepo.hospitalsByIds(ctx.db, [input.hospitalId]);
   if (!hospital) throw notFound(ADMIN_MSG.hospitalNotFound);
   try {
@@ -162,6 +170,8 @@ export async function updatePatient(ctx: AppContext, principal: Admin, hospNo: s
   const p = await patientForStaff(ctx, principal, hospNo);
   if (input.hospitalId) checkHospital(principal, input.hospitalId);
   checkTimeZone(input.timeZone);
+  checkAlertDays('glucometerAlerts', input.glucometerAlerts);
+  checkAlertDays('glucometerReadingAlerts', input.glucometerReadingAlerts);
   const alerts = input.glucometerAlerts ?? input.glucometerReadingAlerts;
   const row = await patientRepo.update(ctx.db, p.id, {
     ...(input.name !== undefined ? { name: input.name.trim() } : {}),

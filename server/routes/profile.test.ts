@@ -1,0 +1,197 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pushTokens } from '../db/schema.ts';
+import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
+
+interface UserJson {
+  name: string;
+  hospNum: string;
+  notificationTimings: { breakfast: string; lunch: string; dinner: string };
+  glucometerAlerts: string[];
+}
+
+let h: Harness;
+let fx: Fixture;
+let token: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  fx = await seedFixture(h.db);
+  token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+});
+afterAll(() => h.close());
+
+async function me(): Promise<UserJson> {
+  const res = await call(h.app, 'GET', '/api/users/', { token });
+  expect(res.status).toBe(200);
+  return res.json['user'] as UserJson;
+}
+
+describe('profile', () => {
+  it.each(['/api/users/', '/api/users'])('GET %s returns the user', async (url) => {
+    const res = await call(h.app, 'GET', url, { token });
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const user = res.json['user'] as UserJson;
+    expect(user.name).toBe('Alice Able');
+    expect(user.hospNum).toBe(fx.patientA.hospNo);
+    expect(Object.keys(user.notificationTimings).sort()).toEqual(['breakfast', 'dinner', 'lunch']);
+    for (const t of Object.values(user.notificationTimings)) expect(t).toMatch(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+    expect(user.glucometerAlerts).toEqual([]);
+    expect(JSON.stringify(res.json)).not.toMatch(/passwordHash|password_hash|"password"|scrypt/i);
+  });
+
+  it('shows staff the patient named by X-Hosp-No and nobody else', async () => {
+    const adminToken = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    const res = await call(h.app, 'GET', '/api/users/', { token: adminToken, headers: { 'x-hosp-no': fx.patientA2.hospNo } });
+    expect(res.status).toBe(200);
+    expect((res.json['user'] as UserJson).hospNum).toBe(fx.patientA2.hospNo);
+    const otherHospital = await call(h.app, 'GET', '/api/users/', { token: adminToken, headers: { 'x-hosp-no': fx.patientB.hospNo } });
+    expect(otherHospital.status).toBe(404);
+    const noHeader = await call(h.app, 'GET', '/api/users/', { token: adminToken });
+    expect(noHeader.status).toBe(400);
+    // A patient's X-Hosp-No is ignored.
+    const patient = await call(h.app, 'GET', '/api/users/', { token, headers: { 'x-hosp-no': fx.patientA2.hospNo } });
+    expect((patient.json['user'] as UserJson).hospNum).toBe(fx.patientA.hospNo);
+    const anon = await call(h.app, 'GET', '/api/users/');
+    expect(anon.status).toBe(401);
+    expect(anon.json['message']).toBe('Session Expired. Please login again.');
+  });
+});
+
+describe('notification timings', () => {
+  it('saves and persists the timings', async () => {
+    const res = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: { breakfast: '07:15', lunch: '13:00', dinner: '20:45' } });
+    expect(res.status).toBe(200);
+    expect(res.json['message']).toBe('Notification timings saved successfully');
+    expect((await me()).notificationTimings).toEqual({ breakfast: '07:15', lunch: '13:00', dinner: '20:45' });
+  });
+
+  it.each([
+    [{ breakfast: '25:00', lunch: '13:00', dinner: '20:00' }, 'breakfast must be a time in 24-hour HH:MM format'],
+    [{ breakfast: '07:00', lunch: '12:60', dinner: '20:00' }, 'lunch must be a time in 24-hour HH:MM format'],
+    [{ breakfast: '07:00', lunch: '13:00', dinner: '8pm' }, 'dinner must be a time in 24-hour HH:MM format'],
+    [{ breakfast: '07:00', lunch: '13:00' }, 'dinner is required'],
+    ['07:00', 'The request body must be a JSON object'],
+  ])('rejects %j with a message naming the field', async (body, message) => {
+    const res = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body });
+    expect(res.status).toBe(400);
+    expect(res.json['message']).toBe(message);
+    expect((await me()).notificationTimings).toEqual({ breakfast: '07:15', lunch: '13:00', dinner: '20:45' });
+  });
+});
+
+describe('glucometer alerts', () => {
+  it('saves a weekday capitalised and only once', async () => {
+    const res = await call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body: { day: 'monday' } });
+    expect(res.status).toBe(200);
+    expect(res.json['message']).toBe('Glucometer alert saved successfully');
+    expect((await me()).glucometerAlerts).toEqual(['Monday']);
+    const again = await call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body: { day: 'MONDAY' } });
+    expect(again.status).toBe(200);
+    expect(again.json['message']).toBe('Glucometer alert saved successfully');
+    expect((await me()).glucometerAlerts).toEqual(['Monday']);
+  });
+
+  it('saves a calendar date', async () => {
+    const res = await call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body: { day: '2026-12-01' } });
+    expect(res.status).toBe(200);
+    expect(res.json['message']).toBe('Glucometer alert saved successfully');
+    expect((await me()).glucometerAlerts).toEqual(['Monday', '2026-12-01']);
+  });
+
+  it.each([
+    [{ day: 'Funday' }, 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD'],
+    [{ day: '2026-02-30' }, 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD'],
+    [{ day: 'Mon' }, 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD'],
+    [{ day: '' }, 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD'],
+    [{}, 'day is required'],
+  ])('rejects %j with 400', async (body, message) => {
+    const res = await call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body });
+    expect(res.status).toBe(400);
+    expect(res.json['message']).toBe(message);
+    expect((await me()).glucometerAlerts).toEqual(['Monday', '2026-12-01']);
+  });
+
+  it('removes a day', async () => {
+    const res = await call(h.app, 'POST', '/api/users/glucometerAlerts/remove', { token, body: { day: 'Monday' } });
+    expect(res.status).toBe(200);
+    expect(res.json['message']).toBe('Glucometer alert removed successfully');
+    expect((await me()).glucometerAlerts).toEqual(['2026-12-01']);
+    const lower = await call(h.app, 'POST', '/api/users/glucometerAlerts/remove', { token, body: { day: '2026-12-01' } });
+    expect(lower.status).toBe(200);
+    expect((await me()).glucometerAlerts).toEqual([]);
+    const bad = await call(h.app, 'POST', '/api/users/glucometerAlerts/remove', { token, body: { day: 'Funday' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('two concurrent adds keep both days', async () => {
+    const [a, b] = await Promise.all([
+      call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body: { day: 'tuesday' } }),
+      call(h.app, 'POST', '/api/users/glucometerAlerts', { token, body: { day: 'friday' } }),
+    ]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect((await me()).glucometerAlerts.sort()).toEqual(['Friday', 'Tuesday']);
+  });
+});
+
+describe('notification token', () => {
+  const rowsOf = (patientId: string) => h.db.select().from(pushTokens).where(eq(pushTokens.patientId, patientId));
+
+  it('stores a registration token string', async () => {
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: 'fcm-registration-token-123' }, headers: { 'x-device-id': 'device-aaaa-1111' } });
+    expect(res.status).toBe(200);
+    expect(typeof res.json['message']).toBe('string');
+    const rows = await rowsOf(fx.patientA.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ provider: 'fcm', token: 'fcm-registration-token-123', deviceId: 'device-aaaa-1111' });
+  });
+
+  it('stores a Web Push subscription object', async () => {
+    const subscription = { endpoint: 'https://push.example/abc', keys: { p256dh: 'x', auth: 'y' } };
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: subscription } });
+    expect(res.status).toBe(200);
+    expect(typeof res.json['message']).toBe('string');
+    const webpush = (await rowsOf(fx.patientA.id)).filter((r) => r.provider === 'webpush');
+    expect(webpush).toHaveLength(1);
+    expect(JSON.parse(webpush[0]?.token ?? 'null')).toEqual(subscription);
+
+    // Saving the same subscription again does not duplicate it.
+    const again = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: subscription } });
+    expect(again.status).toBe(200);
+    expect((await rowsOf(fx.patientA.id)).filter((r) => r.provider === 'webpush')).toHaveLength(1);
+  });
+
+  it('accepts a subscription sent as its JSON text', async () => {
+    const subscription = { endpoint: 'https://push.example/def', keys: { p256dh: 'p', auth: 'a' } };
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: JSON.stringify(subscription) } });
+    expect(res.status).toBe(200);
+    const rows = (await rowsOf(fx.patientA.id)).filter((r) => r.provider === 'webpush').map((r) => JSON.parse(r.token) as unknown);
+    expect(rows).toContainEqual(subscription);
+  });
+
+  it.each([
+    [{ token: {} }],
+    [{ token: '' }],
+    [{}],
+    [{ token: { endpoint: 'http://push.example/insecure', keys: { p256dh: 'x', auth: 'y' } } }],
+    [{ token: { endpoint: 'https://push.example/abc' } }],
+    [{ token: '{"not":"a subscription"}' }],
+    [{ token: '   ' }],
+  ])('rejects %j with 400 naming the token', async (body) => {
+    const before = (await rowsOf(fx.patientA.id)).length;
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body });
+    expect(res.status).toBe(400);
+    expect(String(res.json['message'])).toMatch(/token/);
+    expect((await rowsOf(fx.patientA.id)).length).toBe(before);
+  });
+
+  it('is the patient’s own write: staff get 403', async () => {
+    const adminToken = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: adminToken, headers: { 'x-hosp-no': fx.patientA.hospNo }, body: { token: 'staff-token-xyz' } });
+    expect(res.status).toBe(403);
+    const rows = await h.db.select().from(pushTokens).where(eq(pushTokens.token, 'staff-token-xyz'));
+    expect(rows).toHaveLength(0);
+  });
+});
