@@ -54,7 +54,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const data = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   let raw: Record<string, unknown>;
   try {
-    raw = envSchema({ schema, data, dotenv: false });
+    raw = envSchema({ schema, data, dotenv: false, env: false });
   } catch (err) {
     const errors = (err as { errors?: ErrorObject[] }).errors;
     if (!errors) throw err;
