@@ -5,11 +5,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/', 'src/route-tree.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    languageOptions: { globals: { ...globals.node, ...globals.browser }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
       'no-console': 'error',
       '@typescript-eslint/no-explicit-any': 'error',

@@ -1,0 +1,10 @@
+import { defineConfig } from '@lingui/cli';
+import { formatter } from '@lingui/format-po';
+
+// English is the source locale (the spec's messages); every other locale must be complete.
+export default defineConfig({
+  sourceLocale: 'en',
+  locales: ['en', 'es'],
+  catalogs: [{ path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync'] }],
+  format: formatter({ lineNumbers: false }),
+});
