@@ -1,0 +1,107 @@
+// The device's data key: AES-GCM 256, random, created with WebCrypto as NON-extractable and kept in
+// IndexedDB as a CryptoKey object. Script can use it but never read its bytes, so no storage holds
+// the key in plain form. Everything patient-related at rest (RxDB fields, the session token, the
+// outbox) is sealed with it; logout and a 401 delete it, which makes any leftover ciphertext junk.
+import { Dexie, type Table } from 'dexie';
+
+const KEY_DB = 'eddy-keys';
+const KEY_ID = 'data-key';
+const IV_BYTES = 12;
+
+class KeyDatabase extends Dexie {
+  keys!: Table<{ id: string; key: CryptoKey }, string>;
+  constructor() {
+    super(KEY_DB);
+    this.version(1).stores({ keys: 'id' });
+  }
+}
+
+let keyDb: KeyDatabase | undefined;
+let cached: Promise<CryptoKey> | undefined;
+const db = () => (keyDb ??= new KeyDatabase());
+
+/** The data key, created on first use. Concurrent callers share one creation. */
+export function getDataKey(): Promise<CryptoKey> {
+  cached ??= (async () => {
+    const found = await db().keys.get(KEY_ID);
+    if (found) return found.key;
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    // add() fails if another tab created a key in the meantime: then use that one.
+    try {
+      await db().keys.add({ id: KEY_ID, key });
+      return key;
+    } catch {
+      const other = await db().keys.get(KEY_ID);
+      if (!other) throw new Error('data key could not be stored');
+      return other.key;
+    }
+  })().catch((err: unknown) => {
+    cached = undefined;
+    throw err;
+  });
+  return cached;
+}
+
+/** The data key if one exists, without creating it (e.g. in the service worker after logout). */
+export async function findDataKey(): Promise<CryptoKey | undefined> {
+  return (await db().keys.get(KEY_ID))?.key;
+}
+
+export async function destroyDataKey(): Promise<void> {
+  cached = undefined;
+  await db().keys.delete(KEY_ID);
+}
+
+const toB64 = (bytes: Uint8Array): string => {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+};
+const fromB64 = (text: string): Uint8Array<ArrayBuffer> => {
+  const s = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+};
+
+export class DecryptionError extends Error {}
+
+/** AES-GCM with a fresh 96-bit IV per message; the result is base64url(iv ‖ ciphertext+tag). */
+export async function encryptString(key: CryptoKey, plain: string, additionalData?: string): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+  const params: AesGcmParams = { name: 'AES-GCM', iv, ...(additionalData ? { additionalData: new TextEncoder().encode(additionalData) } : {}) };
+  const ct = new Uint8Array(await crypto.subtle.encrypt(params, key, new TextEncoder().encode(plain)));
+  const packed = new Uint8Array(IV_BYTES + ct.length);
+  packed.set(iv);
+  packed.set(ct, IV_BYTES);
+  return toB64(packed);
+}
+
+/**
+ * Reverses encryptString. The GCM tag makes tampering, a wrong key or a wrong `additionalData`
+ * (used to bind a ciphertext to its document id) fail loudly instead of yielding garbage.
+ */
+export async function decryptString(key: CryptoKey, packed: string, additionalData?: string): Promise<string> {
+  try {
+    const bytes = fromB64(packed);
+    const params: AesGcmParams = { name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES), ...(additionalData ? { additionalData: new TextEncoder().encode(additionalData) } : {}) };
+    const plain = await crypto.subtle.decrypt(params, key, bytes.slice(IV_BYTES));
+    return new TextDecoder().decode(plain);
+  } catch (err) {
+    throw new DecryptionError(`decryption failed: ${err instanceof Error ? err.name : String(err)}`);
+  }
+}
+
+export async function encryptJson(key: CryptoKey, value: unknown, additionalData?: string): Promise<string> {
+  return encryptString(key, JSON.stringify(value), additionalData);
+}
+
+export async function decryptJson<T>(key: CryptoKey, packed: string, additionalData?: string): Promise<T> {
+  return JSON.parse(await decryptString(key, packed, additionalData)) as T;
+}
+
+/** SHA-256 hex of a string (integrity hashes of stored envelopes). */
+export async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
