@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
+import { ApiError, createApiClient, MSG_REQUEST_FAILED, MSG_SESSION_EXPIRED } from './api-client.ts';
+
+// Against the real server on loopback: the headers and error mapping are what the API expects.
+let h: Harness;
+let fx: Fixture;
+let baseUrl: string;
+beforeAll(async () => {
+  h = await createHarness();
+  fx = await seedFixture(h.db);
+  baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => h.close());
+
+describe('api client', () => {
+  it('logs in, sends the bearer token and device id, and reports activity', async () => {
+    let token: string | undefined;
+    const activity: number[] = [];
+    const api = createApiClient({ baseUrl, getToken: () => token, getDeviceId: () => 'device-1234-abcd', onActivity: (d) => activity.push(d) });
+    const login = await api.post<{ token: string }>('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    token = login.token;
+    const profile = await api.get<{ user: { hospNum: string } }>('/users/');
+    expect(profile.user.hospNum).toBe(fx.patientA.hospNo);
+    expect(activity).toEqual([1, -1, 1, -1]);
+    await api.get('/glucose', { quiet: true });
+    expect(activity).toHaveLength(4);
+  });
+
+  it('maps errors: server message, 401 to the session handler, no answer to the retry message', async () => {
+    let unauthorized = 0;
+    const api = createApiClient({ baseUrl, getToken: () => 'x'.repeat(43), onUnauthorized: () => unauthorized++ });
+    const err401 = await api.get('/glucose').catch((e: unknown) => e);
+    expect(err401).toBeInstanceOf(ApiError);
+    expect((err401 as ApiError).status).toBe(401);
+    expect((err401 as ApiError).message).toBe(MSG_SESSION_EXPIRED);
+    expect(unauthorized).toBe(1);
+
+    const bad = await createApiClient({ baseUrl, getToken: () => undefined }).post('/auth/loginWithPassword', { hospNo: '', password: 'x' }).catch((e: unknown) => e);
+    expect((bad as ApiError).status).toBe(400);
+    expect((bad as ApiError).message).toBe('hospNo must not be empty');
+
+    const offline = await createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => undefined }).get('/health').catch((e: unknown) => e);
+    expect(offline).toMatchObject({ status: 0, message: MSG_REQUEST_FAILED });
+  });
+});

@@ -1,0 +1,95 @@
+// The only way the browser talks to the server (DESIGN.md §1). It adds the headers of spec §6/§7,
+// turns failures into the messages of spec §8, reports activity for the global loader and hands
+// every 401 to the session, which clears the store and returns the user to the right login page.
+
+export const MSG_REQUEST_FAILED = 'Something went wrong. Please try again.';
+export const MSG_RESPONSE_FAILED = 'Something went wrong.';
+export const MSG_SESSION_EXPIRED = 'Session Expired. Please login again.';
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when the request never got an answer (offline, timeout). */
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl?: string;
+  getToken: () => string | undefined;
+  /** Patients send their device id; staff never do (spec §6). */
+  getDeviceId?: () => string | undefined;
+  /** Staff viewing a patient send that patient's hospital number. */
+  getHospNo?: () => string | undefined;
+  onUnauthorized?: () => void;
+  /** +1 when a request starts, -1 when it ends: drives the global loader. */
+  onActivity?: (delta: 1 | -1) => void;
+  fetchImpl?: typeof fetch;
+  timeoutMs?: number;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Background calls (sync) do not show the full-screen loader. */
+  quiet?: boolean;
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+export function createApiClient(opts: ApiClientOptions) {
+  const doFetch = (...args: Parameters<typeof fetch>) => (opts.fetchImpl ?? fetch)(...args);
+
+  async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
+    const token = opts.getToken();
+    if (token) headers['Authorization'] = `Bearer ${token}`;
+    const deviceId = opts.getDeviceId?.();
+    if (deviceId) headers['X-Device-Id'] = deviceId;
+    const hospNo = opts.getHospNo?.();
+    if (hospNo) headers['X-Hosp-No'] = hospNo;
+
+    const timeout = AbortSignal.timeout(opts.timeoutMs ?? 20_000);
+    const signal = ro.signal ? AbortSignal.any([ro.signal, timeout]) : timeout;
+    if (!ro.quiet) opts.onActivity?.(1);
+    let res: Response;
+    try {
+      res = await doFetch(`${opts.baseUrl ?? ''}/api${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal,
+        credentials: 'same-origin',
+      });
+    } catch {
+      throw new ApiError(0, MSG_REQUEST_FAILED);
+    } finally {
+      if (!ro.quiet) opts.onActivity?.(-1);
+    }
+    const json = (await res.json().catch(() => ({}))) as T & { message?: unknown };
+    if (res.status === 401) {
+      opts.onUnauthorized?.();
+      throw new ApiError(401, typeof json.message === 'string' && json.message ? json.message : MSG_SESSION_EXPIRED);
+    }
+    if (!res.ok) throw new ApiError(res.status, typeof json.message === 'string' && json.message ? json.message : MSG_RESPONSE_FAILED);
+    return json;
+  }
+
+  return {
+    get: <T>(path: string, ro?: RequestOptions) => request<T>('GET', path, undefined, ro),
+    post: <T>(path: string, body?: unknown, ro?: RequestOptions) => request<T>('POST', path, body, ro),
+    patch: <T>(path: string, body: unknown, ro?: RequestOptions) => request<T>('PATCH', path, body, ro),
+  };
+}
+
+const DEVICE_KEY = 'eddy_device_id';
+
+/** A random id for this browser, kept across sessions: it identifies a device, not a person. */
+export function deviceId(storage: Storage = localStorage): string {
+  let id = storage.getItem(DEVICE_KEY);
+  if (!id) {
+    id = crypto.randomUUID();
+    storage.setItem(DEVICE_KEY, id);
+  }
+  return id;
+}
