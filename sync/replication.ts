@@ -1,0 +1,93 @@
+// Replication of one RxDB collection with the REST API (DESIGN.md §1):
+// - pull: the list GET, as a delta with `?since=` once a checkpoint exists; deleted ids become
+//   RxDB deletions. Documents with writes still waiting in the outbox are skipped, so a pull never
+//   shows an older server copy over a change the device has not sent yet.
+// - push: each changed document becomes an add/update/delete operation in the sealed outbox, then
+//   the outbox is drained. The outbox, not RxDB, owns delivery, so a write made offline survives
+//   reloads and is sent once, in order, by the page or by the service worker.
+import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { ApiClient } from './api-client.ts';
+import { enqueue, pendingOps, type OutboxOp } from './outbox.ts';
+
+export interface Checkpoint {
+  /** The newest `updatedAt` (server clock) seen in a pull. */
+  since: string;
+}
+
+export interface RestMapping<Doc extends { _id: string }> {
+  collection: string;
+  /** List GET path, e.g. "/glucose". */
+  listPath: string;
+  /** Server list response → documents and deleted ids. */
+  fromList(json: unknown): { docs: Doc[]; deleted: string[] };
+  /** A local change → the REST call that makes it on the server (undefined: nothing to send). */
+  toOp(doc: WithDeleted<Doc>, isNew: boolean): Omit<OutboxOp, 'collection' | 'docId' | 'madeAt'> | undefined;
+}
+
+/** Pull: one GET, mapped to RxDB documents; exported for tests. */
+export async function pullChanges<Doc extends { _id: string; updatedAt?: string }>(
+  api: ApiClient,
+  mapping: RestMapping<Doc>,
+  checkpoint: Checkpoint | undefined,
+): Promise<{ documents: WithDeleted<Doc>[]; checkpoint: Checkpoint | undefined }> {
+  const path = checkpoint ? `${mapping.listPath}?since=${encodeURIComponent(checkpoint.since)}` : mapping.listPath;
+  const { docs, deleted } = mapping.fromList(await api.get<unknown>(path, { quiet: true }));
+  const waiting = new Set((await pendingOps()).filter((op) => op.collection === mapping.collection).map((op) => op.docId));
+  const documents: WithDeleted<Doc>[] = [
+    ...docs.filter((d) => !waiting.has(d._id)).map((d) => ({ ...d, _deleted: false })),
+    ...deleted.filter((id) => !waiting.has(id)).map((id) => ({ _id: id, _deleted: true }) as WithDeleted<Doc>),
+  ];
+  const newest = docs.reduce<string | undefined>((max, d) => (d.updatedAt && (!max || d.updatedAt > max) ? d.updatedAt : max), checkpoint?.since);
+  return { documents, checkpoint: newest ? { since: newest } : checkpoint };
+}
+
+/** Push: local changes → outbox operations; exported for tests. */
+export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapping<Doc>, rows: RxReplicationWriteToMasterRow<Doc>[]): Promise<number> {
+  let queued = 0;
+  for (const row of rows) {
+    const op = mapping.toOp(row.newDocumentState, row.assumedMasterState === undefined);
+    if (!op) continue;
+    await enqueue({ ...op, collection: mapping.collection, docId: row.newDocumentState._id, madeAt: Date.now() });
+    queued++;
+  }
+  return queued;
+}
+
+export interface SyncedCollection {
+  state: RxReplicationState<unknown, Checkpoint>;
+}
+
+/**
+ * Starts live replication of one collection. `afterPush` drains the outbox (wired by the sync
+ * controller). The identifier includes the patient, so two patients on one browser never share
+ * checkpoints.
+ */
+export function replicate<Doc extends { _id: string; updatedAt?: string }>(opts: {
+  collection: RxCollection<Doc>;
+  mapping: RestMapping<Doc>;
+  api: ApiClient;
+  owner: string;
+  afterPush: () => void;
+}): RxReplicationState<Doc, Checkpoint> {
+  return replicateRxCollection<Doc, Checkpoint>({
+    collection: opts.collection,
+    replicationIdentifier: `eddy-${opts.mapping.collection}-${opts.owner}`,
+    live: true,
+    retryTime: 15_000,
+    waitForLeadership: true,
+    autoStart: true,
+    pull: {
+      batchSize: 1000,
+      handler: (checkpoint) => pullChanges(opts.api, opts.mapping, checkpoint),
+    },
+    push: {
+      batchSize: 50,
+      handler: async (rows) => {
+        if ((await pushChanges(opts.mapping, rows)) > 0) opts.afterPush();
+        // The outbox owns delivery; RxDB must not retry or report conflicts for these rows.
+        return [];
+      },
+    },
+  });
+}
