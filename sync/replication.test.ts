@@ -31,7 +31,7 @@ beforeEach(async () => {
   await setReplaySession({ token, deviceId: 'device-test-0001' });
 });
 
-const reading = (over: Partial<GlucoseReading> = {}): GlucoseReading & { _deleted: boolean } => ({
+const reading = (over: Partial<GlucoseReading & { _deleted: boolean }> = {}): GlucoseReading & { _deleted: boolean } => ({
   _id: randomUUID(),
   type: 'Fasting',
   value: 111,

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
+import { createApiClient } from './api-client.ts';
+import { createPatientSession, type SessionVault, type StoredSession } from './session.ts';
+
+let h: Harness;
+let fx: Fixture;
+let baseUrl: string;
+beforeAll(async () => {
+  h = await createHarness();
+  fx = await seedFixture(h.db);
+  baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(() => h.close());
+
+function setup(now = () => Date.now()) {
+  let stored: StoredSession | undefined;
+  const vault: SessionVault = { load: async () => stored, save: async (s) => void (stored = s), clear: async () => void (stored = undefined) };
+  let wipes = 0;
+  let tokenRef: () => string | undefined = () => undefined;
+  const api = createApiClient({ baseUrl, getToken: () => tokenRef() });
+  const session = createPatientSession({ api, vault, wipeLocalData: async () => void wipes++, now });
+  tokenRef = session.token;
+  return { session, vault, stored: () => stored, wipes: () => wipes };
+}
+
+describe('patient session', () => {
+  it('logs in (wiping the previous user first), restores, validates and logs out', async () => {
+    const s = setup();
+    expect((await s.session.restore()).status).toBe('logged-out');
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    expect(s.wipes()).toBe(1);
+    expect(s.session.state.status).toBe('logged-in');
+    expect(s.stored()?.hospNo).toBe(fx.patientA.hospNo);
+    expect(await s.session.validate()).toBe('valid');
+
+    // A new page load restores the session from the vault without asking the server.
+    const again = setup();
+    await again.vault.save(s.stored() as StoredSession);
+    expect((await again.session.restore()).status).toBe('logged-in');
+
+    await s.session.logout();
+    expect(s.session.state.status).toBe('logged-out');
+    expect(s.stored()).toBeUndefined();
+    expect(s.wipes()).toBe(2);
+    // The server revoked the token: the restored copy elsewhere is now invalid and ends itself.
+    expect(await again.session.validate()).toBe('invalid');
+    expect(again.session.state.status).toBe('logged-out');
+  });
+
+  it('treats an unreachable server as offline, not as logged out, and ends an expired session', async () => {
+    let t = Date.now();
+    const s = setup(() => t);
+    await s.session.login({ method: 'password', hospNo: fx.patientA2.hospNo, password: fx.patientA2.password });
+    const offline = createPatientSession({ api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }), vault: s.vault, wipeLocalData: async () => undefined });
+    await offline.restore();
+    expect(await offline.validate()).toBe('unreachable');
+    expect(offline.state.status).toBe('logged-in');
+
+    t += 8 * 24 * 3600_000; // past the 7-day expiry
+    expect(await s.session.validate()).toBe('invalid');
+    expect(s.session.state.status).toBe('logged-out');
+  });
+
+  it('refuses wrong credentials with the server message and stays logged out', async () => {
+    const s = setup();
+    await s.session.restore();
+    await expect(s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: 'wrong-password' })).rejects.toThrow('Invalid hospital number or password.');
+    expect(s.session.state.status).toBe('logged-out');
+    expect(s.wipes()).toBe(0);
+  });
+});

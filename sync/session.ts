@@ -1,0 +1,143 @@
+// The patient session (spec §4): logged out → logged in once a token is received (local data of
+// any previous user is wiped first); back to logged out on logout, on a 401, or when the periodic
+// check (every 30 minutes) finds the token invalid. The token itself lives only sealed (see vault).
+import type { ApiClient } from './api-client.ts';
+import { ApiError } from './api-client.ts';
+
+export const VALIDATE_EVERY_MS = 30 * 60_000;
+
+export interface StoredSession {
+  token: string;
+  hospNo: string;
+  /** ISO time the server gave; the session is over after it even without a 401. */
+  expiresAt: string | undefined;
+}
+
+/** Where the session is kept between visits: sealed, never in plain form (sync/secure-storage). */
+export interface SessionVault {
+  load(): Promise<StoredSession | undefined>;
+  save(session: StoredSession): Promise<void>;
+  clear(): Promise<void>;
+}
+
+export type SessionState = { status: 'unknown' } | { status: 'logged-out' } | { status: 'logged-in'; session: StoredSession };
+
+export type LoginInput =
+  | { method: 'password'; hospNo: string; password: string }
+  | { method: 'otp'; hospNo: string; otp: string }
+  | { method: 'access-key'; hospNo: string; accessKey: string };
+
+export interface PatientSessionOptions {
+  api: ApiClient;
+  vault: SessionVault;
+  /** Destroys the local database, its key and the outbox: nothing of the user may remain. */
+  wipeLocalData: () => Promise<void>;
+  /** Called after a token was received and stored, e.g. to hand it to the outbox for replay. */
+  onLoggedIn?: (session: StoredSession) => Promise<void>;
+  now?: () => number;
+}
+
+export function createPatientSession(opts: PatientSessionOptions) {
+  let state: SessionState = { status: 'unknown' };
+  const listeners = new Set<(s: SessionState) => void>();
+  const now = opts.now ?? Date.now;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const set = (next: SessionState) => {
+    state = next;
+    for (const l of listeners) l(state);
+  };
+
+  const isExpired = (s: StoredSession) => s.expiresAt !== undefined && Date.parse(s.expiresAt) <= now();
+
+  async function endLocally(): Promise<void> {
+    stopValidation();
+    await opts.vault.clear();
+    await opts.wipeLocalData();
+    set({ status: 'logged-out' });
+  }
+
+  async function login(input: LoginInput): Promise<StoredSession> {
+    const res =
+      input.method === 'password'
+        ? await opts.api.post<{ token: string; expiresAt?: string }>('/auth/loginWithPassword', { hospNo: input.hospNo, password: input.password })
+        : await opts.api.post<{ token: string; expiresAt?: string }>('/auth/login', input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
+    // Stores are cleared first, then the new user's data is fetched (spec §4).
+    await opts.wipeLocalData();
+    const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
+    await opts.vault.save(session);
+    await opts.onLoggedIn?.(session);
+    set({ status: 'logged-in', session });
+    return session;
+  }
+
+  /** Start-up: a stored, unexpired session logs the user in again, also offline. */
+  async function restore(): Promise<SessionState> {
+    const stored = await opts.vault.load().catch(() => undefined);
+    if (!stored) set({ status: 'logged-out' });
+    else if (isExpired(stored)) await endLocally();
+    else set({ status: 'logged-in', session: stored });
+    return state;
+  }
+
+  async function logout(): Promise<void> {
+    await opts.api.post('/auth/logout', undefined, { quiet: true }).catch(() => undefined);
+    await endLocally();
+  }
+
+  /**
+   * One periodic check. Invalid → logged out. No answer → still logged in (the ward's Wi-Fi is
+   * down, not the session); the caller marks the app offline.
+   */
+  async function validate(): Promise<'valid' | 'invalid' | 'unreachable'> {
+    if (state.status !== 'logged-in') return 'invalid';
+    if (isExpired(state.session)) {
+      await endLocally();
+      return 'invalid';
+    }
+    try {
+      const res = await opts.api.post<{ valid: boolean }>('/auth/validate', undefined, { quiet: true });
+      if (res.valid) return 'valid';
+      await endLocally();
+      return 'invalid';
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return 'invalid';
+      return 'unreachable';
+    }
+  }
+
+  function startValidation(onUnreachable?: () => void): void {
+    stopValidation();
+    timer = setInterval(() => {
+      void validate().then((r) => {
+        if (r === 'unreachable') onUnreachable?.();
+      });
+    }, VALIDATE_EVERY_MS);
+  }
+
+  function stopValidation(): void {
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  }
+
+  return {
+    get state() {
+      return state;
+    },
+    subscribe(listener: (s: SessionState) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    token: () => (state.status === 'logged-in' ? state.session.token : undefined),
+    login,
+    restore,
+    logout,
+    /** A 401 from any call: the session is over here too. */
+    expire: endLocally,
+    validate,
+    startValidation,
+    stopValidation,
+  };
+}
+
+export type PatientSession = ReturnType<typeof createPatientSession>;
