@@ -15,11 +15,11 @@ afterAll(() => h.close());
 
 describe('api client', () => {
   it('logs in, sends the bearer token and device id, and reports activity', async () => {
-    let token: string | undefined;
+    const auth: { token?: string } = {};
     const activity: number[] = [];
-    const api = createApiClient({ baseUrl, getToken: () => token, getDeviceId: () => 'device-1234-abcd', onActivity: (d) => activity.push(d) });
+    const api = createApiClient({ baseUrl, getToken: () => auth.token, getDeviceId: () => 'device-1234-abcd', onActivity: (d) => activity.push(d) });
     const login = await api.post<{ token: string }>('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password });
-    token = login.token;
+    auth.token = login.token;
     const profile = await api.get<{ user: { hospNum: string } }>('/users/');
     expect(profile.user.hospNum).toBe(fx.patientA.hospNo);
     expect(activity).toEqual([1, -1, 1, -1]);

@@ -5,7 +5,8 @@
 // idempotent on the server, an entry that is sent twice (crash between send and delete) still has
 // its effect once.
 import { Dexie, type Table } from 'dexie';
-import { decryptJson, encryptJson, findDataKey, getDataKey } from './crypto.ts';
+import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey } from './crypto.ts';
+import { log } from './log.ts';
 
 export interface OutboxOp {
   /** Which local collection the write came from, and the document's id. */
@@ -61,7 +62,22 @@ export async function pendingOps(): Promise<OutboxOp[]> {
   const key = await findDataKey();
   if (!key) return [];
   const entries = await db().entries.orderBy('seq').toArray();
-  return Promise.all(entries.map((e) => decryptJson<OutboxOp>(key, e.sealed, 'outbox')));
+  const ops = await Promise.all(entries.map((e) => openEntry(key, e)));
+  return ops.filter((op): op is OutboxOp => op !== undefined);
+}
+
+/**
+ * An entry sealed under an earlier key (destroyed by a logout or 401 that did not get to clear the
+ * outbox) can never be opened again, and must not be: it belongs to an ended session. Such an entry
+ * reads as undefined instead of failing every caller after it.
+ */
+async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
+  try {
+    return await decryptJson<OutboxOp>(key, entry.sealed, 'outbox');
+  } catch (err) {
+    if (err instanceof DecryptionError) return undefined;
+    throw err;
+  }
 }
 
 /** The page stores the session sealed here, so the service worker can replay without the page. */
@@ -74,7 +90,13 @@ export async function getReplaySession(): Promise<SessionForReplay | undefined> 
   const key = await findDataKey();
   const row = await db().meta.get('session');
   if (!key || !row) return undefined;
-  return decryptJson<SessionForReplay>(key, row.sealed, 'session');
+  try {
+    return await decryptJson<SessionForReplay>(key, row.sealed, 'session');
+  } catch (err) {
+    // Sealed under a destroyed key: that session is over, the page must hand over a new one.
+    if (err instanceof DecryptionError) return undefined;
+    throw err;
+  }
 }
 
 /** Logout, 401: nothing of this patient may stay behind. */
@@ -109,10 +131,16 @@ export interface DrainOptions {
 /** Statuses after which retrying cannot help: the write is refused for good and reported. */
 const isFinalRefusal = (status: number) => status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 429;
 
+// Without Web Locks (older browsers) two drains in one context would still send the same entries
+// twice; queueing them on a promise chain at least serialises this context.
+let localTail: Promise<unknown> = Promise.resolve();
+
 async function withLock<T>(fn: () => Promise<T>): Promise<T> {
   const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  if (!locks) return fn();
-  return locks.request('eddy-outbox', fn) as Promise<T>;
+  if (locks) return locks.request('eddy-outbox', fn) as Promise<T>;
+  const run = localTail.then(fn);
+  localTail = run.catch(() => undefined);
+  return run;
 }
 
 /**
@@ -131,7 +159,12 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
     const doFetch = opts.fetchImpl ?? fetch;
     const entries = await db().entries.orderBy('seq').toArray();
     for (const [i, entry] of entries.entries()) {
-      const op = await decryptJson<OutboxOp>(key, entry.sealed, 'outbox');
+      const op = await openEntry(key, entry);
+      if (!op) {
+        log.warn('Outbox entry that no longer decrypts dropped');
+        await db().entries.delete(entry.seq as number);
+        continue;
+      }
       let status: number;
       let message = '';
       try {
@@ -148,6 +181,8 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
         });
         status = res.status;
         if (!res.ok) message = await res.json().then((j: { message?: unknown }) => String(j.message ?? ''), () => '');
+        // An unread body would hold its keep-alive connection until garbage collection.
+        else await res.body?.cancel().catch(() => undefined);
       } catch {
         status = 0; // offline or timed out
       }
