@@ -2,18 +2,31 @@ import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { activateLocale, detectLocale, i18n } from './lib/i18n.ts';
+import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
+import { RuntimeProvider } from './lib/runtime-context.tsx';
+import { runtime } from './lib/runtime.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
+/** Auto-login is skipped on the staff and entry routes (spec §2). */
+const AUTO_LOGIN_SKIPPED = ['/auth', '/admin', '/admin/login'];
+const AUTO_LOGIN_DELAY_MS = 500;
+
 async function start(): Promise<void> {
   await activateLocale(detectLocale());
+  runtime.setOnSessionExpired(() => void router.navigate({ to: '/' }));
+  const path = stripLocale(location.pathname);
+  if (!AUTO_LOGIN_SKIPPED.some((p) => path === p || path.startsWith(`${p}/`))) {
+    setTimeout(() => void runtime.ensureRestored(), AUTO_LOGIN_DELAY_MS);
+  }
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
   createRoot(root).render(
     <StrictMode>
       <I18nProvider i18n={i18n}>
-        <RouterProvider router={router} />
+        <RuntimeProvider runtime={runtime}>
+          <RouterProvider router={router} />
+        </RuntimeProvider>
       </I18nProvider>
     </StrictMode>,
   );

@@ -4,12 +4,14 @@ import { adminAuthRoutes } from './admin-auth.ts';
 import { adminManageRoutes } from './admin-manage.ts';
 import { authRoutes } from './auth.ts';
 import { healthRoutes } from './health.ts';
+import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
 import { profileRoutes } from './profile.ts';
 import { recordRoutes } from './records.ts';
 
 export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   healthRoutes(api, ctx);
+  iconRoutes(api, ctx);
   authRoutes(api, ctx);
   profileRoutes(api, ctx);
   recordRoutes(api, ctx);

@@ -1,8 +1,11 @@
+import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 
-/** Sets "<page> | Eddy - Diabetes Management" while the page is shown. */
+/** Sets "<page> | Eddy - Diabetes Management" (spec §1) while the page is shown. */
 export function usePageTitle(page: string): void {
+  const { t } = useLingui();
+  const title = t`${page} | Eddy - Diabetes Management`;
   useEffect(() => {
-    document.title = `${page} | Eddy - Diabetes Management`;
-  }, [page]);
+    document.title = title;
+  }, [title]);
 }

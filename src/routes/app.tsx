@@ -1,8 +1,46 @@
-import { createFileRoute, Link, Outlet } from '@tanstack/react-router';
-import { Trans } from '@lingui/react/macro';
+import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useRuntime, useSyncStatus } from '../lib/runtime-context.tsx';
+import { runtime } from '../lib/runtime.ts';
 
-// Layout "app": the patient's pages.
-export const Route = createFileRoute('/app')({ component: AppLayout });
+// Layout "app": the patient's pages. Unauthenticated visitors go to / (spec §2).
+export const Route = createFileRoute('/app')({
+  beforeLoad: async () => {
+    await runtime.ensureRestored();
+    if (runtime.session.state.status !== 'logged-in') throw redirect({ to: '/' });
+  },
+  component: AppLayout,
+});
+
+function SyncBadge() {
+  const { offline, pending } = useSyncStatus();
+  if (!offline && pending === 0) return null;
+  return (
+    <span className="sync-badge" role="status" data-testid="sync-badge">
+      {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : <Trans>Sending your entries…</Trans>}
+    </span>
+  );
+}
+
+function LogoutButton() {
+  const { t } = useLingui();
+  const r = useRuntime();
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      className="link-button"
+      onClick={() =>
+        void r.session.logout().then(() => {
+          r.notify({ type: 'success', text: t`You have successfully logged out.` });
+          return navigate({ to: '/' });
+        })
+      }
+    >
+      <Trans>Log out</Trans>
+    </button>
+  );
+}
 
 function AppLayout() {
   return (
@@ -25,8 +63,10 @@ function AppLayout() {
           <Link to="/app/profile">
             <Trans>Profile</Trans>
           </Link>
+          <LogoutButton />
         </nav>
       </header>
+      <SyncBadge />
       <main>
         <Outlet />
       </main>

@@ -1,0 +1,176 @@
+// The app's one set of long-lived parts, wired together: API client → session → local database →
+// replication. Screens reach them through useRuntime(); nothing else creates them.
+import { msg } from '@lingui/core/macro';
+import type { RxReplicationState } from 'rxdb/plugins/replication';
+import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
+import { log } from '../../sync/log.ts';
+import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
+import type { Checkpoint } from '../../sync/replication.ts';
+import { secureStorage } from '../../sync/secure-storage.ts';
+import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
+import { createSyncStatus } from '../../sync/status.ts';
+import type { EddyDatabase } from './db/database.ts';
+import { loader } from './ui/loader-store.ts';
+import { toast, type ToastOptions } from './ui/toast-store.ts';
+
+// The session token lives only sealed in the secure store (spec §9: user_token, category security).
+const vault: SessionVault = {
+  load: () => secureStorage.get<StoredSession>('user', 'token'),
+  async save(session) {
+    await secureStorage.set('user', 'token', session);
+    await secureStorage.flush();
+  },
+  async clear() {
+    secureStorage.clear('user');
+  },
+};
+
+// Every request that is not a background sync shows the global loader while it runs.
+let activeRequests = 0;
+let loaderId: string | undefined;
+function onActivity(delta: 1 | -1): void {
+  activeRequests = Math.max(0, activeRequests + delta);
+  if (activeRequests > 0 && !loaderId) loaderId = loader.show();
+  if (activeRequests === 0 && loaderId) {
+    loader.hide(loaderId);
+    loaderId = undefined;
+  }
+}
+
+const status = createSyncStatus({ offline: typeof navigator !== 'undefined' && !navigator.onLine });
+let onSessionExpired: () => void = () => undefined;
+
+/** Any 401 (a call or a replayed write): the store is cleared and the patient goes to / (spec §8). */
+function handleUnauthorized(): void {
+  if (session.state.status !== 'logged-in') return;
+  void session.expire().then(() => {
+    toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+    onSessionExpired();
+  });
+}
+
+const api = createApiClient({
+  getToken: () => session.token(),
+  getDeviceId: () => deviceId(),
+  onActivity,
+  onUnauthorized: handleUnauthorized,
+});
+
+// While writes wait (the server was unreachable), try again regularly: the browser may never fire
+// 'online' when it was the server, not the network, that was gone.
+const RETRY_MS = 10_000;
+let retryTimer: ReturnType<typeof setInterval> | undefined;
+
+let database: Promise<EddyDatabase> | undefined;
+let replications: RxReplicationState<unknown, Checkpoint>[] = [];
+
+async function openDatabase(): Promise<EddyDatabase> {
+  // RxDB and the encryption load only after login (login route budget, DESIGN.md §4).
+  database ??= import('./db/database.ts').then((m) => m.openEddyDatabase());
+  return database;
+}
+
+async function wipeLocalData(): Promise<void> {
+  await Promise.all(replications.map((r) => r.cancel()));
+  replications = [];
+  await clearOutbox();
+  const { destroyEddyDatabase } = await import('./db/database.ts');
+  const open = database;
+  database = undefined;
+  // Destroys the data key too: whatever is left on disk can no longer be read.
+  await destroyEddyDatabase(open ? await open : {});
+  status.update({ lastSyncAt: undefined, pending: 0 });
+}
+
+const session = createPatientSession({
+  api,
+  vault,
+  wipeLocalData,
+  onLoggedIn: (s) => setReplaySession({ token: s.token, deviceId: deviceId() }),
+});
+
+let draining: Promise<void> | undefined;
+/** Sends what the outbox holds, then refreshes from the server. Reports the result once done. */
+function syncNow(opts: { announce: boolean }): Promise<void> {
+  draining ??= (async () => {
+    try {
+      const result = await drainOutbox();
+      // A write the server refused for good (e.g. a duplicate) is reported, not silently dropped.
+      for (const r of result.rejected) toast({ type: 'error', text: r.message || MSG_RESPONSE_FAILED });
+      if (result.unauthorized) return handleUnauthorized();
+      if (result.kept > 0) {
+        status.update({ offline: true, pending: await pendingCount() });
+        return;
+      }
+      const wasOffline = status.getSnapshot().offline;
+      await Promise.all(replications.map((r) => r.reSync()));
+      await Promise.all(replications.map((r) => r.awaitInSync()));
+      status.update({ offline: false, lastSyncAt: Date.now(), pending: await pendingCount() });
+      if (opts.announce || wasOffline) toast({ type: 'success', text: msg`Data synchronized successfully` });
+    } catch (err) {
+      log.warn('sync failed', err);
+    } finally {
+      draining = undefined;
+    }
+  })();
+  return draining;
+}
+
+async function startSync(owner: StoredSession): Promise<void> {
+  if (replications.length > 0) return;
+  const db = await openDatabase();
+  // Replication pulls in RxDB's replication plugin: loaded with the database, after login.
+  const [{ replicate }, { glucoseMapping }] = await Promise.all([import('../../sync/replication.ts'), import('../../sync/glucose-sync.ts')]);
+  await setReplaySession({ token: owner.token, deviceId: deviceId() });
+  replications = [
+    replicate({ collection: db.glucose, mapping: glucoseMapping, api, owner: owner.hospNo, afterPush: () => void syncNow({ announce: false }) }) as RxReplicationState<unknown, Checkpoint>,
+  ];
+  for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
+  session.startValidation(() => status.update({ offline: true }));
+  retryTimer ??= setInterval(() => {
+    const { offline, pending } = status.getSnapshot();
+    if ((offline || pending > 0) && navigator.onLine) void syncNow({ announce: false });
+  }, RETRY_MS);
+  status.update({ pending: await pendingCount() });
+  void syncNow({ announce: false });
+}
+
+function stopSync(): void {
+  session.stopValidation();
+  if (retryTimer) clearInterval(retryTimer);
+  retryTimer = undefined;
+}
+
+session.subscribe((s) => {
+  if (s.status === 'logged-in') void startSync(s.session).catch((err: unknown) => log.error('could not start sync', err));
+  else stopSync();
+});
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('offline', () => status.update({ offline: true }));
+  // Back online while logged in: re-sync, record the time, clear the flag, say so (spec §4).
+  window.addEventListener('online', () => {
+    if (session.state.status === 'logged-in') void syncNow({ announce: true });
+    else status.update({ offline: false });
+  });
+}
+
+let restoring: Promise<unknown> | undefined;
+/** Auto-login from the stored session; the first caller starts it, everyone else waits for it. */
+const ensureRestored = () => (restoring ??= session.restore());
+
+export const runtime = {
+  api,
+  session,
+  status,
+  openDatabase,
+  ensureRestored,
+  syncNow,
+  notify: (options: ToastOptions) => toast(options),
+  /** Where the app goes when the session ended by a 401 (set by the router). */
+  setOnSessionExpired(fn: () => void) {
+    onSessionExpired = fn;
+  },
+};
+
+export type Runtime = typeof runtime;

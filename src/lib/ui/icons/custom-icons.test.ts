@@ -1,0 +1,72 @@
+import { iconLoaded } from '@iconify/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { log } from '../../../../sync/log.ts';
+import { ICON_FETCH_TIMEOUT_MS, loadCustomIcons } from './custom-icons.ts';
+
+const iconSet = (names: string[]) => ({
+  prefix: 'mdi',
+  icons: Object.fromEntries(names.map((n) => [n, { body: `<path d="M0 0h${n.length}v1z"/>` }])),
+  width: 24,
+  height: 24,
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('loadCustomIcons', () => {
+  it('fetches the icons from the server endpoint and registers them', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => Response.json({ ...iconSet(['custom-a', 'custom-b']), not_found: ['mdi:nope'] }));
+    vi.stubGlobal('fetch', fetchMock);
+    const error = vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    await loadCustomIcons(['mdi:custom-a', 'mdi:custom-b', 'mdi:custom-a']);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] ?? [];
+    expect(new URL(String(url), 'http://x').pathname).toBe('/api/icons');
+    expect(new URL(String(url), 'http://x').searchParams.get('icons')).toBe('mdi:custom-a,mdi:custom-b');
+    expect(init?.signal).toBeInstanceOf(AbortSignal);
+    expect(iconLoaded('mdi:custom-a')).toBe(true);
+    expect(error).not.toHaveBeenCalled();
+    // Loaded icons are not asked for again.
+    await loadCustomIcons(['mdi:custom-b']);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('splits long lists into requests of at most 50 names', async () => {
+    const fetchMock = vi.fn(async (url: string) => Response.json(iconSet((new URL(url, 'http://x').searchParams.get('icons') ?? '').split(',').map((n) => n.slice(4)))));
+    vi.stubGlobal('fetch', fetchMock);
+    await loadCustomIcons(Array.from({ length: 120 }, (_, i) => `mdi:bulk-${i}`));
+    expect(fetchMock.mock.calls.map(([url]) => new URL(url, 'http://x').searchParams.get('icons')?.split(',').length)).toEqual([50, 50, 20]);
+    expect(iconLoaded('mdi:bulk-119')).toBe(true);
+  });
+
+  it.each([
+    ['a server error', async () => new Response('{"message":"Internal Server Error"}', { status: 500 })],
+    ['a body that is not an icon set', async () => Response.json({ hello: 'world' })],
+    ['a body that is not JSON', async () => new Response('<html>', { status: 200 })],
+    ['a network error', async () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('logs "Failed to load custom icons" and resolves on %s', async (_case, impl) => {
+    vi.stubGlobal('fetch', vi.fn(impl));
+    const error = vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    await expect(loadCustomIcons(['mdi:never-there'])).resolves.toBeUndefined();
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error.mock.calls[0]?.[0]).toBe('Failed to load custom icons');
+    expect(iconLoaded('mdi:never-there')).toBe(false);
+  });
+
+  it(`gives up after ${ICON_FETCH_TIMEOUT_MS} ms`, async () => {
+    // A server that never answers: the request only ends when its signal aborts.
+    const hanging = (_url: string, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    vi.stubGlobal('fetch', vi.fn(hanging));
+    const error = vi.spyOn(log, 'error').mockImplementation(() => undefined);
+    const started = performance.now();
+    await loadCustomIcons(['mdi:slow-one']);
+    const took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(ICON_FETCH_TIMEOUT_MS - 50);
+    expect(took).toBeLessThan(ICON_FETCH_TIMEOUT_MS + 1500);
+    expect(error.mock.calls[0]?.[0]).toBe('Failed to load custom icons');
+    expect((error.mock.calls[0]?.[1] as Error).name).toBe('TimeoutError');
+  });
+});

@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createToastStore, MAX_TOASTS, TOAST_COLOURS, TOAST_EVENT, TOAST_Z_INDEX, type ToastStore } from './toast-store.ts';
+
+let store: ToastStore;
+beforeEach(() => {
+  vi.useFakeTimers();
+  store = createToastStore();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('toast store', () => {
+  it('fills in the defaults: 4000 ms, dismissible, one occurrence', () => {
+    store.toast({ type: 'success', text: 'Glucose reported successfully' });
+    expect(store.getSnapshot()).toEqual([
+      { id: expect.any(String), type: 'success', title: undefined, text: 'Glucose reported successfully', duration: 4000, dismissible: true, repeat: 1 },
+    ]);
+  });
+
+  it('gives errors 3000 ms unless told otherwise', () => {
+    store.toast({ type: 'error', text: 'Something went wrong.' });
+    store.toast({ type: 'error', text: 'Other', duration: 6000 });
+    expect(store.getSnapshot().map((t) => t.duration)).toEqual([3000, 6000]);
+  });
+
+  it('expires toasts after their duration', () => {
+    store.toast({ type: 'info', text: 'Four seconds' });
+    store.toast({ type: 'error', text: 'Three seconds' });
+    vi.advanceTimersByTime(2999);
+    expect(store.getSnapshot()).toHaveLength(2);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Four seconds']);
+    vi.advanceTimersByTime(1000);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('keeps a duration 0 toast until it is dismissed', () => {
+    const id = store.toast({ type: 'warning', text: 'Sticky', duration: 0 });
+    vi.advanceTimersByTime(60 * 60_000);
+    expect(store.getSnapshot()).toHaveLength(1);
+    store.dismiss(id);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('does not let a toast nobody can close stay forever', () => {
+    store.toast({ type: 'info', text: 'Not closable', duration: 0, dismissible: false });
+    expect(store.getSnapshot()[0]).toMatchObject({ duration: 4000, dismissible: false });
+    vi.advanceTimersByTime(4000);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('counts an identical toast shown again instead of stacking it, and restarts its time', () => {
+    const first = store.toast({ type: 'error', text: 'Something went wrong. Please try again.' });
+    vi.advanceTimersByTime(2500);
+    const second = store.toast({ type: 'error', text: 'Something went wrong. Please try again.' });
+    expect(second).toBe(first);
+    expect(store.getSnapshot()).toHaveLength(1);
+    expect(store.getSnapshot()[0]?.repeat).toBe(2);
+    vi.advanceTimersByTime(2500);
+    expect(store.getSnapshot()).toHaveLength(1);
+    vi.advanceTimersByTime(500);
+    expect(store.getSnapshot()).toEqual([]);
+    // Once gone, the same notice starts a fresh toast.
+    store.toast({ type: 'error', text: 'Something went wrong. Please try again.' });
+    expect(store.getSnapshot()[0]?.repeat).toBe(1);
+  });
+
+  it('tells toasts apart by type, title and text, and compares descriptors by id', () => {
+    store.toast({ type: 'error', text: 'Same' });
+    store.toast({ type: 'warning', text: 'Same' });
+    store.toast({ type: 'error', title: 'Heading', text: 'Same' });
+    expect(store.getSnapshot()).toHaveLength(3);
+    // Descriptors as msg`…` makes them (written by hand here to keep test text out of the catalog).
+    store.toast({ type: 'success', text: { id: 'synced', message: 'Synced' } });
+    store.toast({ type: 'success', text: { id: 'synced', message: 'Synced' }, repeat: 2 });
+    expect(store.getSnapshot()).toHaveLength(4);
+    expect(store.getSnapshot()[3]?.repeat).toBe(3);
+  });
+
+  it('pauses the clock while the toast is held open', () => {
+    const id = store.toast({ type: 'info', text: 'Read me' });
+    vi.advanceTimersByTime(3000);
+    store.pause(id);
+    vi.advanceTimersByTime(60_000);
+    expect(store.getSnapshot()).toHaveLength(1);
+    store.resume(id);
+    vi.advanceTimersByTime(999);
+    expect(store.getSnapshot()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it(`keeps at most ${MAX_TOASTS}, dropping the oldest`, () => {
+    for (let i = 1; i <= MAX_TOASTS + 2; i++) store.toast({ type: 'info', text: `n${i}`, duration: 0 });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
+  });
+
+  it('clear removes everything and their timers', () => {
+    store.toast({ type: 'info', text: 'a' });
+    store.toast({ type: 'info', text: 'b', duration: 0 });
+    store.clear();
+    expect(store.getSnapshot()).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('accepts toasts dispatched as a window event by modules outside src/', () => {
+    const target = new EventTarget();
+    const unbind = store.bindGlobalEvents(target);
+    target.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: { type: 'success', text: 'From sync' } }));
+    target.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: { type: 'bogus', text: 'ignored' } }));
+    target.dispatchEvent(new CustomEvent(TOAST_EVENT, { detail: null }));
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['From sync']);
+    unbind();
+  });
+
+  it('exports the spec constants', () => {
+    expect(TOAST_Z_INDEX).toBe(10000);
+    expect(TOAST_COLOURS).toEqual({ success: '#4caf50', error: '#ff5252', warning: '#fb8c00', info: '#2196f3' });
+  });
+});
