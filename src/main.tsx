@@ -3,6 +3,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
+import { onReplayDone, startPwa } from './lib/pwa.ts';
 import { RuntimeProvider } from './lib/runtime-context.tsx';
 import { runtime } from './lib/runtime.ts';
 import { router } from './router.tsx';
@@ -32,4 +33,9 @@ async function start(): Promise<void> {
   );
 }
 
+startPwa();
+// The service worker replayed queued writes while this page was away: refresh from the server.
+onReplayDone((done) => {
+  if (done.sent > 0) void runtime.syncNow({ announce: false });
+});
 void start();

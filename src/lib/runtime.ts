@@ -10,6 +10,7 @@ import { secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
+import { OUTBOX_SYNC_TAG } from './pwa.ts';
 import { loader } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -62,6 +63,13 @@ const RETRY_MS = 10_000;
 let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
+
+/** Asks the browser to wake the service worker when the network returns (Background Sync). */
+async function registerBackgroundReplay(): Promise<void> {
+  const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
+  const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
+  await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
+}
 let replications: RxReplicationState<unknown, Checkpoint>[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
@@ -100,6 +108,8 @@ function syncNow(opts: { announce: boolean }): Promise<void> {
       if (result.unauthorized) return handleUnauthorized();
       if (result.kept > 0) {
         status.update({ offline: true, pending: await pendingCount() });
+        // If the tab is closed before the network returns, the service worker replays the outbox.
+        await registerBackgroundReplay();
         return;
       }
       const wasOffline = status.getSnapshot().offline;

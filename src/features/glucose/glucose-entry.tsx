@@ -12,6 +12,9 @@ export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseColle
   const [type, setType] = useState<GlucoseType>(() => defaultGlucoseType(new Date()));
   const [value, setValue] = useState('');
   const [time, setTime] = useState(() => toLocalInput(new Date()));
+  // Until the person changes the time, a reading is taken "now" (when it is saved), not when the
+  // form was opened; the field has minute precision only.
+  const [timeEdited, setTimeEdited] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const ids = { type: useId(), value: useId(), time: useId(), error: useId() };
   const typeLabel: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
@@ -29,7 +32,7 @@ export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseColle
       );
       return;
     }
-    const recordedAt = time ? new Date(time) : new Date();
+    const recordedAt = timeEdited && time ? new Date(time) : new Date();
     if (Number.isNaN(recordedAt.getTime()) || recordedAt.getTime() > Date.now() + 5 * 60_000) {
       setError(t`The time of the reading cannot be in the future.`);
       return;
@@ -39,6 +42,7 @@ export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseColle
     await collection.insert({ _id: uuidv7(), type, value: parsed.value, recordedAt: recordedAt.toISOString() });
     setValue('');
     setTime(toLocalInput(new Date()));
+    setTimeEdited(false);
     onSaved(t`Glucose reported successfully`);
   }
 
@@ -69,7 +73,17 @@ export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseColle
         <label htmlFor={ids.time}>
           <Trans>Time of the reading</Trans>
         </label>
-        <input id={ids.time} name="recordedAt" type="datetime-local" value={time} max={toLocalInput(new Date())} onChange={(e) => setTime(e.target.value)} />
+        <input
+          id={ids.time}
+          name="recordedAt"
+          type="datetime-local"
+          value={time}
+          max={toLocalInput(new Date())}
+          onChange={(e) => {
+            setTime(e.target.value);
+            setTimeEdited(true);
+          }}
+        />
       </div>
       {error && (
         <p id={ids.error} className="error-text" role="alert">

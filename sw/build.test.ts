@@ -1,0 +1,64 @@
+// Checks the built service worker (dist/sw.js, made by `npm run build`): its precache list must hold
+// the shell the app needs to start offline, and nothing that must not be stored on the device.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const swFile = path.join(dist, 'sw.js');
+const built = existsSync(swFile) && existsSync(path.join(dist, 'index.html'));
+
+interface Entry {
+  url: string;
+  revision: string | null;
+}
+
+/** injectManifest replaces `self.__WB_MANIFEST` with a JSON array of {revision, url}. */
+function precacheList(source: string): Entry[] {
+  const match = /\[\{"revision":[^\]]*\]/.exec(source);
+  if (!match) throw new Error('no precache manifest in dist/sw.js (was injectManifest run?)');
+  return JSON.parse(match[0]) as Entry[];
+}
+
+describe.skipIf(!built)(`the built service worker${built ? '' : ' (skipped: dist/sw.js or dist/index.html is missing; run `npm run build`)'}`, () => {
+  const source = built ? readFileSync(swFile, 'utf8') : '';
+  const entries = built ? precacheList(source) : [];
+  const urls = entries.map((e) => e.url);
+
+  it('has its injection point filled in exactly once', () => {
+    expect(source).not.toContain('__WB_MANIFEST');
+    expect(source.match(/\[\{"revision":/g)).toHaveLength(1);
+  });
+
+  it('precaches index.html and the entry script and styles index.html loads', () => {
+    expect(urls).toContain('index.html');
+    const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+    const referenced = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+    expect(referenced.some((u) => u?.endsWith('.js'))).toBe(true);
+    for (const url of referenced) expect(urls).toContain(url);
+  });
+
+  it('precaches every script, style, font and the locale catalogs under assets/', () => {
+    const assets = readdirSync(path.join(dist, 'assets')).filter((f) => /\.(?:js|css|woff2)$/.test(f));
+    for (const file of assets) expect(urls).toContain(`assets/${file}`);
+    // Lingui's compiled catalogs are separate chunks, one per locale.
+    expect(urls.filter((u) => /^assets\/messages-[\w-]+\.js$/.test(u)).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('precaches the manifest and the icons it names', () => {
+    expect(urls).toContain('manifest.webmanifest');
+    const manifest = JSON.parse(readFileSync(path.join(dist, 'manifest.webmanifest'), 'utf8')) as { icons: Array<{ src: string }> };
+    for (const icon of manifest.icons) expect(urls).toContain(icon.src.replace(/^\//, ''));
+  });
+
+  it('holds no source maps, no API path and not itself', () => {
+    expect(urls.filter((u) => u.endsWith('.map'))).toEqual([]);
+    expect(urls.filter((u) => /^\/?api(?:\/|$)/.test(u))).toEqual([]);
+    expect(urls).not.toContain('sw.js');
+  });
+
+  it('revisions every file whose name carries no hash', () => {
+    for (const e of entries) if (!e.url.startsWith('assets/')) expect(e.revision, e.url).toMatch(/^[0-9a-f]{32}$/);
+  });
+});

@@ -1,0 +1,205 @@
+// The proof of the offline-first foundation (issue "The offline-first app shell"): a patient on a
+// ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[offline-sync e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let sessionToken = '';
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  page = await context.newPage();
+  page.on('response', async (res) => {
+    if (res.url().endsWith('/api/auth/loginWithPassword') && res.ok()) sessionToken = String(((await res.json()) as { token?: string }).token ?? '');
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function login(hospNo: string, password: string) {
+  await page.goto(`${server.url}/`);
+  await page.getByLabel('Hospital number').fill(hospNo);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/app$/);
+  await page.getByLabel('Glucose (mg/dL)').waitFor();
+}
+
+async function record(value: number) {
+  await page.getByLabel('Type').selectOption('Random');
+  await page.getByLabel('Glucose (mg/dL)').fill(String(value));
+  await page.getByRole('button', { name: 'Save reading' }).click();
+  await listed(value);
+}
+
+/** The reading is shown in the Random list. */
+async function listed(value: number) {
+  await page.getByTestId('glucose-list-Random').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+/** Everything the browser keeps for this origin, as text: IndexedDB, localStorage, Cache Storage. */
+async function dumpBrowserStorage(): Promise<string> {
+  return page.evaluate(async () => {
+    const out: string[] = [];
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(info.name as string);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      for (const storeName of Array.from(db.objectStoreNames)) {
+        const rows = await new Promise<unknown[]>((resolve, reject) => {
+          const req = db.transaction(storeName, 'readonly').objectStore(storeName).getAll();
+          req.onsuccess = () => resolve(req.result as unknown[]);
+          req.onerror = () => reject(req.error);
+        });
+        out.push(`${info.name}/${storeName}: ${JSON.stringify(rows)}`);
+      }
+      db.close();
+    }
+    for (let i = 0; i < localStorage.length; i++) {
+      const k = localStorage.key(i) ?? '';
+      out.push(`localStorage ${k}: ${localStorage.getItem(k) ?? ''}`);
+    }
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        const res = await cache.match(req);
+        const type = res?.headers.get('content-type') ?? '';
+        out.push(`cache ${name} ${req.url}: ${type.includes('javascript') || type.includes('css') ? '(asset)' : ((await res?.text()) ?? '')}`);
+      }
+    }
+    return out.join('\n');
+  });
+}
+
+/** A number standing alone (not inside base64 or an id): how a plain value would appear. */
+const plain = (n: number) => new RegExp(`(?<![A-Za-z0-9_-])${n}(?![A-Za-z0-9_-])`);
+
+describe.skipIf(skip)('offline-first patient app in Chromium', () => {
+  const values = { online: 347, offline: [351, 362, 373], crash: 384 };
+  const times: Record<number, number> = {};
+
+  it('1. logs in with a password, records a reading, and the server has it', async () => {
+    await login('100001', 'Demo-patient-1');
+    times[values.online] = Date.now();
+    await record(values.online);
+    const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+    await until('the server to hold the reading', async () => ((await serverReadings(server.url, token)).some((r) => r.value === values.online) ? true : undefined));
+    // The service worker controls the page from now on, so the app can start without a network.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
+  });
+
+  it('2. offline: records three readings, survives a reload and shows all four', async () => {
+    await context.setOffline(true);
+    for (const v of values.offline) {
+      times[v] = Date.now();
+      await record(v);
+    }
+    await page.reload();
+    await page.getByLabel('Glucose (mg/dL)').waitFor({ timeout: 20_000 });
+    expect(page.url()).toMatch(/\/app$/);
+    for (const v of [values.online, ...values.offline]) await listed(v);
+  });
+
+  it('3. back online: "Data synchronized successfully", and the server holds each reading once with its time', async () => {
+    await context.setOffline(false);
+    await page.getByText('Data synchronized successfully').first().waitFor({ timeout: 45_000 });
+    const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+    const mine = await until('all readings on the server', async () => {
+      const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
+      return all.length >= 4 ? all : undefined;
+    });
+    expect(mine.map((r) => r.value).sort()).toEqual([values.online, ...values.offline].sort());
+    for (const r of mine) {
+      // The time the reading was taken on the device, not when it reached the server.
+      expect(Math.abs(Date.parse(r.recordedAt) - (times[r.value] ?? 0))).toBeLessThan(60_000);
+    }
+  });
+
+  it('4. the server dies while a write is in flight: after a restart nothing is lost or doubled', async () => {
+    // The add reaches the server and is stored, but the server dies before the answer arrives.
+    await page.route('**/api/glucose/add', async (route) => {
+      await route.fetch();
+      await server.stop('SIGKILL');
+      await route.abort('connectionreset');
+    });
+    times[values.crash] = Date.now();
+    await record(values.crash);
+    await until('the server to be down', async () => (await fetch(`${server.url}/api/health`).then(() => undefined, () => true)));
+    await page.unroute('**/api/glucose/add');
+    await server.restart();
+    const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+    await until('the replayed write', async () => {
+      const readings = (await serverReadings(server.url, token)).filter((r) => r.value === values.crash);
+      const pending = await page.getByTestId('sync-badge').count();
+      return readings.length === 1 && pending === 0 ? readings : undefined;
+    }, 60_000);
+    const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline, values.crash].includes(r.value));
+    expect(all).toHaveLength(5);
+  });
+
+  it('5. neither the session token nor a glucose value is stored in plain form anywhere', async () => {
+    expect(sessionToken.length).toBeGreaterThan(20);
+    const dump = await dumpBrowserStorage();
+    expect(dump.length).toBeGreaterThan(100);
+    expect(dump).not.toContain(sessionToken);
+    for (const v of [values.online, ...values.offline, values.crash]) expect(dump).not.toMatch(plain(v));
+  });
+
+  it('6. logout removes the local data and key; the next patient sees none of it', async () => {
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByLabel('Hospital number').waitFor();
+    const left = await page.evaluate(async () => {
+      const names = (await indexedDB.databases()).map((d) => d.name ?? '');
+      return { names, localStorage: Object.keys(localStorage) };
+    });
+    expect(left.names.filter((n) => n.includes('rxdb'))).toEqual([]);
+    expect(left.localStorage.filter((k) => k.startsWith('user_'))).toEqual([]);
+    const keyCount = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open('eddy-keys');
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      if (!db.objectStoreNames.contains('keys')) return 0;
+      return new Promise<number>((resolve) => {
+        const req = db.transaction('keys', 'readonly').objectStore('keys').count();
+        req.onsuccess = () => resolve(req.result);
+      });
+    });
+    expect(keyCount).toBe(0);
+
+    await login('100002', 'Demo-patient-2');
+    await page.getByTestId('glucose-list-Random').waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    for (const v of [values.online, ...values.offline, values.crash]) expect(text).not.toMatch(plain(v));
+  });
+});
