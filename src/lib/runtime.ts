@@ -6,7 +6,7 @@ import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-c
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
 import type { Checkpoint } from '../../sync/replication.ts';
-import { secureStorage } from '../../sync/secure-storage.ts';
+import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
@@ -38,7 +38,16 @@ function onActivity(delta: 1 | -1): void {
   }
 }
 
-const status = createSyncStatus({ offline: typeof navigator !== 'undefined' && !navigator.onLine });
+// The time of the last full sync is kept (a timestamp, no patient data) so that after a reload the
+// app can still say how old what it shows is.
+const LAST_SYNC_KEY = 'eddy_last_sync';
+const storedLastSync = typeof localStorage !== 'undefined' ? Number(localStorage.getItem(LAST_SYNC_KEY)) || undefined : undefined;
+const status = createSyncStatus({ offline: typeof navigator !== 'undefined' && !navigator.onLine, lastSyncAt: storedLastSync });
+status.subscribe(() => {
+  const { lastSyncAt } = status.getSnapshot();
+  if (lastSyncAt) localStorage.setItem(LAST_SYNC_KEY, String(lastSyncAt));
+  else localStorage.removeItem(LAST_SYNC_KEY);
+});
 let onSessionExpired: () => void = () => undefined;
 
 /** Any 401 (a call or a replayed write): the store is cleared and the patient goes to / (spec §8). */
@@ -138,8 +147,10 @@ async function startSync(owner: StoredSession): Promise<void> {
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
   session.startValidation(() => status.update({ offline: true }));
   retryTimer ??= setInterval(() => {
-    const { offline, pending } = status.getSnapshot();
-    if ((offline || pending > 0) && navigator.onLine) void syncNow({ announce: false });
+    const { offline, pending, lastSyncAt } = status.getSnapshot();
+    // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
+    const stale = lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh';
+    if ((offline || pending > 0 || stale) && navigator.onLine) void syncNow({ announce: false });
   }, RETRY_MS);
   status.update({ pending: await pendingCount() });
   void syncNow({ announce: false });

@@ -1,5 +1,6 @@
 import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { freshness } from '../../sync/secure-storage.ts';
 import { useRuntime, useSyncStatus } from '../lib/runtime-context.tsx';
 import { runtime } from '../lib/runtime.ts';
 
@@ -13,12 +14,17 @@ export const Route = createFileRoute('/app')({
 });
 
 function SyncBadge() {
-  const { offline, pending } = useSyncStatus();
-  if (!offline && pending === 0) return null;
+  const { offline, pending, lastSyncAt } = useSyncStatus();
+  const { i18n } = useLingui();
+  // Past the 15-minute lifetime of medical data (spec §9) the screen says so instead of hiding it.
+  const outdated = lastSyncAt !== undefined && freshness(lastSyncAt, 'medical') === 'expired';
+  if (!offline && pending === 0 && !outdated) return null;
+  const when = lastSyncAt ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'short' }).format(lastSyncAt) : undefined;
   return (
-    <span className="sync-badge" role="status" data-testid="sync-badge">
-      {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : <Trans>Sending your entries…</Trans>}
-    </span>
+    <p className="sync-badge" role="status" data-testid="sync-badge">
+      {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : pending > 0 ? <Trans>Sending your entries…</Trans> : null}{' '}
+      {outdated && when ? <Trans>This data may be out of date: last synchronized {when}.</Trans> : null}
+    </p>
   );
 }
 

@@ -1,0 +1,45 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LOCALES, localeOfPath, stripLocale, withLocale } from './i18n.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const msgids = (locale: string) => {
+  const po = readFileSync(path.join(root, 'locales', locale, 'messages.po'), 'utf8');
+  return [...po.matchAll(/msgid "(.*)"\nmsgstr "(.*)"/g)].filter((m) => m[1] !== '').map((m) => ({ id: m[1] ?? '', text: m[2] ?? '' }));
+};
+
+describe('locales', () => {
+  it('are complete: every message of the English catalog is translated in every locale', () => {
+    const source = msgids('en').map((m) => m.id);
+    expect(source.length).toBeGreaterThan(20);
+    for (const locale of LOCALES.filter((l) => l !== 'en')) {
+      const catalog = msgids(locale);
+      expect(catalog.map((m) => m.id).sort()).toEqual([...source].sort());
+      expect(catalog.filter((m) => m.text === '').map((m) => m.id)).toEqual([]);
+    }
+  });
+
+  it('keep the placeholders of each message', () => {
+    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const locale of LOCALES.filter((l) => l !== 'en')) {
+      for (const m of msgids(locale)) expect(placeholders(m.text), `${locale}: ${m.id}`).toEqual(placeholders(m.id));
+    }
+  });
+});
+
+describe('locale-aware paths', () => {
+  it('treat the locale prefix as optional and English as unprefixed', () => {
+    expect(localeOfPath('/es/app')).toBe('es');
+    expect(localeOfPath('/es')).toBe('es');
+    expect(localeOfPath('/app')).toBeUndefined();
+    expect(localeOfPath('/en/app')).toBeUndefined();
+    expect(localeOfPath('/escape')).toBeUndefined();
+    expect(stripLocale('/es/app/tests')).toBe('/app/tests');
+    expect(stripLocale('/es')).toBe('/');
+    expect(stripLocale('/app')).toBe('/app');
+    expect(withLocale('/app', 'es')).toBe('/es/app');
+    expect(withLocale('/', 'es')).toBe('/es');
+    expect(withLocale('/app', 'en')).toBe('/app');
+  });
+});
