@@ -1,11 +1,12 @@
 // The app's one set of long-lived parts, wired together: API client → session → local database →
 // replication. Screens reach them through useRuntime(); nothing else creates them.
 import { msg } from '@lingui/core/macro';
+import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
-import type { Checkpoint } from '../../sync/replication.ts';
+import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
@@ -139,10 +140,20 @@ async function startSync(owner: StoredSession): Promise<void> {
   if (replications.length > 0) return;
   const db = await openDatabase();
   // Replication pulls in RxDB's replication plugin: loaded with the database, after login.
-  const [{ replicate }, { glucoseMapping }] = await Promise.all([import('../../sync/replication.ts'), import('../../sync/glucose-sync.ts')]);
+  const [{ replicate }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
   await setReplaySession({ token: owner.token, deviceId: deviceId() });
+  const afterPush = () => void syncNow({ announce: false });
+  const start = <D extends { _id: string; updatedAt?: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
+    replicate({ collection, mapping, api, owner: owner.hospNo, afterPush }) as unknown as RxReplicationState<unknown, Checkpoint>;
   replications = [
-    replicate({ collection: db.glucose, mapping: glucoseMapping, api, owner: owner.hospNo, afterPush: () => void syncNow({ announce: false }) }) as RxReplicationState<unknown, Checkpoint>,
+    start(db.glucose, m.glucoseMapping),
+    start(db.symptoms, m.symptomMapping),
+    start(db.appointments, m.appointmentMapping),
+    start(db.labTests, m.labTestMapping),
+    start(db.medicines, m.medicineMapping),
+    start(db.profile, m.profileMapping),
+    start(db.symptomReference, m.symptomReferenceMapping),
+    start(db.labTestReference, m.labTestReferenceMapping),
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
   session.startValidation(() => status.update({ offline: true }));
