@@ -61,6 +61,8 @@ export async function activateLocale(locale: Locale): Promise<void> {
   try {
     const { messages } = await loaders[locale]();
     i18n.loadAndActivate({ locale, messages });
+    // Remembered for a year, so the next visit without a prefix opens in the same language.
+    rememberLocale(locale);
   } catch (err) {
     log.error('Failed locale loading', err);
     if (locale !== SOURCE_LOCALE) return activateLocale(SOURCE_LOCALE);
