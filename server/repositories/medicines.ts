@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { medicineIntakes, prescriptions } from '../db/schema.ts';
 
@@ -15,7 +15,7 @@ export const medicineRepo = {
         and(
           eq(prescriptions.patientId, patientId),
           or(isNull(prescriptions.endDate), gte(prescriptions.endDate, today)),
-          since ? gt(prescriptions.updatedAt, since) : undefined,
+          since ? gte(prescriptions.updatedAt, since) : undefined,
         ),
       )
       .orderBy(asc(prescriptions.name));
@@ -82,7 +82,7 @@ export const medicineRepo = {
     return db
       .select()
       .from(medicineIntakes)
-      .where(and(eq(medicineIntakes.patientId, patientId), since ? gt(medicineIntakes.updatedAt, since) : undefined))
+      .where(and(eq(medicineIntakes.patientId, patientId), since ? gte(medicineIntakes.updatedAt, since) : undefined))
       .orderBy(desc(medicineIntakes.takenAt));
   },
 };

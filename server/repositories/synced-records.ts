@@ -1,7 +1,7 @@
 // The four patient record tables that devices keep in sync (glucose, symptoms, appointments, lab
 // tests) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt` and a soft-delete
 // `deletedAt`. This module holds the operations whose correctness the sync protocol depends on, once.
-import { and, desc, eq, gt, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 
@@ -66,15 +66,20 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       return (await this.findOwn(db, patientId, id)) !== undefined;
     },
 
-    /** Live rows, or with `since` the rows changed after it plus the ids deleted after it. */
+    /**
+     * Live rows, or with `since` the rows changed at or after it plus the ids deleted at or after it.
+     * Inclusive on purpose: clients take their checkpoint from an `updatedAt` they received, which
+     * JSON carries to the millisecond while PostgreSQL stores microseconds, and two writes can share a
+     * millisecond. Sending a row twice is harmless; missing one is not.
+     */
     async listChanges(db: Db, patientId: string, since?: Date, extra?: SQL): Promise<Changes<Row>> {
-      const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gt(table.updatedAt, since) : undefined, extra);
+      const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined, extra);
       const rows = (await db.select().from(table as PgTable).where(live).orderBy(desc(orderBy))) as Row[];
       if (!since) return { rows, deleted: [] };
       const gone = await db
         .select({ id: table.id })
         .from(table as PgTable)
-        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gt(table.updatedAt, since)));
+        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
       return { rows, deleted: gone.map((g) => String(g.id)) };
     },
 
