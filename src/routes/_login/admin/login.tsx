@@ -1,20 +1,8 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
-import { usePageTitle } from '../../../components/page-title.tsx';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
-export const Route = createFileRoute('/_login/admin/login')({ component: Page });
-
-function Page() {
-  const { t } = useLingui();
-  usePageTitle(t`Staff login`);
-  return (
-    <section className="card">
-      <h1>
-        <Trans>Staff login</Trans>
-      </h1>
-      <p>
-        <Trans>The staff login is coming in a later update.</Trans>
-      </p>
-    </section>
-  );
-}
+// The older address of the staff login: it is the same page as /admin.
+export const Route = createFileRoute('/_login/admin/login')({
+  beforeLoad: () => {
+    throw redirect({ to: '/admin' });
+  },
+});
