@@ -14,7 +14,7 @@
 // listeners and is imported here next to the outbox import.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { drainOutbox, pendingCount } from '../sync/outbox.ts';
+import { drainOutbox, pendingCount, type ReplayDoneMessage } from '../sync/outbox.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -39,16 +39,7 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
 });
 
-interface ReplayDone {
-  type: 'replay-done';
-  sent: number;
-  kept: number;
-  rejected: number;
-  unauthorized: boolean;
-  failed?: true;
-}
-
-async function tellPages(message: ReplayDone): Promise<void> {
+async function tellPages(message: ReplayDoneMessage): Promise<void> {
   const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
   for (const page of pages) page.postMessage(message);
 }
@@ -58,7 +49,7 @@ async function tellPages(message: ReplayDone): Promise<void> {
  * entries are left that a later attempt could deliver (offline, 5xx), so Background Sync can retry.
  */
 async function replay(): Promise<boolean> {
-  let message: ReplayDone;
+  let message: ReplayDoneMessage;
   try {
     const result = await drainOutbox();
     message = { type: 'replay-done', sent: result.sent.length, kept: result.kept, rejected: result.rejected.length, unauthorized: result.unauthorized };

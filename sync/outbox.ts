@@ -121,6 +121,17 @@ export interface DrainResult {
   unauthorized: boolean;
 }
 
+/** What the service worker posts to every open page after replaying the outbox (counts only). */
+export interface ReplayDoneMessage {
+  type: 'replay-done';
+  sent: number;
+  kept: number;
+  rejected: number;
+  unauthorized: boolean;
+  /** The replay itself failed (e.g. storage error); the page's own replication tries again. */
+  failed?: true;
+}
+
 export interface DrainOptions {
   baseUrl?: string;
   fetchImpl?: typeof fetch;

@@ -16,13 +16,6 @@ export const otpRepo = {
     return row;
   },
 
-  /** Only the newest unexpired, unused code of a hospital number is ever usable. */
-  async usable(db: Db, hospNo: string, now: Date, maxAttempts: number): Promise<OtpRow | undefined> {
-    const latest = await this.latest(db, hospNo);
-    if (!latest || latest.usedAt || latest.expiresAt <= now || latest.attempts >= maxAttempts) return undefined;
-    return latest;
-  },
-
   /** Counts a wrong try atomically, so parallel guesses cannot exceed the limit. */
   async recordFailure(db: Db, id: string): Promise<void> {
     await db.update(otps).set({ attempts: sql`${otps.attempts} + 1` }).where(eq(otps.id, id));

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pushTokens } from '../db/schema.ts';
 
@@ -12,8 +11,5 @@ export const pushTokenRepo = {
         target: pushTokens.token,
         set: { patientId: values.patientId, provider: values.provider, deviceId: values.deviceId, updatedAt: new Date() },
       });
-  },
-  async ofPatient(db: Db, patientId: string) {
-    return db.select().from(pushTokens).where(eq(pushTokens.patientId, patientId));
   },
 };

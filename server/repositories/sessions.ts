@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, or, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sessions } from '../db/schema.ts';
 
@@ -26,8 +26,10 @@ export const sessionRepo = {
   },
 
   async revokeAllOfPatient(db: Db, patientId: string, exceptId?: string): Promise<void> {
-    const rows = await db.select({ id: sessions.id }).from(sessions).where(and(eq(sessions.patientId, patientId), isNull(sessions.revokedAt)));
-    for (const r of rows) if (r.id !== exceptId) await this.revoke(db, r.id);
+    await db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.patientId, patientId), isNull(sessions.revokedAt), exceptId ? ne(sessions.id, exceptId) : undefined));
   },
 
   async touch(db: Db, id: string, deviceId: string | undefined): Promise<void> {

@@ -1,7 +1,7 @@
 // The four patient record tables that devices keep in sync (glucose, symptoms, appointments, lab
 // tests) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt` and a soft-delete
 // `deletedAt`. This module holds the operations whose correctness the sync protocol depends on, once.
-import { and, desc, eq, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 
@@ -83,12 +83,5 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       return { rows, deleted: gone.map((g) => String(g.id)) };
     },
 
-    async countLive(db: Db, patientId: string): Promise<number> {
-      const [r] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(table as PgTable)
-        .where(and(eq(table.patientId, patientId), isNull(table.deletedAt)));
-      return r?.n ?? 0;
-    },
   };
 }

@@ -6,6 +6,9 @@
 // Framework-free on purpose: React reads the two stores with useSyncExternalStore, and the tests
 // run it in Node with fakes for window, navigator.serviceWorker and the storages (see PwaEnv).
 import { log } from '../../sync/log.ts';
+import type { ReplayDoneMessage } from '../../sync/outbox.ts';
+
+export type { ReplayDoneMessage };
 
 export const SW_URL = '/sw.js';
 /** Background Sync tag the worker replays the outbox on (sw/sw.ts). */
@@ -22,16 +25,6 @@ export const INSTALL_HIDDEN_KEY = 'eddy-install-prompt-hidden';
 export const CHUNK_RELOAD_KEY = 'eddy-chunk-reload-at';
 export const SW_RELOAD_KEY = 'eddy-sw-reload-at';
 
-/** What the worker posts to every open page after replaying the outbox (counts only). */
-export interface ReplayDoneMessage {
-  type: 'replay-done';
-  sent: number;
-  kept: number;
-  rejected: number;
-  unauthorized: boolean;
-  /** The replay itself failed (e.g. storage error); the page's own replication tries again. */
-  failed?: true;
-}
 
 export interface InstallState {
   /** The browser offered installation and the prompt has not been used yet. */
