@@ -1,7 +1,9 @@
-// Where the profile is synced: one document, pulled from GET /users/. Settings the patient changes
-// (meal times, glucometer days) are sent by their own calls from the profile screen.
+// Where the profile is synced: one document, pulled from GET /users/. The settings a patient
+// changes on the device (meal times, glucometer days) are pushed as the calls of spec §7 that make
+// the same difference on the server: one for the timings, one per glucometer day added or removed.
+// Name, age and the other identity fields belong to the hospital's record and are never pushed.
 import type { UserProfile } from '../schemas/user-profile.ts';
-import type { RestMapping } from './replication.ts';
+import type { OpDraft, RestMapping } from './replication.ts';
 
 export const PROFILE_DOC_ID = 'profile';
 
@@ -29,5 +31,18 @@ export const profileMapping: RestMapping<ProfileDoc> = {
     };
     return { docs: [doc], deleted: [] };
   },
-  toOp: () => undefined,
+  toOp(doc, _isNew, previous) {
+    if (doc._deleted) return undefined;
+    const ops: OpDraft[] = [];
+    const t = doc.notificationTimings;
+    const before = previous?.notificationTimings;
+    if (!before || t.breakfast !== before.breakfast || t.lunch !== before.lunch || t.dinner !== before.dinner) {
+      ops.push({ kind: 'update', path: '/users/notificationTimings', body: { breakfast: t.breakfast, lunch: t.lunch, dinner: t.dinner } });
+    }
+    const had = new Set(previous?.glucometerAlerts ?? []);
+    const has = new Set(doc.glucometerAlerts);
+    for (const day of has) if (!had.has(day)) ops.push({ kind: 'add', path: '/users/glucometerAlerts', body: { day } });
+    for (const day of had) if (!has.has(day)) ops.push({ kind: 'delete', path: '/users/glucometerAlerts/remove', body: { day } });
+    return ops;
+  },
 };

@@ -15,14 +15,19 @@ export interface Checkpoint {
   since: string;
 }
 
+export type OpDraft = Omit<OutboxOp, 'collection' | 'docId' | 'madeAt'>;
+
 export interface RestMapping<Doc extends { _id: string }> {
   collection: string;
   /** List GET path, e.g. "/glucose". */
   listPath: string;
   /** Server list response → documents and deleted ids. */
   fromList(json: unknown): { docs: Doc[]; deleted: string[] };
-  /** A local change → the REST call that makes it on the server (undefined: nothing to send). */
-  toOp(doc: WithDeleted<Doc>, isNew: boolean): Omit<OutboxOp, 'collection' | 'docId' | 'madeAt'> | undefined;
+  /**
+   * A local change → the REST call(s) that make it on the server (undefined or []: nothing to send).
+   * `previous` is the state the server was last known to have, for mappings that send differences.
+   */
+  toOp(doc: WithDeleted<Doc>, isNew: boolean, previous?: WithDeleted<Doc>): OpDraft | OpDraft[] | undefined;
 }
 
 /** Pull: one GET, mapped to RxDB documents; exported for tests. */
@@ -46,10 +51,11 @@ export async function pullChanges<Doc extends { _id: string; updatedAt?: string 
 export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapping<Doc>, rows: RxReplicationWriteToMasterRow<Doc>[]): Promise<number> {
   let queued = 0;
   for (const row of rows) {
-    const op = mapping.toOp(row.newDocumentState, row.assumedMasterState === undefined);
-    if (!op) continue;
-    await enqueue({ ...op, collection: mapping.collection, docId: row.newDocumentState._id, madeAt: Date.now() });
-    queued++;
+    const drafts = mapping.toOp(row.newDocumentState, row.assumedMasterState === undefined, row.assumedMasterState);
+    for (const op of drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
+      await enqueue({ ...op, collection: mapping.collection, docId: row.newDocumentState._id, madeAt: Date.now() });
+      queued++;
+    }
   }
   return queued;
 }

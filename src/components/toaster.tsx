@@ -40,6 +40,18 @@ function ToastItem({ toast }: { toast: Toast }) {
         {title && <p className="toast-title">{title}</p>}
         <p className="toast-text">{text}</p>
       </div>
+      {toast.action && (
+        <button
+          type="button"
+          className="toast-action"
+          onClick={() => {
+            toast.action?.run();
+            toasts.dismiss(toast.id);
+          }}
+        >
+          {resolveText(i18n, toast.action.label)}
+        </button>
+      )}
       {toast.repeat > 1 && (
         <span className="toast-repeat">
           <span aria-hidden>×{i18n.number(toast.repeat)}</span>

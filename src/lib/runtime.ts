@@ -151,6 +151,7 @@ async function startSync(owner: StoredSession): Promise<void> {
     start(db.appointments, m.appointmentMapping),
     start(db.labTests, m.labTestMapping),
     start(db.medicines, m.medicineMapping),
+    start(db.medicineIntakes, m.medicineIntakeMapping),
     start(db.profile, m.profileMapping),
     start(db.symptomReference, m.symptomReferenceMapping),
     start(db.labTestReference, m.labTestReferenceMapping),

@@ -6,3 +6,4 @@ export { medicineMapping } from '../../sync/medicine-sync.ts';
 export { profileMapping } from '../../sync/profile-sync.ts';
 export { labTestReferenceMapping, symptomReferenceMapping } from '../../sync/reference-sync.ts';
 export { symptomMapping } from '../../sync/symptom-sync.ts';
+export { medicineIntakeMapping } from '../../sync/medicine-intake-sync.ts';

@@ -1,8 +1,10 @@
 import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { freshness } from '../../sync/secure-storage.ts';
+import { Icon } from '../components/icon.tsx';
 import { useRuntime, useSyncStatus } from '../lib/runtime-context.tsx';
 import { runtime } from '../lib/runtime.ts';
+import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
 // Layout "app": the patient's pages. Unauthenticated visitors go to / (spec §2).
 export const Route = createFileRoute('/app')({
@@ -13,17 +15,29 @@ export const Route = createFileRoute('/app')({
   component: AppLayout,
 });
 
+/**
+ * Offline, or data past the 15-minute lifetime of medical data (spec §9): every screen says so and
+ * says when it last synchronized, instead of showing old data as if it were current.
+ */
 function SyncBadge() {
   const { offline, pending, lastSyncAt } = useSyncStatus();
   const { i18n } = useLingui();
-  // Past the 15-minute lifetime of medical data (spec §9) the screen says so instead of hiding it.
   const outdated = lastSyncAt !== undefined && freshness(lastSyncAt, 'medical') === 'expired';
   if (!offline && pending === 0 && !outdated) return null;
   const when = lastSyncAt ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'short' }).format(lastSyncAt) : undefined;
   return (
-    <p className="sync-badge" role="status" data-testid="sync-badge">
+    <p className={offline ? 'sync-badge sync-badge--offline' : 'sync-badge'} role="status" data-testid="sync-badge">
+      <Icon icon={offline ? 'mdi:cloud-off-outline' : 'mdi:refresh'} />{' '}
       {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : pending > 0 ? <Trans>Sending your entries…</Trans> : null}{' '}
-      {outdated && when ? <Trans>This data may be out of date: last synchronized {when}.</Trans> : null}
+      {when ? (
+        outdated ? (
+          <Trans>This data may be out of date: last synchronized {when}.</Trans>
+        ) : (
+          <Trans>Last synchronized {when}.</Trans>
+        )
+      ) : offline ? (
+        <Trans>Not synchronized yet on this device.</Trans>
+      ) : null}
     </p>
   );
 }
@@ -35,7 +49,7 @@ function LogoutButton() {
   return (
     <button
       type="button"
-      className="link-button"
+      className="header-button"
       onClick={() =>
         void r.session.logout().then(() => {
           r.notify({ type: 'success', text: t`You have successfully logged out.` });
@@ -43,39 +57,59 @@ function LogoutButton() {
         })
       }
     >
-      <Trans>Log out</Trans>
+      <Icon icon="mdi:logout" />
+      <span>
+        <Trans>Log out</Trans>
+      </span>
     </button>
   );
 }
 
-function AppLayout() {
+type AppPath = '/app' | '/app/symptoms' | '/app/tests' | '/app/reports' | '/app/profile';
+
+function NavItem({ to, icon, children }: { to: AppPath; icon: BundledIconName; children: React.ReactNode }) {
   return (
-    <>
+    <Link to={to} className="nav-item" activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+      <Icon icon={icon} className="nav-icon" />
+      <span>{children}</span>
+    </Link>
+  );
+}
+
+function AppLayout() {
+  const { t } = useLingui();
+  return (
+    <div className="app-layout">
+      <a className="skip-link" href="#main">
+        <Trans>Skip to content</Trans>
+      </a>
       <header className="app-header">
-        <strong>Eddy</strong>
-        <nav className="app-nav">
-          <Link to="/app">
-            <Trans>Dashboard</Trans>
-          </Link>
-          <Link to="/app/symptoms">
-            <Trans>Symptoms</Trans>
-          </Link>
-          <Link to="/app/tests">
-            <Trans>Lab tests</Trans>
-          </Link>
-          <Link to="/app/reports">
-            <Trans>Reports</Trans>
-          </Link>
-          <Link to="/app/profile">
-            <Trans>Profile</Trans>
-          </Link>
-          <LogoutButton />
-        </nav>
+        <Link to="/app" className="brand">
+          <Icon icon="mdi:water" /> Eddy
+        </Link>
+        <LogoutButton />
       </header>
+      <nav className="app-nav" aria-label={t`Main`}>
+        <NavItem to="/app" icon="mdi:view-dashboard">
+          <Trans>Dashboard</Trans>
+        </NavItem>
+        <NavItem to="/app/symptoms" icon="mdi:thermometer">
+          <Trans>Symptoms</Trans>
+        </NavItem>
+        <NavItem to="/app/tests" icon="mdi:flask">
+          <Trans>Lab tests</Trans>
+        </NavItem>
+        <NavItem to="/app/reports" icon="mdi:file-chart">
+          <Trans>Reports</Trans>
+        </NavItem>
+        <NavItem to="/app/profile" icon="mdi:account">
+          <Trans>Profile</Trans>
+        </NavItem>
+      </nav>
       <SyncBadge />
-      <main>
+      <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
-    </>
+    </div>
   );
 }

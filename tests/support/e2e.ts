@@ -1,12 +1,13 @@
 // Shared set-up of the end-to-end tests: the real server (built app, embedded database) as a child
 // process that a test can kill and restart, and Debian's Chromium driven by playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const root = path.resolve(import.meta.dirname, '../..');
@@ -116,4 +117,46 @@ export async function serverReadings(url: string, token: string): Promise<Server
   const res = await fetch(`${url}/api/glucose`, { headers: { authorization: `Bearer ${token}` } });
   const json = (await res.json()) as Record<string, ServerReading[]>;
   return [...(json['fasting'] ?? []), ...(json['postprandial'] ?? []), ...(json['random'] ?? [])];
+}
+
+/** Logs in through the login page with a password and waits for the dashboard. */
+export async function uiLogin(page: Page, url: string, hospNo: string, password: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel('Hospital number').fill(hospNo);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/\/app$/);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/**
+ * Runs axe-core (WCAG 2.x A and AA rules) on the page as it is now and returns the serious and
+ * critical violations, described one per line, so a test can `expect(...).toEqual([])`.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')}`);
+}
+
+export const SCREENSHOT_DIR = path.join(root, 'test-results', 'screens');
+
+/** Saves a full-page screenshot to test-results/screens/<name>.png for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }

@@ -14,7 +14,7 @@ import { appointmentSchema, type Appointment } from '../../../schemas/appointmen
 import { uuid } from '../../../schemas/common.ts';
 import { glucoseReadingSchema, type GlucoseReading } from '../../../schemas/glucose.ts';
 import { labTestReferenceSchema, labTestSchema, type LabTest } from '../../../schemas/lab-test.ts';
-import { dose, medicineName, medicineSchema, prescrNo, type Medicine } from '../../../schemas/medicine.ts';
+import { dose, medicineIntakeSchema, medicineName, medicineSchema, prescrNo, type Medicine, type MedicineIntake } from '../../../schemas/medicine.ts';
 import { symptomName, symptomSchema, type Symptom } from '../../../schemas/symptom.ts';
 import { userProfileSchema } from '../../../schemas/user-profile.ts';
 
@@ -82,7 +82,7 @@ export const profileDocSchema = {
 } as const;
 export type ProfileDoc = FromSchema<typeof profileDocSchema>;
 
-export type { Appointment, GlucoseReading, LabTest, Medicine, Symptom };
+export type { Appointment, GlucoseReading, LabTest, Medicine, MedicineIntake, Symptom };
 
 /** Readable in storage although not indexed: a server timestamp the replication compares. */
 const ALWAYS_PLAIN = new Set(['_id', 'updatedAt']);
@@ -129,6 +129,10 @@ export const symptomReferenceCollectionSchema = collectionSchema<SymptomReferenc
   id: localId,
 });
 export const medicineCollectionSchema = collectionSchema<Medicine>('medicines', medicineSchema, { id: recordId });
+export const medicineIntakeCollectionSchema = collectionSchema<MedicineIntake>('medicine intakes', medicineIntakeSchema, {
+  id: recordId,
+  indexes: ['takenAt'],
+});
 export const pendingMedicineCollectionSchema = collectionSchema<PendingMedicine>('pending medicines', pendingMedicineSchema, {
   id: localId,
   indexes: ['expiry'],
@@ -146,6 +150,7 @@ export const eddyCollectionSchemas = {
   symptoms: symptomCollectionSchema,
   symptomReference: symptomReferenceCollectionSchema,
   medicines: medicineCollectionSchema,
+  medicineIntakes: medicineIntakeCollectionSchema,
   pendingMedicines: pendingMedicineCollectionSchema,
   appointments: appointmentCollectionSchema,
   labTests: labTestCollectionSchema,

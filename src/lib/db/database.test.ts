@@ -265,7 +265,7 @@ describe('the Eddy database', () => {
   it('has every collection of spec §3, with patient fields encrypted and only ids and timestamps plain', async () => {
     const db = await open('eddy-shape');
     expect(Object.keys(db.collections).sort()).toEqual(
-      ['appointments', 'glucose', 'labTestReference', 'labTests', 'medicines', 'pendingMedicines', 'profile', 'symptomReference', 'symptoms'].sort(),
+      ['appointments', 'glucose', 'labTestReference', 'labTests', 'medicineIntakes', 'medicines', 'pendingMedicines', 'profile', 'symptomReference', 'symptoms'].sort(),
     );
     const plainFields = Object.fromEntries(
       Object.entries(eddyCollectionSchemas).map(([name, schema]) => [
@@ -278,6 +278,7 @@ describe('the Eddy database', () => {
       symptoms: ['_id', 'recordedAt', 'updatedAt'],
       symptomReference: ['_id'],
       medicines: ['_id', 'updatedAt'],
+      medicineIntakes: ['_id', 'takenAt'],
       pendingMedicines: ['_id', 'expiry'],
       appointments: ['_id', 'date', 'updatedAt'],
       labTests: ['_id', 'recordedAt', 'updatedAt'],

@@ -21,6 +21,7 @@ import {
   type LabTest,
   type LabTestReferenceDoc,
   type Medicine,
+  type MedicineIntake,
   type PendingMedicine,
   type ProfileDoc,
   type Symptom,
@@ -35,6 +36,7 @@ export interface EddyCollections {
   symptoms: RxCollection<Symptom>;
   symptomReference: RxCollection<SymptomReferenceDoc>;
   medicines: RxCollection<Medicine>;
+  medicineIntakes: RxCollection<MedicineIntake>;
   pendingMedicines: RxCollection<PendingMedicine>;
   appointments: RxCollection<Appointment>;
   labTests: RxCollection<LabTest>;
@@ -123,6 +125,7 @@ async function createEddyDatabase(name: string, base: AnyRxStorage | undefined):
       symptoms: { schema: eddyCollectionSchemas.symptoms },
       symptomReference: { schema: eddyCollectionSchemas.symptomReference },
       medicines: { schema: eddyCollectionSchemas.medicines },
+      medicineIntakes: { schema: eddyCollectionSchemas.medicineIntakes },
       pendingMedicines: { schema: eddyCollectionSchemas.pendingMedicines },
       appointments: { schema: eddyCollectionSchemas.appointments },
       labTests: { schema: eddyCollectionSchemas.labTests },

@@ -32,6 +32,13 @@ export interface ToastOptions {
   dismissible?: boolean | undefined;
   /** How many occurrences this toast stands for (default 1). */
   repeat?: number | undefined;
+  /** One button beside the text, e.g. "Undo"; using it also closes the toast. */
+  action?: ToastAction | undefined;
+}
+
+export interface ToastAction {
+  label: UiText;
+  run: () => void;
 }
 
 export interface Toast {
@@ -44,6 +51,7 @@ export interface Toast {
   readonly dismissible: boolean;
   /** Times this same notice was raised while shown; the UI shows a count above 1. */
   readonly repeat: number;
+  readonly action: ToastAction | undefined;
 }
 
 export interface ToastStore {
@@ -119,6 +127,7 @@ export function createToastStore(): ToastStore {
         duration: resolveDuration(options),
         dismissible: options.dismissible !== false,
         repeat: Math.max(1, Math.floor(options.repeat ?? 1)),
+        action: options.action,
       };
       const key = keyOf(incoming);
       const existing = toasts.find((t) => keyOf(t) === key);

@@ -1,0 +1,45 @@
+// How screens read local data: the database once it is open, and reactive queries on it. RxDB
+// re-emits a query whenever a matching document changes (a local write, a pull, another tab), so a
+// screen never refreshes by hand and shows the same thing offline and online.
+import { useEffect, useState, type DependencyList } from 'react';
+import type { RxDocument, RxQuery } from 'rxdb';
+import { log } from '../../../sync/log.ts';
+import { useRuntime } from '../runtime-context.tsx';
+import type { EddyDatabase } from './database.ts';
+
+/** The patient's local database, or undefined while it opens (RxDB loads after login). */
+export function useDatabase(): EddyDatabase | undefined {
+  const runtime = useRuntime();
+  const [db, setDb] = useState<EddyDatabase | undefined>();
+  useEffect(() => {
+    let live = true;
+    runtime.openDatabase().then(
+      (opened) => live && setDb(opened),
+      (err: unknown) => log.error('could not open the local database', err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runtime]);
+  return db;
+}
+
+type AnyQuery<Doc> = RxQuery<Doc, RxDocument<Doc>[]>;
+
+/**
+ * The plain documents a query finds, kept current; undefined until the first result. `build` runs
+ * again when `deps` change (e.g. a chosen period), never on every render.
+ */
+export function useLiveDocs<Doc>(db: EddyDatabase | undefined, build: (db: EddyDatabase) => AnyQuery<Doc>, deps: DependencyList): Doc[] | undefined {
+  const [docs, setDocs] = useState<Doc[] | undefined>();
+  useEffect(() => {
+    if (!db) return undefined;
+    const sub = build(db).$.subscribe({
+      next: (found) => setDocs(found.map((d) => d.toJSON(false) as Doc)),
+      error: (err: unknown) => log.error('local query failed', err),
+    });
+    return () => sub.unsubscribe();
+    // `build` is a new closure every render; `deps` say when the query really changes.
+  }, [db, ...deps]);
+  return docs;
+}
