@@ -1,8 +1,9 @@
-import { createFileRoute, Link, Outlet, redirect, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, Link, Outlet, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
-import { useRuntime, useSyncStatus } from '../lib/runtime-context.tsx';
+import { useLogout } from '../features/auth/use-logout.ts';
+import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
@@ -43,20 +44,9 @@ function SyncBadge() {
 }
 
 function LogoutButton() {
-  const { t } = useLingui();
-  const r = useRuntime();
-  const navigate = useNavigate();
+  const logout = useLogout();
   return (
-    <button
-      type="button"
-      className="header-button"
-      onClick={() =>
-        void r.session.logout().then(() => {
-          r.notify({ type: 'success', text: t`You have successfully logged out.` });
-          return navigate({ to: '/' });
-        })
-      }
-    >
+    <button type="button" className="header-button" onClick={() => void logout()}>
       <Icon icon="mdi:logout" />
       <span>
         <Trans>Log out</Trans>
