@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect, useState } from 'react';
 import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -8,6 +9,15 @@ import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { isActive, localDate } from './active.ts';
+
+function useMinute(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 interface Props {
   db: EddyDatabase | undefined;
@@ -23,7 +33,10 @@ export function MedicinesCard({ db, notify }: Props) {
   const medicines = useLiveDocs<Medicine>(db, (d) => d.medicines.find(), []);
   const today = localDate(new Date());
   const intakes = useLiveDocs<MedicineIntake>(db, (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }), [today]);
-  const pending = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: Date.now() } }, sort: [{ expiry: 'asc' }] }), []);
+  // Reminders expire 2 hours after they arrived (spec §9): the query is renewed every minute so an
+  // expired one leaves the screen without a reload.
+  const minute = useMinute();
+  const pending = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
   const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
   const active = (medicines ?? []).filter((m) => isActive(m)).sort((a, b) => a.name.localeCompare(b.name));
 
