@@ -5,15 +5,9 @@ import type { ProfileDocument } from './use-profile.ts';
 // rendered list would silently undo that change. Sync turns the difference into one call per day.
 
 export async function addGlucometerDay(profile: ProfileDocument, day: string): Promise<void> {
-  await profile.incrementalModify((data) => {
-    if (!data.glucometerAlerts.includes(day)) data.glucometerAlerts = [...data.glucometerAlerts, day];
-    return data;
-  });
+  await profile.incrementalModify((data) => (data.glucometerAlerts.includes(day) ? data : { ...data, glucometerAlerts: [...data.glucometerAlerts, day] }));
 }
 
 export async function removeGlucometerDay(profile: ProfileDocument, day: string): Promise<void> {
-  await profile.incrementalModify((data) => {
-    data.glucometerAlerts = data.glucometerAlerts.filter((d) => d !== day);
-    return data;
-  });
+  await profile.incrementalModify((data) => ({ ...data, glucometerAlerts: data.glucometerAlerts.filter((d) => d !== day) }));
 }

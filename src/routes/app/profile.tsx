@@ -1,4 +1,4 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, useRouter } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
@@ -21,7 +21,7 @@ function Page() {
   const { t } = useLingui();
   usePageTitle(t`Profile`);
   const runtime = useRuntime();
-  const navigate = useNavigate();
+  const router = useRouter();
   const logout = useLogout();
   const session = useSession();
   const { offline, pending } = useSyncStatus();
@@ -51,8 +51,10 @@ function Page() {
             <Trans>Settings on this device</Trans>
           </h2>
           <UnitPreference />
-          {/* The router writes the new locale's prefix into the URL (/es/app/profile). */}
-          <LanguageSelect onChanged={() => void navigate({ to: '/app/profile', replace: true })} />
+          {/* The router's output rewrite gives the URL the new locale's prefix (/es/app/profile).
+              Replaced in history directly: router.navigate to the same route sees "the same
+              location" (it compares unprefixed paths) and would leave the old prefix. */}
+          <LanguageSelect onChanged={() => router.history.replace(router.buildLocation({ to: '/app/profile' }).publicHref)} />
         </section>
         <section className="card" aria-labelledby="install-title">
           <h2 id="install-title">
