@@ -76,6 +76,7 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await otherPage.getByRole('link', { name: 'Profile' }).click();
     await otherPage.getByText('Loading your profile from the hospital…').waitFor();
     expect(await otherPage.getByLabel('Breakfast').count()).toBe(0);
+    expect(await seriousA11yViolations(otherPage)).toEqual([]);
     await other.close();
 
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');

@@ -27,7 +27,7 @@ export function InstallApp() {
         <p className="field-hint">
           <Trans>Install Eddy to open it from your home screen like any other app, also without internet.</Trans>
         </p>
-        <button type="button" className="button" onClick={() => void promptInstall()}>
+        <button type="button" className="button profile-action" onClick={() => void promptInstall()}>
           <Trans>Install app</Trans>
         </button>
       </>

@@ -53,7 +53,7 @@ export function MealTimingsForm({ profile, onSaved }: { profile: ProfileDocument
         <Trans>Meal-time reminders</Trans>
       </h2>
       <p className="field-hint">
-        <Trans>Eddy reminds you at these times to take your medicines and check your glucose.</Trans>
+        <Trans>Eddy sends your meal-time reminders at these times.</Trans>
       </p>
       <div className="meal-times">
         {MEALS.map((meal) => {

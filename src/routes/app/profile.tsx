@@ -82,7 +82,7 @@ function Page() {
               <Plural value={pending} one="# entry has not been sent yet and would be lost. Connect to the internet first." other="# entries have not been sent yet and would be lost. Connect to the internet first." />
             </p>
           )}
-          <button type="button" className="button button--secondary" onClick={() => void logout()}>
+          <button type="button" className="button button--secondary profile-action" onClick={() => void logout()}>
             <Icon icon="mdi:logout" />
             <Trans>Log out</Trans>
           </button>
