@@ -2,6 +2,7 @@ import { createFileRoute, Link, Outlet, redirect } from '@tanstack/react-router'
 import { Trans, useLingui } from '@lingui/react/macro';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
+import { InstallBanner } from '../components/install-banner.tsx';
 import { useLogout } from '../features/auth/use-logout.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { runtime } from '../lib/runtime.ts';
@@ -100,6 +101,7 @@ function AppLayout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <InstallBanner />
     </div>
   );
 }

@@ -1,20 +1,93 @@
-import { createFileRoute } from '@tanstack/react-router';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { createFileRoute, useRouter } from '@tanstack/react-router';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { Icon } from '../../components/icon.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
+import { ChangePasswordForm } from '../../features/auth/change-password-form.tsx';
+import { useLogout } from '../../features/auth/use-logout.ts';
+import { GlucometerAlerts } from '../../features/profile/glucometer-alerts.tsx';
+import { InstallApp } from '../../features/profile/install-app.tsx';
+import { LanguageSelect } from '../../features/profile/language-select.tsx';
+import { MealTimingsForm } from '../../features/profile/meal-timings-form.tsx';
+import { ProfileDetails } from '../../features/profile/profile-details.tsx';
+import { ProfilePending } from '../../features/profile/profile-pending.tsx';
+import { UnitPreference } from '../../features/profile/unit-preference.tsx';
+import { useProfile } from '../../features/profile/use-profile.ts';
+import { useDatabase } from '../../lib/db/use-live.ts';
+import { useRuntime, useSession, useSyncStatus } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/profile')({ component: Page });
 
 function Page() {
   const { t } = useLingui();
   usePageTitle(t`Profile`);
+  const runtime = useRuntime();
+  const router = useRouter();
+  const logout = useLogout();
+  const session = useSession();
+  const { offline, pending } = useSyncStatus();
+  const profile = useProfile(useDatabase());
+  const hospNo = session.status === 'logged-in' ? session.session.hospNo : undefined;
+  const saved = (text: string) => runtime.notify({ type: 'success', text });
+
   return (
-    <section className="card">
+    <>
       <h1>
         <Trans>Profile</Trans>
       </h1>
-      <p>
-        <Trans>Your profile and reminder settings are coming in a later update.</Trans>
-      </p>
-    </section>
+      {profile ? (
+        <>
+          <ProfileDetails profile={profile} />
+          <div className="grid-2">
+            <MealTimingsForm profile={profile} onSaved={saved} />
+            <GlucometerAlerts profile={profile} />
+          </div>
+        </>
+      ) : (
+        <ProfilePending offline={offline && profile === null} />
+      )}
+      <div className="grid-2">
+        <section className="card" aria-labelledby="settings-title">
+          <h2 id="settings-title">
+            <Trans>Settings on this device</Trans>
+          </h2>
+          <UnitPreference />
+          {/* The router's output rewrite gives the URL the new locale's prefix (/es/app/profile).
+              Replaced in history directly: router.navigate to the same route sees "the same
+              location" (it compares unprefixed paths) and would leave the old prefix. */}
+          <LanguageSelect onChanged={() => router.history.replace(router.buildLocation({ to: '/app/profile' }).publicHref)} />
+        </section>
+        <section className="card" aria-labelledby="install-title">
+          <h2 id="install-title">
+            <Trans>App</Trans>
+          </h2>
+          <InstallApp />
+        </section>
+      </div>
+      <div className="grid-2">
+        <section className="card" aria-labelledby="password-title">
+          <h2 id="password-title">
+            <Trans>Change password</Trans>
+          </h2>
+          {hospNo !== undefined && <ChangePasswordForm hospNo={hospNo} />}
+        </section>
+        <section className="card" aria-labelledby="logout-title">
+          <h2 id="logout-title">
+            <Trans>Log out</Trans>
+          </h2>
+          <p className="field-hint">
+            <Trans>Logging out removes your data from this device; your hospital keeps everything already sent.</Trans>
+          </p>
+          {pending > 0 && (
+            <p className="error-text">
+              <Plural value={pending} one="# entry has not been sent yet and would be lost. Connect to the internet first." other="# entries have not been sent yet and would be lost. Connect to the internet first." />
+            </p>
+          )}
+          <button type="button" className="button button--secondary profile-action" onClick={() => void logout()}>
+            <Icon icon="mdi:logout" />
+            <Trans>Log out</Trans>
+          </button>
+        </section>
+      </div>
+    </>
   );
 }

@@ -1,0 +1,132 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
+import { useRuntime } from '../../lib/runtime-context.tsx';
+import { failureMessage } from './auth-errors.ts';
+import { AuthField, PasswordField } from './auth-field.tsx';
+
+export interface ChangePasswordFormProps {
+  /** The logged-in patient's number: then the form does not ask for it. */
+  hospNo?: string;
+  /** Called after the password was changed (e.g. to close the form). */
+  onDone?: () => void;
+}
+
+type FieldName = 'hospNo' | 'current' | 'next' | 'repeat';
+
+/**
+ * Changes a patient's password with the current or a temporary one (spec §7 /auth/updatePassword).
+ * A failure keeps everything typed, so the patient only corrects what the message names.
+ */
+export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswordFormProps) {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const [hospNo, setHospNo] = useState('');
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [failure, setFailure] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const failureId = useId();
+  const refs = {
+    hospNo: useRef<HTMLInputElement>(null),
+    current: useRef<HTMLInputElement>(null),
+    next: useRef<HTMLInputElement>(null),
+    repeat: useRef<HTMLInputElement>(null),
+  } satisfies Record<FieldName, unknown>;
+
+  function validate(): Partial<Record<FieldName, string>> {
+    const found: Partial<Record<FieldName, string>> = {};
+    if (knownHospNo === undefined && !hospNo.trim()) found.hospNo = t`Enter your hospital number.`;
+    if (!current) found.current = t`Enter your current or temporary password.`;
+    if (next.length < PASSWORD_MIN_LENGTH) found.next = t`The new password needs at least ${PASSWORD_MIN_LENGTH} characters.`;
+    else if (repeat !== next) found.repeat = t`The two new passwords are not the same.`;
+    return found;
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    const found = validate();
+    setErrors(found);
+    setFailure(undefined);
+    const first = (['hospNo', 'current', 'next', 'repeat'] as const).find((f) => found[f]);
+    if (first) {
+      refs[first].current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      await runtime.api.post('/auth/updatePassword', { hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next });
+      runtime.notify({ type: 'success', text: t`You have successfully reset your password.` });
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+      onDone?.();
+    } catch (err) {
+      setFailure(failureMessage(err, t`Something went wrong. Please try again.`));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const clearError = (field: FieldName) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+
+  return (
+    <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+      {knownHospNo === undefined && (
+        <AuthField
+          ref={refs.hospNo}
+          label={<Trans>Hospital number</Trans>}
+          name="hospNo"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={hospNo}
+          onValueChange={(v) => (setHospNo(v), clearError('hospNo'))}
+          error={errors.hospNo}
+        />
+      )}
+      {/* Lets password managers file the new password under the right account. */}
+      {knownHospNo !== undefined && <input type="hidden" name="username" autoComplete="username" value={knownHospNo} />}
+      <PasswordField
+        ref={refs.current}
+        label={<Trans>Current or temporary password</Trans>}
+        name="currPassword"
+        autoComplete="current-password"
+        value={current}
+        onValueChange={(v) => (setCurrent(v), clearError('current'))}
+        error={errors.current}
+      />
+      <PasswordField
+        ref={refs.next}
+        label={<Trans>New password</Trans>}
+        name="password"
+        autoComplete="new-password"
+        minLength={PASSWORD_MIN_LENGTH}
+        value={next}
+        onValueChange={(v) => (setNext(v), clearError('next'))}
+        hint={<Trans>At least {PASSWORD_MIN_LENGTH} characters.</Trans>}
+        error={errors.next}
+      />
+      <PasswordField
+        ref={refs.repeat}
+        label={<Trans>Repeat new password</Trans>}
+        name="repeatPassword"
+        autoComplete="new-password"
+        value={repeat}
+        onValueChange={(v) => (setRepeat(v), clearError('repeat'))}
+        error={errors.repeat}
+      />
+      {failure && (
+        <p id={failureId} className="error-text auth-failure" role="alert">
+          {failure}
+        </p>
+      )}
+      <button className="button auth-submit" type="submit" disabled={busy}>
+        <Trans>Change password</Trans>
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import './profile.css';
+import type { ProfileDoc } from '../../lib/db/collections.ts';
+
+/** The hospital's record of the patient: shown, never edited here (sync never pushes these fields). */
+export function ProfileDetails({ profile }: { profile: Pick<ProfileDoc, 'name' | 'gender' | 'age' | 'address' | 'hospital' | 'hospNum'> }) {
+  const { t, i18n } = useLingui();
+  const notRecorded = t`Not recorded`;
+  // The hospital records gender in English; the usual values are shown in the patient's language.
+  const genders: Record<string, string> = { female: t`Female`, male: t`Male`, other: t`Other` };
+  const gender = profile.gender ? (genders[profile.gender.toLowerCase()] ?? profile.gender) : notRecorded;
+  const rows: Array<[string, string]> = [
+    [t`Name`, profile.name || notRecorded],
+    [t`Gender`, gender],
+    [t`Age`, typeof profile.age === 'number' ? new Intl.NumberFormat(i18n.locale).format(profile.age) : notRecorded],
+    [t`Address`, profile.address || notRecorded],
+    [t`Hospital`, profile.hospital || notRecorded],
+    [t`Hospital number`, profile.hospNum],
+  ];
+  return (
+    <section className="card" aria-labelledby="profile-details-title">
+      <h2 id="profile-details-title">
+        <Trans>Your details</Trans>
+      </h2>
+      <dl className="profile-details">
+        {rows.map(([label, value]) => (
+          <div key={label} className="profile-detail">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="field-hint">
+        <Trans>Ask your hospital to correct these details.</Trans>
+      </p>
+    </section>
+  );
+}
