@@ -71,6 +71,7 @@ const api = createApiClient({
 // While writes wait (the server was unreachable), try again regularly: the browser may never fire
 // 'online' when it was the server, not the network, that was gone.
 const RETRY_MS = 10_000;
+const IN_SYNC_TIMEOUT_MS = 30_000;
 let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
@@ -128,7 +129,16 @@ function syncNow(opts: { announce: boolean }): Promise<void> {
       }
       const wasOffline = status.getSnapshot().offline;
       await Promise.all(replications.map((r) => r.reSync()));
-      await Promise.all(replications.map((r) => r.awaitInSync()));
+      // A replication whose pulls keep failing never gets in sync; without a limit this drain would
+      // never end and no later write would be sent. It counts as not synchronized: try again later.
+      const inSync = await Promise.race([
+        Promise.all(replications.map((r) => r.awaitInSync())).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), IN_SYNC_TIMEOUT_MS)),
+      ]);
+      if (!inSync) {
+        log.warn('replication did not get in sync; retrying later');
+        return;
+      }
       status.update({ offline: false, lastSyncAt: Date.now(), pending: await pendingCount() });
       if (opts.announce || wasOffline) toast({ type: 'success', text: msg`Data synchronized successfully` });
     } catch (err) {
