@@ -53,8 +53,11 @@ async function waitHealthy(url: string, child: ChildProcess, log: string[]): Pro
   throw new Error(`server did not become healthy:\n${log.join('')}`);
 }
 
-/** Starts `node server/main.ts` on a fresh embedded database with the demo data. */
-export async function startServer(): Promise<RunningServer> {
+/**
+ * Starts `node server/main.ts` on a fresh embedded database with the demo data. `env` adds to or
+ * overrides the server's environment (e.g. a higher AUTH_RATE_LIMIT for a test that logs in often).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -63,7 +66,7 @@ export async function startServer(): Promise<RunningServer> {
   const launch = async () => {
     child = spawn(process.execPath, [path.join(root, 'server', 'main.ts')], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO: '' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (d: Buffer) => log.push(d.toString()));
@@ -142,7 +145,8 @@ interface AxeViolation {
  * critical violations, described one per line, so a test can `expect(...).toEqual([])`.
  */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  // Evaluated through DevTools, which the page's Content Security Policy (rightly) does not cover.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: AxeViolation[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } });

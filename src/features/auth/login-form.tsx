@@ -6,7 +6,7 @@ import type { LoginInput } from '../../../sync/session.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
 import { AuthField, PasswordField } from './auth-field.tsx';
-import { loginTabId, LoginModeTabs, type LoginMethod } from './login-mode-tabs.tsx';
+import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
 import { OtpFields } from './otp-fields.tsx';
 
 const HOSP_NO_PATTERN = new RegExp(hospNoSchema.pattern);
@@ -29,9 +29,7 @@ export function LoginForm() {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const idPrefix = useId();
-  const panelId = `${idPrefix}-panel`;
-  const failureId = `${idPrefix}-failure`;
+  const failureId = useId();
   const hospNoRef = useRef<HTMLInputElement>(null);
   const secretRef = useRef<HTMLInputElement>(null);
 
@@ -98,49 +96,47 @@ export function LoginForm() {
 
   return (
     <>
-      <LoginModeTabs method={method} onChange={changeMethod} idPrefix={idPrefix} panelId={panelId} />
-      <div id={panelId} role="tabpanel" aria-labelledby={loginTabId(idPrefix, method)} className="login-panel">
-        <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+      <LoginMethodSwitch method={method} onChange={changeMethod} />
+      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+        <AuthField
+          ref={hospNoRef}
+          label={<Trans>Hospital number</Trans>}
+          name="hospNo"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={hospNo}
+          onValueChange={(v) => (setHospNo(v), setErrors((e) => (e.hospNo ? { ...e, hospNo: undefined } : e)))}
+          error={errors.hospNo}
+        />
+        {method === 'password' && (
+          <PasswordField ref={secretRef} label={<Trans>Password</Trans>} name="password" autoComplete="current-password" value={secret} onValueChange={setSecret} error={errors.secret} />
+        )}
+        {method === 'otp' && <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />}
+        {method === 'access-key' && (
           <AuthField
-            ref={hospNoRef}
-            label={<Trans>Hospital number</Trans>}
-            name="hospNo"
-            autoComplete="username"
-            autoCapitalize="none"
+            ref={secretRef}
+            label={<Trans>Access key</Trans>}
+            name="accessKey"
+            autoComplete="off"
+            autoCapitalize="characters"
+            autoCorrect="off"
             spellCheck={false}
-            value={hospNo}
-            onValueChange={(v) => (setHospNo(v), setErrors((e) => (e.hospNo ? { ...e, hospNo: undefined } : e)))}
-            error={errors.hospNo}
+            value={secret}
+            onValueChange={setSecret}
+            error={errors.secret}
+            hint={<Trans>Type it as printed on the letter from your hospital; dashes and capitals do not matter.</Trans>}
           />
-          {method === 'password' && (
-            <PasswordField ref={secretRef} label={<Trans>Password</Trans>} name="password" autoComplete="current-password" value={secret} onValueChange={setSecret} error={errors.secret} />
-          )}
-          {method === 'otp' && <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />}
-          {method === 'access-key' && (
-            <AuthField
-              ref={secretRef}
-              label={<Trans>Access key</Trans>}
-              name="accessKey"
-              autoComplete="off"
-              autoCapitalize="characters"
-              autoCorrect="off"
-              spellCheck={false}
-              value={secret}
-              onValueChange={setSecret}
-              error={errors.secret}
-              hint={<Trans>Type it as printed on the letter from your hospital; dashes and capitals do not matter.</Trans>}
-            />
-          )}
-          {failure && (
-            <p id={failureId} className="error-text auth-failure" role="alert">
-              {failure}
-            </p>
-          )}
-          <button className="button auth-submit" type="submit" disabled={busy}>
-            <Trans>Log in</Trans>
-          </button>
-        </form>
-      </div>
+        )}
+        {failure && (
+          <p id={failureId} className="error-text auth-failure" role="alert">
+            {failure}
+          </p>
+        )}
+        <button className="button auth-submit" type="submit" disabled={busy}>
+          <Trans>Log in</Trans>
+        </button>
+      </form>
     </>
   );
 }
