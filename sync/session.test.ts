@@ -48,6 +48,23 @@ describe('patient session', () => {
     expect(again.session.state.status).toBe('logged-out');
   });
 
+  it('is logged out as soon as logout starts, so a 401 for a call still in flight is no "Session Expired"', async () => {
+    const s = setup();
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    const token = s.session.token() ?? '';
+    const unauthorizedWhileLoggedIn: string[] = [];
+    // What the app's 401 handler asks: a pull that answers 401 during the logout must see "logged out".
+    const pull = createApiClient({ baseUrl, getToken: () => token, onUnauthorized: () => void (s.session.state.status === 'logged-in' && unauthorizedWhileLoggedIn.push('401')) });
+    const leaving = s.session.logout();
+    expect(s.session.state.status).toBe('logged-out');
+    await leaving;
+    await expect(pull.get('/glucose')).rejects.toThrow();
+    expect(unauthorizedWhileLoggedIn).toEqual([]);
+    // The logout call still carried the token: the server revoked it.
+    const check = createApiClient({ baseUrl, getToken: () => token });
+    expect(await check.post<{ valid: boolean }>('/auth/validate')).toEqual({ valid: false });
+  });
+
   it('treats an unreachable server as offline, not as logged out, and ends an expired session', async () => {
     let t = Date.now();
     const s = setup(() => t);

@@ -80,8 +80,20 @@ export function createPatientSession(opts: PatientSessionOptions) {
     return state;
   }
 
+  // The token being revoked by logout(): only the logout call itself still needs it.
+  let leavingToken: string | undefined;
+
   async function logout(): Promise<void> {
-    await opts.api.post('/auth/logout', undefined, { quiet: true }).catch(() => undefined);
+    // Logged out before the server is told: calls still in flight (e.g. the first sync after login)
+    // then answer 401 once the token is revoked, and a 401 while logged out is not "Session Expired".
+    if (state.status === 'logged-in') leavingToken = state.session.token;
+    stopValidation();
+    set({ status: 'logged-out' });
+    try {
+      await opts.api.post('/auth/logout', undefined, { quiet: true }).catch(() => undefined);
+    } finally {
+      leavingToken = undefined;
+    }
     await endLocally();
   }
 
@@ -128,7 +140,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    token: () => (state.status === 'logged-in' ? state.session.token : undefined),
+    token: () => (state.status === 'logged-in' ? state.session.token : leavingToken),
     login,
     restore,
     logout,

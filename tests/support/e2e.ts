@@ -53,8 +53,11 @@ async function waitHealthy(url: string, child: ChildProcess, log: string[]): Pro
   throw new Error(`server did not become healthy:\n${log.join('')}`);
 }
 
-/** Starts `node server/main.ts` on a fresh embedded database with the demo data. */
-export async function startServer(): Promise<RunningServer> {
+/**
+ * Starts `node server/main.ts` on a fresh embedded database with the demo data. `env` adds to or
+ * overrides the server's environment (e.g. a higher AUTH_RATE_LIMIT for a test that logs in often).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-e2e-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -63,7 +66,7 @@ export async function startServer(): Promise<RunningServer> {
   const launch = async () => {
     child = spawn(process.execPath, [path.join(root, 'server', 'main.ts')], {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO: '' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', DEMO: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout?.on('data', (d: Buffer) => log.push(d.toString()));

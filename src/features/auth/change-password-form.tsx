@@ -13,6 +13,7 @@ export interface ChangePasswordFormProps {
 }
 
 type FieldName = 'hospNo' | 'current' | 'next' | 'repeat';
+type Errors = { [F in FieldName]?: string | undefined };
 
 /**
  * Changes a patient's password with the current or a temporary one (spec §7 /auth/updatePassword).
@@ -25,7 +26,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const failureId = useId();
@@ -36,8 +37,8 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     repeat: useRef<HTMLInputElement>(null),
   } satisfies Record<FieldName, unknown>;
 
-  function validate(): Partial<Record<FieldName, string>> {
-    const found: Partial<Record<FieldName, string>> = {};
+  function validate(): Errors {
+    const found: Errors = {};
     if (knownHospNo === undefined && !hospNo.trim()) found.hospNo = t`Enter your hospital number.`;
     if (!current) found.current = t`Enter your current or temporary password.`;
     if (next.length < PASSWORD_MIN_LENGTH) found.next = t`The new password needs at least ${PASSWORD_MIN_LENGTH} characters.`;

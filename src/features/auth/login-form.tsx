@@ -1,58 +1,142 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useState, type FormEvent } from 'react';
-import { ApiError } from '../../../sync/api-client.ts';
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
+import type { LoginInput } from '../../../sync/session.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
+import { failureMessage } from './auth-errors.ts';
+import { AuthField, PasswordField } from './auth-field.tsx';
+import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
+import { OtpFields } from './otp-fields.tsx';
 
-/** Password login (spec §1). The one-time-code and access-key modes come with the patient screens. */
+const HOSP_NO_PATTERN = new RegExp(hospNoSchema.pattern);
+const OTP_PATTERN = /^[0-9]{6}$/;
+
+type FieldName = 'hospNo' | 'secret';
+type Errors = { [F in FieldName]?: string | undefined };
+
+/**
+ * Patient login (spec §1): the hospital number plus a password, a one-time code or an access key.
+ * What was typed survives switching modes and failed attempts.
+ */
 export function LoginForm() {
   const { t } = useLingui();
   const runtime = useRuntime();
   const navigate = useNavigate();
+  const [method, setMethod] = useState<LoginMethod>('password');
   const [hospNo, setHospNo] = useState('');
-  const [password, setPassword] = useState('');
+  const [secrets, setSecrets] = useState<Record<LoginMethod, string>>({ password: '', otp: '', 'access-key': '' });
+  const [errors, setErrors] = useState<Errors>({});
+  const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const ids = { hospNo: useId(), password: useId(), error: useId() };
+  const failureId = useId();
+  const hospNoRef = useRef<HTMLInputElement>(null);
+  const secretRef = useRef<HTMLInputElement>(null);
+
+  const secret = secrets[method];
+  const setSecret = (value: string) => {
+    setSecrets((s) => ({ ...s, [method]: value }));
+    setErrors((e) => (e.secret ? { ...e, secret: undefined } : e));
+  };
+
+  function hospNoError(value: string): string | undefined {
+    if (!value) return t`Enter your hospital number.`;
+    if (value.length > hospNoSchema.maxLength || !HOSP_NO_PATTERN.test(value)) return t`Check your hospital number: it has only letters, digits and - / . _`;
+    return undefined;
+  }
+
+  /** For "Send code": the hospital number alone must be right. */
+  function requireHospNo(): string | undefined {
+    const value = hospNo.trim();
+    const error = hospNoError(value);
+    setErrors((e) => ({ ...e, hospNo: error }));
+    if (error) hospNoRef.current?.focus();
+    return error ? undefined : value;
+  }
+
+  function secretError(): string | undefined {
+    if (method === 'password') return secret ? undefined : t`Enter your password.`;
+    if (method === 'access-key') return secret.trim() ? undefined : t`Enter your access key.`;
+    return OTP_PATTERN.test(secret.replace(/\s/g, '')) ? undefined : t`Enter the 6-digit code: numbers only, for example 123456.`;
+  }
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (busy) return;
+    const number = hospNo.trim();
+    const found = { hospNo: hospNoError(number), secret: secretError() };
+    setErrors(found);
+    setFailure(undefined);
+    if (found.hospNo) return hospNoRef.current?.focus();
+    if (found.secret) return secretRef.current?.focus();
+    const input: LoginInput =
+      method === 'password'
+        ? { method, hospNo: number, password: secret }
+        : method === 'otp'
+          ? { method, hospNo: number, otp: secret.replace(/\s/g, '') }
+          : { method, hospNo: number, accessKey: secret.trim() };
     setBusy(true);
-    setError(undefined);
     try {
-      await runtime.session.login({ method: 'password', hospNo: hospNo.trim(), password });
-      runtime.notify({ type: 'success', text: t`You have successfully logged in.` });
+      await runtime.session.login(input);
+      runtime.notify({ type: 'success', text: method === 'password' ? t`You have successfully logged in.` : t`Login successful - Welcome to the app!` });
       await navigate({ to: '/app' });
     } catch (err) {
-      // Wrong credentials get the server's message; no answer at all gets the retry message.
-      setError(err instanceof ApiError && err.status !== 0 ? err.message : t`Something went wrong. Please try again.`);
+      setFailure(failureMessage(err, t`Something went wrong. Please try again.`));
     } finally {
       setBusy(false);
     }
   }
 
+  function changeMethod(next: LoginMethod) {
+    if (next === method) return;
+    setMethod(next);
+    setErrors((e) => ({ hospNo: e.hospNo }));
+    setFailure(undefined);
+  }
+
   return (
-    <form onSubmit={(e) => void submit(e)} aria-describedby={error ? ids.error : undefined} noValidate>
-      <div className="field">
-        <label htmlFor={ids.hospNo}>
-          <Trans>Hospital number</Trans>
-        </label>
-        <input id={ids.hospNo} name="hospNo" autoComplete="username" inputMode="text" required value={hospNo} onChange={(e) => setHospNo(e.target.value)} />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.password}>
-          <Trans>Password</Trans>
-        </label>
-        <input id={ids.password} name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
-      </div>
-      {error && (
-        <p id={ids.error} className="error-text" role="alert">
-          {error}
-        </p>
-      )}
-      <button className="button" type="submit" disabled={busy || !hospNo.trim() || !password}>
-        <Trans>Log in</Trans>
-      </button>
-    </form>
+    <>
+      <LoginMethodSwitch method={method} onChange={changeMethod} />
+      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+        <AuthField
+          ref={hospNoRef}
+          label={<Trans>Hospital number</Trans>}
+          name="hospNo"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={hospNo}
+          onValueChange={(v) => (setHospNo(v), setErrors((e) => (e.hospNo ? { ...e, hospNo: undefined } : e)))}
+          error={errors.hospNo}
+        />
+        {method === 'password' && (
+          <PasswordField ref={secretRef} label={<Trans>Password</Trans>} name="password" autoComplete="current-password" value={secret} onValueChange={setSecret} error={errors.secret} />
+        )}
+        {method === 'otp' && <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />}
+        {method === 'access-key' && (
+          <AuthField
+            ref={secretRef}
+            label={<Trans>Access key</Trans>}
+            name="accessKey"
+            autoComplete="off"
+            autoCapitalize="characters"
+            autoCorrect="off"
+            spellCheck={false}
+            value={secret}
+            onValueChange={setSecret}
+            error={errors.secret}
+            hint={<Trans>Type it as printed on the letter from your hospital; dashes and capitals do not matter.</Trans>}
+          />
+        )}
+        {failure && (
+          <p id={failureId} className="error-text auth-failure" role="alert">
+            {failure}
+          </p>
+        )}
+        <button className="button auth-submit" type="submit" disabled={busy}>
+          <Trans>Log in</Trans>
+        </button>
+      </form>
+    </>
   );
 }

@@ -1,7 +1,9 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Icon } from '../../components/icon.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { LoginForm } from '../../features/auth/login-form.tsx';
+import { PasswordHelp } from '../../features/auth/password-help.tsx';
 import { runtime } from '../../lib/runtime.ts';
 
 export const Route = createFileRoute('/_login/')({
@@ -17,14 +19,28 @@ function LoginPage() {
   const { t } = useLingui();
   usePageTitle(t`Log in`);
   return (
-    <section className="card login-card">
-      <h1>
-        <Trans>Log in</Trans>
-      </h1>
-      <p className="muted">
-        <Trans>Record your glucose readings and keep your care team informed, also without Wi-Fi.</Trans>
-      </p>
-      <LoginForm />
-    </section>
+    <div className="login-page">
+      <header className="login-brand">
+        <span className="login-brand-mark">
+          <Icon icon="mdi:water" />
+        </span>
+        <div>
+          <p className="login-brand-name">Eddy</p>
+          <p className="login-brand-tagline">
+            <Trans>Diabetes care from your hospital</Trans>
+          </p>
+        </div>
+      </header>
+      <section className="card">
+        <h1>
+          <Trans>Log in</Trans>
+        </h1>
+        <p className="muted login-intro">
+          <Trans>Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent when there is a connection.</Trans>
+        </p>
+        <LoginForm />
+      </section>
+      <PasswordHelp />
+    </div>
   );
 }

@@ -1,0 +1,80 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, type RefObject } from 'react';
+import { useRuntime } from '../../lib/runtime-context.tsx';
+import { failureMessage } from './auth-errors.ts';
+import { AuthField } from './auth-field.tsx';
+import { useOtpSent } from './use-otp-sent.ts';
+
+export interface OtpFieldsProps {
+  code: string;
+  onCodeChange: (code: string) => void;
+  error: string | undefined;
+  codeRef: RefObject<HTMLInputElement | null>;
+  /** The checked hospital number, or undefined after marking the field as wrong. */
+  requireHospNo: () => string | undefined;
+  /** Shows (or, with undefined, clears) the form's failure message. */
+  onFailure: (message: string | undefined) => void;
+}
+
+/** "Send code" with its 60-second wait, then the field for the 6-digit code the admin passes on. */
+export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, onFailure }: OtpFieldsProps) {
+  const { t } = useLingui();
+  const runtime = useRuntime();
+  const { sent, secondsLeft, markSent } = useOtpSent();
+  const [sending, setSending] = useState(false);
+  const countdownId = useId();
+
+  async function send() {
+    const hospNo = requireHospNo();
+    if (!hospNo) return;
+    onFailure(undefined);
+    setSending(true);
+    try {
+      await runtime.api.post('/auth/sendOtp', { hospNo });
+      markSent();
+      runtime.notify({ type: 'success', text: t`Please check admin's email for the OTP.` });
+      codeRef.current?.focus();
+    } catch (err) {
+      onFailure(failureMessage(err, t`Something went wrong. Please try again.`));
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="otp-send">
+        <button type="button" className="button button--secondary" disabled={sending || secondsLeft > 0} aria-describedby={secondsLeft > 0 ? countdownId : undefined} onClick={() => void send()}>
+          <Trans>Send code</Trans>
+        </button>
+        {secondsLeft > 0 && (
+          <p id={countdownId} className="otp-countdown">
+            <Plural value={secondsLeft} one="You can ask for a new code in # second." other="You can ask for a new code in # seconds." />
+          </p>
+        )}
+      </div>
+      <div className="otp-code">
+        <AuthField
+          ref={codeRef}
+          label={<Trans>One-time code</Trans>}
+          name="otp"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]*"
+          maxLength={12}
+          value={code}
+          onValueChange={onCodeChange}
+          error={error}
+          hint={
+            sent ? (
+              // The toast has announced it; this copy stays for whoever looks away and back.
+              <span className="auth-notice">{t`Please check admin's email for the OTP.`}</span>
+            ) : (
+              <Trans>Tap “Send code”: the code goes to your hospital's care team, who give it to you.</Trans>
+            )
+          }
+        />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,270 @@
+// The patient login page (spec §1, §2, §4, §8): the three ways to log in, what a failure keeps, the
+// one-time code's 60-second wait, changing a password, and logging out again.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[login e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  if (skip) return;
+  // Every test here logs in or fails to, more often than the default 20 a minute allows.
+  server = await startServer({ AUTH_RATE_LIMIT: '200' });
+  browser = await launchChromium();
+}, 120_000);
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+/** A fresh browser profile (nothing stored) on the login page. */
+async function openLogin(width = 360): Promise<Page> {
+  // bypassCSP: the app's CSP forbids inline scripts, and axe-core is added as one.
+  context = await browser.newContext({ bypassCSP: true, viewport: { width, height: width < 600 ? 780 : 900 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/`);
+  await page.getByLabel('Hospital number').waitFor();
+  return page;
+}
+
+const notice = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text }).first().waitFor({ timeout: 15_000 });
+const logIn = (page: Page) => page.getByRole('button', { name: 'Log in', exact: true }).click();
+const fieldError = async (page: Page, label: string) => {
+  const input = page.getByLabel(label, { exact: true });
+  const ids = (await input.getAttribute('aria-describedby')) ?? '';
+  const texts = await Promise.all(
+    ids
+      .split(' ')
+      .filter(Boolean)
+      .map((id) => page.locator(`[id="${id}"]`).innerText()),
+  );
+  return {
+    invalid: await input.getAttribute('aria-invalid'),
+    described: texts.join(' '),
+  };
+};
+
+/** The code in the newest mail of the server's outbox (no SMTP_URL: .eml files, DESIGN.md §3). */
+async function newestOtp(): Promise<string> {
+  const dir = path.join(server.dataDir, 'outbox');
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
+  const newest = files.at(-1);
+  if (!newest) throw new Error('no mail in the outbox');
+  const code = /Code: (\d{6})/.exec(await readFile(path.join(dir, newest), 'utf8'))?.[1];
+  if (!code) throw new Error(`no code in ${newest}`);
+  return code;
+}
+
+describe.skipIf(skip)('patient login page', () => {
+  it('checks input first, keeps what was typed on a wrong password, logs in with the right one and out again', async () => {
+    const page = await openLogin();
+    expect(await page.title()).toBe('Log in | Eddy - Diabetes Management');
+    expect(await page.getByRole('radio', { name: 'Password' }).getAttribute('aria-checked')).toBe('true');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'login-password-360');
+
+    await logIn(page);
+    expect(await fieldError(page, 'Hospital number')).toEqual({
+      invalid: 'true',
+      described: expect.stringContaining('Enter your hospital number.'),
+    });
+    expect(await fieldError(page, 'Password')).toEqual({
+      invalid: 'true',
+      described: expect.stringContaining('Enter your password.'),
+    });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('hospNo');
+
+    await page.getByLabel('Hospital number').fill('100001');
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    expect((await fieldError(page, 'Hospital number')).invalid).toBeNull();
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('text');
+    expect(await page.getByRole('button', { name: 'Show password' }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    expect(await page.getByLabel('Password', { exact: true }).getAttribute('type')).toBe('password');
+
+    await logIn(page);
+    await page.getByRole('alert').filter({ hasText: 'Invalid hospital number or password.' }).waitFor();
+    expect(await page.getByLabel('Hospital number').inputValue()).toBe('100001');
+    expect(await page.getByLabel('Password', { exact: true }).inputValue()).toBe('not-the-password');
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'login-password-failed-360');
+
+    // Enter in the password field submits, as a keyboard user expects.
+    await page.getByLabel('Password', { exact: true }).fill('Demo-patient-1');
+    await page.getByLabel('Password', { exact: true }).press('Enter');
+    await notice(page, 'You have successfully logged in.');
+    await page.waitForURL(/\/app$/);
+
+    // A logged-in patient who opens / goes to the app (spec §2).
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/app$/);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await notice(page, 'You have successfully logged out.');
+    await page.waitForURL(`${server.url}/`);
+    await page.getByLabel('Hospital number').waitFor();
+  }, 60_000);
+
+  it('sends a one-time code, waits 60 s before another, and logs in with the code from the mail', async () => {
+    const page = await openLogin();
+    // The mode switch works from the keyboard: arrows move between the options.
+    await page.getByRole('radio', { name: 'Password' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('radio', { name: 'One-time code' }).getAttribute('aria-checked')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('One-time code');
+    const code = page.getByLabel('One-time code', { exact: true });
+    expect(await code.getAttribute('inputmode')).toBe('numeric');
+    expect(await code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const send = page.getByRole('button', { name: 'Send code', exact: true });
+    await send.click();
+    expect((await fieldError(page, 'Hospital number')).described).toContain('Enter your hospital number.');
+
+    await page.getByLabel('Hospital number').fill('100001');
+    await send.click();
+    await notice(page, "Please check admin's email for the OTP.");
+    expect((await fieldError(page, 'One-time code')).described).toContain("Please check admin's email for the OTP.");
+    expect(await send.isDisabled()).toBe(true);
+    const countdown = page.getByText(/You can ask for a new code in \d+ seconds?\./);
+    const first = Number(/\d+/.exec(await countdown.innerText())?.[0]);
+    expect(first).toBeGreaterThan(50);
+    expect(first).toBeLessThanOrEqual(60);
+    await page.waitForTimeout(2100);
+    expect(Number(/\d+/.exec(await countdown.innerText())?.[0])).toBeLessThan(first);
+
+    // The wait survives switching modes (the form is rebuilt), like the spec's OTP-sent flag.
+    await page.getByRole('radio', { name: 'Password' }).click();
+    await page.getByRole('radio', { name: 'One-time code' }).click();
+    expect(await send.isDisabled()).toBe(true);
+    expect(await page.getByLabel('Hospital number').inputValue()).toBe('100001');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'login-otp-sent-360');
+
+    await code.fill('12');
+    await logIn(page);
+    expect(await fieldError(page, 'One-time code')).toEqual({
+      invalid: 'true',
+      described: expect.stringContaining('Enter the 6-digit code'),
+    });
+
+    const otp = await newestOtp();
+    // A wrong code gets the server's answer and stays in the field to be corrected.
+    const wrong = otp === '000000' ? '111111' : '000000';
+    await code.fill(wrong);
+    await logIn(page);
+    await page.getByRole('alert').filter({ hasText: 'Invalid hospital number or one-time code.' }).waitFor();
+    expect(await code.inputValue()).toBe(wrong);
+
+    await code.fill(otp);
+    await logIn(page);
+    await notice(page, 'Login successful - Welcome to the app!');
+    await page.waitForURL(/\/app$/);
+  }, 60_000);
+
+  it('logs in with the access key from the hospital', async () => {
+    const page = await openLogin(1280);
+    await page.getByRole('radio', { name: 'Access key' }).click();
+    await page.getByLabel('Hospital number').fill('100001');
+    await logIn(page);
+    expect((await fieldError(page, 'Access key')).described).toContain('Enter your access key.');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'login-access-key-1280');
+
+    // Typed as a person reads it off the letter: lower case works too.
+    await page.getByLabel('Access key', { exact: true }).fill('demo1-10000-1acce-sskey');
+    await logIn(page);
+    await notice(page, 'Login successful - Welcome to the app!');
+    await page.waitForURL(/\/app$/);
+  }, 60_000);
+
+  it('changes a password with the current one, then logs in with the new one', async () => {
+    const page = await openLogin();
+    await page.getByRole('button', { name: 'Forgot or change password?' }).click();
+    const form = page.getByRole('region', { name: 'Change your password' });
+    await form.waitFor();
+    expect(await page.getByRole('button', { name: 'Forgot or change password?' }).getAttribute('aria-expanded')).toBe('true');
+    await form.getByText(/Ask your hospital for a temporary password/).waitFor();
+    // The cursor is in the form's first field.
+    expect(await page.evaluate(() => (document.activeElement?.closest('[role=region]') ? document.activeElement.getAttribute('name') : null))).toBe('hospNo');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await form.getByLabel('Hospital number').fill('100002');
+    await form.getByLabel('Current or temporary password', { exact: true }).fill('Demo-patient-2');
+    await form.getByLabel('New password', { exact: true }).fill('short');
+    await form.getByLabel('Repeat new password', { exact: true }).fill('short');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    expect(await fieldError(page, 'New password')).toEqual({
+      invalid: 'true',
+      described: expect.stringContaining('at least 8 characters'),
+    });
+
+    await form.getByLabel('New password', { exact: true }).fill('Fresh-start-2026');
+    await form.getByLabel('Repeat new password', { exact: true }).fill('Fresh-start-2027');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    expect((await fieldError(page, 'Repeat new password')).described).toContain('The two new passwords are not the same.');
+
+    await form.getByLabel('Repeat new password', { exact: true }).fill('Fresh-start-2026');
+    await form.getByLabel('Current or temporary password', { exact: true }).fill('wrong-password');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await form.getByRole('alert').filter({ hasText: 'Invalid hospital number or password.' }).waitFor();
+    expect(await form.getByLabel('Hospital number').inputValue()).toBe('100002');
+    expect(await form.getByLabel('New password', { exact: true }).inputValue()).toBe('Fresh-start-2026');
+    expect(await form.getByLabel('Repeat new password', { exact: true }).inputValue()).toBe('Fresh-start-2026');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'change-password-failed-360');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'change-password-1280');
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, 'change-password-rtl-360');
+    await page.evaluate(() => (document.documentElement.dir = 'ltr'));
+
+    await form.getByLabel('Current or temporary password', { exact: true }).fill('Demo-patient-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await notice(page, 'You have successfully reset your password.');
+    await form.waitFor({ state: 'detached' });
+    // Closing gives the focus back to the button that opened the form.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain('Forgot or change password?');
+
+    // The old password no longer works, the new one does.
+    await page.getByLabel('Hospital number').fill('100002');
+    await page.getByLabel('Password', { exact: true }).fill('Demo-patient-2');
+    await logIn(page);
+    await page.getByRole('alert').filter({ hasText: 'Invalid hospital number or password.' }).waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('Fresh-start-2026');
+    await logIn(page);
+    await notice(page, 'You have successfully logged in.');
+    await page.waitForURL(/\/app$/);
+  }, 60_000);
+
+  it('fits a 1280 px screen and mirrors in right-to-left text', async () => {
+    const page = await openLogin(1280);
+    await screenshot(page, 'login-password-1280');
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.getByRole('radio', { name: 'One-time code' }).click();
+    await screenshot(page, 'login-otp-rtl-360');
+    // Arrow keys follow the reading direction: in RTL the next option is to the left.
+    await page.getByRole('radio', { name: 'One-time code' }).press('ArrowLeft');
+    expect(await page.getByRole('radio', { name: 'Access key' }).getAttribute('aria-checked')).toBe('true');
+    // Nothing sticks out sideways at 360 px.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }, 60_000);
+});
