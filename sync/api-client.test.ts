@@ -35,6 +35,12 @@ describe('api client', () => {
     expect((err401 as ApiError).status).toBe(401);
     expect((err401 as ApiError).message).toBe(MSG_SESSION_EXPIRED);
     expect(unauthorized).toBe(1);
+    // A wrong current password is the call's own answer, not the end of the session.
+    const wrongPassword = await api
+      .post('/auth/updatePassword', { hospNo: fx.patientA.hospNo, currPassword: 'not-the-password', password: 'a-new-password-1' }, { checksCredentials: true })
+      .catch((e: unknown) => e);
+    expect((wrongPassword as ApiError).status).toBe(401);
+    expect(unauthorized).toBe(1);
 
     const bad = await createApiClient({ baseUrl, getToken: () => undefined }).post('/auth/loginWithPassword', { hospNo: '', password: 'x' }).catch((e: unknown) => e);
     expect((bad as ApiError).status).toBe(400);

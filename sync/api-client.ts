@@ -33,6 +33,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Background calls (sync) do not show the full-screen loader. */
   quiet?: boolean;
+  /**
+   * The call checks credentials of its own (changing a password with the current one): its 401
+   * means "wrong password", not "session over", and must not log the patient out.
+   */
+  checksCredentials?: boolean;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -68,7 +73,7 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     const json = (await res.json().catch(() => ({}))) as T & { message?: unknown };
     if (res.status === 401) {
-      opts.onUnauthorized?.();
+      if (!ro.checksCredentials) opts.onUnauthorized?.();
       throw new ApiError(401, typeof json.message === 'string' && json.message ? json.message : MSG_SESSION_EXPIRED);
     }
     if (!res.ok) throw new ApiError(res.status, typeof json.message === 'string' && json.message ? json.message : MSG_RESPONSE_FAILED);

@@ -59,7 +59,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     }
     setBusy(true);
     try {
-      await runtime.api.post('/auth/updatePassword', { hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next });
+      await runtime.api.post('/auth/updatePassword', { hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next }, { checksCredentials: true });
       runtime.notify({ type: 'success', text: t`You have successfully reset your password.` });
       setCurrent('');
       setNext('');
