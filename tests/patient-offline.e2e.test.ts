@@ -1,0 +1,123 @@
+// A patient's day done entirely offline (issue "Everything a patient does"): every kind of entry is
+// made without a connection, survives a reload while still offline, and reaches the server exactly
+// once, with the time it was made, when the connection returns.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[patient-offline e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+const startedAt = Date.now();
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  page = await context.newPage();
+  token = await apiLogin(server.url, '100002', 'Demo-patient-2');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as T;
+}
+
+const toast = (text: string | RegExp) => page.getByText(text).first().waitFor({ timeout: 15_000 });
+const go = async (link: string) => {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
+};
+
+describe.skipIf(skip)('a patient offline', () => {
+  it('logs in online and has the data on the device', async () => {
+    await uiLogin(page, server.url, '100002', 'Demo-patient-2');
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+    // The profile screen has been visited once online, so it is on the device too.
+    await go('Profile');
+    await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
+    await go('Dashboard');
+  }, 90_000);
+
+  it('records a reading, a dose, an appointment and new meal times without a connection', async () => {
+    await context.setOffline(true);
+    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+
+    await page.getByRole('radio', { name: 'Postprandial' }).check();
+    await page.getByLabel('Glucose (mg/dL)').fill('166');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await toast('Glucose reported successfully');
+
+    const metformin = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' });
+    await metformin.getByRole('button', { name: 'Mark as taken' }).click();
+    await toast('Medicine recorded successfully');
+
+    await page.getByTestId('appointments').getByRole('button', { name: 'Add appointment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add appointment' });
+    await dialog.getByLabel('Doctor').fill('Dr. Offline');
+    const day = new Date(Date.now() + 5 * 86_400_000);
+    await dialog.getByLabel('Date and time').fill(`${new Date(day.getTime() - day.getTimezoneOffset() * 60_000).toISOString().slice(0, 11)}09:15`);
+    await dialog.getByRole('button', { name: 'Add appointment' }).click();
+    await toast('Appointment added successfully');
+
+    await go('Profile');
+    await page.getByLabel('Breakfast').fill('06:50');
+    await page.getByLabel('Lunch').fill('12:20');
+    await page.getByLabel('Dinner').fill('19:10');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await toast('Notification timings saved successfully');
+    await screenshot(page, 'offline-profile-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }, 90_000);
+
+  it('still shows everything after a reload while offline', async () => {
+    await page.reload();
+    await page.getByLabel('Breakfast').waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:50');
+    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+    await go('Dashboard');
+    await page.getByTestId('glucose-list-Postprandial').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' }).getByText(/Taken today at/).waitFor();
+    await page.getByTestId('appointments').getByText('Dr. Offline').waitFor();
+    await screenshot(page, 'offline-dashboard-360');
+    // Nothing reached the server yet.
+    expect((await serverReadings(server.url, token)).some((r) => r.value === 166)).toBe(false);
+  }, 90_000);
+
+  it('sends everything once when the connection returns', async () => {
+    await context.setOffline(false);
+    await toast('Data synchronized successfully');
+    const deadline = Date.now() + 45_000;
+    for (;;) {
+      const readings = (await serverReadings(server.url, token)).filter((r) => r.value === 166);
+      const { taken } = await api<{ taken: { prescrNo: string; takenAt: string }[] }>('/user/medicines/taken');
+      const doses = taken.filter((t) => t.prescrNo === 'RX-100002-01' && Date.parse(t.takenAt) >= startedAt);
+      const { appointments } = await api<{ appointments: { doctor: string }[] }>('/appointments');
+      const { user } = await api<{ user: { notificationTimings: { breakfast: string; lunch: string; dinner: string } } }>('/users/');
+      const done = readings.length > 0 && doses.length > 0 && appointments.some((a) => a.doctor === 'Dr. Offline') && user.notificationTimings.breakfast === '06:50';
+      if (done) {
+        expect(readings).toHaveLength(1);
+        expect(readings[0]?.type).toBe('Postprandial');
+        // The reading keeps the time it was taken, not the time it was sent.
+        expect(Date.parse(readings[0]?.recordedAt ?? '')).toBeGreaterThanOrEqual(startedAt);
+        expect(doses).toHaveLength(1);
+        expect(appointments.filter((a) => a.doctor === 'Dr. Offline')).toHaveLength(1);
+        expect(user.notificationTimings).toEqual({ breakfast: '06:50', lunch: '12:20', dinner: '19:10' });
+        break;
+      }
+      if (Date.now() > deadline) throw new Error('not everything reached the server');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(await page.getByTestId('sync-badge').count()).toBe(0);
+  }, 90_000);
+});
