@@ -6,10 +6,12 @@ import { DEMO, seedDemo } from '../server/seed/demo.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { appointmentMapping } from './appointment-sync.ts';
 import { labTestMapping } from './lab-test-sync.ts';
+import { medicineIntakeMapping } from './medicine-intake-sync.ts';
 import { medicineMapping } from './medicine-sync.ts';
 import { clearOutbox, drainOutbox, setReplaySession } from './outbox.ts';
 import { PROFILE_DOC_ID, profileMapping } from './profile-sync.ts';
 import { labTestReferenceMapping, symptomReferenceMapping } from './reference-sync.ts';
+import { markRefused } from './refused.ts';
 import { pullChanges, pushChanges, type RestMapping } from './replication.ts';
 import { symptomMapping } from './symptom-sync.ts';
 
@@ -74,5 +76,50 @@ describe('collection mappings', () => {
     const lab = await roundTrip(labTestMapping, t, { ...t, value: 6.9 });
     expect(lab.pulled).toMatchObject({ value: 6.9, unit: '%' });
     expect(lab.after).toBeUndefined();
+  });
+});
+
+describe('settings and doses', () => {
+  it('push a profile change as the calls that make the same difference on the server', async () => {
+    const [before] = (await pullChanges(api, profileMapping, undefined)).documents;
+    if (!before) throw new Error('no profile');
+    const changed = { ...before, notificationTimings: { breakfast: '07:15', lunch: '12:45', dinner: '19:30' }, glucometerAlerts: ['Thursday', 'Saturday'] };
+    const queued = await pushChanges(profileMapping, [{ newDocumentState: changed, assumedMasterState: before }]);
+    // Timings changed, Saturday added, Monday removed; Thursday unchanged sends nothing.
+    expect(queued).toBe(3);
+    expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
+    const [after] = (await pullChanges(api, profileMapping, undefined)).documents;
+    expect(after).toMatchObject({ notificationTimings: changed.notificationTimings });
+    expect([...(after?.glucometerAlerts ?? [])].sort()).toEqual(['Saturday', 'Thursday']);
+    // The same state again is no change at all.
+    expect(await pushChanges(profileMapping, [{ newDocumentState: changed, assumedMasterState: changed }])).toBe(0);
+  });
+
+  it('record a dose taken once, with the time it was taken, and pull it back', async () => {
+    const [medicine] = (await pullChanges(api, medicineMapping, undefined)).documents;
+    if (!medicine) throw new Error('no medicine');
+    const takenAt = new Date(Date.now() - 600_000).toISOString();
+    const dose = { _id: crypto.randomUUID(), prescrNo: medicine.prescrNo, medicineName: medicine.name, dose: medicine.dose, takenAt };
+    await pushChanges(medicineIntakeMapping, [{ newDocumentState: { ...dose, _deleted: false } }]);
+    // A replay of the same write (crash between send and delete) stores nothing twice.
+    await pushChanges(medicineIntakeMapping, [{ newDocumentState: { ...dose, _deleted: false } }]);
+    expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
+    const pulled = (await pullChanges(api, medicineIntakeMapping, undefined)).documents.filter((d) => d._id === dose._id);
+    expect(pulled).toEqual([expect.objectContaining({ ...dose, _deleted: false })]);
+  });
+
+  it('make an add the server refuses for good disappear on the next pull', async () => {
+    const today = new Date().toISOString();
+    const first = { _id: crypto.randomUUID(), symptom: 'Dizziness', recordedAt: today };
+    const second = { _id: crypto.randomUUID(), symptom: 'Dizziness', recordedAt: today };
+    await pushChanges(symptomMapping, [{ newDocumentState: { ...first, _deleted: false } }, { newDocumentState: { ...second, _deleted: false } }]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([expect.objectContaining({ status: 409, message: "You've already reported Dizziness today" })]);
+    markRefused('symptoms', second._id);
+    const pulled = await pullChanges(api, symptomMapping, undefined);
+    expect(pulled.documents).toContainEqual({ _id: second._id, _deleted: true });
+    expect(pulled.documents.find((d) => d._id === first._id)).toMatchObject({ _deleted: false });
+    // Handed out once: a later pull no longer mentions it.
+    expect((await pullChanges(api, symptomMapping, undefined)).documents.some((d) => d._id === second._id)).toBe(false);
   });
 });

@@ -9,6 +9,7 @@ import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'r
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import type { ApiClient } from './api-client.ts';
 import { enqueue, pendingOps, type OutboxOp } from './outbox.ts';
+import { takeRefused } from './refused.ts';
 
 export interface Checkpoint {
   /** The newest `updatedAt` (server clock) seen in a pull. */
@@ -39,9 +40,10 @@ export async function pullChanges<Doc extends { _id: string; updatedAt?: string 
   const path = checkpoint ? `${mapping.listPath}?since=${encodeURIComponent(checkpoint.since)}` : mapping.listPath;
   const { docs, deleted } = mapping.fromList(await api.get<unknown>(path, { quiet: true }));
   const waiting = new Set((await pendingOps()).filter((op) => op.collection === mapping.collection).map((op) => op.docId));
+  const gone = new Set([...deleted, ...takeRefused(mapping.collection)]);
   const documents: WithDeleted<Doc>[] = [
-    ...docs.filter((d) => !waiting.has(d._id)).map((d) => ({ ...d, _deleted: false })),
-    ...deleted.filter((id) => !waiting.has(id)).map((id) => ({ _id: id, _deleted: true }) as WithDeleted<Doc>),
+    ...docs.filter((d) => !waiting.has(d._id) && !gone.has(d._id)).map((d) => ({ ...d, _deleted: false })),
+    ...[...gone].filter((id) => !waiting.has(id)).map((id) => ({ _id: id, _deleted: true }) as WithDeleted<Doc>),
   ];
   const newest = docs.reduce<string | undefined>((max, d) => (d.updatedAt && (!max || d.updatedAt > max) ? d.updatedAt : max), checkpoint?.since);
   return { documents, checkpoint: newest ? { since: newest } : checkpoint };

@@ -6,6 +6,7 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
+import { markRefused } from '../../sync/refused.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
@@ -114,7 +115,10 @@ function syncNow(opts: { announce: boolean }): Promise<void> {
     try {
       const result = await drainOutbox();
       // A write the server refused for good (e.g. a duplicate) is reported, not silently dropped.
-      for (const r of result.rejected) toast({ type: 'error', text: r.message || MSG_RESPONSE_FAILED });
+      for (const r of result.rejected) {
+        toast({ type: 'error', text: r.message || MSG_RESPONSE_FAILED });
+        if (r.op.kind === 'add') markRefused(r.op.collection, r.op.docId);
+      }
       if (result.unauthorized) return handleUnauthorized();
       if (result.kept > 0) {
         status.update({ offline: true, pending: await pendingCount() });
