@@ -26,7 +26,7 @@ export function SymptomHistory({ reports, onRemove }: { reports: Symptom[] | und
   const heading = useDayHeading();
   const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
   return (
-    <section className="card" aria-labelledby="symptom-history-title" data-testid="symptom-history">
+    <section className="card symptom-history" aria-labelledby="symptom-history-title" data-testid="symptom-history">
       <h2 id="symptom-history-title">
         <Trans>Your reports</Trans>
       </h2>
