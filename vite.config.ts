@@ -9,8 +9,10 @@ export default defineConfig({
   plugins: [
     tanstackRouter({ target: 'react', autoCodeSplitting: true, routesDirectory: 'src/routes', generatedRouteTree: 'src/route-tree.gen.ts' }),
     react(),
-    // Lingui's macros (t`…`, <Trans>) are compiled by Babel; everything else by Oxc.
-    babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
+    // Lingui's macros (t`…`, <Trans>) are compiled by Babel; everything else by Oxc. The English
+    // source text stays in the bundle, so a message missing from a catalog reads in English rather
+    // than as its hashed id (a test keeps the catalogs complete all the same).
+    babel({ plugins: [['@lingui/babel-plugin-lingui-macro', { descriptorFields: 'message' }]] }),
     lingui(),
   ],
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },

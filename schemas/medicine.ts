@@ -33,7 +33,7 @@ export type MedicineTaken = FromSchema<typeof medicineTakenSchema>;
 export const medicineIntakeSchema = {
   $id: 'MedicineIntake',
   type: 'object',
-  properties: { _id: uuid, prescrNo, medicineName, dose, takenAt: isoDateTime },
+  properties: { _id: uuid, prescrNo, medicineName, dose, takenAt: isoDateTime, updatedAt: isoDateTime },
   required: ['_id', 'prescrNo', 'medicineName', 'dose', 'takenAt'],
   additionalProperties: false,
 } as const;

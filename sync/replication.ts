@@ -37,7 +37,9 @@ export async function pullChanges<Doc extends { _id: string; updatedAt?: string 
   mapping: RestMapping<Doc>,
   checkpoint: Checkpoint | undefined,
 ): Promise<{ documents: WithDeleted<Doc>[]; checkpoint: Checkpoint | undefined }> {
-  const path = checkpoint ? `${mapping.listPath}?since=${encodeURIComponent(checkpoint.since)}` : mapping.listPath;
+  // RxDB hands back whatever checkpoint was last returned, possibly one without a time (a list
+  // whose rows carry no updatedAt): that means "pull everything", never "?since=undefined".
+  const path = checkpoint?.since ? `${mapping.listPath}?since=${encodeURIComponent(checkpoint.since)}` : mapping.listPath;
   const { docs, deleted } = mapping.fromList(await api.get<unknown>(path, { quiet: true }));
   const waiting = new Set((await pendingOps()).filter((op) => op.collection === mapping.collection).map((op) => op.docId));
   const gone = new Set([...deleted, ...takeRefused(mapping.collection)]);

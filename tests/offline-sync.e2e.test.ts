@@ -32,14 +32,14 @@ afterAll(async () => {
 async function login(hospNo: string, password: string) {
   await page.goto(`${server.url}/`);
   await page.getByLabel('Hospital number').fill(hospNo);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
   await page.waitForURL(/\/app$/);
   await page.getByLabel('Glucose (mg/dL)').waitFor();
 }
 
 async function record(value: number) {
-  await page.getByLabel('Type').selectOption('Random');
+  await page.getByRole('radio', { name: 'Random' }).check();
   await page.getByLabel('Glucose (mg/dL)').fill(String(value));
   await page.getByRole('button', { name: 'Save reading' }).click();
   await listed(value);

@@ -17,4 +17,4 @@ export const medicineDto = (r: PrescriptionRow) => ({
   endDate: r.endDate,
   updatedAt: iso(r.updatedAt),
 });
-export const intakeDto = (r: IntakeRow) => ({ _id: r.id, prescrNo: r.prescrNo, medicineName: r.medicineName, dose: r.dose, takenAt: iso(r.takenAt) });
+export const intakeDto = (r: IntakeRow) => ({ _id: r.id, prescrNo: r.prescrNo, medicineName: r.medicineName, dose: r.dose, takenAt: iso(r.takenAt), updatedAt: iso(r.updatedAt) });

@@ -193,8 +193,15 @@ if (typeof window !== 'undefined') {
 }
 
 let restoring: Promise<unknown> | undefined;
+// Whether this page's session came from the stored one (auto-login) rather than a login form: the
+// dashboard then greets with 'Welcome back, {name}!' once.
+let restoredFromStorage = false;
+let welcomed = false;
 /** Auto-login from the stored session; the first caller starts it, everyone else waits for it. */
-const ensureRestored = () => (restoring ??= session.restore());
+const ensureRestored = () =>
+  (restoring ??= session.restore().then((s) => {
+    restoredFromStorage = s.status === 'logged-in';
+  }));
 
 export const runtime = {
   api,
@@ -204,6 +211,12 @@ export const runtime = {
   ensureRestored,
   syncNow,
   notify: (options: ToastOptions) => toast(options),
+  /** True once per page load after an auto-login; later calls (and fresh logins) get false. */
+  takeWelcomeBack(): boolean {
+    if (!restoredFromStorage || welcomed) return false;
+    welcomed = true;
+    return true;
+  },
   /** Where the app goes when the session ended by a 401 (set by the router). */
   setOnSessionExpired(fn: () => void) {
     onSessionExpired = fn;

@@ -1,13 +1,39 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { copyForUndo } from '../../lib/db/copy.ts';
+import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Icon } from '../../components/icon.tsx';
+import type { ToastOptions } from '../../lib/ui/toast-store.ts';
+import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { GlucoseForm } from './glucose-form.tsx';
+import { BandLabel } from './band-label.tsx';
+import { classifyGlucose } from './targets.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
+import type { GlucoseCollection } from './use-glucose.ts';
 
-/** The three lists by type (spec §3), newest first. */
-export function GlucoseLists({ readings }: { readings: GlucoseReading[] | undefined }) {
-  const { t, i18n } = useLingui();
+const FIRST_PAGE = 5;
+const PAGE = 20;
+
+/** The three lists by type (spec §3), newest first, each reading editable and removable. */
+export function GlucoseLists({ readings, collection, notify }: { readings: GlucoseReading[] | undefined; collection: GlucoseCollection | undefined; notify: (o: ToastOptions) => void }) {
+  const { t } = useLingui();
+  const [editing, setEditing] = useState<GlucoseReading | undefined>();
+  const [deleting, setDeleting] = useState<GlucoseReading | undefined>();
   const heading: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 });
+
+  async function remove(reading: GlucoseReading) {
+    setDeleting(undefined);
+    await collection?.findOne(reading._id).remove();
+    notify({
+      type: 'success',
+      text: t`Reading deleted`,
+      duration: 8000,
+      action: { label: t`Undo`, run: () => void collection?.insert(copyForUndo(reading)) },
+    });
+  }
+
   if (!readings) {
     return (
       <p className="card" role="status">
@@ -16,29 +42,97 @@ export function GlucoseLists({ readings }: { readings: GlucoseReading[] | undefi
     );
   }
   return (
-    <div className="glucose-lists">
-      {GLUCOSE_TYPES.map((type) => {
-        const list = readings.filter((r) => r.type === type);
-        return (
-          <section key={type} className="card" aria-labelledby={`glucose-${type}`} data-testid={`glucose-list-${type}`}>
-            <h2 id={`glucose-${type}`}>{heading[type]}</h2>
-            {list.length === 0 ? (
-              <p>
-                <Trans>No readings yet.</Trans>
-              </p>
-            ) : (
-              <ul className="reading-list">
-                {list.map((r) => (
-                  <li key={r._id}>
-                    <strong>{number.format(r.value)}</strong> <Trans>mg/dL</Trans>
-                    <span className="muted"> · {when.format(new Date(r.recordedAt))}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-        );
-      })}
-    </div>
+    <>
+      <div className="glucose-lists">
+        {GLUCOSE_TYPES.map((type) => (
+          <TypeList key={type} type={type} title={heading[type]} readings={readings.filter((r) => r.type === type)} onEdit={setEditing} onDelete={setDeleting} />
+        ))}
+      </div>
+      <Modal open={editing !== undefined} title={t`Edit reading`} onClose={() => setEditing(undefined)}>
+        {editing && (
+          <GlucoseForm
+            initial={{ type: editing.type, mgdl: editing.value, recordedAt: new Date(editing.recordedAt) }}
+            submitLabel={t`Save changes`}
+            onCancel={() => setEditing(undefined)}
+            onSubmit={async ({ type, mgdl, recordedAt }) => {
+              await collection?.findOne(editing._id).incrementalPatch({ type, value: mgdl, recordedAt: recordedAt.toISOString() });
+              setEditing(undefined);
+              notify({ type: 'success', text: t`Reading updated` });
+            }}
+          />
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title={t`Delete this reading?`}
+        confirmLabel={t`Delete`}
+        danger
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => deleting && void remove(deleting)}
+      >
+        {deleting && <ReadingSummary reading={deleting} />}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function ReadingSummary({ reading }: { reading: GlucoseReading }) {
+  const { i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(reading.recordedAt));
+  return (
+    <p>
+      <strong>
+        {formatGlucose(reading.value, unit, i18n.locale)} {unit}
+      </strong>{' '}
+      · {when}
+    </p>
+  );
+}
+
+function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseType; title: string; readings: GlucoseReading[]; onEdit: (r: GlucoseReading) => void; onDelete: (r: GlucoseReading) => void }) {
+  const { t, i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const [shown, setShown] = useState(FIRST_PAGE);
+  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  return (
+    <section className="card" aria-labelledby={`glucose-${type}`} data-testid={`glucose-list-${type}`}>
+      <h2 id={`glucose-${type}`}>{title}</h2>
+      {readings.length === 0 ? (
+        <EmptyState icon="mdi:water">
+          <Trans>No readings yet. Record one with the form above.</Trans>
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="list">
+            {readings.slice(0, shown).map((r) => {
+              const value = formatGlucose(r.value, unit, i18n.locale);
+              const at = when.format(new Date(r.recordedAt));
+              return (
+                <li key={r._id}>
+                  <div className="list-main">
+                    <strong className="reading-value">{value}</strong> <span className="muted">{unit}</span> <BandLabel band={classifyGlucose(r.value, type)} />
+                    <div className="muted">{at}</div>
+                  </div>
+                  <div className="row-actions">
+                    <button type="button" className="icon-button" aria-label={t`Edit reading ${value} ${unit} of ${at}`} onClick={() => onEdit(r)}>
+                      <Icon icon="mdi:pencil" />
+                    </button>
+                    <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete reading ${value} ${unit} of ${at}`} onClick={() => onDelete(r)}>
+                      <Icon icon="mdi:delete" />
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          {readings.length > shown && (
+            <button type="button" className="button button--secondary button--small show-more" onClick={() => setShown((n) => n + PAGE)}>
+              <Trans>Show more ({readings.length - shown} older)</Trans>
+            </button>
+          )}
+        </>
+      )}
+    </section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultGlucoseType, parseGlucose } from './units.ts';
+import { checkGlucose, defaultGlucoseType } from './units.ts';
 
 describe('glucose input', () => {
   it('suggests the meal tag from the time of day', () => {
@@ -12,14 +12,26 @@ describe('glucose input', () => {
   });
 
   it('accepts plausible mg/dL values only', () => {
-    expect(parseGlucose(' 126 ')).toEqual({ value: 126 });
-    expect(parseGlucose('99,5')).toEqual({ value: 99.5 });
-    expect(parseGlucose('')).toEqual({ error: 'empty' });
-    expect(parseGlucose('12a')).toEqual({ error: 'not-a-number' });
-    expect(parseGlucose('-5')).toEqual({ error: 'not-a-number' });
-    expect(parseGlucose('19')).toEqual({ error: 'out-of-range' });
-    expect(parseGlucose('601')).toEqual({ error: 'out-of-range' });
-    expect(parseGlucose('20')).toEqual({ value: 20 });
-    expect(parseGlucose('600')).toEqual({ value: 600 });
+    expect(checkGlucose(' 126 ', 'mg/dL')).toEqual({ kind: 'ok', mgdl: 126 });
+    expect(checkGlucose('', 'mg/dL')).toEqual({ kind: 'error', error: 'empty' });
+    expect(checkGlucose('12a', 'mg/dL')).toEqual({ kind: 'error', error: 'not-a-number' });
+    expect(checkGlucose('-5', 'mg/dL')).toEqual({ kind: 'error', error: 'not-a-number' });
+    expect(checkGlucose('601', 'mg/dL')).toEqual({ kind: 'error', error: 'out-of-range' });
+    expect(checkGlucose('0.5', 'mg/dL')).toEqual({ kind: 'error', error: 'out-of-range' });
+    expect(checkGlucose('40', 'mg/dL')).toEqual({ kind: 'ok', mgdl: 40 });
+    expect(checkGlucose('600', 'mg/dL')).toEqual({ kind: 'ok', mgdl: 600 });
+  });
+
+  it('asks when a number looks like the other unit', () => {
+    // 6.5 is impossible in mg/dL and an ordinary mmol/L reading.
+    expect(checkGlucose('6,5', 'mg/dL')).toEqual({ kind: 'confirm-unit', value: 6.5, other: 'mmol/L', asOther: 117.1, asTyped: undefined });
+    // 25 mg/dL is possible (a severe low) but 25 mmol/L is a common high: ask, offering both.
+    expect(checkGlucose('25', 'mg/dL')).toMatchObject({ kind: 'confirm-unit', asTyped: 25, asOther: 450.4 });
+    // 126 while in mmol/L is 2,270 mg/dL: it must be mg/dL.
+    expect(checkGlucose('126', 'mmol/L')).toEqual({ kind: 'confirm-unit', value: 126, other: 'mg/dL', asOther: 126, asTyped: undefined });
+    expect(checkGlucose('7.0', 'mmol/L')).toEqual({ kind: 'ok', mgdl: 126.1 });
+    expect(checkGlucose('34', 'mmol/L')).toEqual({ kind: 'confirm-unit', value: 34, other: 'mg/dL', asOther: 34, asTyped: undefined });
+    expect(checkGlucose('700', 'mmol/L')).toEqual({ kind: 'error', error: 'out-of-range' });
+    expect(checkGlucose('1', 'mmol/L')).toEqual({ kind: 'error', error: 'out-of-range' });
   });
 });

@@ -1,4 +1,5 @@
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
+import { plausibleRange, toMgDl, type GlucoseUnit } from '../../lib/units.ts';
 
 export { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType };
 
@@ -13,12 +14,38 @@ export function defaultGlucoseType(date: Date): GlucoseType {
   return 'Random';
 }
 
-/** Parses what a person typed (comma or point decimals) into mg/dL, or explains what is wrong. */
-export function parseGlucose(text: string): { value: number } | { error: 'empty' | 'not-a-number' | 'out-of-range' } {
+const otherUnit = (unit: GlucoseUnit): GlucoseUnit => (unit === 'mg/dL' ? 'mmol/L' : 'mg/dL');
+const inRange = (mgdl: number) => mgdl >= GLUCOSE_MIN_MG_DL && mgdl <= GLUCOSE_MAX_MG_DL;
+
+export type GlucoseCheck =
+  | { kind: 'ok'; mgdl: number }
+  | { kind: 'error'; error: 'empty' | 'not-a-number' | 'out-of-range' }
+  /**
+   * The number fits the other unit better (6.5 typed while in mg/dL): the person confirms which
+   * one they meant. `asTyped` is the value in the chosen unit when that too is plausible.
+   */
+  | { kind: 'confirm-unit'; value: number; other: GlucoseUnit; asOther: number; asTyped: number | undefined };
+
+/**
+ * What a person typed (comma or point decimals), in their unit, checked against the plausible
+ * range 20–600 mg/dL. Meters show mg/dL as whole numbers from 20 and mmol/L with one decimal up to
+ * 33.3, so a number that is impossible in one unit but ordinary in the other, or a very low mg/dL
+ * value that is also an ordinary mmol/L one, is asked about instead of being stored wrongly.
+ */
+export function checkGlucose(text: string, unit: GlucoseUnit): GlucoseCheck {
   const trimmed = text.trim().replace(',', '.');
-  if (trimmed === '') return { error: 'empty' };
-  if (!/^\d+(\.\d+)?$/.test(trimmed)) return { error: 'not-a-number' };
+  if (trimmed === '') return { kind: 'error', error: 'empty' };
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return { kind: 'error', error: 'not-a-number' };
   const value = Number(trimmed);
-  if (value < GLUCOSE_MIN_MG_DL || value > GLUCOSE_MAX_MG_DL) return { error: 'out-of-range' };
-  return { value };
+  const mgdl = toMgDl(value, unit);
+  const other = otherUnit(unit);
+  const asOther = toMgDl(value, other);
+  const otherRange = plausibleRange(other);
+  const fitsOther = value >= otherRange.min && value <= otherRange.max && inRange(asOther);
+  if (unit === 'mg/dL' && fitsOther && (mgdl < 40 || !Number.isInteger(value))) {
+    return { kind: 'confirm-unit', value, other, asOther, asTyped: inRange(mgdl) ? mgdl : undefined };
+  }
+  if (unit === 'mmol/L' && fitsOther && !inRange(mgdl)) return { kind: 'confirm-unit', value, other, asOther, asTyped: undefined };
+  if (!inRange(mgdl)) return { kind: 'error', error: 'out-of-range' };
+  return { kind: 'ok', mgdl };
 }

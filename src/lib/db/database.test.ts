@@ -278,7 +278,7 @@ describe('the Eddy database', () => {
       symptoms: ['_id', 'recordedAt', 'updatedAt'],
       symptomReference: ['_id'],
       medicines: ['_id', 'updatedAt'],
-      medicineIntakes: ['_id', 'takenAt'],
+      medicineIntakes: ['_id', 'takenAt', 'updatedAt'],
       pendingMedicines: ['_id', 'expiry'],
       appointments: ['_id', 'date', 'updatedAt'],
       labTests: ['_id', 'recordedAt', 'updatedAt'],

@@ -1,10 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { usePageTitle } from '../../components/page-title.tsx';
+import { AppointmentsCard } from '../../features/appointments/appointments-card.tsx';
+import { Greeting } from '../../features/dashboard/greeting.tsx';
 import { GlucoseEntry } from '../../features/glucose/glucose-entry.tsx';
 import { GlucoseLists } from '../../features/glucose/glucose-lists.tsx';
-import { useGlucoseReadings, type GlucoseCollection } from '../../features/glucose/use-glucose.ts';
+import { TodaySummary } from '../../features/glucose/today-summary.tsx';
+import { TrendChart } from '../../features/glucose/trend-chart.tsx';
+import { MedicinesCard } from '../../features/medicines/medicines-card.tsx';
+import { useDatabase, useLiveDocs } from '../../lib/db/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/')({ component: Dashboard });
@@ -13,31 +18,28 @@ function Dashboard() {
   const { t } = useLingui();
   usePageTitle(t`Dashboard`);
   const runtime = useRuntime();
-  const [collection, setCollection] = useState<GlucoseCollection | undefined>();
-  useEffect(() => {
-    let live = true;
-    void runtime.openDatabase().then((db) => {
-      if (live) setCollection(db.glucose);
-    });
-    return () => {
-      live = false;
-    };
-  }, [runtime]);
-  const readings = useGlucoseReadings(collection);
+  const db = useDatabase();
+  const readings = useLiveDocs<GlucoseReading>(db, (d) => d.glucose.find({ sort: [{ recordedAt: 'desc' }] }), []);
 
   return (
-    <>
-      <h1>
-        <Trans>Dashboard</Trans>
-      </h1>
-      {collection ? (
-        <GlucoseEntry collection={collection} onSaved={(text) => runtime.notify({ type: 'success', text })} />
-      ) : (
-        <p className="card" role="status">
-          <Trans>Opening your data…</Trans>
-        </p>
-      )}
-      <GlucoseLists readings={readings} />
-    </>
+    <div className="dashboard">
+      <Greeting db={db} />
+      <div className="dashboard-top">
+        {db ? (
+          <GlucoseEntry collection={db.glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
+        ) : (
+          <p className="card" role="status">
+            <Trans>Opening your data…</Trans>
+          </p>
+        )}
+        {readings && <TodaySummary readings={readings} />}
+      </div>
+      <div className="grid-2">
+        <MedicinesCard db={db} notify={runtime.notify} />
+        <AppointmentsCard db={db} notify={runtime.notify} />
+      </div>
+      {readings && <TrendChart readings={readings} />}
+      <GlucoseLists readings={readings} collection={db?.glucose} notify={runtime.notify} />
+    </div>
   );
 }

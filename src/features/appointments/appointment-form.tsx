@@ -1,0 +1,86 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, type FormEvent } from 'react';
+
+export interface AppointmentValues {
+  doctor: string;
+  date: Date;
+  notes: string;
+}
+
+const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
+/** Doctor, date and time, notes: for a new appointment and for changing one. */
+export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: AppointmentValues; submitLabel: string; onSubmit: (v: AppointmentValues) => Promise<void>; onCancel: () => void }) {
+  const { t } = useLingui();
+  const [doctor, setDoctor] = useState(initial?.doctor ?? '');
+  const [date, setDate] = useState(initial ? toLocalInput(initial.date) : '');
+  const [notes, setNotes] = useState(initial?.notes ?? '');
+  const [errors, setErrors] = useState<{ doctor?: string; date?: string; form?: string }>({});
+  const [busy, setBusy] = useState(false);
+  const ids = { doctor: useId(), date: useId(), notes: useId(), doctorError: useId(), dateError: useId() };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const next: typeof errors = {};
+    if (!doctor.trim()) next.doctor = t`Enter the doctor's name.`;
+    else if (doctor.trim().length > 120) next.doctor = t`The doctor's name can have at most 120 characters.`;
+    const when = date ? new Date(date) : undefined;
+    if (!when || Number.isNaN(when.getTime())) next.date = t`Choose the date and time of the appointment.`;
+    setErrors(next);
+    if (next.doctor || next.date || !when) return;
+    setBusy(true);
+    try {
+      await onSubmit({ doctor: doctor.trim(), date: when, notes: notes.trim() });
+    } catch {
+      setErrors({ form: t`The appointment could not be saved on this device. Please try again.` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate>
+      <div className={errors.doctor ? 'field field--error' : 'field'}>
+        <label htmlFor={ids.doctor}>
+          <Trans>Doctor</Trans>
+        </label>
+        <input id={ids.doctor} value={doctor} maxLength={120} autoComplete="off" aria-invalid={errors.doctor ? true : undefined} aria-describedby={errors.doctor ? ids.doctorError : undefined} onChange={(e) => setDoctor(e.target.value)} />
+        {errors.doctor && (
+          <p id={ids.doctorError} className="error-text">
+            {errors.doctor}
+          </p>
+        )}
+      </div>
+      <div className={errors.date ? 'field field--error' : 'field'}>
+        <label htmlFor={ids.date}>
+          <Trans>Date and time</Trans>
+        </label>
+        <input id={ids.date} type="datetime-local" value={date} aria-invalid={errors.date ? true : undefined} aria-describedby={errors.date ? ids.dateError : undefined} onChange={(e) => setDate(e.target.value)} />
+        {errors.date && (
+          <p id={ids.dateError} className="error-text">
+            {errors.date}
+          </p>
+        )}
+      </div>
+      <div className="field">
+        <label htmlFor={ids.notes}>
+          <Trans>Notes (optional)</Trans>
+        </label>
+        <textarea id={ids.notes} value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
+      </div>
+      {errors.form && (
+        <p className="error-text" role="alert">
+          {errors.form}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button button--secondary" onClick={onCancel}>
+          <Trans>Cancel</Trans>
+        </button>
+        <button type="submit" className="button" disabled={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

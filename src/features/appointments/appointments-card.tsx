@@ -1,0 +1,108 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
+import type { Appointment } from '../../../schemas/appointment.ts';
+import { uuidv7 } from '../../../sync/ids.ts';
+import { copyForUndo } from '../../lib/db/copy.ts';
+import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Icon } from '../../components/icon.tsx';
+import type { EddyDatabase } from '../../lib/db/database.ts';
+import { useLiveDocs } from '../../lib/db/use-live.ts';
+import type { ToastOptions } from '../../lib/ui/toast-store.ts';
+import { AppointmentForm } from './appointment-form.tsx';
+
+/** Upcoming appointments (from the start of today), with add, edit and delete. */
+export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void }) {
+  const { t, i18n } = useLingui();
+  const [startOfToday] = useState(() => new Date(new Date().toDateString()).toISOString());
+  const upcoming = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $gte: startOfToday } }, sort: [{ date: 'asc' }] }), [startOfToday]);
+  const [editing, setEditing] = useState<Appointment | 'new' | undefined>();
+  const [deleting, setDeleting] = useState<Appointment | undefined>();
+  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'full', timeStyle: 'short' });
+
+  async function remove(a: Appointment) {
+    setDeleting(undefined);
+    await db?.appointments.findOne(a._id).remove();
+    notify({ type: 'success', text: t`Appointment removed successfully`, duration: 8000, action: { label: t`Undo`, run: () => void db?.appointments.insert(copyForUndo(a)) } });
+  }
+
+  return (
+    <section className="card" aria-labelledby="appointments-title" data-testid="appointments">
+      <div className="section-head">
+        <h2 id="appointments-title">
+          <Trans>Upcoming appointments</Trans>
+        </h2>
+        <button type="button" className="button button--small" disabled={!db} onClick={() => setEditing('new')}>
+          <Icon icon="mdi:plus" /> <Trans>Add appointment</Trans>
+        </button>
+      </div>
+      {!upcoming ? (
+        <p role="status">
+          <Trans>Loading your appointments…</Trans>
+        </p>
+      ) : upcoming.length === 0 ? (
+        <EmptyState icon="mdi:calendar">
+          <Trans>No upcoming appointments. Add your next visit so you do not miss it.</Trans>
+        </EmptyState>
+      ) : (
+        <ul className="list">
+          {upcoming.map((a) => {
+            const at = when.format(new Date(a.date));
+            return (
+              <li key={a._id}>
+                <Icon icon="mdi:calendar-clock" className="list-icon" />
+                <div className="list-main">
+                  <strong>{a.doctor}</strong>
+                  <div>{at}</div>
+                  {a.notes && <div className="muted">{a.notes}</div>}
+                </div>
+                <div className="row-actions">
+                  <button type="button" className="icon-button" aria-label={t`Edit appointment with ${a.doctor} on ${at}`} onClick={() => setEditing(a)}>
+                    <Icon icon="mdi:pencil" />
+                  </button>
+                  <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${a.doctor} on ${at}`} onClick={() => setDeleting(a)}>
+                    <Icon icon="mdi:delete" />
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Modal open={editing !== undefined} title={editing === 'new' ? t`Add appointment` : t`Edit appointment`} onClose={() => setEditing(undefined)}>
+        {editing !== undefined && (
+          <AppointmentForm
+            {...(editing === 'new' ? {} : { initial: { doctor: editing.doctor, date: new Date(editing.date), notes: editing.notes ?? '' } })}
+            submitLabel={editing === 'new' ? t`Add appointment` : t`Save changes`}
+            onCancel={() => setEditing(undefined)}
+            onSubmit={async ({ doctor, date, notes }) => {
+              if (!db) return;
+              if (editing === 'new') {
+                await db.appointments.insert({ _id: uuidv7(), doctor, date: date.toISOString(), notes });
+                notify({ type: 'success', text: t`Appointment added successfully` });
+              } else {
+                await db.appointments.findOne(editing._id).incrementalPatch({ doctor, date: date.toISOString(), notes });
+                notify({ type: 'success', text: t`Appointment updated successfully` });
+              }
+              setEditing(undefined);
+            }}
+          />
+        )}
+      </Modal>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title={t`Delete this appointment?`}
+        confirmLabel={t`Delete`}
+        danger
+        onCancel={() => setDeleting(undefined)}
+        onConfirm={() => deleting && void remove(deleting)}
+      >
+        {deleting && (
+          <p>
+            <strong>{deleting.doctor}</strong> · {when.format(new Date(deleting.date))}
+          </p>
+        )}
+      </ConfirmDialog>
+    </section>
+  );
+}

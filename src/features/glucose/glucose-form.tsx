@@ -1,0 +1,183 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, type FormEvent } from 'react';
+import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
+import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
+
+/** datetime-local value of a Date in the device's zone ("2026-11-22T08:30"). */
+export const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+
+export interface GlucoseValues {
+  type: GlucoseType;
+  /** mg/dL, as stored. */
+  mgdl: number;
+  recordedAt: Date;
+}
+
+export interface GlucoseFormProps {
+  initial: { type: GlucoseType; mgdl?: number; recordedAt?: Date };
+  submitLabel: string;
+  /** Resolves when saved; the form then clears itself (new entry) or is closed by its owner. */
+  onSubmit: (values: GlucoseValues) => Promise<void>;
+  onCancel?: () => void;
+  /** A new reading is taken "now" until the person edits the time. */
+  timeFollowsNow?: boolean;
+}
+
+/** Type, value in the patient's unit, and time; used for a new reading and for editing one. */
+export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFollowsNow = false }: GlucoseFormProps) {
+  const { t, i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const [type, setType] = useState<GlucoseType>(initial.type);
+  const [value, setValue] = useState(() => (initial.mgdl === undefined ? '' : formatGlucose(initial.mgdl, unit, 'en')));
+  const [time, setTime] = useState(() => toLocalInput(initial.recordedAt ?? new Date()));
+  const [timeEdited, setTimeEdited] = useState(false);
+  const [error, setError] = useState<string | undefined>();
+  const [question, setQuestion] = useState<Extract<GlucoseCheck, { kind: 'confirm-unit' }> | undefined>();
+  const [busy, setBusy] = useState(false);
+  const ids = { type: useId(), value: useId(), time: useId(), error: useId(), hint: useId() };
+  const typeLabel: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
+  const range = plausibleRange(unit);
+  const num = (v: number, u: GlucoseUnit) => `${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(v)} ${u}`;
+
+  async function save(mgdl: number) {
+    // An untouched time keeps its full precision: "now" for a new reading, the stored time when editing.
+    const recordedAt = timeEdited && time ? new Date(time) : (initial.recordedAt ?? new Date());
+    if (Number.isNaN(recordedAt.getTime()) || recordedAt.getTime() > Date.now() + 5 * 60_000) {
+      setError(t`The time of the reading cannot be in the future.`);
+      return;
+    }
+    setBusy(true);
+    try {
+      await onSubmit({ type, mgdl, recordedAt });
+      setQuestion(undefined);
+      setError(undefined);
+      if (timeFollowsNow) {
+        setValue('');
+        setTime(toLocalInput(new Date()));
+        setTimeEdited(false);
+      }
+    } catch {
+      // Nothing typed is lost: the form keeps its values.
+      setError(t`The reading could not be saved on this device. Please try again.`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const checked = checkGlucose(value, unit);
+    setQuestion(undefined);
+    if (checked.kind === 'confirm-unit') {
+      setError(undefined);
+      setQuestion(checked);
+      return;
+    }
+    if (checked.kind === 'error') {
+      const min = new Intl.NumberFormat(i18n.locale).format(range.min);
+      const max = new Intl.NumberFormat(i18n.locale).format(range.max);
+      setError(
+        checked.error === 'empty'
+          ? t`Enter the glucose value.`
+          : checked.error === 'not-a-number'
+            ? t`Enter the glucose value as a number, for example ${unit === 'mg/dL' ? '126' : '7.0'}.`
+            : t`The value must be between ${min} and ${max} ${unit}. Please check the meter.`,
+      );
+      return;
+    }
+    setError(undefined);
+    void save(checked.mgdl);
+  }
+
+  return (
+    <form className="glucose-form" onSubmit={submit} noValidate>
+      <fieldset className="type-picker">
+        <legend>
+          <Trans>Type</Trans>
+        </legend>
+        {GLUCOSE_TYPES.map((g) => (
+          <label key={g} className="type-option">
+            <input type="radio" name={`type-${ids.type}`} value={g} checked={type === g} onChange={() => setType(g)} />
+            <span>{typeLabel[g]}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="glucose-form-row">
+        <div className={error ? 'field field--error' : 'field'}>
+          <label htmlFor={ids.value}>
+            <Trans>Glucose ({unit})</Trans>
+          </label>
+          <input
+            id={ids.value}
+            name="value"
+            inputMode="decimal"
+            autoComplete="off"
+            enterKeyHint="done"
+            value={value}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${ids.error} ${ids.hint}` : ids.hint}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setQuestion(undefined);
+            }}
+          />
+          <p id={ids.hint} className="field-hint">
+            <Trans>
+              Between {new Intl.NumberFormat(i18n.locale).format(range.min)} and {new Intl.NumberFormat(i18n.locale).format(range.max)} {unit}
+            </Trans>
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.time}>
+            <Trans>Time of the reading</Trans>
+          </label>
+          <input
+            id={ids.time}
+            name="recordedAt"
+            type="datetime-local"
+            value={time}
+            max={toLocalInput(new Date())}
+            onChange={(e) => {
+              setTime(e.target.value);
+              setTimeEdited(true);
+            }}
+          />
+        </div>
+      </div>
+      {error && (
+        <p id={ids.error} className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {question && (
+        <div className="unit-question" role="alert">
+          <p>
+            <Trans>
+              {num(question.value, unit)} is unusual. Did you mean {num(question.value, question.other)}?
+            </Trans>
+          </p>
+          <div className="form-actions">
+            <button type="button" className="button" disabled={busy} onClick={() => void save(question.asOther)}>
+              <Trans>Save as {num(question.value, question.other)}</Trans>
+            </button>
+            {question.asTyped !== undefined && (
+              <button type="button" className="button button--secondary" disabled={busy} onClick={() => question.asTyped !== undefined && void save(question.asTyped)}>
+                <Trans>Yes, {num(question.value, unit)}</Trans>
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+      <div className="form-actions">
+        <button className="button" type="submit" disabled={busy}>
+          {submitLabel}
+        </button>
+        {onCancel && (
+          <button className="button button--secondary" type="button" onClick={onCancel}>
+            <Trans>Cancel</Trans>
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { BandLabel } from './band-label.tsx';
+import { classifyGlucose } from './targets.ts';
+import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
+
+const isToday = (iso: string, now = new Date()) => new Date(iso).toDateString() === now.toDateString();
+
+/** The latest reading of each type and today's readings, each against its target. */
+export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
+  const { t, i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const label: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
+  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
+  // `readings` is newest first, so the first of a type is its latest.
+  const latest = GLUCOSE_TYPES.map((type) => ({ type, reading: readings.find((r) => r.type === type) }));
+  const today = readings.filter((r) => isToday(r.recordedAt));
+  return (
+    <section className="card" aria-labelledby="today-title">
+      <h2 id="today-title">
+        <Trans>Latest readings</Trans>
+      </h2>
+      <ul className="latest-grid">
+        {latest.map(({ type, reading }) => (
+          <li key={type} className={reading ? `latest latest--${classifyGlucose(reading.value, type)}` : 'latest'} data-testid={`latest-${type}`}>
+            <span className="latest-type">{label[type]}</span>
+            {reading ? (
+              <>
+                <span className="latest-value">
+                  {formatGlucose(reading.value, unit, i18n.locale)} <small>{unit}</small>
+                </span>
+                <BandLabel band={classifyGlucose(reading.value, type)} />
+                <span className="muted latest-when">{when.format(new Date(reading.recordedAt))}</span>
+              </>
+            ) : (
+              <span className="muted">
+                <Trans>None yet</Trans>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      <h3>
+        <Trans>Today</Trans>
+      </h3>
+      {today.length === 0 ? (
+        <EmptyState icon="mdi:water">
+          <Trans>No readings today yet. Check your glucose and record it above.</Trans>
+        </EmptyState>
+      ) : (
+        <ul className="chips" data-testid="today-readings">
+          {today.map((r) => (
+            <li key={r._id} className={`chip chip--${classifyGlucose(r.value, r.type)}`}>
+              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r.value, unit, i18n.locale)}</strong> <span>{label[r.type]}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

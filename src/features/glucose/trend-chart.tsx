@@ -1,0 +1,126 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { TIME_IN_RANGE } from './targets.ts';
+import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
+
+const TrendCanvas = lazy(() => import('./trend-canvas.tsx'));
+
+export const TREND_PERIODS = [7, 14, 30, 90] as const;
+const DAY = 86_400_000;
+
+/** Local calendar day of an ISO time, as YYYY-MM-DD. */
+const dayKey = (iso: string) => {
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/** Readings over the last 7/14/30/90 days against the target band, as a chart or as a table. */
+export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
+  const { t, i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const [days, setDays] = useState<(typeof TREND_PERIODS)[number]>(14);
+  const [asTable, setAsTable] = useState(false);
+  const groupName = useId();
+  const labels: Record<GlucoseType, string> = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` }), [t]);
+  const to = Date.now();
+  const from = to - days * DAY;
+  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from), [readings, from]);
+  const inRange = inPeriod.filter((r) => r.value >= TIME_IN_RANGE.low && r.value <= TIME_IN_RANGE.high).length;
+  const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
+  const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
+  const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);
+  const count = inPeriod.length;
+  const summary = count
+    ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
+    : t`No readings in the last ${days} days.`;
+
+  return (
+    <section className="card trend" aria-labelledby="trend-title">
+      <div className="section-head">
+        <h2 id="trend-title">
+          <Trans>Trend</Trans>
+        </h2>
+        <fieldset className="segmented">
+          <legend className="visually-hidden">
+            <Trans>Period</Trans>
+          </legend>
+          {TREND_PERIODS.map((d) => (
+            <label key={d}>
+              <input type="radio" name={groupName} checked={days === d} onChange={() => setDays(d)} />
+              <span>
+                <Trans>{d} days</Trans>
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      </div>
+      <p className="trend-summary">{summary}</p>
+      {count > 0 && !asTable && (
+        <Suspense fallback={<div className="trend-canvas trend-canvas--loading" />}>
+          <TrendCanvas readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
+          <p className="field-hint">
+            <Trans>
+              The shaded band is the target range, {low}–{high} {unit}.
+            </Trans>
+          </p>
+        </Suspense>
+      )}
+      {count > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
+      {count > 0 && (
+        <button type="button" className="button button--secondary button--small" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
+          {asTable ? <Trans>Show as chart</Trans> : <Trans>Show as table</Trans>}
+        </button>
+      )}
+    </section>
+  );
+}
+
+function TrendTable({ readings, labels }: { readings: GlucoseReading[]; labels: Record<GlucoseType, string> }) {
+  const { t, i18n } = useLingui();
+  const unit = useGlucoseUnit();
+  const byDay = new Map<string, GlucoseReading[]>();
+  for (const r of [...readings].sort((a, b) => b.recordedAt.localeCompare(a.recordedAt))) {
+    const key = dayKey(r.recordedAt);
+    byDay.set(key, [...(byDay.get(key) ?? []), r]);
+  }
+  const dayFmt = new Intl.DateTimeFormat(i18n.locale, { weekday: 'short', day: 'numeric', month: 'short' });
+  const timeFmt = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={t`Readings by day`}>
+      <table className="trend-table">
+        <caption className="visually-hidden">
+          <Trans>Readings by day ({unit})</Trans>
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              <Trans>Day</Trans>
+            </th>
+            {GLUCOSE_TYPES.map((type) => (
+              <th key={type} scope="col">
+                {labels[type]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {[...byDay].map(([day, list]) => (
+            <tr key={day}>
+              <th scope="row">{dayFmt.format(new Date(`${day}T12:00:00`))}</th>
+              {GLUCOSE_TYPES.map((type) => (
+                <td key={type}>
+                  {list
+                    .filter((r) => r.type === type)
+                    .map((r) => `${formatGlucose(r.value, unit, i18n.locale)} (${timeFmt.format(new Date(r.recordedAt))})`)
+                    .join(', ')}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

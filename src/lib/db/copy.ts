@@ -1,0 +1,11 @@
+import { uuidv7 } from '../../../sync/ids.ts';
+
+/**
+ * A copy of a deleted document for "Undo": a new id, because the deletion may already be on its way
+ * to the server, and no server timestamp, because the copy is a new record there.
+ */
+export function copyForUndo<T extends { _id: string; updatedAt?: string }>(doc: T): T {
+  const copy: T = { ...doc, _id: uuidv7() };
+  delete copy.updatedAt;
+  return copy;
+}

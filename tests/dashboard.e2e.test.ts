@@ -1,0 +1,182 @@
+// The patient's dashboard (issue "Everything a patient does"): quick glucose entry in either unit
+// with its safety checks, the latest readings against their targets, the trend chart and its
+// table, the three lists with edit, delete and undo, medicines marked taken, appointments.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[dashboard e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+/** The reading recorded by the test, followed through edit, delete and undo. */
+let storedId: string;
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  page = await context.newPage();
+  token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(`${server.url}/api${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as T;
+}
+
+async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
+
+describe.skipIf(skip)('dashboard', () => {
+  it('greets the patient and shows the latest readings, medicines and appointments from the demo data', async () => {
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await page.getByRole('heading', { level: 1, name: /Maria/ }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('latest-Fasting').getByText(/In target|Above target|High|Low|Very/).waitFor();
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor();
+    // Ended prescriptions are not shown.
+    expect(await page.getByTestId('medicines').getByText('Sitagliptin 100 mg tablet').count()).toBe(0);
+    await page.getByText(/readings in the last 14 days/).waitFor();
+    await page.locator('.trend-canvas canvas').first().waitFor();
+    await screenshot(page, 'dashboard-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }, 90_000);
+
+  it('records a reading, refuses an implausible value and asks when a value looks like the other unit', async () => {
+    await page.getByRole('radio', { name: 'Fasting' }).check();
+    const value = page.getByLabel('Glucose (mg/dL)');
+    await value.fill('700');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByText('The value must be between 20 and 600 mg/dL. Please check the meter.').waitFor();
+    await expect(value.inputValue()).resolves.toBe('700');
+
+    await value.fill('6.5');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    await page.getByText('6.5 mg/dL is unusual. Did you mean 6.5 mmol/L?').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Save as 6.5 mmol/L' }).click();
+    await toast('Glucose reported successfully');
+    // 6.5 mmol/L is stored as 117.1 mg/dL and shown in the Fasting list as 117.
+    await page.getByTestId('glucose-list-Fasting').getByText('117', { exact: true }).first().waitFor();
+    const stored = await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 117.1));
+    expect(stored.type).toBe('Fasting');
+    storedId = stored._id;
+  }, 90_000);
+
+  it('edits a reading and deletes one with confirmation and undo', async () => {
+    const list = page.getByTestId('glucose-list-Fasting');
+    await list.getByRole('button', { name: /^Edit reading 117 mg\/dL/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit reading' });
+    await dialog.getByLabel('Glucose (mg/dL)').fill('121');
+    await dialog.getByRole('radio', { name: 'Random' }).check();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Reading updated');
+    await page.getByTestId('glucose-list-Random').getByText('121', { exact: true }).first().waitFor();
+    const edited = await until('the edit on the server', async () => (await serverReadings(server.url, token)).find((r) => r._id === storedId && r.value === 121 && r.type === 'Random'));
+
+    await page.getByTestId('glucose-list-Random').getByRole('button', { name: /^Delete reading 121 mg\/dL/ }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this reading?' });
+    await screenshot(page, 'dashboard-delete-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await toast('Reading deleted');
+    await until('the deletion on the server', async () => ((await serverReadings(server.url, token)).some((r) => r._id === edited._id) ? undefined : true));
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await page.getByTestId('glucose-list-Random').getByText('121', { exact: true }).first().waitFor();
+    const restored = await until('the undone reading on the server', async () =>
+      (await serverReadings(server.url, token)).find((r) => r.value === 121 && r.type === 'Random' && r.recordedAt === edited.recordedAt),
+    );
+    expect(restored._id).not.toBe(edited._id);
+    expect(restored.recordedAt).toBe(edited.recordedAt);
+  }, 90_000);
+
+  it('marks a medicine as taken', async () => {
+    const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Glimepiride 1 mg tablet' });
+    await row.getByRole('button', { name: 'Mark as taken' }).click();
+    await toast('Medicine recorded successfully');
+    await row.getByText(/Taken today at/).waitFor();
+    const taken = await until('the dose on the server', async () => {
+      const { taken } = await api<{ taken: { prescrNo: string; takenAt: string }[] }>('/user/medicines/taken');
+      return taken.find((t) => t.prescrNo === 'RX-100001-02' && Date.now() - Date.parse(t.takenAt) < 120_000);
+    });
+    expect(taken).toBeTruthy();
+  }, 90_000);
+
+  it('adds, edits and removes an appointment', async () => {
+    const card = page.getByTestId('appointments');
+    await card.getByRole('button', { name: 'Add appointment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add appointment' });
+    await dialog.getByRole('button', { name: 'Add appointment' }).click();
+    await dialog.getByText("Enter the doctor's name.").waitFor();
+    await dialog.getByLabel('Doctor').fill('Dr. Mehta');
+    const next = new Date(Date.now() + 3 * 86_400_000);
+    const local = new Date(next.getTime() - next.getTimezoneOffset() * 60_000).toISOString().slice(0, 11) + '10:30';
+    await dialog.getByLabel('Date and time').fill(local);
+    await dialog.getByLabel('Notes (optional)').fill('Bring the logbook');
+    await screenshot(page, 'dashboard-appointment-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Add appointment' }).click();
+    await toast('Appointment added successfully');
+    type Appt = { _id: string; doctor: string; notes: string };
+    const added = await until('the appointment on the server', async () => (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a.doctor === 'Dr. Mehta'));
+    expect(added.notes).toBe('Bring the logbook');
+
+    await card.getByRole('button', { name: /^Edit appointment with Dr. Mehta/ }).click();
+    await page.getByRole('dialog', { name: 'Edit appointment' }).getByLabel('Notes (optional)').fill('Fasting blood test first');
+    await page.getByRole('dialog', { name: 'Edit appointment' }).getByRole('button', { name: 'Save changes' }).click();
+    await toast('Appointment updated successfully');
+    await until('the change on the server', async () => (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a._id === added._id && a.notes === 'Fasting blood test first'));
+
+    await card.getByRole('button', { name: /^Delete appointment with Dr. Mehta/ }).click();
+    await page.getByRole('dialog', { name: 'Delete this appointment?' }).getByRole('button', { name: 'Delete' }).click();
+    await toast('Appointment removed successfully');
+    await until('the removal on the server', async () => ((await api<{ appointments: Appt[] }>('/appointments')).appointments.some((a) => a._id === added._id) ? undefined : true));
+  }, 90_000);
+
+  it('shows the trend over other periods, as a table too, and in mmol/L', async () => {
+    await page.getByRole('radio', { name: '90 days' }).check();
+    await page.getByText(/readings in the last 90 days/).waitFor();
+    await page.getByRole('button', { name: 'Show as table' }).click();
+    await page.getByRole('table').waitFor();
+    expect(await page.getByRole('table').getByRole('row').count()).toBeGreaterThan(60);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Show as chart' }).click();
+    await page.evaluate(() => localStorage.setItem('eddy_user_glucose_unit', 'mmol/L'));
+    await page.reload();
+    await page.getByLabel('Glucose (mmol/L)').waitFor({ timeout: 30_000 });
+    await page.getByText(/within the target range 3.9–10.0 mmol\/L/).waitFor();
+    await page.evaluate(() => localStorage.removeItem('eddy_user_glucose_unit'));
+  }, 90_000);
+
+  it('looks right on a wide screen and right to left', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.reload();
+    await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'dashboard-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await screenshot(page, 'dashboard-1280-rtl');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, 'dashboard-360-rtl');
+  }, 90_000);
+});
