@@ -27,7 +27,8 @@ export interface LabTestFormProps {
   references: readonly LabReference[];
   /** The result being changed; absent when adding one. */
   initial?: LabTest | undefined;
-  title: ReactNode;
+  /** A heading of its own; absent inside a dialog, whose title names the form. */
+  title?: ReactNode;
   submitLabel: ReactNode;
   /** Saves on the device; a rejection keeps what was typed and says so. */
   onSubmit: (input: LabTestInput) => Promise<void>;
@@ -90,8 +91,8 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
   }
 
   return (
-    <form className="lab-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={ids.title}>
-      <h2 id={ids.title}>{title}</h2>
+    <form className="lab-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={title ? ids.title : undefined}>
+      {title && <h2 id={ids.title}>{title}</h2>}
       <div className={error?.field === 'test' ? 'field field--error' : 'field'}>
         <label htmlFor={ids.test}>
           <Trans>Test</Trans>

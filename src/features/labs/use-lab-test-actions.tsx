@@ -6,12 +6,11 @@ import type { RxCollection } from 'rxdb';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { LabEditDialog } from './lab-edit-dialog.tsx';
 import type { LabReference, LabTestInput } from './lab-test-form.tsx';
 
-/** A new record with the same content (a fresh id, so the server sees a new add). */
-const copyOf = (t: LabTest | LabTestInput): LabTest => ({ _id: uuidv7(), name: t.name, value: t.value, recordedAt: t.recordedAt, ...(t.unit ? { unit: t.unit } : {}) });
 
 export function useLabTestActions(collection: RxCollection<LabTest> | undefined, references: readonly LabReference[]) {
   const { t, i18n } = useLingui();
@@ -21,7 +20,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
 
   async function add(input: LabTestInput): Promise<void> {
     if (!collection) throw new Error('the local database is not open');
-    await collection.insert(copyOf(input));
+    await collection.insert({ _id: uuidv7(), name: input.name, value: input.value, recordedAt: input.recordedAt, ...(input.unit ? { unit: input.unit } : {}) });
     runtime.notify({ type: 'success', text: t`Lab test reported successfully` });
   }
 
@@ -46,7 +45,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
     runtime.notify({
       type: 'success',
       text: t`Lab test deleted successfully`,
-      action: { label: t`Undo`, run: () => void collection.insert(copyOf(test)) },
+      action: { label: t`Undo`, run: () => void collection.insert(copyForUndo(test)) },
     });
   }
 

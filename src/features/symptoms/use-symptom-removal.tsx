@@ -1,11 +1,11 @@
-// Removing a report: asked first, then undoable from the notice. Undo reports the same symptom at
-// the same time again under a new id (the removal may already be on its way to the server).
+// Removing a report: asked first, then undoable from the notice, which reports the same symptom at
+// the same time again.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { RxCollection } from 'rxdb';
 import type { Symptom } from '../../../schemas/symptom.ts';
-import { uuidv7 } from '../../../sync/ids.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined): { ask: (report: Symptom) => void; dialog: ReactNode } {
@@ -30,7 +30,7 @@ export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined)
       text: t`Symptom removed successfully`,
       action: {
         label: t`Undo`,
-        run: () => void collection.insert({ _id: uuidv7(), symptom: report.symptom, recordedAt: report.recordedAt }),
+        run: () => void collection.insert(copyForUndo(report)),
       },
     });
   }
