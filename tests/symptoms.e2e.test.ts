@@ -186,7 +186,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
   });
 
   it('is accessible and fits on a phone, a desktop and right to left', async () => {
-    await page.getByText('Symptom reported successfully').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+    await until('every entry sent', async () => ((await page.getByTestId('sync-badge').count()) === 0 ? true : undefined));
     expect(await seriousA11yViolations(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
