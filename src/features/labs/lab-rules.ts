@@ -54,7 +54,7 @@ export interface TestGroup {
   results: LabTest[];
 }
 
-/** Results grouped per test; the test with the most recent result first. */
+/** Results grouped per test; the test with the most recent result first (by day, then by name). */
 export function groupByTest(tests: readonly LabTest[]): TestGroup[] {
   const sorted = [...tests].sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt));
   const groups = new Map<string, TestGroup>();
@@ -64,7 +64,8 @@ export function groupByTest(tests: readonly LabTest[]): TestGroup[] {
     if (group) group.results.push(t);
     else groups.set(key, { key, name: t.name.trim(), results: [t] });
   }
-  return [...groups.values()];
+  const day = (g: TestGroup) => toDateInput(new Date(g.results[0]?.recordedAt ?? 0));
+  return [...groups.values()].sort((a, b) => day(b).localeCompare(day(a)) || a.name.localeCompare(b.name));
 }
 
 /** How long a trend covers, in the largest whole unit that fits (at least 1 day). */

@@ -68,7 +68,10 @@ export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & 
           return (
             <li key={r._id}>
               <span className="list-main">
-                <span className="lab-result-value">{value}</span> <time className="muted" dateTime={r.recordedAt}>{date}</time>
+                <span className="lab-result-value">{value}</span>
+                <time className="muted" dateTime={r.recordedAt}>
+                  {date}
+                </time>
               </span>
               <div className="row-actions">
                 <button type="button" className="icon-button" aria-label={t`Change ${name} result of ${date}`} onClick={() => onEdit(r)}>

@@ -25,7 +25,7 @@ function Page() {
       </h1>
       <div className="grid-2">
         {db ? (
-          <div className="card">
+          <div className="card lab-add">
             <LabTestForm references={references} title={<Trans>Add a result</Trans>} submitLabel={<Trans>Add result</Trans>} onSubmit={actions.add} />
           </div>
         ) : (
