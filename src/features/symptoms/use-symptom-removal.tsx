@@ -1,0 +1,59 @@
+// Removing a report: asked first, then undoable from the notice, which reports the same symptom at
+// the same time again.
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useState, type ReactNode } from 'react';
+import type { RxCollection } from 'rxdb';
+import type { Symptom } from '../../../schemas/symptom.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { copyForUndo } from '../../lib/db/copy.ts';
+import { useRuntime } from '../../lib/runtime-context.tsx';
+
+export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined): { ask: (report: Symptom) => void; dialog: ReactNode } {
+  const { t, i18n } = useLingui();
+  const runtime = useRuntime();
+  const [pending, setPending] = useState<Symptom | undefined>();
+
+  async function remove(report: Symptom) {
+    setPending(undefined);
+    if (!collection) return;
+    try {
+      // Already gone (e.g. removed on another device and pulled meanwhile): nothing to do.
+      const doc = await collection.findOne(report._id).exec();
+      if (!doc) return;
+      await doc.remove();
+    } catch {
+      runtime.notify({ type: 'error', text: t`The report could not be removed. Please try again.` });
+      return;
+    }
+    runtime.notify({
+      type: 'success',
+      text: t`Symptom removed successfully`,
+      action: {
+        label: t`Undo`,
+        run: () => void collection.insert(copyForUndo(report)),
+      },
+    });
+  }
+
+  const when = pending ? i18n.date(new Date(pending.recordedAt), { dateStyle: 'medium', timeStyle: 'short' }) : '';
+  const symptom = pending?.symptom ?? '';
+  const dialog = (
+    <ConfirmDialog
+      open={pending !== undefined}
+      title={<Trans>Remove this report?</Trans>}
+      confirmLabel={<Trans>Remove</Trans>}
+      danger
+      onCancel={() => setPending(undefined)}
+      onConfirm={() => {
+        if (pending) void remove(pending);
+      }}
+    >
+      <p>
+        <Trans>
+          {symptom}, reported {when}
+        </Trans>
+      </p>
+    </ConfirmDialog>
+  );
+  return { ask: setPending, dialog };
+}
