@@ -1,5 +1,5 @@
 // A patient's day done entirely offline (issue "Everything a patient does"): every kind of entry is
-// made without a connection, survives a reload while still offline, and reaches the server exactly
+// (glucose, a dose, an appointment, a symptom, a lab result, meal times) made without a connection, survives a reload while still offline, and reaches the server exactly
 // once, with the time it was made, when the connection returns.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,18 @@ describe.skipIf(skip)('a patient offline', () => {
     await dialog.getByRole('button', { name: 'Add appointment' }).click();
     await toast('Appointment added successfully');
 
+    await go('Symptoms');
+    await page.getByRole('combobox', { name: 'Symptom' }).fill('Tingling in the feet');
+    await page.getByRole('button', { name: 'Report symptom' }).click();
+    await toast('Symptom reported successfully');
+    await screenshot(page, 'offline-symptoms-360');
+
+    await go('Lab tests');
+    await page.getByLabel('Test', { exact: true }).selectOption('Potassium');
+    await page.getByLabel('Result', { exact: true }).fill('4,4');
+    await page.getByRole('button', { name: 'Add result' }).click();
+    await toast('Lab test reported successfully');
+
     await go('Profile');
     await page.getByLabel('Breakfast').fill('06:50');
     await page.getByLabel('Lunch').fill('12:20');
@@ -89,30 +101,44 @@ describe.skipIf(skip)('a patient offline', () => {
     await page.getByTestId('glucose-list-Postprandial').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
     await page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' }).getByText(/Taken today at/).waitFor();
     await page.getByTestId('appointments').getByText('Dr. Offline').waitFor();
+    await go('Symptoms');
+    await page.getByText('Tingling in the feet', { exact: true }).first().waitFor({ timeout: 20_000 });
+    await go('Lab tests');
+    await page.getByText(/4\.4 mmol\/L/).first().waitFor({ timeout: 20_000 });
+    await go('Dashboard');
     await screenshot(page, 'offline-dashboard-360');
     // Nothing reached the server yet.
-    expect((await serverReadings(server.url, token)).some((r) => r.value === 166)).toBe(false);
+    expect((await serverReadings(server.url, token)).some((r) => r.value === 166 && Date.parse(r.recordedAt) >= startedAt)).toBe(false);
   }, 90_000);
 
   it('sends everything once when the connection returns', async () => {
+    const sentAfter = Date.now();
     await context.setOffline(false);
     await toast('Data synchronized successfully');
     const deadline = Date.now() + 45_000;
     for (;;) {
-      const readings = (await serverReadings(server.url, token)).filter((r) => r.value === 166);
+      // The demo data may hold a 166 of its own, from before this test.
+      const readings = (await serverReadings(server.url, token)).filter((r) => r.value === 166 && Date.parse(r.recordedAt) >= startedAt);
       const { taken } = await api<{ taken: { prescrNo: string; takenAt: string }[] }>('/user/medicines/taken');
       const doses = taken.filter((t) => t.prescrNo === 'RX-100002-01' && Date.parse(t.takenAt) >= startedAt);
       const { appointments } = await api<{ appointments: { doctor: string }[] }>('/appointments');
       const { user } = await api<{ user: { notificationTimings: { breakfast: string; lunch: string; dinner: string } } }>('/users/');
-      const done = readings.length > 0 && doses.length > 0 && appointments.some((a) => a.doctor === 'Dr. Offline') && user.notificationTimings.breakfast === '06:50';
+      const { symptoms } = await api<{ symptoms: { symptom: string }[] }>('/symptoms');
+      const { tests } = await api<{ tests: { name: string; value: number; recordedAt: string }[] }>('/tests');
+      const tingling = symptoms.filter((x) => x.symptom === 'Tingling in the feet');
+      const potassium = tests.filter((x) => x.name === 'Potassium' && x.value === 4.4);
+      const done =
+        readings.length > 0 && doses.length > 0 && appointments.some((a) => a.doctor === 'Dr. Offline') && user.notificationTimings.breakfast === '06:50' && tingling.length > 0 && potassium.length > 0;
       if (done) {
         expect(readings).toHaveLength(1);
         expect(readings[0]?.type).toBe('Postprandial');
         // The reading keeps the time it was taken, not the time it was sent.
-        expect(Date.parse(readings[0]?.recordedAt ?? '')).toBeGreaterThanOrEqual(startedAt);
+        expect(Date.parse(readings[0]?.recordedAt ?? '')).toBeLessThan(sentAfter);
         expect(doses).toHaveLength(1);
         expect(appointments.filter((a) => a.doctor === 'Dr. Offline')).toHaveLength(1);
         expect(user.notificationTimings).toEqual({ breakfast: '06:50', lunch: '12:20', dinner: '19:10' });
+        expect(tingling).toHaveLength(1);
+        expect(potassium).toHaveLength(1);
         break;
       }
       if (Date.now() > deadline) throw new Error('not everything reached the server');

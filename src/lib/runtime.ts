@@ -110,9 +110,16 @@ const session = createPatientSession({
 });
 
 let draining: Promise<void> | undefined;
+// A write made while a sync runs may have missed that sync's drain: it gets one more right after,
+// instead of waiting for the retry timer.
+let drainAgain = false;
 /** Sends what the outbox holds, then refreshes from the server. Reports the result once done. */
 function syncNow(opts: { announce: boolean }): Promise<void> {
-  draining ??= (async () => {
+  if (draining) {
+    drainAgain = true;
+    return draining;
+  }
+  draining = (async () => {
     try {
       const result = await drainOutbox();
       // A write the server refused for good (e.g. a duplicate) is reported, not silently dropped.
@@ -145,6 +152,10 @@ function syncNow(opts: { announce: boolean }): Promise<void> {
       log.warn('sync failed', err);
     } finally {
       draining = undefined;
+      if (drainAgain) {
+        drainAgain = false;
+        void syncNow({ announce: false });
+      }
     }
   })();
   return draining;
