@@ -1,7 +1,8 @@
 // `npm run bench`: the performance budgets of DESIGN.md §4 that can be measured here.
 // - JS the login route ships, gzipped (budget 170 KB), measured in Chromium from what it loads.
-// - The dashboard of a patient with 10,000 readings: time until it is interactive when the data is
-//   on the device (budget 1 s), and, for information, the first login that pulls them all.
+// - The dashboard of a patient with 10,000 more readings: after a reload (data on the device), the
+//   time until the entry form can be used and until lists and trend show (budget 1 s); for
+//   information, the first login that pulls them all.
 // Run after `npm run build`. Benchmarks are scripts, not timed tests.
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -57,7 +58,7 @@ async function addReadings(dataDir: string, count: number): Promise<void> {
   }
 }
 
-async function dashboardWith10k(): Promise<{ firstSyncMs: number; warmMs: number }> {
+async function dashboardWith10k(): Promise<{ firstSyncMs: number; formMs: number; listsMs: number }> {
   const server = await startServer();
   await server.stop();
   await addReadings(server.dataDir, READINGS);
@@ -65,22 +66,25 @@ async function dashboardWith10k(): Promise<{ firstSyncMs: number; warmMs: number
   const browser = await launchChromium();
   try {
     const page = await browser.newPage();
-    const ready = async () => {
+    const listed = async () => {
       await page.getByTestId('glucose-list-Fasting').getByRole('listitem').first().waitFor({ timeout: 120_000 });
       await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 120_000 });
     };
     let start = Date.now();
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
-    // Every reading is on the device once the 90-day trend counts them.
-    await page.getByText(/readings in the last 14 days/).waitFor({ timeout: 120_000 });
-    await page.waitForFunction(() => !document.querySelector('[data-testid="sync-badge"]'), undefined, { timeout: 120_000 });
+    // Every reading is on the device once the delta pull that follows the full one has answered
+    // and the lists show them.
+    await page.waitForResponse((r) => r.url().includes('/api/glucose?since='), { timeout: 120_000 });
+    await listed();
     const firstSyncMs = Date.now() - start;
+    // RxDB stores the pulled documents, then the checkpoint: a reload before that would pull again.
+    await new Promise((r) => setTimeout(r, 15_000));
     start = Date.now();
     await page.reload();
-    await ready();
-    // Interactive: the entry form answers.
     await page.getByLabel('Glucose (mg/dL)').fill('100');
-    return { firstSyncMs, warmMs: Date.now() - start };
+    const formMs = Date.now() - start;
+    await listed();
+    return { firstSyncMs, formMs, listsMs: Date.now() - start };
   } finally {
     await browser.close();
     await server.cleanup();
@@ -95,6 +99,7 @@ if (why) {
 const js = await loginRouteJs();
 process.stdout.write(`login route: ${js.files} JS files, ${js.gzipKb} KB gzipped (budget ${BUDGET_KB} KB) ${js.gzipKb <= BUDGET_KB ? 'OK' : 'OVER BUDGET'}\n`);
 const dash = await dashboardWith10k();
+const verdict = dash.listsMs <= DASHBOARD_BUDGET_MS ? 'OK' : 'OVER BUDGET';
 process.stdout.write(
-  `dashboard with ${READINGS} more readings: interactive ${dash.warmMs} ms after a reload (budget ${DASHBOARD_BUDGET_MS} ms) ${dash.warmMs <= DASHBOARD_BUDGET_MS ? 'OK' : 'OVER BUDGET'}; first login and sync ${dash.firstSyncMs} ms\n`,
+  `dashboard with ${READINGS} more readings, after a reload: entry form usable in ${dash.formMs} ms, latest readings, lists and trend in ${dash.listsMs} ms (budget ${DASHBOARD_BUDGET_MS} ms) ${verdict}; first login and full sync ${dash.firstSyncMs} ms\n`,
 );

@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { AppointmentsCard } from '../../features/appointments/appointments-card.tsx';
@@ -14,12 +15,22 @@ import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/')({ component: Dashboard });
 
+const DASHBOARD_DAYS = 90;
+
 function Dashboard() {
   const { t } = useLingui();
   usePageTitle(t`Dashboard`);
   const runtime = useRuntime();
   const db = useDatabase();
-  const readings = useLiveDocs<GlucoseReading>(db, (d) => d.glucose.find({ sort: [{ recordedAt: 'desc' }] }), []);
+  // The dashboard needs 90 days at most (the longest trend); recordedAt is a plain, indexed field,
+  // so older readings are never read or decrypted unless the patient asks for them.
+  const [withOlder, setWithOlder] = useState(false);
+  const [since] = useState(() => new Date(Date.now() - DASHBOARD_DAYS * 86_400_000).toISOString());
+  const readings = useLiveDocs<GlucoseReading>(
+    db,
+    (d) => d.glucose.find({ selector: withOlder ? {} : { recordedAt: { $gte: since } }, sort: [{ recordedAt: 'desc' }] }),
+    [withOlder, since],
+  );
 
   return (
     <div className="dashboard">
@@ -40,6 +51,13 @@ function Dashboard() {
       </div>
       {readings && <TrendChart readings={readings} />}
       <GlucoseLists readings={readings} collection={db?.glucose} notify={runtime.notify} />
+      {!withOlder && readings && (
+        <p className="older-readings">
+          <button type="button" className="button button--secondary" onClick={() => setWithOlder(true)}>
+            <Trans>Show readings older than {DASHBOARD_DAYS} days</Trans>
+          </button>
+        </p>
+      )}
     </div>
   );
 }
