@@ -3,7 +3,7 @@
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
 
 const skip = e2eUnavailable();
 if (skip) process.stderr.write(`[dashboard e2e] skipped: ${skip}\n`);
@@ -35,15 +35,6 @@ async function api<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
 

@@ -3,7 +3,8 @@
 // trend drawn from the demo patient's seeded results, accessibility and small screens.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+
 
 const skip = e2eUnavailable();
 if (skip) process.stderr.write(`[lab tests e2e] skipped: ${skip}\n`);
@@ -27,15 +28,6 @@ async function serverTests(hospNo: string, password: string): Promise<ServerTest
 }
 const mine = () => serverTests('100001', 'Demo-patient-1');
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const card = (name: string) => page.getByRole('article', { name, exact: true });
 /** A row of a test's list of results. */

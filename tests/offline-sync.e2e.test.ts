@@ -2,7 +2,8 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type RunningServer } from './support/e2e.ts';
+import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type RunningServer, until } from './support/e2e.ts';
+
 
 const skip = e2eUnavailable();
 if (skip) process.stderr.write(`[offline-sync e2e] skipped: ${skip}\n`);
@@ -50,15 +51,6 @@ async function listed(value: number) {
   await page.getByTestId('glucose-list-Random').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
 }
 
-async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 /** Everything the browser keeps for this origin, as text: IndexedDB, localStorage, Cache Storage. */
 async function dumpBrowserStorage(): Promise<string> {
@@ -109,7 +101,7 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     times[values.online] = Date.now();
     await record(values.online);
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    await until('the server to hold the reading', async () => ((await serverReadings(server.url, token)).some((r) => r.value === values.online) ? true : undefined));
+    await until('the server to hold the reading', async () => ((await serverReadings(server.url, token)).some((r) => r.value === values.online) ? true : undefined), 45_000);
     // The service worker controls the page from now on, so the app can start without a network.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
@@ -136,7 +128,7 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     const mine = await until('all readings on the server', async () => {
       const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
       return all.length >= 4 ? all : undefined;
-    });
+    }, 45_000);
     expect(mine.map((r) => r.value).sort()).toEqual([values.online, ...values.offline].sort());
     for (const r of mine) {
       // The time the reading was taken on the device, not when it reached the server.

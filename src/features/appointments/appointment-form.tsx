@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { toLocalInput } from '../../lib/dates.ts';
 
 export interface AppointmentValues {
   doctor: string;
@@ -7,7 +8,6 @@ export interface AppointmentValues {
   notes: string;
 }
 
-const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 /** Doctor, date and time, notes: for a new appointment and for changing one. */
 export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: AppointmentValues; submitLabel: string; onSubmit: (v: AppointmentValues) => Promise<void>; onCancel: () => void }) {

@@ -1,10 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { toLocalInput } from '../../lib/dates.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 
-/** datetime-local value of a Date in the device's zone ("2026-11-22T08:30"). */
-export const toLocalInput = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 export interface GlucoseValues {
   type: GlucoseType;

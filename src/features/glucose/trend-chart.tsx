@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { localDateKey } from '../../lib/dates.ts';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { TIME_IN_RANGE } from './targets.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
@@ -10,11 +11,6 @@ const TrendCanvas = lazy(() => import('./trend-canvas.tsx'));
 export const TREND_PERIODS = [7, 14, 30, 90] as const;
 const DAY = 86_400_000;
 
-/** Local calendar day of an ISO time, as YYYY-MM-DD. */
-const dayKey = (iso: string) => {
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-};
 
 /** Readings over the last 7/14/30/90 days against the target band, as a chart or as a table. */
 export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
@@ -82,7 +78,7 @@ function TrendTable({ readings, labels }: { readings: GlucoseReading[]; labels: 
   const unit = useGlucoseUnit();
   const byDay = new Map<string, GlucoseReading[]>();
   for (const r of [...readings].sort((a, b) => b.recordedAt.localeCompare(a.recordedAt))) {
-    const key = dayKey(r.recordedAt);
+    const key = localDateKey(new Date(r.recordedAt));
     byDay.set(key, [...(byDay.get(key) ?? []), r]);
   }
   const dayFmt = new Intl.DateTimeFormat(i18n.locale, { weekday: 'short', day: 'numeric', month: 'short' });

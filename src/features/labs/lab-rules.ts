@@ -1,6 +1,7 @@
 // The parts of lab results that need no React: reading a typed value, the day a result belongs to,
 // grouping results per test, and the geometry and span of a test's trend.
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { localDateKey } from '../../lib/dates.ts';
 
 /** The server's bounds for a value (schemas/lab-test.ts). */
 export const LAB_VALUE_LIMIT = 1e9;
@@ -18,10 +19,7 @@ export function parseLabValue(text: string): { value: number } | { error: 'empty
 }
 
 /** The value of a date input for the device's calendar day of `d` ("2026-11-22"). */
-export function toDateInput(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+export const toDateInput = localDateKey;
 
 /** A date input's value as the device's local midnight, or undefined when it is not a real date. */
 export function fromDateInput(value: string): Date | undefined {

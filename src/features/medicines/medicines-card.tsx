@@ -8,7 +8,8 @@ import type { PendingMedicine } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
-import { isActive, localDate } from './active.ts';
+import { localDateKey } from '../../lib/dates.ts';
+import { isActive } from './active.ts';
 
 function useMinute(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -31,7 +32,7 @@ interface Props {
 export function MedicinesCard({ db, notify }: Props) {
   const { t, i18n } = useLingui();
   const medicines = useLiveDocs<Medicine>(db, (d) => d.medicines.find(), []);
-  const today = localDate(new Date());
+  const today = localDateKey(new Date());
   const intakes = useLiveDocs<MedicineIntake>(db, (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }), [today]);
   // Reminders expire 2 hours after they arrived (spec §9): the query is renewed every minute so an
   // expired one leaves the screen without a reload.

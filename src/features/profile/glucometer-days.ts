@@ -1,6 +1,7 @@
 // Glucometer alert days (spec §3 glucometerAlerts): a weekday name in English, capitalised as the
 // server stores it ("Monday": every week), or one date "YYYY-MM-DD". Shown in the patient's language.
 import { WEEKDAYS } from '../../../schemas/user-profile.ts';
+import { localDateKey } from '../../lib/dates.ts';
 
 export type Weekday = (typeof WEEKDAYS)[number];
 
@@ -25,10 +26,7 @@ export function sortDays(days: readonly string[]): string[] {
 }
 
 /** The device's calendar day as "YYYY-MM-DD" (what a date input's value and min use). */
-export function localIsoDate(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+export const localIsoDate = localDateKey;
 
 // 1 January 2024 was a Monday: the reference week that gives Intl a date for each weekday name.
 const REFERENCE_MONDAY = Date.UTC(2024, 0, 1);

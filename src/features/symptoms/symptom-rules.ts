@@ -1,6 +1,7 @@
 // The rules of a symptom report that do not need React: what counts as the same symptom, which
 // calendar day a report belongs to, and the one-report-per-symptom-per-day check (spec §4, §5).
 import type { Symptom } from '../../../schemas/symptom.ts';
+import { localDateKey, toLocalInput } from '../../lib/dates.ts';
 
 export const SYMPTOM_MAX_LENGTH = 100;
 
@@ -11,10 +12,7 @@ export const normaliseSymptom = (s: string): string => s.trim().replace(/\s+/g, 
 export const symptomKey = (s: string): string => normaliseSymptom(s).toLocaleLowerCase();
 
 /** The device's calendar day of an instant, "2026-11-22"; reports are grouped and limited by it. */
-export function localDayKey(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
+export const localDayKey = localDateKey;
 
 /** The start and end (exclusive) of the device's calendar day that holds `d`. */
 export function localDayBounds(d: Date): { start: Date; end: Date } {
@@ -23,8 +21,7 @@ export function localDayBounds(d: Date): { start: Date; end: Date } {
   return { start, end };
 }
 
-/** datetime-local value of a Date in the device's zone ("2026-11-22T08:30"). */
-export const toLocalInput = (d: Date): string => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+export { toLocalInput };
 
 /** The earlier report of the same symptom on the same local day as `at`, if there is one. */
 export function findSameDayReport(reports: readonly Pick<Symptom, 'symptom' | 'recordedAt'>[], symptom: string, at: Date): Pick<Symptom, 'symptom' | 'recordedAt'> | undefined {
