@@ -6,6 +6,7 @@ import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
 import { onReplayDone, startPwa } from './lib/pwa.ts';
 import { RuntimeProvider } from './lib/runtime-context.tsx';
 import { runtime } from './lib/runtime.ts';
+import { staffRuntime } from './lib/staff-runtime.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
@@ -16,6 +17,7 @@ const AUTO_LOGIN_DELAY_MS = 500;
 async function start(): Promise<void> {
   await activateLocale(detectLocale());
   runtime.setOnSessionExpired(() => void router.navigate({ to: '/' }));
+  staffRuntime.setOnExpired(() => void router.navigate({ to: '/admin' }));
   const path = stripLocale(location.pathname);
   if (!AUTO_LOGIN_SKIPPED.some((p) => path === p || path.startsWith(`${p}/`))) {
     setTimeout(() => void runtime.ensureRestored(), AUTO_LOGIN_DELAY_MS);

@@ -38,6 +38,8 @@ export interface RequestOptions {
    * means "wrong password", not "session over", and must not log the patient out.
    */
   checksCredentials?: boolean;
+  /** A bearer token for this call only (a doctor token being verified before any session exists). */
+  token?: string;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -47,7 +49,7 @@ export function createApiClient(opts: ApiClientOptions) {
 
   async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
-    const token = opts.getToken();
+    const token = ro.token ?? opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;
     const deviceId = opts.getDeviceId?.();
     if (deviceId) headers['X-Device-Id'] = deviceId;

@@ -104,7 +104,8 @@ describe('secure storage envelope', () => {
     expect(envelopeOf('user_fcmToken')).toMatchObject({ category: 'security', maxAge: PUSH_TOKEN_MAX_AGE_MS });
     expect(envelopeOf('user_profile')).toMatchObject({ category: 'medical', maxAge: USER_DATA_MAX_AGE_MS });
     expect(envelopeOf('admin_token')).toMatchObject({ category: 'security', keyType: 'admin', maxAge: ADMIN_MAX_AGE_MS });
-    expect(envelopeOf('admin_userHospNo')).toMatchObject({ category: 'medical', keyType: 'admin', maxAge: ADMIN_MAX_AGE_MS });
+    // Spec §6: admin data persists with storage category security, not only the admin's token.
+    expect(envelopeOf('admin_userHospNo')).toMatchObject({ category: 'security', keyType: 'admin', maxAge: ADMIN_MAX_AGE_MS });
 
     expect(await store.get('user', 'token')).toBe(TOKEN);
     expect(await store.get('user', 'fcmToken')).toBe(FCM);

@@ -91,7 +91,9 @@ export interface IntegrityCheckOptions {
 
 export const storageKey = (namespace: Namespace, name: string): string => `${namespace}_${name}`;
 
-export const categoryOf = (name: string): StorageCategory => (SECURITY_ITEMS.has(name) ? 'security' : 'medical');
+/** Spec §6/§9: everything the staff area keeps is category security; a patient's token and push token too. */
+export const categoryOf = (name: string, namespace: Namespace = 'user'): StorageCategory =>
+  namespace === 'admin' || SECURITY_ITEMS.has(name) ? 'security' : 'medical';
 
 export function defaultMaxAge(namespace: Namespace, name: string): number {
   if (namespace === 'admin') return ADMIN_MAX_AGE_MS;
@@ -193,7 +195,7 @@ export class SecureStorage {
     let p = this.#pending.get(key);
     if (!p || p.writing) {
       // A write already being sealed keeps its waiters; this value gets a fresh entry.
-      p = { value: undefined, timestamp: 0, maxAge: 0, category: categoryOf(name), namespace, timer: undefined, writing: undefined, waiters: [] };
+      p = { value: undefined, timestamp: 0, maxAge: 0, category: categoryOf(name, namespace), namespace, timer: undefined, writing: undefined, waiters: [] };
       this.#pending.set(key, p);
     }
     p.value = asStored(value);

@@ -13,7 +13,7 @@ import { createPatientSession, type SessionVault, type StoredSession } from '../
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
-import { loader } from './ui/loader-store.ts';
+import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
 // The session token lives only sealed in the secure store (spec §9: user_token, category security).
@@ -29,16 +29,7 @@ const vault: SessionVault = {
 };
 
 // Every request that is not a background sync shows the global loader while it runs.
-let activeRequests = 0;
-let loaderId: string | undefined;
-function onActivity(delta: 1 | -1): void {
-  activeRequests = Math.max(0, activeRequests + delta);
-  if (activeRequests > 0 && !loaderId) loaderId = loader.show();
-  if (activeRequests === 0 && loaderId) {
-    loader.hide(loaderId);
-    loaderId = undefined;
-  }
-}
+const onActivity = loaderActivity();
 
 // The time of the last full sync is kept (a timestamp, no patient data) so that after a reload the
 // app can still say how old what it shows is.

@@ -195,3 +195,20 @@ export async function withLoader<T>(work: () => Promise<T>, options?: LoaderOpti
     loader.hide(id);
   }
 }
+
+/**
+ * For an API client's `onActivity`: the loader shows while at least one of its requests runs
+ * (spec §4), as one loader entry however many requests overlap.
+ */
+export function loaderActivity(store: LoaderStore = loader): (delta: 1 | -1) => void {
+  let active = 0;
+  let id: LoaderId | undefined;
+  return (delta) => {
+    active = Math.max(0, active + delta);
+    if (active > 0 && !id) id = store.show();
+    if (active === 0 && id) {
+      store.hide(id);
+      id = undefined;
+    }
+  };
+}

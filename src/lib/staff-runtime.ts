@@ -1,0 +1,96 @@
+// The staff area's long-lived parts: its own API client (no device id, the chosen patient's
+// X-Hosp-No, spec §6), the staff session and the choices a staff member makes (hospital, patient),
+// all kept sealed in the secure store's admin namespace (category security, 24 h). Separate from
+// the patient runtime: a patient token can never reach the staff area and the other way round.
+import { msg } from '@lingui/core/macro';
+import { createApiClient } from '../../sync/api-client.ts';
+import { secureStorage } from '../../sync/secure-storage.ts';
+import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
+import { loaderActivity } from './ui/loader-store.ts';
+import { toast } from './ui/toast-store.ts';
+
+export interface StaffChoices {
+  /** The hospital that scopes the users list. */
+  hospitalId: string | undefined;
+  /** The patient being reviewed: sent as X-Hosp-No (spec §3 persisted admin record userHospNo). */
+  userHospNo: string | undefined;
+}
+
+let choices: StaffChoices = { hospitalId: undefined, userHospNo: undefined };
+const choiceListeners = new Set<() => void>();
+let onExpired: () => void = () => undefined;
+/** Extra clean-up when the session ends (the staff member's offline cache registers here). */
+const endHooks = new Set<() => Promise<void>>();
+
+function setChoices(patch: Partial<StaffChoices>): void {
+  choices = { ...choices, ...patch };
+  for (const l of [...choiceListeners]) l();
+  void secureStorage.set('admin', 'choices', choices);
+}
+
+const api = createApiClient({
+  getToken: () => session.token(),
+  getHospNo: () => choices.userHospNo,
+  onActivity: loaderActivity(),
+  onUnauthorized: () => {
+    if (session.state.status !== 'logged-in') return;
+    void session.expire().then(() => {
+      toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+      onExpired();
+    });
+  },
+});
+
+const session = createStaffSession({
+  api,
+  vault: {
+    load: () => secureStorage.get<StoredStaff>('admin', 'token'),
+    async save(staff) {
+      await secureStorage.set('admin', 'token', staff);
+      await secureStorage.flush();
+    },
+    async clear() {
+      secureStorage.clear('admin');
+    },
+  },
+  async onEnded() {
+    choices = { hospitalId: undefined, userHospNo: undefined };
+    for (const l of [...choiceListeners]) l();
+    await Promise.all([...endHooks].map((hook) => hook()));
+  },
+});
+
+let restoring: Promise<StaffState> | undefined;
+
+async function restore(): Promise<StaffState> {
+  const state = await session.restore();
+  if (state.status === 'logged-in') {
+    const saved = await secureStorage.get<StaffChoices>('admin', 'choices').catch(() => undefined);
+    if (saved) choices = { hospitalId: saved.hospitalId, userHospNo: saved.userHospNo };
+  }
+  return state;
+}
+
+export const staffRuntime = {
+  api,
+  session,
+  /** Start-up: the stored staff session, if any; every caller waits for the same restore. */
+  ensureRestored: () => (restoring ??= restore()),
+  getChoices: () => choices,
+  subscribeChoices(listener: () => void): () => void {
+    choiceListeners.add(listener);
+    return () => choiceListeners.delete(listener);
+  },
+  chooseHospital: (hospitalId: string) => setChoices({ hospitalId }),
+  choosePatient: (userHospNo: string | undefined) => setChoices({ userHospNo }),
+  /** Where the app goes after a 401 ends the session (set by the router: /admin). */
+  setOnExpired(fn: () => void) {
+    onExpired = fn;
+  },
+  onSessionEnd(hook: () => Promise<void>): () => void {
+    endHooks.add(hook);
+    return () => endHooks.delete(hook);
+  },
+};
+
+export type StaffRuntime = typeof staffRuntime;
