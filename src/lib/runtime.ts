@@ -105,7 +105,7 @@ let draining: Promise<void> | undefined;
 // instead of waiting for the retry timer.
 let drainAgain = false;
 /** Sends what the outbox holds, then refreshes from the server. Reports the result once done. */
-function syncNow(opts: { announce: boolean }): Promise<void> {
+function syncNow(opts: { announce: boolean; refresh?: boolean }): Promise<void> {
   if (draining) {
     drainAgain = true;
     return draining;
@@ -126,7 +126,8 @@ function syncNow(opts: { announce: boolean }): Promise<void> {
         return;
       }
       const wasOffline = status.getSnapshot().offline;
-      await Promise.all(replications.map((r) => r.reSync()));
+      // Replications that have just started pull by themselves: asking again would pull twice.
+      if (opts.refresh !== false) await Promise.all(replications.map((r) => r.reSync()));
       // A replication whose pulls keep failing never gets in sync; without a limit this drain would
       // never end and no later write would be sent. It counts as not synchronized: try again later.
       const inSync = await Promise.race([
@@ -181,7 +182,7 @@ async function startSync(owner: StoredSession): Promise<void> {
     if ((offline || pending > 0 || stale) && navigator.onLine) void syncNow({ announce: false });
   }, RETRY_MS);
   status.update({ pending: await pendingCount() });
-  void syncNow({ announce: false });
+  void syncNow({ announce: false, refresh: false });
 }
 
 function stopSync(): void {
