@@ -142,6 +142,10 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     // Two hospitals and none chosen yet: the list spans both.
     await page.getByRole('cell', { name: '100002', exact: true }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // After a reload the doctor is still in (restored session) and no toast hides the header.
+    await page.reload();
+    await page.getByText('logged in as doctor', { exact: true }).waitFor();
+    await page.getByRole('cell', { name: '100002', exact: true }).waitFor();
     await screenshot(page, 'staff-doctor-768');
 
     const other = await newPage(768, 1024);
