@@ -1,0 +1,192 @@
+// The staff area's entry (issue "The staff area"): admins log in, doctors enter with a token, both
+// choose a hospital and find a patient; a patient session never opens the staff area.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[staff-login e2e] skipped: ${skip}\n`);
+
+const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
+const MSG_DOCTOR_INVALID = 'Invalid or expired doctor token. Contact admin.';
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer({ AUTH_RATE_LIMIT: '1000' });
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function newPage(width = 1280, height = 900): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function apiAdminToken(): Promise<string> {
+  const res = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  return String(((await res.json()) as { token?: string }).token);
+}
+
+async function createDoctorToken(): Promise<string> {
+  const admin = await apiAdminToken();
+  const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { hospitals: { _id: string }[] };
+  const res = await fetch(`${server.url}/api/admin/doctor-tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+    body: JSON.stringify({ doctorName: 'Dr Ada Grey', hospitalIds: hospitals.hospitals.map((h) => h._id), expiresAt: new Date(Date.now() + 3 * 24 * 3600_000).toISOString() }),
+  });
+  return String(((await res.json()) as { token?: string }).token);
+}
+
+async function adminLogin(page: Page) {
+  await page.goto(`${server.url}/admin`);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/\/admin\/hospital-select$/);
+}
+
+const rows = (page: Page) => page.locator('.users-table tbody tr');
+
+describe.skipIf(skip)('staff login and hospital select', () => {
+  it('an admin logs in, chooses a hospital, finds a patient and opens the report', async () => {
+    const page = await newPage();
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('heading', { name: 'Staff login' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-login-1280');
+
+    // A wrong password: the server's message, and what was typed stays.
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.locator('.staff-failure').getByText('Invalid email or password').waitFor();
+    expect(await page.getByLabel('Email').inputValue()).toBe(ADMIN.email);
+    expect(await page.getByLabel('Password').inputValue()).toBe('not-the-password');
+    expect(page.url()).toMatch(/\/admin$/);
+
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByText('You have successfully logged in.').waitFor();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+    await page.getByText('Demo Admin').waitFor();
+
+    await page.getByRole('radio', { name: /City General Hospital/ }).check();
+    await page.getByLabel('Search by name or hospital number').fill('1000');
+    await page.getByLabel('Patients per page').selectOption('5');
+    await page.getByRole('cell', { name: '100001', exact: true }).waitFor();
+    // Scoped to the chosen hospital: the Riverside patient is not listed.
+    expect(await page.getByRole('cell', { name: '100002', exact: true }).count()).toBe(0);
+    const pager = await page.locator('.users-pager-text').innerText();
+    const pages = Number(/of (\d+)/.exec(pager)?.[1]);
+    if (pages > 1) {
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await page.getByText(`Page 2 of ${pages}`).waitFor();
+      await page.getByRole('button', { name: 'Previous page' }).click();
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+    } else {
+      expect(pager).toBe('Page 1 of 1');
+      await page.getByLabel('Search by name or hospital number').fill('100001');
+      await page.getByText('Page 1 of 1').waitFor();
+      await expect.poll(() => rows(page).count()).toBe(1);
+    }
+    await expect.poll(() => rows(page).first().innerText()).toMatch(/Maria Lopez[\s\S]*100001[\s\S]*City General Hospital/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-hospital-select-1280');
+
+    // Nothing matches: the empty state says what to do.
+    await page.getByLabel('Search by name or hospital number').fill('no-such-patient');
+    await page.getByText(/No patients match “no-such-patient”/).waitFor();
+
+    // The hospital choice survives a reload.
+    await page.reload();
+    await page.getByRole('radio', { name: /City General Hospital/ }).waitFor();
+    expect(await page.getByRole('radio', { name: /City General Hospital/ }).isChecked()).toBe(true);
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await page.getByRole('cell', { name: '100001', exact: true }).waitFor();
+    await screenshot(page, 'staff-hospital-select-1280-rtl');
+    await page.evaluate(() => (document.documentElement.dir = 'ltr'));
+
+    await page.getByRole('button', { name: 'Open report for Maria Lopez' }).click();
+    await page.waitForURL(/\/admin\/report$/);
+
+    // Logged in already: /admin goes on to the hospitals.
+    await page.goto(`${server.url}/admin`);
+    await page.waitForURL(/\/admin\/hospital-select$/);
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByText('You have successfully logged out.').waitFor();
+    await page.waitForURL(/\/admin$/);
+    await page.goto(`${server.url}/admin/hospital-select`);
+    await page.waitForURL(/\/admin$/);
+  }, 90_000);
+
+  it('a doctor link logs the doctor in, and an invalid token is refused', async () => {
+    const page = await newPage(768, 1024);
+    const token = await createDoctorToken();
+    await page.goto(`${server.url}/admin?doctorToken=${encodeURIComponent(token)}`);
+    await page.getByText('You have successfully logged in as doctor.').waitFor();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+    expect(page.url()).not.toContain('doctorToken');
+    await page.getByText('logged in as doctor', { exact: true }).waitFor();
+    await page.getByText('Dr Ada Grey').waitFor();
+    // Two hospitals and none chosen yet: the list spans both.
+    await page.getByRole('cell', { name: '100002', exact: true }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // After a reload the doctor is still in (restored session) and no toast hides the header.
+    await page.reload();
+    await page.getByText('logged in as doctor', { exact: true }).waitFor();
+    await page.getByRole('cell', { name: '100002', exact: true }).waitFor();
+    await screenshot(page, 'staff-doctor-768');
+
+    const other = await newPage(768, 1024);
+    await other.goto(`${server.url}/admin?doctorToken=${'x'.repeat(43)}`);
+    await other.locator('.staff-failure').getByText(MSG_DOCTOR_INVALID).waitFor();
+    await other.waitForURL((u) => !u.search.includes('doctorToken'));
+    expect(other.url()).toMatch(/\/admin$/);
+    await screenshot(other, 'staff-login-768-doctor-invalid');
+
+    // Pasted by hand: the same answer, the token kept in the field.
+    await other.getByLabel('Doctor token').fill('not-a-real-token');
+    await other.getByRole('button', { name: 'Enter as doctor' }).click();
+    await expect.poll(() => other.getByText(MSG_DOCTOR_INVALID).count()).toBeGreaterThanOrEqual(1);
+    expect(await other.getByLabel('Doctor token').inputValue()).toBe('not-a-real-token');
+    expect(await seriousA11yViolations(other)).toEqual([]);
+  }, 60_000);
+
+  it('a session the server forgot ends at the next call', async () => {
+    const page = await newPage();
+    let token = '';
+    page.on('response', async (res) => {
+      if (res.url().endsWith('/api/admin/login') && res.ok()) token = String(((await res.json()) as { token?: string }).token ?? '');
+    });
+    await adminLogin(page);
+    await expect.poll(() => token).not.toBe('');
+    await page.getByRole('cell', { name: '100001', exact: true }).waitFor();
+    const out = await fetch(`${server.url}/api/admin/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(out.ok).toBe(true);
+    await page.getByLabel('Search by name or hospital number').fill('Maria');
+    await page.getByText('Session Expired. Please login again.').waitFor();
+    await page.waitForURL(/\/admin$/);
+    await page.getByLabel('Email').waitFor();
+  }, 60_000);
+
+  it('a logged-in patient who opens the staff area is sent to the staff login', async () => {
+    const page = await newPage();
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await page.goto(`${server.url}/admin/report`);
+    await page.waitForURL(/\/admin$/);
+    await page.getByRole('heading', { name: 'Staff login' }).waitFor();
+    expect(await page.getByText('Eddy staff area').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Log out' }).count()).toBe(0);
+  }, 60_000);
+});
