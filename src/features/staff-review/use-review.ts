@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../../sync/api-client.ts';
 import { log } from '../../../sync/log.ts';
+import { secureStorage } from '../../../sync/secure-storage.ts';
 import { destroyStaffCache, forgetReview, loadReview, saveReview } from '../../lib/db/staff-cache.ts';
 import { useStaffChoices, useStaffSession } from '../../lib/staff-hooks.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
@@ -54,6 +55,7 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
         const cached = offline ? await loadReview(hospNo).catch(() => undefined) : undefined;
         if (!current) return;
         if (cached) {
+          log.warn('Patient review: the server is unavailable, showing the offline copy', err);
           setState({ status: 'ready', hospNo, bundle: cached.data as unknown as ReviewBundle, fetchedAt: cached.fetchedAt, offline: true });
         } else {
           setState({ status: 'error', hospNo, message: err instanceof Error ? err.message : String(err), offline });
@@ -70,6 +72,8 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
     if (userHospNo) await forgetReview(userHospNo).catch((err: unknown) => log.error('Failed to forget the patient review', err));
     setState({ status: 'no-patient' });
     staffRuntime.choosePatient(undefined);
+    // The choice is kept sealed on the device: written now, so a reload does not bring the patient back.
+    await secureStorage.flush().catch((err: unknown) => log.error('Failed to store the cleared patient choice', err));
   }, [userHospNo]);
 
   return { state, reload, reset };
