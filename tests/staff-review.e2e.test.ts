@@ -166,7 +166,7 @@ describe.skipIf(skip)('staff patient review', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   }, 60_000);
 
-  it('4. Reset asks, then forgets the patient and goes back to choosing one', async () => {
+  it('4. Reset asks, then forgets the patient and goes back to choosing one; logout removes the staff database', async () => {
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset the review of Maria Lopez?' });
     await dialog.waitFor();
@@ -188,5 +188,10 @@ describe.skipIf(skip)('staff patient review', () => {
     const rows = JSON.parse(line?.replace(/^[^:]+: /, '') ?? '[]') as { _deleted?: unknown }[];
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r._deleted === true || r._deleted === 1 || r._deleted === '1')).toBe(true);
+
+    // Logging out removes the staff member's database altogether.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/admin$/);
+    await expect.poll(async () => (await dumpIndexedDb()).includes('eddy-staff'), { timeout: 10_000 }).toBe(false);
   }, 60_000);
 });
