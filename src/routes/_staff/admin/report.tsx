@@ -1,20 +1,76 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { usePageTitle } from '../../../components/page-title.tsx';
+import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
+import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
+import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
+import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx';
+import { LabsCard } from '../../../features/staff-review/labs-card.tsx';
+import { MedicinesCard } from '../../../features/staff-review/medicines-card.tsx';
+import { ProfileCard } from '../../../features/staff-review/profile-card.tsx';
+import { ChoosePatient, ReviewStatus } from '../../../features/staff-review/review-status.tsx';
+import { SymptomsCard } from '../../../features/staff-review/symptoms-card.tsx';
+import { useReview } from '../../../features/staff-review/use-review.ts';
 
 export const Route = createFileRoute('/_staff/admin/report')({ component: Page });
 
 function Page() {
   const { t } = useLingui();
   usePageTitle(t`Patient report`);
+  const navigate = useNavigate();
+  const { state, reload, reset } = useReview();
+
   return (
-    <section className="card">
-      <h1>
+    <section className="review" aria-labelledby="review-title">
+      <h1 id="review-title">
         <Trans>Patient report</Trans>
       </h1>
-      <p>
-        <Trans>The patient review is coming in a later update.</Trans>
-      </p>
+      {state.status === 'no-patient' && (
+        <div className="card">
+          <ChoosePatient />
+        </div>
+      )}
+      {state.status === 'loading' && (
+        <p className="card" role="status">
+          <Trans>Loading the patient's data…</Trans>
+        </p>
+      )}
+      {state.status === 'error' && (
+        <div className="card" role="alert">
+          <p className="error-text">
+            {state.offline ? (
+              <Trans>You are offline and this patient's data has not been fetched on this device yet.</Trans>
+            ) : (
+              <Trans>The patient's data could not be loaded: {state.message}</Trans>
+            )}
+          </p>
+          <button type="button" className="button" onClick={reload}>
+            <Trans>Try again</Trans>
+          </button>
+        </div>
+      )}
+      {state.status === 'ready' && (
+        <>
+          <ReviewStatus
+            name={state.bundle.profile.name}
+            fetchedAt={state.fetchedAt}
+            offline={state.offline}
+            onReset={() => void reset().then(() => navigate({ to: '/admin/hospital-select' }))}
+          />
+          <ProfileCard bundle={state.bundle} />
+          <GlucoseStatsCard glucose={state.bundle.glucose} />
+          <TrendChart readings={[...state.bundle.glucose.fasting, ...state.bundle.glucose.postprandial, ...state.bundle.glucose.random]} />
+          <GlucoseTables glucose={state.bundle.glucose} />
+          <div className="review-grid">
+            <MedicinesCard prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
+            <div>
+              <LabsCard tests={state.bundle.tests} />
+              <SymptomsCard symptoms={state.bundle.symptoms} />
+              <AppointmentsCard appointments={state.bundle.appointments} />
+            </div>
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -1,0 +1,60 @@
+import { Trans } from '@lingui/react/macro';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { useFormat } from './format.ts';
+import { labSeries } from './summaries.ts';
+import type { ReviewLabTest } from './types.ts';
+
+export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
+  const f = useFormat();
+  const series = labSeries(tests, f.locale);
+  const result = (r: ReviewLabTest) => `${f.number(r.value)} ${r.unit}`;
+  return (
+    <section className="card" aria-labelledby="review-labs">
+      <h2 id="review-labs">
+        <Trans>Lab tests</Trans>
+      </h2>
+      {series.length === 0 ? (
+        <EmptyState icon="mdi:file-chart">
+          <Trans>No lab results. The patient adds them in the app under Lab tests.</Trans>
+        </EmptyState>
+      ) : (
+        <div className="table-scroll">
+          <table className="review-table">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Test</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Latest</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Previous</Trans>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {series.map(({ name, latest, previous }) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>
+                    {result(latest)} <span className="muted">({f.date(latest.recordedAt)})</span>
+                  </td>
+                  <td>
+                    {previous ? (
+                      <>
+                        {result(previous)} <span className="muted">({f.date(previous.recordedAt)})</span>
+                      </>
+                    ) : (
+                      '–'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

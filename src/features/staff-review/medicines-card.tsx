@@ -1,0 +1,78 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { useFormat } from './format.ts';
+import { doseHistories, type DoseHistory } from './summaries.ts';
+import type { ReviewDose, ReviewPrescription } from './types.ts';
+
+function Prescription({ p, history }: { p: ReviewPrescription; history: DoseHistory | undefined }) {
+  const f = useFormat();
+  const { t } = useLingui();
+  const start = p.startDate ? f.date(`${p.startDate}T12:00:00`) : t`not set`;
+  const end = p.endDate ? f.date(`${p.endDate}T12:00:00`) : t`no end date`;
+  return (
+    <li>
+      <div className="list-main">
+        <strong>{p.name}</strong> <span className="muted">{p.prescrNo}</span>
+        <br />
+        <Trans>
+          Dose {p.dose} · from {start} to {end}
+        </Trans>
+        <dl className="review-doses">
+          <div>
+            <dt>
+              <Trans>Taken, last 7 days</Trans>
+            </dt>
+            <dd>{f.number(history?.last7Days ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Taken, last 30 days</Trans>
+            </dt>
+            <dd>{f.number(history?.last30Days ?? 0)}</dd>
+          </div>
+          <div>
+            <dt>
+              <Trans>Last taken</Trans>
+            </dt>
+            <dd>{history?.lastTakenAt ? f.dateTime(history.lastTakenAt) : t`Never marked as taken`}</dd>
+          </div>
+        </dl>
+      </div>
+    </li>
+  );
+}
+
+/** Active and ended prescriptions, each with the doses the patient marked as taken. */
+export function MedicinesCard({ prescriptions, doses }: { prescriptions: ReviewPrescription[]; doses: ReviewDose[] }) {
+  const histories = doseHistories(doses, Date.now());
+  const active = prescriptions.filter((p) => p.active);
+  const ended = prescriptions.filter((p) => !p.active);
+  const list = (items: ReviewPrescription[]) => (
+    <ul className="list">
+      {items.map((p) => (
+        <Prescription key={p._id} p={p} history={histories.get(p.prescrNo)} />
+      ))}
+    </ul>
+  );
+  return (
+    <section className="card" aria-labelledby="review-medicines">
+      <h2 id="review-medicines">
+        <Trans>Medicines</Trans>
+      </h2>
+      <h3>
+        <Trans>Active</Trans>
+      </h3>
+      {active.length ? (
+        list(active)
+      ) : (
+        <EmptyState icon="mdi:medical-bag">
+          <Trans>No active prescriptions. An admin adds them under the patient's prescriptions.</Trans>
+        </EmptyState>
+      )}
+      <h3>
+        <Trans>Ended</Trans>
+      </h3>
+      {ended.length ? list(ended) : <p className="muted"><Trans>No ended prescriptions.</Trans></p>}
+    </section>
+  );
+}

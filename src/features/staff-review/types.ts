@@ -1,0 +1,72 @@
+// The shapes the staff review reads (server/services/dto.ts, admin-service.ts): one bundle per
+// patient, fetched together and cached whole for offline review.
+import type { GlucoseReading } from '../../../schemas/glucose.ts';
+
+export interface ReviewProfile {
+  name: string;
+  hospNum: string;
+  gender?: string | null;
+  age?: number | null;
+  hospital?: string | null;
+  timeZone?: string;
+  notificationTimings?: Partial<Record<'breakfast' | 'lunch' | 'dinner', string>> | null;
+  glucometerAlerts?: string[] | null;
+  lastSyncAt?: string | null;
+}
+
+export interface ReviewGlucose {
+  fasting: GlucoseReading[];
+  postprandial: GlucoseReading[];
+  random: GlucoseReading[];
+}
+
+export interface ReviewSymptom {
+  _id: string;
+  symptom: string;
+  recordedAt: string;
+}
+
+export interface ReviewLabTest {
+  _id: string;
+  name: string;
+  value: number;
+  unit: string;
+  recordedAt: string;
+}
+
+export interface ReviewAppointment {
+  _id: string;
+  doctor: string;
+  date: string;
+  notes?: string | null;
+}
+
+export interface ReviewPrescription {
+  _id: string;
+  prescrNo: string;
+  name: string;
+  dose: string;
+  startDate?: string | null;
+  endDate?: string | null;
+  active: boolean;
+}
+
+export interface ReviewDose {
+  _id: string;
+  prescrNo: string;
+  medicineName?: string;
+  takenAt: string;
+}
+
+export interface ReviewBundle {
+  hospNo: string;
+  profile: ReviewProfile;
+  glucose: ReviewGlucose;
+  symptoms: ReviewSymptom[];
+  tests: ReviewLabTest[];
+  appointments: ReviewAppointment[];
+  prescriptions: ReviewPrescription[];
+  doses: ReviewDose[];
+  /** The patient's device's last contact with the server (ISO), or null if never. */
+  lastSyncAt: string | null;
+}

@@ -1,0 +1,129 @@
+// The staff member's own offline copy of the patients they opened (spec §4 staff area): one RxDB
+// database, 'eddy-staff', on the same AES-GCM wrapper and data key as the patient database, so the
+// reviewed data is sealed at rest. The row id is the SHA-256 of the hospital number, so not even
+// which patients were opened is readable in IndexedDB. Logout and a 401 remove the whole database.
+import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getDataKey } from '../../../sync/crypto.ts';
+import { wrappedAesGcmStorage } from './encrypted-storage.ts';
+
+export const STAFF_DATABASE_NAME = 'eddy-staff';
+
+export interface StaffReviewDoc {
+  _id: string;
+  hospNo: string;
+  /** When the bundle was fetched, ms since the epoch; plain so that it can be shown and sorted. */
+  fetchedAt: number;
+  data: Record<string, unknown>;
+}
+
+const reviewSchema = {
+  version: 0,
+  primaryKey: '_id',
+  type: 'object',
+  properties: {
+    _id: { type: 'string', maxLength: 64 },
+    hospNo: { type: 'string', maxLength: 40 },
+    fetchedAt: { type: 'integer', minimum: 0, maximum: 8.64e15 },
+    data: { type: 'object', additionalProperties: true },
+  },
+  required: ['_id', 'hospNo', 'fetchedAt', 'data'],
+  encrypted: ['hospNo', 'data'],
+} as const satisfies RxJsonSchema<StaffReviewDoc>;
+
+type StaffDatabase = RxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>;
+
+let opening: Promise<StaffDatabase> | undefined;
+
+function storage(getKey: () => Promise<CryptoKey>) {
+  return wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey });
+}
+
+function openStaffDatabase(): Promise<StaffDatabase> {
+  if (!opening) {
+    const next = (async () => {
+      const db = await createRxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>({
+        name: STAFF_DATABASE_NAME,
+        storage: storage(getDataKey),
+        multiInstance: true,
+      });
+      try {
+        await db.addCollections({ reviews: { schema: reviewSchema } });
+      } catch (err) {
+        await db.close();
+        throw err;
+      }
+      db.onClose.push(() => {
+        if (opening === next) opening = undefined;
+      });
+      return db;
+    })();
+    opening = next;
+    next.catch(() => {
+      if (opening === next) opening = undefined;
+    });
+  }
+  return opening;
+}
+
+/** The opaque row id of a hospital number (SHA-256, hex). */
+export async function reviewId(hospNo: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`eddy-staff-review:${hospNo}`));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Saves (or replaces) the bundle fetched for a patient. */
+export async function saveReview(hospNo: string, data: Record<string, unknown>, fetchedAt = Date.now()): Promise<void> {
+  const db = await openStaffDatabase();
+  await db.reviews.upsert({ _id: await reviewId(hospNo), hospNo, fetchedAt, data });
+}
+
+/** The last bundle saved for a patient, if any. */
+export async function loadReview(hospNo: string): Promise<{ fetchedAt: number; data: Record<string, unknown> } | undefined> {
+  const db = await openStaffDatabase();
+  const doc = await db.reviews.findOne(await reviewId(hospNo)).exec();
+  if (!doc) return undefined;
+  const json = doc.toMutableJSON();
+  return { fetchedAt: json.fetchedAt, data: json.data };
+}
+
+/** Reset: forgets one patient's bundle. */
+export async function forgetReview(hospNo: string): Promise<void> {
+  const db = await openStaffDatabase();
+  await db.reviews.findOne(await reviewId(hospNo)).remove();
+}
+
+async function deleteLeftoverIndexedDbs(): Promise<void> {
+  if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return;
+  const ours = (n: string) =>
+    n.startsWith(`rxdb-dexie-${STAFF_DATABASE_NAME}--`) || (n.startsWith('pubkey.broadcast-channel-') && n.endsWith(`|${STAFF_DATABASE_NAME}`));
+  const names = (await indexedDB.databases()).flatMap((info) => (info.name && ours(info.name) ? [info.name] : []));
+  await Promise.all(
+    names.map(
+      (name) =>
+        new Promise<void>((resolve, reject) => {
+          const req = indexedDB.deleteDatabase(name);
+          req.onsuccess = () => resolve();
+          req.onerror = () => reject(req.error ?? new Error(`could not delete ${name}`));
+          // Another tab still holds it open: the rows are gone already, logout does not wait.
+          req.onblocked = () => resolve();
+        }),
+    ),
+  );
+}
+
+/**
+ * Staff logout and 401: removes the staff database. The data key is shared with a patient session
+ * that may exist on the same device, so it stays; without the rows there is nothing it opens.
+ */
+export async function destroyStaffCache(): Promise<void> {
+  const db = await opening?.catch(() => undefined);
+  opening = undefined;
+  if (db) {
+    await db.remove();
+  } else {
+    // Removing needs no key; refusing one makes sure removal never creates a fresh key.
+    await removeRxDatabase(STAFF_DATABASE_NAME, storage(() => Promise.reject(new Error('no key is needed to remove the database'))), true);
+  }
+  await deleteLeftoverIndexedDbs();
+}

@@ -1,0 +1,197 @@
+// The staff patient review (issue "The staff area"): an admin opens a patient's report, every read
+// is in the audit log, the report survives going offline from the staff member's encrypted copy,
+// and Reset forgets the patient.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, until, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[staff-review e2e] skipped: ${skip}\n`);
+
+const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function apiAdminToken(): Promise<string> {
+  const res = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  return String(((await res.json()) as { token?: string }).token);
+}
+
+/** The staff member's IndexedDB rows, as text. */
+function dumpIndexedDb(): Promise<string> {
+  return page.evaluate(async () => {
+    const out: string[] = [];
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      const idb = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open(info.name as string);
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error ?? new Error('open failed'));
+      });
+      for (const store of Array.from(idb.objectStoreNames)) {
+        const rows = await new Promise<unknown[]>((resolve, reject) => {
+          const req = idb.transaction(store).objectStore(store).getAll();
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error ?? new Error('read failed'));
+        });
+        out.push(`${info.name}/${store}: ${JSON.stringify(rows)}`);
+      }
+      idb.close();
+    }
+    return out.join('\n');
+  });
+}
+
+const report = () => page.locator('#staff-main');
+
+describe.skipIf(skip)('staff patient review', () => {
+  it('1. an admin opens Maria Lopez: profile, statistics, readings, medicines with taken history; the view is audited', async () => {
+    await page.goto(`${server.url}/admin`);
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+    await page.getByRole('radio', { name: /City General Hospital/ }).check();
+    await page.getByLabel('Search by name or hospital number').fill('100001');
+    await page.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+    await page.waitForURL(/\/admin\/report$/);
+
+    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor();
+    await expect.poll(() => report().getByText('Hospital number').first().isVisible()).toBe(true);
+    await page.getByText(/^Fetched /).waitFor();
+    expect(await page.getByText(/^Offline: showing data fetched/).count()).toBe(0);
+    await page.getByText(/Last sync of the patient's device: /).waitFor();
+
+    // Statistics: the server's readings, counted by hand here from the API.
+    const admin = await apiAdminToken();
+    const glucose = (await (await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${admin}`, 'x-hosp-no': '100001' } })).json()) as Record<string, { value: number }[]>;
+    const fasting = glucose['fasting'] ?? [];
+    const all = [...fasting, ...(glucose['postprandial'] ?? []), ...(glucose['random'] ?? [])];
+    const stats = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'In target' }) });
+    const fastingRow = stats.getByRole('row', { name: /^Fasting/ });
+    const inTarget = Math.round((fasting.filter((r) => r.value >= 80 && r.value <= 130).length / fasting.length) * 100);
+    expect(await fastingRow.getByRole('cell').allInnerTexts()).toEqual([
+      String(fasting.length),
+      String(Math.round(fasting.reduce((s, r) => s + r.value, 0) / fasting.length)),
+      `${inTarget}%`,
+      String(fasting.filter((r) => r.value < 70).length),
+      String(fasting.filter((r) => r.value < 54).length),
+    ]);
+    expect((await stats.getByRole('row', { name: /^All readings/ }).getByRole('cell').first().innerText()).replace(/\D/g, '')).toBe(String(all.length));
+
+    // The lists: 20 at first, then 20 more.
+    const fastingList = page.getByRole('table', { name: 'Fasting' });
+    await expect.poll(() => fastingList.getByRole('row').count()).toBe(21);
+    await page.getByRole('region', { name: 'Readings' }).getByRole('button', { name: 'Show more' }).first().click();
+    await expect.poll(() => fastingList.getByRole('row').count()).toBe(Math.min(41, fasting.length + 1));
+    await page.getByRole('heading', { name: 'Trend' }).waitFor();
+
+    // Medicines with their taken history.
+    const medicines = page.getByRole('region', { name: 'Medicines' });
+    await medicines.getByText('Metformin 500 mg tablet').waitFor();
+    const metformin = medicines.getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' });
+    expect(await metformin.getByText('Taken, last 7 days').count()).toBe(1);
+    expect(Number(await metformin.locator('dd').first().innerText())).toBeGreaterThan(0);
+    await page.getByRole('region', { name: 'Lab tests' }).getByRole('rowheader', { name: 'HbA1c' }).waitFor();
+    await page.getByRole('region', { name: 'Appointments' }).getByText('Podiatry clinic').waitFor();
+
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-review-1280');
+
+    // Every read of the report is in the audit log, as this admin.
+    const audit = (await (await fetch(`${server.url}/api/admin/audit?hospNo=100001`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      entries: { actor: string; action: string; hospNo: string }[];
+    };
+    const actions = audit.entries.filter((e) => e.actor === ADMIN.email && e.hospNo === '100001').map((e) => e.action);
+    for (const read of ['GET /api/users/', 'GET /api/glucose', 'GET /api/symptoms', 'GET /api/tests', 'GET /api/appointments', 'GET /api/user/medicines/taken']) {
+      expect(actions.some((a) => a.startsWith(read)), read).toBe(true);
+    }
+
+    // Nothing readable of the patient in the browser's databases.
+    const rows = await dumpIndexedDb();
+    expect(rows).toContain('eddy-staff');
+    expect(rows).not.toContain('Maria');
+    expect(rows).not.toMatch(/[^A-Za-z0-9_.-]100001[^A-Za-z0-9_.-]/);
+
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
+  }, 90_000);
+
+  it('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor({ timeout: 20_000 });
+    await page.getByText(/^Offline: showing data fetched /).waitFor();
+    await page.getByText(/^Fetched /).waitFor();
+    await page.getByRole('region', { name: 'Medicines' }).getByText('Metformin 500 mg tablet').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-review-offline-1280');
+    await context.setOffline(false);
+  }, 60_000);
+
+  it('3. at 768 px and right-to-left the report stays usable', async () => {
+    await page.reload();
+    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor();
+    await page.getByText(/^Fetched /).waitFor();
+    expect(await page.getByText(/^Offline: showing data fetched/).count()).toBe(0);
+    await page.setViewportSize({ width: 768, height: 900 });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(page, 'staff-review-768');
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await screenshot(page, 'staff-review-768-rtl');
+    await page.evaluate(() => (document.documentElement.dir = 'ltr'));
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 60_000);
+
+  it('4. Reset asks, then forgets the patient and goes back to choosing one; logout removes the staff database', async () => {
+    await page.getByRole('button', { name: 'Reset', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reset the review of Maria Lopez?' });
+    await dialog.waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Reset', exact: true }).click();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+
+    // The report now has nobody to show, and says where to choose one.
+    await page.goto(`${server.url}/admin/report`);
+    await page.getByText('No patient is chosen, so there is nothing to show yet.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Maria Lopez' }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-review-no-patient-1280');
+    await page.getByRole('link', { name: 'Choose a patient' }).click();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+
+    // The cached copy is gone: every review row left in the staff database is a deletion marker.
+    const line = (await dumpIndexedDb()).split('\n').find((l) => /eddy-staff--0--reviews\/docs: /.test(l));
+    const rows = JSON.parse(line?.replace(/^[^:]+: /, '') ?? '[]') as { _deleted?: unknown }[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r._deleted === true || r._deleted === 1 || r._deleted === '1')).toBe(true);
+
+    // Logging out removes the staff member's database altogether.
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.waitForURL(/\/admin$/);
+    await expect.poll(async () => (await dumpIndexedDb()).includes('eddy-staff'), { timeout: 10_000 }).toBe(false);
+  }, 60_000);
+});
