@@ -1,20 +1,28 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
+import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
+import { StaffHeader } from '../features/staff-auth/staff-header.tsx';
+import { staffRuntime } from '../lib/staff-runtime.ts';
 
-// Layout "admin" (file _staff): the staff area once logged in.
-export const Route = createFileRoute('/_staff')({ component: AdminLayout });
+// Layout "admin" (file _staff): the staff area once logged in. Only the staff session counts here:
+// a patient's session (the patient runtime, its own token) never opens it (spec §4).
+export const Route = createFileRoute('/_staff')({
+  beforeLoad: async () => {
+    await staffRuntime.ensureRestored();
+    if (staffRuntime.session.state.status !== 'logged-in') throw redirect({ to: '/admin' });
+  },
+  component: AdminLayout,
+});
 
 function AdminLayout() {
   return (
-    <>
-      <header className="app-header">
-        <strong>
-          <Trans>Eddy staff area</Trans>
-        </strong>
-      </header>
-      <main>
+    <div className="staff-layout">
+      <a className="skip-link" href="#staff-main">
+        <Trans>Skip to content</Trans>
+      </a>
+      <StaffHeader />
+      <main id="staff-main" className="staff-main" tabIndex={-1}>
         <Outlet />
       </main>
-    </>
+    </div>
   );
 }

@@ -1,20 +1,56 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Icon } from '../../../components/icon.tsx';
 import { usePageTitle } from '../../../components/page-title.tsx';
+import { AdminLoginForm } from '../../../features/staff-auth/admin-login-form.tsx';
+import { DoctorEntry } from '../../../features/staff-auth/doctor-entry.tsx';
+import { staffRuntime } from '../../../lib/staff-runtime.ts';
 
-export const Route = createFileRoute('/_login/admin/')({ component: Page });
+interface AdminSearch {
+  doctorToken?: string;
+}
 
-function Page() {
+export const Route = createFileRoute('/_login/admin/')({
+  validateSearch: (search: Record<string, unknown>): AdminSearch =>
+    typeof search['doctorToken'] === 'string' && search['doctorToken'] ? { doctorToken: search['doctorToken'] } : {},
+  // A staff member already logged in goes on to the hospitals, unless a doctor link asks to enter anew.
+  beforeLoad: async ({ search }) => {
+    const state = await staffRuntime.ensureRestored().then(() => staffRuntime.session.state);
+    if (state.status === 'logged-in' && !search.doctorToken) throw redirect({ to: '/admin/hospital-select' });
+  },
+  component: StaffLoginPage,
+});
+
+function StaffLoginPage() {
   const { t } = useLingui();
+  const { doctorToken } = Route.useSearch();
+  const navigate = Route.useNavigate();
   usePageTitle(t`Staff login`);
   return (
-    <section className="card">
-      <h1>
-        <Trans>Staff login</Trans>
-      </h1>
-      <p>
-        <Trans>The staff login is coming in a later update.</Trans>
-      </p>
-    </section>
+    <div className="staff-login">
+      <header className="staff-login-brand">
+        <span className="staff-login-mark">
+          <Icon icon="mdi:medical-bag" />
+        </span>
+        <p className="staff-login-name">
+          <Trans>Eddy staff area</Trans>
+        </p>
+      </header>
+      <section className="card" aria-labelledby="staff-login-title">
+        <h1 id="staff-login-title">
+          <Trans>Staff login</Trans>
+        </h1>
+        <p className="muted staff-login-intro">
+          <Trans>For hospital staff: log in with the e-mail address and password of your staff account.</Trans>
+        </p>
+        <AdminLoginForm />
+      </section>
+      <section className="card" aria-labelledby="doctor-entry-title">
+        <h2 id="doctor-entry-title">
+          <Trans>Doctor entry</Trans>
+        </h2>
+        <DoctorEntry linkToken={doctorToken} onLinkTokenUsed={() => void navigate({ to: '/admin', search: {}, replace: true })} />
+      </section>
+    </div>
   );
 }

@@ -1,20 +1,43 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect } from 'react';
 import { usePageTitle } from '../../../components/page-title.tsx';
+import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';
+import { UsersList } from '../../../features/staff-users/users-list.tsx';
+import { useStaffChoices, useStaffSession } from '../../../lib/staff-hooks.ts';
+import { staffRuntime } from '../../../lib/staff-runtime.ts';
 
 export const Route = createFileRoute('/_staff/admin/hospital-select')({ component: Page });
 
 function Page() {
   const { t } = useLingui();
   usePageTitle(t`Choose a hospital`);
+  const navigate = useNavigate();
+  const state = useStaffSession();
+  const { hospitalId } = useStaffChoices();
+  const hospitals = state.status === 'logged-in' ? state.staff.hospitals : [];
+  // A choice left from a hospital this session no longer has does not count.
+  const chosen = hospitals.some((h) => h._id === hospitalId) ? hospitalId : undefined;
+  const only = hospitals.length === 1 ? hospitals[0]?._id : undefined;
+
+  useEffect(() => {
+    if (only && chosen !== only) staffRuntime.chooseHospital(only);
+  }, [only, chosen]);
+
+  function open(hospNo: string) {
+    staffRuntime.choosePatient(hospNo);
+    void navigate({ to: '/admin/report' });
+  }
+
   return (
-    <section className="card">
+    <div className="hospital-select">
       <h1>
         <Trans>Choose a hospital</Trans>
       </h1>
-      <p>
-        <Trans>Hospital selection is coming in a later update.</Trans>
-      </p>
-    </section>
+      <section className="card">
+        <HospitalChoice hospitals={hospitals} value={chosen} onChange={(id) => staffRuntime.chooseHospital(id)} />
+      </section>
+      <UsersList hospitalId={chosen} onOpen={open} />
+    </div>
   );
 }

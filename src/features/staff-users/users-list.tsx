@@ -1,0 +1,95 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState } from 'react';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Icon } from '../../components/icon.tsx';
+import { toast } from '../../lib/ui/toast-store.ts';
+import { UsersTable } from './users-table.tsx';
+import { useDebounced, useUsers } from './use-users.ts';
+import './staff-users.css';
+
+const PAGE_SIZES = [5, 10, 20, 50] as const;
+
+/** Find a patient (spec §7 users list: page 1, 5 a page, empty search by default) and open their report. */
+export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefined; onOpen: (hospNo: string) => void }) {
+  const { t } = useLingui();
+  const [search, setSearch] = useState('');
+  const [limit, setLimit] = useState(5);
+  const [page, setPage] = useState(1);
+  const [query, setQuery] = useState({ search: '', limit: 5, hospitalId });
+  const settled = useDebounced(search.trim(), 300);
+  const searchId = useId();
+  const sizeId = useId();
+
+  // A new search, page size or hospital starts again at page 1.
+  if (query.search !== settled || query.limit !== limit || query.hospitalId !== hospitalId) {
+    setQuery({ search: settled, limit, hospitalId });
+    setPage(1);
+  }
+
+  const result = useUsers({ search: settled, page, limit, hospitalId }, () => toast({ type: 'error', text: t`Failed to fetch users list` }));
+  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : undefined;
+  const pages = Math.max(1, data?.pages ?? 1);
+
+  return (
+    <section className="card users-list" aria-labelledby="users-title" aria-busy={result.status === 'loading'}>
+      <h2 id="users-title">
+        <Trans>Patients</Trans>
+      </h2>
+      <div className="users-controls">
+        <div className="field users-search">
+          <label htmlFor={searchId}>
+            <Trans>Search by name or hospital number</Trans>
+          </label>
+          <input id={searchId} type="search" inputMode="search" autoComplete="off" spellCheck={false} value={search} onChange={(e) => setSearch(e.target.value)} />
+        </div>
+        <div className="field users-size">
+          <label htmlFor={sizeId}>
+            <Trans>Patients per page</Trans>
+          </label>
+          <select id={sizeId} value={limit} onChange={(e) => setLimit(Number(e.target.value))}>
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {result.status === 'loading' && (
+        <p className="muted users-loading" role="status">
+          <Icon icon="mdi:refresh" /> <Trans>Loading patients…</Trans>
+        </p>
+      )}
+      {result.status === 'error' && !result.expired && (
+        <p className="error-text users-error" role="alert">
+          <Trans>Failed to fetch users list</Trans>
+        </p>
+      )}
+      {data && data.users.length > 0 && <UsersTable users={data.users} onOpen={onOpen} />}
+      {result.status === 'ready' && result.data.users.length === 0 && (
+        <EmptyState icon="mdi:magnify">
+          {settled ? (
+            <Trans>No patients match “{settled}”. Check the spelling or the hospital number, or choose another hospital.</Trans>
+          ) : (
+            <Trans>No patients here yet. An administrator adds patients to a hospital.</Trans>
+          )}
+        </EmptyState>
+      )}
+      {data && (
+        <nav className="users-pager" aria-label={t`Pages`}>
+          <button type="button" className="button button--secondary button--small" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>
+            <Icon icon="mdi:chevron-left" className="users-pager-icon" /> <Trans>Previous page</Trans>
+          </button>
+          <p className="users-pager-text" aria-live="polite">
+            <Trans>
+              Page {page} of {pages}
+            </Trans>
+          </p>
+          <button type="button" className="button button--secondary button--small" disabled={page >= pages} onClick={() => setPage((p) => Math.min(pages, p + 1))}>
+            <Trans>Next page</Trans> <Icon icon="mdi:chevron-right" className="users-pager-icon" />
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}
