@@ -62,7 +62,7 @@ export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonl
       <h3 id={`${id}-title`}>
         <Trans>New doctor token</Trans>
       </h3>
-      <div className="grid-2">
+      <div className="sm-grid">
         <div className={errors.doctorName ? 'field field--error' : 'field'}>
           <label htmlFor={`${id}-name`}>
             <Trans>Doctor's name</Trans>

@@ -62,7 +62,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
         </p>
       )}
       {tokens && tokens.length > 0 && (
-        <ul className="list">
+        <ul className="list sm-list">
           {tokens.map((tk) => (
             <li key={tk._id}>
               <div className="list-main">

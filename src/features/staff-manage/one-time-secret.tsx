@@ -28,7 +28,7 @@ export function OneTimeSecret({ label, value, expiresAt, link }: OneTimeSecretPr
     <div className="sm-secret" role="status">
       <p className="sm-secret-label">{label}</p>
       <div className="sm-secret-row">
-        <code className="sm-secret-value" data-testid="one-time-secret">
+        <code className="sm-secret-value" dir="ltr" data-testid="one-time-secret">
           {value}
         </code>
         <button type="button" className="button button--secondary button--small" onClick={() => void copy('value', value)}>
@@ -37,7 +37,7 @@ export function OneTimeSecret({ label, value, expiresAt, link }: OneTimeSecretPr
       </div>
       {link && (
         <div className="sm-secret-row">
-          <code className="sm-secret-value sm-secret-link">{link}</code>
+          <code className="sm-secret-value sm-secret-link" dir="ltr">{link}</code>
           <button type="button" className="button button--secondary button--small" onClick={() => void copy('link', link)}>
             <Trans>Copy link</Trans>
           </button>

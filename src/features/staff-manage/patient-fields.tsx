@@ -64,7 +64,7 @@ export function PatientFields({ values, errors, hospitals, onChange }: PatientFi
       </p>
     );
   return (
-    <div className="grid-2">
+    <div className="sm-grid">
       <div className={errors.name ? 'field field--error' : 'field'}>
         <label htmlFor={`${id}-name`}>
           <Trans>Name</Trans>

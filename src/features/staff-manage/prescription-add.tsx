@@ -83,7 +83,7 @@ export function PrescriptionAdd({ hospNo, onAdded }: { hospNo: string; onAdded: 
       <h4 id={`${id}-title`}>
         <Trans>Add a prescription</Trans>
       </h4>
-      <div className="grid-2">
+      <div className="sm-grid">
         {field('prescrNo', t`Prescription number`)}
         {field('name', t`Medicine name`)}
         {field('dose', t`Dose`)}

@@ -31,6 +31,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
     void load();
   }, [load]);
 
+  const today = localDateKey(new Date());
   const day = (d: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
 
   async function end() {
@@ -72,7 +73,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
         </p>
       )}
       {list && list.length > 0 && (
-        <ul className="list">
+        <ul className="list sm-list">
           {list.map((p) => (
             <li key={p._id}>
               <div className="list-main">
@@ -84,10 +85,10 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
                   {p.startDate && <> · {t`from ${day(p.startDate)}`}</>}
                   {p.endDate && <> · {t`until ${day(p.endDate)}`}</>}
                   {' · '}
-                  {p.active ? t`Active` : t`Ended`}
+                  {!p.active ? t`Ended` : p.endDate === today ? t`Last day today` : t`Active`}
                 </span>
               </div>
-              {p.active && (
+              {p.active && (p.endDate === null || p.endDate > today) && (
                 <div className="row-actions">
                   <button
                     type="button"
