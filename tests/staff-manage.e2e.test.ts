@@ -4,7 +4,7 @@
 // the admins-only message and no forms.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type RunningServer } from './support/e2e.ts';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type RunningServer, until } from './support/e2e.ts';
 
 const skip = e2eUnavailable();
 if (skip) process.stderr.write(`[staff-manage e2e] skipped: ${skip}\n`);
@@ -161,6 +161,18 @@ describe.skipIf(skip)('staff management', () => {
     expect(cells[1]).toContain('(admin)');
     await noSeriousViolations();
     await screenshot(page, 'staff-manage-full-1280');
+
+    // More than one page (50) of views: "Load older" fetches the next page, with nothing twice.
+    for (let i = 0; i < 50; i++) expect((await api('GET', `/admin/patients/${HOSP_NO}`)).status).toBe(200);
+    await audit.getByRole('button', { name: 'Show entries' }).click();
+    await until('a full first page', async () => ((await audit.getByRole('row').count()) === 51 ? true : undefined), 10_000);
+    await audit.getByRole('button', { name: 'Load older' }).click();
+    const total = await until('the older page', async () => {
+      const n = await audit.getByRole('row').count();
+      return n > 51 ? n : undefined;
+    }, 10_000);
+    const firstPage = (await api('GET', `/admin/audit?hospNo=${HOSP_NO}&limit=500`)).json['entries'] as unknown[];
+    expect(total - 1).toBe(firstPage.length);
 
     await page.setViewportSize({ width: 768, height: 1024 });
     await noSeriousViolations();
