@@ -22,6 +22,7 @@ import { Route as AppTestsRouteImport } from './routes/app/tests'
 import { Route as LoginAdminIndexRouteImport } from './routes/_login/admin/index'
 import { Route as LoginAdminLoginRouteImport } from './routes/_login/admin/login'
 import { Route as StaffAdminHospitalSelectRouteImport } from './routes/_staff/admin/hospital-select'
+import { Route as StaffAdminManageRouteImport } from './routes/_staff/admin/manage'
 import { Route as StaffAdminReportRouteImport } from './routes/_staff/admin/report'
 
 const LoginRoute = LoginRouteImport.update({
@@ -88,6 +89,11 @@ const StaffAdminHospitalSelectRoute =
     path: '/admin/hospital-select',
     getParentRoute: () => StaffRoute,
   } as any)
+const StaffAdminManageRoute = StaffAdminManageRouteImport.update({
+  id: '/admin/manage',
+  path: '/admin/manage',
+  getParentRoute: () => StaffRoute,
+} as any)
 const StaffAdminReportRoute = StaffAdminReportRouteImport.update({
   id: '/admin/report',
   path: '/admin/report',
@@ -105,6 +111,7 @@ export interface FileRoutesByFullPath {
   '/app/': typeof AppIndexRoute
   '/admin/login': typeof LoginAdminLoginRoute
   '/admin/hospital-select': typeof StaffAdminHospitalSelectRoute
+  '/admin/manage': typeof StaffAdminManageRoute
   '/admin/report': typeof StaffAdminReportRoute
   '/admin/': typeof LoginAdminIndexRoute
 }
@@ -118,6 +125,7 @@ export interface FileRoutesByTo {
   '/app': typeof AppIndexRoute
   '/admin/login': typeof LoginAdminLoginRoute
   '/admin/hospital-select': typeof StaffAdminHospitalSelectRoute
+  '/admin/manage': typeof StaffAdminManageRoute
   '/admin/report': typeof StaffAdminReportRoute
   '/admin': typeof LoginAdminIndexRoute
 }
@@ -135,6 +143,7 @@ export interface FileRoutesById {
   '/app/': typeof AppIndexRoute
   '/_login/admin/login': typeof LoginAdminLoginRoute
   '/_staff/admin/hospital-select': typeof StaffAdminHospitalSelectRoute
+  '/_staff/admin/manage': typeof StaffAdminManageRoute
   '/_staff/admin/report': typeof StaffAdminReportRoute
   '/_login/admin/': typeof LoginAdminIndexRoute
 }
@@ -151,6 +160,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/admin/login'
     | '/admin/hospital-select'
+    | '/admin/manage'
     | '/admin/report'
     | '/admin/'
   fileRoutesByTo: FileRoutesByTo
@@ -164,6 +174,7 @@ export interface FileRouteTypes {
     | '/app'
     | '/admin/login'
     | '/admin/hospital-select'
+    | '/admin/manage'
     | '/admin/report'
     | '/admin'
   id:
@@ -180,6 +191,7 @@ export interface FileRouteTypes {
     | '/app/'
     | '/_login/admin/login'
     | '/_staff/admin/hospital-select'
+    | '/_staff/admin/manage'
     | '/_staff/admin/report'
     | '/_login/admin/'
   fileRoutesById: FileRoutesById
@@ -284,6 +296,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof StaffAdminHospitalSelectRouteImport
       parentRoute: typeof StaffRoute
     }
+    '/_staff/admin/manage': {
+      id: '/_staff/admin/manage'
+      path: '/admin/manage'
+      fullPath: '/admin/manage'
+      preLoaderRoute: typeof StaffAdminManageRouteImport
+      parentRoute: typeof StaffRoute
+    }
     '/_staff/admin/report': {
       id: '/_staff/admin/report'
       path: '/admin/report'
@@ -310,11 +329,13 @@ const LoginRouteWithChildren = LoginRoute._addFileChildren(LoginRouteChildren)
 
 interface StaffRouteChildren {
   StaffAdminHospitalSelectRoute: typeof StaffAdminHospitalSelectRoute
+  StaffAdminManageRoute: typeof StaffAdminManageRoute
   StaffAdminReportRoute: typeof StaffAdminReportRoute
 }
 
 const StaffRouteChildren: StaffRouteChildren = {
   StaffAdminHospitalSelectRoute: StaffAdminHospitalSelectRoute,
+  StaffAdminManageRoute: StaffAdminManageRoute,
   StaffAdminReportRoute: StaffAdminReportRoute,
 }
 

@@ -1,0 +1,100 @@
+// Doctor tokens: who may read which hospitals' patients, until when; revoking ends access at once.
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { toast } from '../../lib/ui/toast-store.ts';
+import { DoctorTokenCreate } from './doctor-token-create.tsx';
+import { failureText, type DoctorToken } from './staff-api.ts';
+
+export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[] }) {
+  const { t, i18n } = useLingui();
+  const id = useId();
+  const [tokens, setTokens] = useState<DoctorToken[] | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [revoking, setRevoking] = useState<DoctorToken | undefined>();
+
+  const load = useCallback(async () => {
+    try {
+      const res = await staffRuntime.api.get<{ tokens: DoctorToken[] }>('/admin/doctor-tokens');
+      setTokens(res.tokens);
+      setError(undefined);
+    } catch (err) {
+      setError(failureText(err, t`The doctor tokens could not be loaded. Please try again.`));
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function revoke() {
+    const token = revoking;
+    setRevoking(undefined);
+    if (!token) return;
+    try {
+      await staffRuntime.api.post(`/admin/doctor-tokens/${token._id}/revoke`);
+      toast({ type: 'success', text: t`Doctor token revoked` });
+      await load();
+    } catch (err) {
+      setError(failureText(err, t`The doctor token could not be revoked. Please try again.`));
+    }
+  }
+
+  const when = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const names = (ids: readonly string[]) => ids.map((h) => hospitals.find((x) => x._id === h)?.name ?? t`Another hospital`).join(', ');
+  const status = (tk: DoctorToken) => (tk.revokedAt ? t`Revoked ${when(tk.revokedAt)}` : Date.parse(tk.expiresAt) <= Date.now() ? t`Expired` : t`Valid until ${when(tk.expiresAt)}`);
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>
+        <Trans>Doctor tokens</Trans>
+      </h2>
+      {error && (
+        <p className="error-text" role="alert">
+          {error}
+        </p>
+      )}
+      {tokens && tokens.length === 0 && (
+        <p className="empty-state">
+          <Trans>No doctor tokens yet. Create one below to let a doctor review patients.</Trans>
+        </p>
+      )}
+      {tokens && tokens.length > 0 && (
+        <ul className="list sm-list">
+          {tokens.map((tk) => (
+            <li key={tk._id}>
+              <div className="list-main">
+                <strong>{tk.doctorName}</strong>
+                <span className="muted">
+                  {names(tk.hospitalIds)} · {status(tk)}
+                </span>
+              </div>
+              {!tk.revokedAt && Date.parse(tk.expiresAt) > Date.now() && (
+                <div className="row-actions">
+                  <button type="button" className="button button--danger button--small" aria-label={t`Revoke the token of ${tk.doctorName}`} onClick={() => setRevoking(tk)}>
+                    <Trans>Revoke</Trans>
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <DoctorTokenCreate hospitals={hospitals} onCreated={() => void load()} />
+      <ConfirmDialog
+        open={revoking !== undefined}
+        title={t`Revoke the token of ${revoking?.doctorName ?? ''}?`}
+        confirmLabel={t`Revoke`}
+        danger
+        onConfirm={() => void revoke()}
+        onCancel={() => setRevoking(undefined)}
+      >
+        <p>
+          <Trans>The doctor loses access at once and cannot use this token again.</Trans>
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+// Editing a patient's details and reminder times (PATCH /admin/patients/:hospNo).
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState, type FormEvent } from 'react';
+import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { toast } from '../../lib/ui/toast-store.ts';
+import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
+import { failureText, patientPath, type AdminPatient, type MealTimes } from './staff-api.ts';
+
+const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
+const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
+
+export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPatient; hospitals: readonly StaffHospital[]; onSaved: (p: AdminPatient) => void }) {
+  const { t } = useLingui();
+  const id = useId();
+  const check = usePatientChecks();
+  const [values, setValues] = useState<PatientValues>({
+    name: patient.name,
+    gender: patient.gender ?? '',
+    age: patient.age === null ? '' : String(patient.age),
+    address: patient.address ?? '',
+    hospitalId: patient.hospitalId,
+  });
+  const [times, setTimes] = useState<MealTimes>(patient.notificationTimings);
+  const [errors, setErrors] = useState<PatientErrors>({});
+  const [timeError, setTimeError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const mealLabel: Record<(typeof MEALS)[number], string> = { breakfast: t`Breakfast reminder`, lunch: t`Lunch reminder`, dinner: t`Dinner reminder` };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    const found = check(values);
+    const badTime = MEALS.some((m) => !TIME.test(times[m]));
+    setErrors(found);
+    setTimeError(badTime ? t`Enter each reminder time as hours and minutes, e.g. 08:00.` : undefined);
+    setFailure(undefined);
+    if (Object.keys(found).length > 0 || badTime) return;
+    setBusy(true);
+    try {
+      const res = await staffRuntime.api.patch<{ data: AdminPatient }>(patientPath(patient.hospNo), { ...patientBody(values), notificationTimings: times });
+      toast({ type: 'success', text: t`Patient details saved` });
+      onSaved(res.data);
+    } catch (err) {
+      setFailure(failureText(err, t`The patient's details could not be saved. Please try again.`));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        <Trans>Patient details</Trans>
+      </h3>
+      <form noValidate onSubmit={(e) => void submit(e)}>
+        <PatientFields values={values} errors={errors} hospitals={hospitals} onChange={(patch) => setValues((v) => ({ ...v, ...patch }))} />
+        <fieldset className="sm-times">
+          <legend>
+            <Trans>Reminder times</Trans>
+          </legend>
+          {MEALS.map((m) => (
+            <div key={m} className="field">
+              <label htmlFor={`${id}-${m}`}>{mealLabel[m]}</label>
+              <input
+                id={`${id}-${m}`}
+                type="time"
+                value={times[m]}
+                aria-invalid={timeError ? true : undefined}
+                aria-describedby={timeError ? `${id}-time-error` : undefined}
+                onChange={(e) => setTimes((v) => ({ ...v, [m]: e.target.value }))}
+              />
+            </div>
+          ))}
+          {timeError && (
+            <p id={`${id}-time-error`} className="error-text">
+              {timeError}
+            </p>
+          )}
+        </fieldset>
+        {failure && (
+          <p className="error-text" role="alert">
+            {failure}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="button" disabled={busy}>
+            <Trans>Save patient details</Trans>
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,141 @@
+// A patient's prescriptions as staff manage them: the list, adding one, ending one.
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { localDateKey } from '../../lib/dates.ts';
+import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { toast } from '../../lib/ui/toast-store.ts';
+import { PrescriptionAdd } from './prescription-add.tsx';
+import { failureText, patientPath, type AdminPrescription } from './staff-api.ts';
+
+export function Prescriptions({ hospNo }: { hospNo: string }) {
+  const { t, i18n } = useLingui();
+  const id = useId();
+  const [list, setList] = useState<AdminPrescription[] | undefined>();
+  const [loadError, setLoadError] = useState<string | undefined>();
+  const [ending, setEnding] = useState<AdminPrescription | undefined>();
+  const [endDate, setEndDate] = useState(() => localDateKey(new Date()));
+  const [endError, setEndError] = useState<string | undefined>();
+
+  const load = useCallback(async () => {
+    try {
+      const res = await staffRuntime.api.get<{ prescriptions: AdminPrescription[] }>(`${patientPath(hospNo)}/prescriptions`);
+      setList(res.prescriptions);
+      setLoadError(undefined);
+    } catch (err) {
+      setLoadError(failureText(err, t`The prescriptions could not be loaded. Please try again.`));
+    }
+  }, [hospNo, t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const today = localDateKey(new Date());
+  const day = (d: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
+
+  async function end() {
+    if (!ending) return;
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(endDate)) {
+      setEndError(t`Enter the last day of the prescription.`);
+      return;
+    }
+    if (ending.startDate && endDate < ending.startDate) {
+      setEndError(t`The last day cannot be before the start date.`);
+      return;
+    }
+    try {
+      await staffRuntime.api.post(`${patientPath(hospNo)}/prescriptions/${ending._id}/end`, { endDate });
+      toast({ type: 'success', text: t`Prescription ended` });
+      setEnding(undefined);
+      await load();
+    } catch (err) {
+      setEndError(failureText(err, t`The prescription could not be ended. Please try again.`));
+    }
+  }
+
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>
+        <Trans>Prescriptions</Trans>
+      </h3>
+      {loadError && (
+        <p className="error-text" role="alert">
+          {loadError}{' '}
+          <button type="button" className="button button--secondary button--small" onClick={() => void load()}>
+            <Trans>Try again</Trans>
+          </button>
+        </p>
+      )}
+      {list && list.length === 0 && (
+        <p className="empty-state">
+          <Trans>No prescriptions yet. Add the patient's first medicine below.</Trans>
+        </p>
+      )}
+      {list && list.length > 0 && (
+        <ul className="list sm-list">
+          {list.map((p) => (
+            <li key={p._id}>
+              <div className="list-main">
+                <strong>
+                  {p.name} · {p.dose}
+                </strong>
+                <span className="muted">
+                  <Trans>No. {p.prescrNo}</Trans>
+                  {p.startDate && <> · {t`from ${day(p.startDate)}`}</>}
+                  {p.endDate && <> · {t`until ${day(p.endDate)}`}</>}
+                  {' · '}
+                  {!p.active ? t`Ended` : p.endDate === today ? t`Last day today` : t`Active`}
+                </span>
+              </div>
+              {p.active && (p.endDate === null || p.endDate > today) && (
+                <div className="row-actions">
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    aria-label={t`End ${p.name}`}
+                    onClick={() => {
+                      setEndDate(localDateKey(new Date()));
+                      setEndError(undefined);
+                      setEnding(p);
+                    }}
+                  >
+                    <Trans>End</Trans>
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <PrescriptionAdd hospNo={hospNo} onAdded={() => void load()} />
+      <ConfirmDialog
+        open={ending !== undefined}
+        title={t`End ${ending?.name ?? ''}?`}
+        confirmLabel={t`End prescription`}
+        danger
+        onConfirm={() => void end()}
+        onCancel={() => setEnding(undefined)}
+      >
+        <div className={endError ? 'field field--error' : 'field'}>
+          <label htmlFor={`${id}-end`}>
+            <Trans>Last day</Trans>
+          </label>
+          <input
+            id={`${id}-end`}
+            type="date"
+            value={endDate}
+            aria-invalid={endError ? true : undefined}
+            aria-describedby={endError ? `${id}-end-error` : undefined}
+            onChange={(e) => setEndDate(e.target.value)}
+          />
+          {endError && (
+            <p id={`${id}-end-error`} className="error-text" role="alert">
+              {endError}
+            </p>
+          )}
+        </div>
+      </ConfirmDialog>
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import { useEffect } from 'react';
+import type { StoredStaff } from '../../../sync/staff-session.ts';
+import { useStaffSession } from '../../lib/staff-hooks.ts';
+import { staffRuntime } from '../../lib/staff-runtime.ts';
+
+/** The logged-in staff member (undefined while the stored session is restored, or when logged out). */
+export function useStaffMember(): { staff: StoredStaff | undefined; settled: boolean } {
+  const state = useStaffSession();
+  useEffect(() => {
+    if (state.status === 'unknown') void staffRuntime.ensureRestored();
+  }, [state.status]);
+  return { staff: state.status === 'logged-in' ? state.staff : undefined, settled: state.status !== 'unknown' };
+}
