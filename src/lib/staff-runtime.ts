@@ -4,6 +4,7 @@
 // the patient runtime: a patient token can never reach the staff area and the other way round.
 import { msg } from '@lingui/core/macro';
 import { createApiClient } from '../../sync/api-client.ts';
+import { log } from '../../sync/log.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
 import { loaderActivity } from './ui/loader-store.ts';
@@ -19,8 +20,6 @@ export interface StaffChoices {
 let choices: StaffChoices = { hospitalId: undefined, userHospNo: undefined };
 const choiceListeners = new Set<() => void>();
 let onExpired: () => void = () => undefined;
-/** Extra clean-up when the session ends (the staff member's offline cache registers here). */
-const endHooks = new Set<() => Promise<void>>();
 
 function setChoices(patch: Partial<StaffChoices>): void {
   choices = { ...choices, ...patch };
@@ -56,7 +55,10 @@ const session = createStaffSession({
   async onEnded() {
     choices = { hospitalId: undefined, userHospNo: undefined };
     for (const l of [...choiceListeners]) l();
-    await Promise.all([...endHooks].map((hook) => hook()));
+    // The patients this staff member opened leave the device with the session, whether or not a
+    // report was opened since the page loaded (the cache's code loads only with the report).
+    const { destroyStaffCache } = await import('./db/staff-cache.ts');
+    await destroyStaffCache().catch((err: unknown) => log.error('Failed to remove the staff offline cache', err));
   },
 });
 
@@ -86,10 +88,6 @@ export const staffRuntime = {
   /** Where the app goes after a 401 ends the session (set by the router: /admin). */
   setOnExpired(fn: () => void) {
     onExpired = fn;
-  },
-  onSessionEnd(hook: () => Promise<void>): () => void {
-    endHooks.add(hook);
-    return () => endHooks.delete(hook);
   },
 };
 

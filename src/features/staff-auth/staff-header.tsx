@@ -5,7 +5,7 @@ import { useStaffSession } from '../../lib/staff-hooks.ts';
 import { useStaffLogout } from './use-staff-logout.ts';
 import './staff-header.css';
 
-/** The staff area's header: who is logged in (doctors marked as such), the two pages, log out. */
+/** The staff area's header: who is logged in (doctors marked as such), the pages (Manage for admins), log out. */
 export function StaffHeader() {
   const { t } = useLingui();
   const state = useStaffSession();
@@ -41,6 +41,14 @@ export function StaffHeader() {
             <Trans>Patient report</Trans>
           </span>
         </Link>
+        {staff?.role === 'admin' && (
+          <Link to="/admin/manage" className="staff-nav-item" activeProps={{ 'aria-current': 'page' }}>
+            <Icon icon="mdi:account" />
+            <span>
+              <Trans>Manage</Trans>
+            </span>
+          </Link>
+        )}
         <button type="button" className="header-button" onClick={() => void logout()}>
           <Icon icon="mdi:logout" />
           <span>

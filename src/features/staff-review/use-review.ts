@@ -2,14 +2,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError } from '../../../sync/api-client.ts';
 import { log } from '../../../sync/log.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
-import { destroyStaffCache, forgetReview, loadReview, saveReview } from '../../lib/db/staff-cache.ts';
+import { forgetReview, loadReview, saveReview } from '../../lib/db/staff-cache.ts';
 import { useStaffChoices, useStaffSession } from '../../lib/staff-hooks.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { fetchReviewBundle } from './fetch-bundle.ts';
 import type { ReviewBundle } from './types.ts';
 
 // Logout and a 401 remove what this staff member reviewed from the device.
-staffRuntime.onSessionEnd(() => destroyStaffCache().catch((err: unknown) => log.error('Failed to remove the staff offline cache', err)));
 
 export type ReviewState =
   | { status: 'no-patient' }

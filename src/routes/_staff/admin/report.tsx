@@ -2,6 +2,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
+import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
 import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
 import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx';
@@ -69,6 +70,8 @@ function Page() {
               <AppointmentsCard appointments={state.bundle.appointments} />
             </div>
           </div>
+          {/* Admins manage the patient here too (it renders nothing for doctors); it needs the server. */}
+          {!state.offline && <PatientManagement hospNo={state.hospNo} />}
         </>
       )}
     </section>
