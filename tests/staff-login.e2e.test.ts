@@ -147,6 +147,14 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await page.getByText('logged in as doctor', { exact: true }).waitFor();
     await page.getByRole('cell', { name: '100002', exact: true }).waitFor();
     await screenshot(page, 'staff-doctor-768');
+    // A doctor reads a patient's report and can change nothing: no management, no Manage page.
+    expect(await page.getByRole('link', { name: 'Manage' }).count()).toBe(0);
+    await page.getByRole('button', { name: /^Open report for James Okafor/ }).click();
+    await page.waitForURL(/\/admin\/report$/);
+    await page.getByText('James Okafor').first().waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Medicines' }).first().waitFor();
+    expect(await page.getByRole('button', { name: /access key|temporary password|Add prescription/i }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     const other = await newPage(768, 1024);
     await other.goto(`${server.url}/admin?doctorToken=${'x'.repeat(43)}`);
@@ -154,6 +162,16 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await other.waitForURL((u) => !u.search.includes('doctorToken'));
     expect(other.url()).toMatch(/\/admin$/);
     await screenshot(other, 'staff-login-768-doctor-invalid');
+
+    // A token the admin revoked is refused with the same message as an expired one.
+    const revoked = await createDoctorToken();
+    const admin = await apiAdminToken();
+    const listed = (await (await fetch(`${server.url}/api/admin/doctor-tokens`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { tokens: { _id: string; revokedAt: string | null }[] };
+    for (const t of listed.tokens.filter((x) => !x.revokedAt)) {
+      await fetch(`${server.url}/api/admin/doctor-tokens/${t._id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    }
+    await other.goto(`${server.url}/admin?doctorToken=${encodeURIComponent(revoked)}`);
+    await other.locator('.staff-failure').getByText(MSG_DOCTOR_INVALID).waitFor();
 
     // Pasted by hand: the same answer, the token kept in the field.
     await other.getByLabel('Doctor token').fill('not-a-real-token');
