@@ -75,7 +75,7 @@ describe.skipIf(skip)('staff patient review', () => {
     await page.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
     await page.waitForURL(/\/admin\/report$/);
 
-    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor();
+    await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor();
     await expect.poll(() => report().getByText('Hospital number').first().isVisible()).toBe(true);
     await page.getByText(/^Fetched /).waitFor();
     expect(await page.getByText(/^Offline: showing data fetched/).count()).toBe(0);
@@ -141,7 +141,7 @@ describe.skipIf(skip)('staff patient review', () => {
   it('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
     await context.setOffline(true);
     await page.reload();
-    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 20_000 });
     await page.getByText(/^Offline: showing data fetched /).waitFor();
     await page.getByText(/^Fetched /).waitFor();
     await page.getByRole('region', { name: 'Medicines' }).getByText('Metformin 500 mg tablet').waitFor();
@@ -152,7 +152,7 @@ describe.skipIf(skip)('staff patient review', () => {
 
   it('3. at 768 px and right-to-left the report stays usable', async () => {
     await page.reload();
-    await page.getByRole('heading', { name: 'Maria Lopez' }).waitFor();
+    await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor();
     await page.getByText(/^Fetched /).waitFor();
     expect(await page.getByText(/^Offline: showing data fetched/).count()).toBe(0);
     await page.setViewportSize({ width: 768, height: 900 });
@@ -177,7 +177,7 @@ describe.skipIf(skip)('staff patient review', () => {
     // The report now has nobody to show, and says where to choose one.
     await page.goto(`${server.url}/admin/report`);
     await page.getByText('No patient is chosen, so there is nothing to show yet.').waitFor();
-    expect(await page.getByRole('heading', { name: 'Maria Lopez' }).count()).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'staff-review-no-patient-1280');
     await page.getByRole('link', { name: 'Choose a patient' }).click();
