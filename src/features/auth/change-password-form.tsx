@@ -3,7 +3,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
-import { AuthField, PasswordField } from './auth-field.tsx';
+import { TextField, PasswordField } from '../../components/text-field.tsx';
 
 export interface ChangePasswordFormProps {
   /** The logged-in patient's number: then the form does not ask for it. */
@@ -77,7 +77,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
   return (
     <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
       {knownHospNo === undefined && (
-        <AuthField
+        <TextField
           ref={refs.hospNo}
           label={<Trans>Hospital number</Trans>}
           name="hospNo"

@@ -5,7 +5,7 @@ import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
 import type { LoginInput } from '../../../sync/session.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
-import { AuthField, PasswordField } from './auth-field.tsx';
+import { TextField, PasswordField } from '../../components/text-field.tsx';
 import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
 import { OtpFields } from './otp-fields.tsx';
 
@@ -98,7 +98,7 @@ export function LoginForm() {
     <>
       <LoginMethodSwitch method={method} onChange={changeMethod} />
       <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
-        <AuthField
+        <TextField
           ref={hospNoRef}
           label={<Trans>Hospital number</Trans>}
           name="hospNo"
@@ -114,7 +114,7 @@ export function LoginForm() {
         )}
         {method === 'otp' && <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />}
         {method === 'access-key' && (
-          <AuthField
+          <TextField
             ref={secretRef}
             label={<Trans>Access key</Trans>}
             name="accessKey"

@@ -2,7 +2,7 @@ import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type RefObject } from 'react';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
-import { AuthField } from './auth-field.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { useOtpSent } from './use-otp-sent.ts';
 
 export interface OtpFieldsProps {
@@ -54,7 +54,7 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
         )}
       </div>
       <div className="otp-code">
-        <AuthField
+        <TextField
           ref={codeRef}
           label={<Trans>One-time code</Trans>}
           name="otp"

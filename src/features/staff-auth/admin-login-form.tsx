@@ -4,7 +4,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
-import { StaffField } from './staff-field.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import './staff-auth.css';
 
 /** Admin login (spec §4): e-mail and password; a failure keeps both fields. */
@@ -45,7 +45,7 @@ export function AdminLoginForm() {
 
   return (
     <form className="staff-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
-      <StaffField
+      <TextField
         ref={emailRef}
         label={<Trans>Email</Trans>}
         type="email"
@@ -58,7 +58,7 @@ export function AdminLoginForm() {
         onValueChange={(v) => (setEmail(v), setErrors((x) => ({ ...x, email: undefined })))}
         error={errors.email}
       />
-      <StaffField
+      <TextField
         ref={passwordRef}
         label={<Trans>Password</Trans>}
         type="password"

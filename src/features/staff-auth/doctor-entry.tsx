@@ -4,7 +4,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
-import { StaffField } from './staff-field.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import './staff-auth.css';
 
 /**
@@ -62,7 +62,7 @@ export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string 
 
   return (
     <form className="staff-form" onSubmit={submit} noValidate aria-describedby={failure ? failureId : undefined}>
-      <StaffField
+      <TextField
         ref={tokenRef}
         label={<Trans>Doctor token</Trans>}
         name="doctorToken"

@@ -1,11 +1,11 @@
 import { useLingui } from '@lingui/react/macro';
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { Icon } from '../../components/icon.tsx';
-import './auth.css';
+import { Icon } from './icon.tsx';
+import './text-field.css';
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange' | 'aria-invalid' | 'aria-describedby' | 'children'>;
 
-export interface AuthFieldProps extends InputProps {
+export interface TextFieldProps extends InputProps {
   label: ReactNode;
   value: string;
   onValueChange: (value: string) => void;
@@ -19,8 +19,11 @@ export interface AuthFieldProps extends InputProps {
   adornment?: ReactNode;
 }
 
-/** A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). */
-export function AuthField({ label, value, onValueChange, error, hint, id, ref, adornment, ...input }: AuthFieldProps) {
+/**
+ * A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid): the one
+ * text field of the patient and staff login pages and the password forms.
+ */
+export function TextField({ label, value, onValueChange, error, hint, id, ref, adornment, ...input }: TextFieldProps) {
   const ownId = useId();
   const inputId = id ?? ownId;
   const hintId = `${inputId}-hint`;
@@ -29,7 +32,7 @@ export function AuthField({ label, value, onValueChange, error, hint, id, ref, a
   return (
     <div className={error ? 'field field--error' : 'field'}>
       <label htmlFor={inputId}>{label}</label>
-      <div className={adornment ? 'auth-input auth-input--adorned' : 'auth-input'}>
+      <div className={adornment ? 'text-field-input text-field-input--adorned' : 'text-field-input'}>
         <input {...input} ref={ref} id={inputId} value={value} onChange={(e) => onValueChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
         {adornment}
       </div>
@@ -39,7 +42,7 @@ export function AuthField({ label, value, onValueChange, error, hint, id, ref, a
         </p>
       )}
       {error && (
-        <p id={errorId} className="error-text auth-field-error">
+        <p id={errorId} className="error-text text-field-error">
           <Icon icon="mdi:alert-circle" /> {error}
         </p>
       )}
@@ -47,7 +50,7 @@ export function AuthField({ label, value, onValueChange, error, hint, id, ref, a
   );
 }
 
-export type PasswordFieldProps = Omit<AuthFieldProps, 'type' | 'adornment'>;
+export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'adornment'>;
 
 /**
  * A password input with a show/hide toggle. The toggle's name lives in its text, not in aria-label,
@@ -59,7 +62,7 @@ export function PasswordField(props: PasswordFieldProps) {
   const ownId = useId();
   const inputId = props.id ?? ownId;
   return (
-    <AuthField
+    <TextField
       {...props}
       id={inputId}
       type={shown ? 'text' : 'password'}
@@ -67,7 +70,7 @@ export function PasswordField(props: PasswordFieldProps) {
       autoCorrect="off"
       spellCheck={false}
       adornment={
-        <button type="button" className="icon-button auth-reveal" aria-pressed={shown} aria-controls={inputId} onClick={() => setShown((s) => !s)}>
+        <button type="button" className="icon-button text-field-reveal" aria-pressed={shown} aria-controls={inputId} onClick={() => setShown((s) => !s)}>
           <Icon icon={shown ? 'mdi:eye-off' : 'mdi:eye'} />
           <span className="visually-hidden">{t`Show password`}</span>
         </button>
