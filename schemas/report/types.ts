@@ -1,0 +1,61 @@
+// schemas/report/types.ts — the report's shared shapes (issue 7). Used by the device (src/ — /app/reports,
+// /admin/report, the PDF worker) and by the server (POST /api/users/report, POST /api/admin/report).
+// Everything in schemas/report/ is plain TypeScript without Lingui macros or DOM, so the server can run it.
+// Glucose values are mg/dL everywhere in the model; display units are chosen by the renderer (`unit`).
+import type { GlucoseReading, GlucoseType } from '../glucose.ts';
+
+export type MealSlot = 'breakfast' | 'lunch' | 'dinner';
+export type DisplayUnit = 'mg/dL' | 'mmol/L';
+
+/** Everything a report is made from: the same whether it comes from RxDB, the staff cache or PostgreSQL. */
+export interface ReportInput {
+  patient: { name: string; hospNo: string; hospital?: string | null; gender?: string | null; age?: number | null; timeZone: string;
+    notificationTimings?: Partial<Record<MealSlot, string>> | null; glucometerAlerts?: string[] | null };
+  /** Inclusive local calendar dates (YYYY-MM-DD) in the patient's time zone. */
+  range: { from: string; to: string };
+  readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'recordedAt'>[];
+  medicines: { prescrNo: string; name: string; dose: string; startDate?: string | null; endDate?: string | null }[];
+  intakes: { prescrNo: string; medicineName?: string; dose?: string; takenAt: string }[];
+  symptoms: { symptom: string; recordedAt: string }[];
+  labTests: { name: string; value: number; unit?: string | null; recordedAt: string }[];
+  appointments: { doctor: string; date: string; notes?: string | null }[];
+  /** When the report is made (ISO); tests pass a fixed one. */
+  generatedAt: string;
+}
+
+export interface GlucoseSummary {
+  count: number;
+  /** count / days in range. */
+  readingsPerDay: number;
+  mean: number | null;
+  median: number | null;
+  /** Sample SD and CV (%), null with fewer than 30 readings (MIN_READINGS_FOR_VARIABILITY). */
+  sd: number | null;
+  cv: number | null;
+  min: number | null;
+  max: number | null;
+  /** International Consensus bands: counts and percentages (percent null without readings). */
+  bands: Record<'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh', { count: number; percent: number | null }>;
+  /** ADA meal target for the tag (fasting 80–130, postprandial < 180; random/overall: 70–180). */
+  inTarget: { count: number; percent: number | null };
+  lows: { below70: number; below54: number };
+}
+
+export interface ReportModel {
+  input: ReportInput;
+  days: number;
+  overall: GlucoseSummary;
+  byType: Record<GlucoseType, GlucoseSummary>;
+  /** GMI % and eA1c % when shown; otherwise null with the reason. */
+  gmi: { value: number | null; reason?: 'too-few-readings' | 'too-few-days' };
+  eA1c: { value: number | null; reason?: 'too-few-readings' | 'too-few-days' };
+  previous: { range: { from: string; to: string }; overall: GlucoseSummary };
+  adherence: { prescrNo: string; name: string; dose: string; expected: number; taken: number; percent: number | null }[];
+  symptoms: { symptom: string; count: number; lastAt: string }[];
+  labs: { name: string; unit?: string | null; latest: { value: number; recordedAt: string }; previous?: { value: number; recordedAt: string } }[];
+  latestHbA1c: { value: number; recordedAt: string } | null;
+  checks: { plannedDays: number; daysWithReading: number };
+  /** Logbook: one row per local day, mg/dL values per slot (fasting/before-breakfast, after meals, other). */
+  logbook: { date: string; fasting: number[]; postprandial: number[]; random: number[] }[];
+  appointments: ReportInput['appointments'];
+}
