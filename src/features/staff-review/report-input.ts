@@ -1,0 +1,44 @@
+// The staff member's cached review bundle → ReportInput (schemas/report/types.ts), so /admin/report
+// makes the same report as the patient's device and the server, from what is on the ward PC (it
+// works offline). The bundle holds the whole record; buildReport keeps what the range needs.
+import type { ReportInput } from '../../../schemas/report/types.ts';
+import type { ReviewBundle } from './types.ts';
+
+/** The zone of the device, for a bundle whose profile does not name the patient's. */
+const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export function reportInputFromReview(bundle: ReviewBundle, range: { from: string; to: string }, generatedAt: string): ReportInput {
+  const p = bundle.profile;
+  const readings = [...bundle.glucose.fasting, ...bundle.glucose.postprandial, ...bundle.glucose.random];
+  // A dose's name and strength come from its prescription when the intake did not carry them.
+  const prescriptions = new Map(bundle.prescriptions.map((m) => [m.prescrNo, m]));
+  return {
+    patient: {
+      name: p.name,
+      hospNo: p.hospNum || bundle.hospNo,
+      hospital: p.hospital ?? null,
+      gender: p.gender ?? null,
+      age: p.age ?? null,
+      timeZone: p.timeZone || deviceTimeZone(),
+      notificationTimings: p.notificationTimings ?? null,
+      glucometerAlerts: p.glucometerAlerts ?? null,
+    },
+    range: { from: range.from, to: range.to },
+    readings: readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, recordedAt: r.recordedAt })),
+    medicines: bundle.prescriptions.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate ?? null, endDate: m.endDate ?? null })),
+    intakes: bundle.doses.map((d) => {
+      const prescription = prescriptions.get(d.prescrNo);
+      const name = d.medicineName ?? prescription?.name;
+      return {
+        prescrNo: d.prescrNo,
+        ...(name !== undefined ? { medicineName: name } : {}),
+        ...(prescription ? { dose: prescription.dose } : {}),
+        takenAt: d.takenAt,
+      };
+    }),
+    symptoms: bundle.symptoms.map((s) => ({ symptom: s.symptom, recordedAt: s.recordedAt })),
+    labTests: bundle.tests.map((t) => ({ name: t.name, value: t.value, unit: t.unit || null, recordedAt: t.recordedAt })),
+    appointments: bundle.appointments.map((a) => ({ doctor: a.doctor, date: a.date, notes: a.notes ?? null })),
+    generatedAt,
+  };
+}
