@@ -13,11 +13,17 @@ export interface ReportInput {
     notificationTimings?: Partial<Record<MealSlot, string>> | null; glucometerAlerts?: string[] | null };
   /** Inclusive local calendar dates (YYYY-MM-DD) in the patient's time zone. */
   range: { from: string; to: string };
+  /**
+   * Readings of the range AND of the previous period of the same length (for the comparison); others
+   * are ignored. Likewise intakes, symptoms and appointments may include more than the range.
+   * Lab tests should include earlier results too: the report shows the one before the latest.
+   */
   readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'recordedAt'>[];
   medicines: { prescrNo: string; name: string; dose: string; startDate?: string | null; endDate?: string | null }[];
   intakes: { prescrNo: string; medicineName?: string; dose?: string; takenAt: string }[];
   symptoms: { symptom: string; recordedAt: string }[];
-  labTests: { name: string; value: number; unit?: string | null; recordedAt: string }[];
+  /** `loinc` from the lab test reference when known (the FHIR export codes the Observation with it). */
+  labTests: { name: string; value: number; unit?: string | null; loinc?: string | null; recordedAt: string }[];
   appointments: { doctor: string; date: string; notes?: string | null }[];
   /** When the report is made (ISO); tests pass a fixed one. */
   generatedAt: string;
@@ -38,12 +44,33 @@ export interface GlucoseSummary {
   bands: Record<'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh', { count: number; percent: number | null }>;
   /** ADA meal target for the tag (fasting 80–130, postprandial < 180; random/overall: 70–180). */
   inTarget: { count: number; percent: number | null };
+  /** Each reading against its own tag's ADA target (the same as inTarget in a per-tag summary). */
+  inOwnTarget: { count: number; percent: number | null };
   lows: { below70: number; below54: number };
+}
+
+/** A reading of the range as shown: local date and time in the patient's time zone, band of its value. */
+export interface ReportReading {
+  id: string;
+  recordedAt: string;
+  date: string;
+  time: string;
+  /** Minutes since local midnight (0–1439), for the time-of-day chart. */
+  minutes: number;
+  type: GlucoseType;
+  value: number;
+  band: 'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh';
 }
 
 export interface ReportModel {
   input: ReportInput;
   days: number;
+  /** The readings of the range, oldest first. */
+  readings: ReportReading[];
+  /** Local days of the range with at least one reading. */
+  daysWithReadings: number;
+  /** The patient's local date when the report was made (days after it expect no doses or checks). */
+  today: string;
   overall: GlucoseSummary;
   byType: Record<GlucoseType, GlucoseSummary>;
   /** GMI % and eA1c % when shown; otherwise null with the reason. */
@@ -52,9 +79,11 @@ export interface ReportModel {
   previous: { range: { from: string; to: string }; overall: GlucoseSummary };
   adherence: { prescrNo: string; name: string; dose: string; expected: number; taken: number; percent: number | null }[];
   symptoms: { symptom: string; count: number; lastAt: string }[];
-  labs: { name: string; unit?: string | null; latest: { value: number; recordedAt: string }; previous?: { value: number; recordedAt: string } }[];
-  latestHbA1c: { value: number; recordedAt: string } | null;
-  checks: { plannedDays: number; daysWithReading: number };
+  labs: { name: string; unit?: string | null; loinc?: string | null; latest: { value: number; recordedAt: string }; previous?: { value: number; recordedAt: string } }[];
+  /** `percent` is the value as NGSP % (converted from IFCC mmol/mol when that is the unit). */
+  latestHbA1c: { value: number; unit?: string | null; percent: number; recordedAt: string } | null;
+  /** Planned glucometer days up to today; `missedDays` are the planned dates without a reading. */
+  checks: { plannedDays: number; daysWithReading: number; missedDays: string[] };
   /** Logbook: one row per local day, mg/dL values per slot (fasting/before-breakfast, after meals, other). */
   logbook: { date: string; fasting: number[]; postprandial: number[]; random: number[] }[];
   appointments: ReportInput['appointments'];

@@ -1,0 +1,74 @@
+// buildReport: everything a report shows, computed once from ReportInput, so the screen, the PDF
+// (in a worker or on the server), the CSV and the FHIR export all show the same numbers.
+import { GLUCOSE_TYPES, type GlucoseType } from '../glucose.ts';
+import { a1cEstimates } from './a1c.ts';
+import { addDays, daysInclusive, localDate, toLocal } from './dates.ts';
+import { glucometerChecks, labSummary, medicineAdherence, symptomFrequency } from './records.ts';
+import { bandOf, glucoseSummary } from './statistics.ts';
+import type { ReportInput, ReportModel, ReportReading } from './types.ts';
+
+/** The period of the same length just before `range`. */
+export function previousRange(range: ReportInput['range']): ReportInput['range'] {
+  const days = daysInclusive(range.from, range.to);
+  return { from: addDays(range.from, -days), to: addDays(range.from, -1) };
+}
+
+function localReadings(input: ReportInput, range: ReportInput['range']): ReportReading[] {
+  const tz = input.patient.timeZone;
+  const out: ReportReading[] = [];
+  for (const r of input.readings) {
+    const local = toLocal(r.recordedAt, tz);
+    if (local.date < range.from || local.date > range.to) continue;
+    out.push({ id: r._id, recordedAt: r.recordedAt, ...local, type: r.type, value: r.value, band: bandOf(r.value) });
+  }
+  return out.sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt));
+}
+
+/** One row per local day with readings, oldest first; each slot's values in the order measured. */
+export function logbook(readings: readonly ReportReading[]): ReportModel['logbook'] {
+  const rows = new Map<string, ReportModel['logbook'][number]>();
+  const slot = { Fasting: 'fasting', Postprandial: 'postprandial', Random: 'random' } as const satisfies Record<GlucoseType, string>;
+  for (const r of readings) {
+    let row = rows.get(r.date);
+    if (!row) rows.set(r.date, (row = { date: r.date, fasting: [], postprandial: [], random: [] }));
+    row[slot[r.type]].push(r.value);
+  }
+  return [...rows.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
+}
+
+export function buildReport(input: ReportInput): ReportModel {
+  const { range } = input;
+  const tz = input.patient.timeZone;
+  const days = daysInclusive(range.from, range.to);
+  const today = localDate(input.generatedAt, tz);
+  const readings = localReadings(input, range);
+  const overall = glucoseSummary(readings, days);
+  const byType = Object.fromEntries(
+    GLUCOSE_TYPES.map((t) => [t, glucoseSummary(readings.filter((r) => r.type === t), days, t)]),
+  ) as ReportModel['byType'];
+  const readingDates = new Set(readings.map((r) => r.date));
+  const { gmi, eA1c } = a1cEstimates(overall.mean, overall.count, readingDates.size);
+  const prevRange = previousRange(range);
+  const inRange = (iso: string) => {
+    const d = localDate(iso, tz);
+    return d >= range.from && d <= range.to;
+  };
+  return {
+    input,
+    days,
+    readings,
+    daysWithReadings: readingDates.size,
+    today,
+    overall,
+    byType,
+    gmi,
+    eA1c,
+    previous: { range: prevRange, overall: glucoseSummary(localReadings(input, prevRange), days) },
+    adherence: medicineAdherence(input, tz, today),
+    symptoms: symptomFrequency(input.symptoms, range, tz),
+    ...labSummary(input.labTests, range, tz),
+    checks: glucometerChecks(input.patient.glucometerAlerts ?? [], range, today, readingDates),
+    logbook: logbook(readings),
+    appointments: input.appointments.filter((a) => inRange(a.date)).sort((a, b) => Date.parse(a.date) - Date.parse(b.date)),
+  };
+}
