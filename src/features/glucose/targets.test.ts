@@ -8,9 +8,10 @@ describe('glucose targets', () => {
     expect(classifyGlucose(69, 'Random')).toBe('low');
     expect(classifyGlucose(70, 'Random')).toBe('in-target');
     expect(classifyGlucose(180, 'Random')).toBe('in-target');
+    expect(classifyGlucose(180.4, 'Random')).toBe('high');
     expect(classifyGlucose(181, 'Random')).toBe('high');
     expect(classifyGlucose(250, 'Random')).toBe('high');
-    expect(classifyGlucose(251, 'Random')).toBe('very-high');
+    expect(classifyGlucose(250.1, 'Random')).toBe('very-high');
   });
 
   it('applies the ADA meal targets: fasting 80–130, postprandial below 180', () => {
@@ -19,6 +20,9 @@ describe('glucose targets', () => {
     expect(classifyGlucose(130, 'Fasting')).toBe('in-target');
     expect(classifyGlucose(131, 'Fasting')).toBe('above-target');
     expect(classifyGlucose(179, 'Postprandial')).toBe('in-target');
+    // ADA says below 180 after a meal: 180 itself is in the consensus range but not on target.
+    expect(classifyGlucose(180, 'Postprandial')).toBe('above-target');
+    expect(classifyGlucose(69, 'Postprandial')).toBe('low');
     expect(classifyGlucose(185, 'Postprandial')).toBe('high');
   });
 });

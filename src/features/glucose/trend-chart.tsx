@@ -3,7 +3,7 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
-import { TIME_IN_RANGE } from './targets.ts';
+import { inTimeInRange, TIME_IN_RANGE } from './targets.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 
 const TrendCanvas = lazy(() => import('./trend-canvas.tsx'));
@@ -23,7 +23,7 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
   const to = Date.now();
   const from = to - days * DAY;
   const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from), [readings, from]);
-  const inRange = inPeriod.filter((r) => r.value >= TIME_IN_RANGE.low && r.value <= TIME_IN_RANGE.high).length;
+  const inRange = inPeriod.filter((r) => inTimeInRange(r.value)).length;
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
   const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);

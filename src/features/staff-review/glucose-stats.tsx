@@ -1,8 +1,18 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { ADA_TARGETS, CONSENSUS, glucoseSummary, type SummaryReading } from '../../../schemas/report/statistics.ts';
 import { useFormat } from './format.ts';
-import { glucoseStats, REVIEW_TARGETS } from './stats.ts';
 import type { ReviewGlucose } from './types.ts';
+
+/**
+ * The core's statistics (schemas/report/statistics.ts, the same as the report's). Each reading is
+ * judged by its own type's ADA target, so "All readings" is the share on target whatever the tag.
+ * The review covers the whole record, not a number of days: readings a day are not shown.
+ */
+const stats = (readings: readonly SummaryReading[]) => {
+  const s = glucoseSummary(readings, 1);
+  return { count: s.count, mean: s.mean, inTargetPercent: s.inOwnTarget.percent, below70: s.lows.below70, below54: s.lows.below54 };
+};
 
 /** Count, mean, time in target and lows per reading type and overall. */
 export function GlucoseStatsCard({ glucose }: { glucose: ReviewGlucose }) {
@@ -11,16 +21,16 @@ export function GlucoseStatsCard({ glucose }: { glucose: ReviewGlucose }) {
   const unit = useGlucoseUnit();
   const g = (mgdl: number) => formatGlucose(mgdl, unit, f.locale);
   const rows = [
-    { key: 'Fasting', label: t`Fasting`, stats: glucoseStats(glucose.fasting) },
-    { key: 'Postprandial', label: t`Postprandial`, stats: glucoseStats(glucose.postprandial) },
-    { key: 'Random', label: t`Random`, stats: glucoseStats(glucose.random) },
-    { key: 'all', label: t`All readings`, stats: glucoseStats([...glucose.fasting, ...glucose.postprandial, ...glucose.random]) },
+    { key: 'Fasting', label: t`Fasting`, stats: stats(glucose.fasting) },
+    { key: 'Postprandial', label: t`Postprandial`, stats: stats(glucose.postprandial) },
+    { key: 'Random', label: t`Random`, stats: stats(glucose.random) },
+    { key: 'all', label: t`All readings`, stats: stats([...glucose.fasting, ...glucose.postprandial, ...glucose.random]) },
   ];
-  const fastingLow = g(REVIEW_TARGETS.Fasting.low);
-  const fastingHigh = g(REVIEW_TARGETS.Fasting.high);
-  const low = g(REVIEW_TARGETS.Random.low);
-  const high = g(REVIEW_TARGETS.Random.high);
-  const low54 = g(54);
+  const fastingLow = g(ADA_TARGETS.Fasting.min);
+  const fastingHigh = g(ADA_TARGETS.Fasting.max);
+  const low = g(ADA_TARGETS.Random.min);
+  const high = g(ADA_TARGETS.Random.max);
+  const low54 = g(CONSENSUS.veryLow);
   return (
     <section className="card" aria-labelledby="review-stats">
       <h2 id="review-stats">
@@ -66,7 +76,7 @@ export function GlucoseStatsCard({ glucose }: { glucose: ReviewGlucose }) {
       </div>
       <p className="muted">
         <Trans>
-          Target: fasting {fastingLow}–{fastingHigh} {unit}; after a meal and random {low}–{high} {unit}.
+          Target: fasting {fastingLow}–{fastingHigh} {unit}; after a meal {low} to below {high} {unit}; random {low}–{high} {unit}.
         </Trans>
       </p>
     </section>

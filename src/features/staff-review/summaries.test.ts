@@ -1,37 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { glucoseStats } from './stats.ts';
 import { doseHistories, labSeries, splitAppointments, symptomsByDay } from './summaries.ts';
-
-const g = (type: 'Fasting' | 'Postprandial' | 'Random', value: number) => ({ type, value });
-
-describe('glucoseStats', () => {
-  it('has no mean or percentage without readings', () => {
-    expect(glucoseStats([])).toEqual({ count: 0, mean: null, inTargetPercent: null, below70: 0, below54: 0 });
-  });
-
-  it('fasting uses 80–130, bounds included', () => {
-    // 79 out, 80 in, 130 in, 131 out, 100 in → 3 of 5 = 60 %; mean (79+80+130+131+100)/5 = 104
-    const s = glucoseStats([79, 80, 130, 131, 100].map((v) => g('Fasting', v)));
-    expect(s).toEqual({ count: 5, mean: 104, inTargetPercent: 60, below70: 0, below54: 0 });
-  });
-
-  it('after a meal and random use 70–180; counts lows below 70 and below 54', () => {
-    // 69 low (out), 70 in, 180 in, 181 out, 53 very low (out), 54 low but not very low (out)
-    const s = glucoseStats([g('Postprandial', 69), g('Random', 70), g('Postprandial', 180), g('Random', 181), g('Random', 53), g('Postprandial', 54)]);
-    expect(s.count).toBe(6);
-    expect(s.mean).toBeCloseTo((69 + 70 + 180 + 181 + 53 + 54) / 6, 10);
-    expect(s.inTargetPercent).toBeCloseTo((2 / 6) * 100, 10);
-    expect(s.below70).toBe(3);
-    expect(s.below54).toBe(1);
-  });
-
-  it('overall judges each reading by its own type: 140 is out when fasting, in after a meal', () => {
-    const s = glucoseStats([g('Fasting', 140), g('Postprandial', 140), g('Random', 75), g('Fasting', 75)]);
-    // in: Postprandial 140, Random 75 → 2 of 4
-    expect(s.inTargetPercent).toBe(50);
-    expect(s.mean).toBe(107.5);
-  });
-});
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 23, 12);
