@@ -22,8 +22,8 @@ export interface ReportInput {
   medicines: { prescrNo: string; name: string; dose: string; startDate?: string | null; endDate?: string | null }[];
   intakes: { prescrNo: string; medicineName?: string; dose?: string; takenAt: string }[];
   symptoms: { symptom: string; recordedAt: string }[];
-  /** `loinc` from the lab test reference when known (the FHIR export codes the Observation with it). */
-  labTests: { name: string; value: number; unit?: string | null; loinc?: string | null; recordedAt: string }[];
+  /** `loinc` from the lab test reference when known (the FHIR export codes the Observation with it; `_id` becomes its id). */
+  labTests: { _id?: string; name: string; value: number; unit?: string | null; loinc?: string | null; recordedAt: string }[];
   appointments: { doctor: string; date: string; notes?: string | null }[];
   /** When the report is made (ISO); tests pass a fixed one. */
   generatedAt: string;
