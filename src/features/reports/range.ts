@@ -1,6 +1,9 @@
 // The report's period: inclusive calendar dates (YYYY-MM-DD) in the patient's time zone, as
 // ReportInput wants them. "Today" is the patient's today, not the device's (a ward PC abroad, a
 // patient travelling), and a report never covers days that have not happened yet.
+import { addDays, daysInclusive, isIsoDate } from '../../../schemas/report/dates.ts';
+
+export { addDays, isIsoDate };
 
 export const RANGE_PRESETS = [7, 14, 30, 90] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
@@ -14,27 +17,8 @@ export type RangeError = 'from-missing' | 'to-missing' | 'from-invalid' | 'to-in
 
 export type RangeCheck = { ok: true; range: DateRange; days: number } | { ok: false; errors: RangeError[] };
 
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DAY_MS = 86_400_000;
-
-/** A real calendar date written as YYYY-MM-DD (2026-02-30 is not one). */
-export function isIsoDate(text: string): boolean {
-  const m = ISO_DATE.exec(text);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
-  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
-}
-
-/** `iso` moved by `days` calendar days (UTC arithmetic on a date, so no DST surprises). */
-export function addDays(iso: string, days: number): string {
-  return new Date(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
-
 /** Days from `from` to `to`, both included. */
-export function daysInRange(range: DateRange): number {
-  return Math.round((Date.parse(`${range.to}T00:00:00Z`) - Date.parse(`${range.from}T00:00:00Z`)) / DAY_MS) + 1;
-}
+export const daysInRange = (range: DateRange): number => daysInclusive(range.from, range.to);
 
 /** The calendar date of `now` in `timeZone`; the device's zone when the name is unknown. */
 export function todayIn(timeZone: string | undefined, now: Date = new Date()): string {

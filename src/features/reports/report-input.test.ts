@@ -61,8 +61,8 @@ describe('RxDB documents → ReportInput', () => {
       intakes: [{ prescrNo: 'RX-1', medicineName: 'Metformin', dose: '500 mg', takenAt: '2026-11-20T08:00:00.000Z' }],
       symptoms: [{ symptom: 'Headache', recordedAt: '2026-11-19T10:00:00.000Z' }],
       labTests: [
-        { name: 'HbA1c', value: 7.2, unit: '%', recordedAt: '2026-11-01T09:00:00.000Z' },
-        { name: 'eGFR', value: 92, unit: null, recordedAt: '2026-11-02T09:00:00.000Z' },
+        { _id: '0190a0b0-0000-7000-8000-000000000007', name: 'HbA1c', value: 7.2, unit: '%', recordedAt: '2026-11-01T09:00:00.000Z' },
+        { _id: '0190a0b0-0000-7000-8000-000000000008', name: 'eGFR', value: 92, unit: null, recordedAt: '2026-11-02T09:00:00.000Z' },
       ],
       appointments: [{ doctor: 'Dr Ruiz', date: '2026-11-25T10:00:00.000Z', notes: '' }],
       generatedAt: '2026-11-30T18:00:00.000Z',

@@ -59,7 +59,7 @@ export function reportInputFromLocal(data: LocalReportData, range: DateRange, ge
     medicines: data.medicines.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate ?? null, endDate: m.endDate ?? null })),
     intakes: data.intakes.map((i) => ({ prescrNo: i.prescrNo, medicineName: i.medicineName, dose: i.dose, takenAt: i.takenAt })),
     symptoms: data.symptoms.map((s) => ({ symptom: s.symptom, recordedAt: s.recordedAt })),
-    labTests: data.labTests.map((l) => ({ name: l.name, value: l.value, unit: l.unit ?? null, recordedAt: l.recordedAt })),
+    labTests: data.labTests.map((l) => ({ _id: l._id, name: l.name, value: l.value, unit: l.unit ?? null, recordedAt: l.recordedAt })),
     appointments: data.appointments.map((a) => ({ doctor: a.doctor, date: a.date, notes: a.notes ?? null })),
     generatedAt,
   };

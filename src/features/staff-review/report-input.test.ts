@@ -58,8 +58,8 @@ describe('ReviewBundle → ReportInput', () => {
     expect(input.medicines).toEqual([{ prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null }]);
     expect(input.symptoms).toEqual([{ symptom: 'Thirst', recordedAt: '2026-11-21T09:00:00.000Z' }]);
     expect(input.labTests).toEqual([
-      { name: 'HbA1c', value: 7.4, unit: '%', recordedAt: '2026-10-01T09:00:00.000Z' },
-      { name: 'Creatinine', value: 0.9, unit: null, recordedAt: '2026-10-01T09:00:00.000Z' },
+      { _id: 't1', name: 'HbA1c', value: 7.4, unit: '%', recordedAt: '2026-10-01T09:00:00.000Z' },
+      { _id: 't2', name: 'Creatinine', value: 0.9, unit: null, recordedAt: '2026-10-01T09:00:00.000Z' },
     ]);
     expect(input.appointments).toEqual([
       { doctor: 'Dr Ruiz', date: '2026-12-05T10:00:00.000Z', notes: null },

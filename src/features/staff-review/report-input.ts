@@ -4,8 +4,10 @@
 import type { ReportInput } from '../../../schemas/report/types.ts';
 import type { ReviewBundle } from './types.ts';
 
-/** The zone of the device, for a bundle whose profile does not name the patient's. */
-const deviceTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The patient's time zone, or the device's when the bundle's profile does not name one. */
+export function reviewTimeZone(bundle: ReviewBundle): string {
+  return bundle.profile.timeZone || Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
 
 export function reportInputFromReview(bundle: ReviewBundle, range: { from: string; to: string }, generatedAt: string): ReportInput {
   const p = bundle.profile;
@@ -19,7 +21,7 @@ export function reportInputFromReview(bundle: ReviewBundle, range: { from: strin
       hospital: p.hospital ?? null,
       gender: p.gender ?? null,
       age: p.age ?? null,
-      timeZone: p.timeZone || deviceTimeZone(),
+      timeZone: reviewTimeZone(bundle),
       notificationTimings: p.notificationTimings ?? null,
       glucometerAlerts: p.glucometerAlerts ?? null,
     },
@@ -37,7 +39,7 @@ export function reportInputFromReview(bundle: ReviewBundle, range: { from: strin
       };
     }),
     symptoms: bundle.symptoms.map((s) => ({ symptom: s.symptom, recordedAt: s.recordedAt })),
-    labTests: bundle.tests.map((t) => ({ name: t.name, value: t.value, unit: t.unit || null, recordedAt: t.recordedAt })),
+    labTests: bundle.tests.map((t) => ({ _id: t._id, name: t.name, value: t.value, unit: t.unit || null, recordedAt: t.recordedAt })),
     appointments: bundle.appointments.map((a) => ({ doctor: a.doctor, date: a.date, notes: a.notes ?? null })),
     generatedAt,
   };

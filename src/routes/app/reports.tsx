@@ -1,20 +1,32 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { lazy, Suspense } from 'react';
 import { usePageTitle } from '../../components/page-title.tsx';
+import { PatientReport } from '../../features/reports/patient-report.tsx';
+import type { TrendProps } from '../../features/reports/trend-section.tsx';
 
 export const Route = createFileRoute('/app/reports')({ component: Page });
+
+// The dashboard's trend chart (uPlot), loaded only when a report with readings shows it.
+const TrendCanvas = lazy(() => import('../../features/glucose/trend-canvas.tsx'));
+
+function renderTrend(props: TrendProps) {
+  return (
+    <Suspense fallback={<div className="trend-canvas trend-canvas--loading" />}>
+      <TrendCanvas {...props} />
+    </Suspense>
+  );
+}
 
 function Page() {
   const { t } = useLingui();
   usePageTitle(t`Reports`);
   return (
-    <section className="card">
+    <div className="reports">
       <h1>
         <Trans>Reports</Trans>
       </h1>
-      <p>
-        <Trans>Reports over a date range are coming in a later update.</Trans>
-      </p>
-    </section>
+      <PatientReport renderTrend={renderTrend} />
+    </div>
   );
 }

@@ -1,7 +1,10 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useCallback } from 'react';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
+import type { DateRange } from '../../../features/reports/range.ts';
+import { StaffReport } from '../../../features/reports/staff-report.tsx';
 import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
 import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
@@ -9,11 +12,19 @@ import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx
 import { LabsCard } from '../../../features/staff-review/labs-card.tsx';
 import { MedicinesCard } from '../../../features/staff-review/medicines-card.tsx';
 import { ProfileCard } from '../../../features/staff-review/profile-card.tsx';
+import { reportInputFromReview, reviewTimeZone } from '../../../features/staff-review/report-input.ts';
 import { ChoosePatient, ReviewStatus } from '../../../features/staff-review/review-status.tsx';
 import { SymptomsCard } from '../../../features/staff-review/symptoms-card.tsx';
+import type { ReviewBundle } from '../../../features/staff-review/types.ts';
 import { useReview } from '../../../features/staff-review/use-review.ts';
 
 export const Route = createFileRoute('/_staff/admin/report')({ component: Page });
+
+/** The report over a chosen period, made from the bundle on this device (offline too). */
+function ReviewReport({ bundle }: { bundle: ReviewBundle }) {
+  const makeInput = useCallback((range: DateRange, generatedAt: string) => reportInputFromReview(bundle, range, generatedAt), [bundle]);
+  return <StaffReport timeZone={reviewTimeZone(bundle)} makeInput={makeInput} />;
+}
 
 function Page() {
   const { t } = useLingui();
@@ -58,6 +69,7 @@ function Page() {
             offline={state.offline}
             onReset={() => void reset().then(() => navigate({ to: '/admin/hospital-select' }))}
           />
+          <ReviewReport bundle={state.bundle} />
           <ProfileCard bundle={state.bundle} />
           <GlucoseStatsCard glucose={state.bundle.glucose} />
           <TrendChart readings={[...state.bundle.glucose.fasting, ...state.bundle.glucose.postprandial, ...state.bundle.glucose.random]} />

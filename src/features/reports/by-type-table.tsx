@@ -1,0 +1,92 @@
+import { Trans } from '@lingui/react/macro';
+import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
+import type { GlucoseSummary, ReportModel } from '../../../schemas/report/types.ts';
+import type { ReportFormat } from './use-report-format.ts';
+
+/** Every statistic per meal tag and overall; '–' where there is nothing to compute from. */
+export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: ReportFormat; labels: Record<GlucoseType | 'overall', string> }) {
+  const g = (v: number | null) => (v === null ? '–' : f.glucose(v));
+  const pct = (v: number | null) => (v === null ? '–' : f.percent(v));
+  const rows: { key: string; label: string; s: GlucoseSummary }[] = [
+    ...GLUCOSE_TYPES.map((type) => ({ key: type, label: labels[type], s: model.byType[type] })),
+    { key: 'overall', label: labels.overall, s: model.overall },
+  ];
+  const fastingLow = f.glucose(80);
+  const fastingHigh = f.glucose(130);
+  const low = f.glucose(70);
+  const high = f.glucose(180);
+  return (
+    <section className="card" aria-labelledby="report-bytype-title">
+      <h2 id="report-bytype-title">
+        <Trans>Statistics by meal tag</Trans>
+      </h2>
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-bytype-title">
+        <table className="report-table report-table--numbers" data-testid="report-by-type">
+          <caption className="visually-hidden">
+            <Trans>Glucose statistics by meal tag ({f.unit})</Trans>
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans>Tag</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Readings</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Mean</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Median</Trans>
+              </th>
+              <th scope="col">
+                <Trans>SD</Trans>
+              </th>
+              <th scope="col">
+                <Trans>CV</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Min</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Max</Trans>
+              </th>
+              <th scope="col">
+                <Trans>In target</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Below {low}</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Below {f.glucose(54)}</Trans>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(({ key, label, s }) => (
+              <tr key={key} data-type={key} className={key === 'overall' ? 'report-total' : undefined}>
+                <th scope="row">{label}</th>
+                <td>{f.whole(s.count)}</td>
+                <td>{g(s.mean)}</td>
+                <td>{g(s.median)}</td>
+                <td>{g(s.sd)}</td>
+                <td>{pct(s.cv)}</td>
+                <td>{g(s.min)}</td>
+                <td>{g(s.max)}</td>
+                <td>{pct(s.inTarget.percent)}</td>
+                <td>{f.whole(s.lows.below70)}</td>
+                <td>{f.whole(s.lows.below54)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="field-hint">
+        <Trans>
+          Values in {f.unit}. Targets: fasting {fastingLow}–{fastingHigh}; after a meal below {high}; random and all readings {low}–{high}. SD and CV need at
+          least 30 readings.
+        </Trans>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,213 @@
+import { Trans } from '@lingui/react/macro';
+import type { ReportModel } from '../../../schemas/report/types.ts';
+import { EmptyState } from '../../components/empty-state.tsx';
+import type { ReportFormat } from './use-report-format.ts';
+
+/** Doses marked taken against the doses the reminders expected, per medicine. */
+export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  return (
+    <section className="card" aria-labelledby="report-adherence-title">
+      <h2 id="report-adherence-title">
+        <Trans>Medicines taken</Trans>
+      </h2>
+      {model.adherence.length === 0 ? (
+        <EmptyState icon="mdi:pill">
+          <Trans>No medicine was prescribed in this period.</Trans>
+        </EmptyState>
+      ) : (
+        <>
+          <table className="report-table" data-testid="report-adherence">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Medicine</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Taken / expected</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Adherence</Trans>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {model.adherence.map((a) => (
+                <tr key={a.prescrNo}>
+                  <th scope="row">
+                    {a.name} <span className="muted">{a.dose}</span>
+                  </th>
+                  <td>
+                    {f.whole(a.taken)} / {f.whole(a.expected)}
+                  </td>
+                  <td>
+                    <span className="report-bar" aria-hidden>
+                      <span style={{ inlineSize: `${Math.min(100, a.percent ?? 0)}%` }} />
+                    </span>
+                    {a.percent === null ? '–' : f.percent(a.percent)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <p className="field-hint">
+            <Trans>Expected doses follow the dose pattern (for example 1-0-1 is two a day) on the days the medicine was active, up to today.</Trans>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function SymptomsSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  return (
+    <section className="card" aria-labelledby="report-symptoms-title">
+      <h2 id="report-symptoms-title">
+        <Trans>Symptoms</Trans>
+      </h2>
+      {model.symptoms.length === 0 ? (
+        <EmptyState icon="mdi:thermometer">
+          <Trans>No symptoms reported in this period.</Trans>
+        </EmptyState>
+      ) : (
+        <ul className="list" data-testid="report-symptoms">
+          {model.symptoms.map((s) => (
+            <li key={s.symptom}>
+              <span className="list-main">
+                <strong>{s.symptom}</strong>
+              </span>
+              <span>
+                <Trans>
+                  {s.count} times, last {f.dateTime(s.lastAt)}
+                </Trans>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Lab results of the period, the one before each, and the latest HbA1c beside the estimate. */
+export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  const a1c = model.latestHbA1c;
+  const estimate = model.gmi.value;
+  return (
+    <section className="card" aria-labelledby="report-labs-title">
+      <h2 id="report-labs-title">
+        <Trans>Lab results</Trans>
+      </h2>
+      <p className="report-a1c" data-testid="report-a1c">
+        {a1c ? (
+          <Trans>
+            Latest HbA1c: <strong>{f.decimal(a1c.percent)} %</strong> ({f.date(a1c.recordedAt)}).
+          </Trans>
+        ) : (
+          <Trans>No HbA1c result recorded up to the end of this period.</Trans>
+        )}{' '}
+        {estimate === null ? (
+          <Trans>No estimate from glucose readings for this period.</Trans>
+        ) : (
+          <Trans>
+            Estimate from glucose readings (GMI): <strong>{f.decimal(estimate)} %</strong>.
+          </Trans>
+        )}
+      </p>
+      {model.labs.length === 0 ? (
+        <EmptyState icon="mdi:flask">
+          <Trans>No lab results in this period.</Trans>
+        </EmptyState>
+      ) : (
+        <table className="report-table" data-testid="report-labs">
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans>Test</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Latest</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Before</Trans>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {model.labs.map((l) => (
+              <tr key={l.name}>
+                <th scope="row">{l.name}</th>
+                <td>
+                  {f.decimal(l.latest.value)} {l.unit} <span className="muted">{f.date(l.latest.recordedAt)}</span>
+                </td>
+                <td>
+                  {l.previous ? (
+                    <>
+                      {f.decimal(l.previous.value)} {l.unit} <span className="muted">{f.date(l.previous.recordedAt)}</span>
+                    </>
+                  ) : (
+                    '–'
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function ChecksSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  const { plannedDays, daysWithReading, missedDays } = model.checks;
+  return (
+    <section className="card" aria-labelledby="report-checks-title">
+      <h2 id="report-checks-title">
+        <Trans>Glucometer days</Trans>
+      </h2>
+      {plannedDays === 0 ? (
+        <p className="muted">
+          <Trans>No glucometer days were planned in this period.</Trans>
+        </p>
+      ) : (
+        <>
+          <p data-testid="report-checks">
+            <Trans>
+              Checked on <strong>{daysWithReading}</strong> of {plannedDays} planned days.
+            </Trans>
+          </p>
+          {missedDays.length > 0 && (
+            <p className="muted">
+              <Trans>Missed: {missedDays.map((d) => f.day(d)).join(', ')}</Trans>
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function AppointmentsSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  return (
+    <section className="card" aria-labelledby="report-appointments-title">
+      <h2 id="report-appointments-title">
+        <Trans>Appointments</Trans>
+      </h2>
+      {model.appointments.length === 0 ? (
+        <p className="muted">
+          <Trans>No appointments in this period.</Trans>
+        </p>
+      ) : (
+        <ul className="list">
+          {model.appointments.map((a) => (
+            <li key={`${a.date}-${a.doctor}`}>
+              <span className="list-main">
+                <strong>{a.doctor}</strong> {a.notes ? <span className="muted">{a.notes}</span> : null}
+              </span>
+              <span>{f.dateTime(a.date)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

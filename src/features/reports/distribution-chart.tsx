@@ -1,0 +1,84 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { GlucoseSummary } from '../../../schemas/report/types.ts';
+import { BAND_COLOURS, BAND_ORDER, bandEdges, type BandKey } from './bands.ts';
+import type { ReportFormat } from './use-report-format.ts';
+
+/**
+ * Share of readings in each consensus band: one stacked bar (the picture clinicians know from
+ * glucose profile reports) above a table that says the same in words, so the colours are never
+ * the only way to read it.
+ */
+export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: ReportFormat }) {
+  const { t } = useLingui();
+  const names: Record<BandKey, string> = {
+    veryLow: t`Very low`,
+    low: t`Low`,
+    inRange: t`In range`,
+    high: t`High`,
+    veryHigh: t`Very high`,
+  };
+  const top = [...BAND_ORDER].reverse();
+  return (
+    <section className="card report-chart" aria-labelledby="report-distribution-title">
+      <h2 id="report-distribution-title">
+        <Trans>Time in ranges</Trans>
+      </h2>
+      {summary.count === 0 ? (
+        <p className="muted">
+          <Trans>No readings in this period.</Trans>
+        </p>
+      ) : (
+        <>
+          <div className="report-stack" aria-hidden>
+            {top.map((band) => {
+              const share = summary.bands[band].percent ?? 0;
+              return share > 0 ? <span key={band} style={{ flexGrow: share, background: BAND_COLOURS[band] }} /> : null;
+            })}
+          </div>
+          <table className="report-table report-bands">
+            <caption className="visually-hidden">
+              <Trans>Readings in each glucose range ({f.unit})</Trans>
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Range</Trans>
+                </th>
+                <th scope="col">{f.unit}</th>
+                <th scope="col">
+                  <Trans>Share</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Readings</Trans>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {top.map((band) => {
+                const { count, percent } = summary.bands[band];
+                return (
+                  <tr key={band} data-band={band}>
+                    <th scope="row">
+                      <span className="report-swatch" style={{ background: BAND_COLOURS[band] }} aria-hidden /> {names[band]}
+                    </th>
+                    <td>{bandEdges(band, f.unit, f.locale)}</td>
+                    <td>
+                      <span className="report-bar" aria-hidden>
+                        <span style={{ inlineSize: `${percent ?? 0}%`, background: BAND_COLOURS[band] }} />
+                      </span>
+                      {percent === null ? '–' : f.percent(percent)}
+                    </td>
+                    <td>{f.whole(count)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+          <p className="field-hint">
+            <Trans>Consensus goals: more than 70% in range, less than 4% low and less than 1% very low.</Trans>
+          </p>
+        </>
+      )}
+    </section>
+  );
+}

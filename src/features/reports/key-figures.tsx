@@ -1,0 +1,120 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from '../../../schemas/report/a1c.ts';
+import { MIN_READINGS_FOR_VARIABILITY } from '../../../schemas/report/statistics.ts';
+import type { ReportModel } from '../../../schemas/report/types.ts';
+import { toDisplay } from '../../lib/units.ts';
+import type { ReportFormat } from './use-report-format.ts';
+
+function Figure({ label, value, testId, children }: { label: ReactNode; value: ReactNode; testId: string; children?: ReactNode }) {
+  return (
+    <div className="report-figure" data-testid={testId}>
+      <dt>{label}</dt>
+      <dd>
+        <span className="report-figure-value">{value}</span>
+        {children}
+      </dd>
+    </div>
+  );
+}
+
+/** "+8" / "−8" / "±0": a change said with its sign, never by colour alone. */
+function signed(value: number, format: (v: number) => string): string {
+  if (value === 0) return `±${format(0)}`;
+  return value > 0 ? `+${format(value)}` : `−${format(-value)}`;
+}
+
+/** The headline numbers of the period, each with the previous period of the same length beside it. */
+export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }) {
+  const { t } = useLingui();
+  const o = model.overall;
+  const p = model.previous.overall;
+  const prevFrom = f.day(model.previous.range.from);
+  const prevTo = f.day(model.previous.range.to);
+  const tir = o.bands.inRange.percent;
+  const prevTir = p.bands.inRange.percent;
+  const dash = '–';
+  const estimateReason = (reason: 'too-few-readings' | 'too-few-days' | undefined) =>
+    reason === 'too-few-days'
+      ? t`Not shown: the readings fall on fewer than ${MIN_DAYS_FOR_ESTIMATE} different days, too few for a reliable estimate.`
+      : t`Not shown: fewer than ${MIN_READINGS_FOR_ESTIMATE} readings in this period, too few for a reliable estimate.`;
+  const a1c = model.latestHbA1c;
+  const low = f.glucose(70);
+  const veryLow = f.glucose(54);
+  const previousSays = (what: string) => (
+    <span className="report-previous">
+      <Trans>
+        Previous period ({prevFrom} – {prevTo}): {what}
+      </Trans>
+    </span>
+  );
+
+  return (
+    <section className="card" aria-labelledby="report-figures-title">
+      <h2 id="report-figures-title">
+        <Trans>Summary</Trans>
+      </h2>
+      <dl className="report-figures">
+        <Figure label={<Trans>Average glucose ({f.unit})</Trans>} value={o.mean === null ? dash : f.glucose(o.mean)} testId="report-mean">
+          {previousSays(
+            p.mean === null
+              ? t`no readings`
+              : o.mean === null
+                ? f.glucose(p.mean)
+                : `${f.glucose(p.mean)} (${signed(toDisplay(o.mean, f.unit) - toDisplay(p.mean, f.unit), (v) => f.decimal(v))})`,
+          )}
+        </Figure>
+        <Figure label={<Trans>Time in range ({low}–{f.glucose(180)})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
+          {previousSays(
+            prevTir === null ? t`no readings` : tir === null ? f.percent(prevTir) : `${f.percent(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${f.whole(v)} points`)})`,
+          )}
+        </Figure>
+        <Figure label={<Trans>Lows (below {low})</Trans>} value={f.whole(o.lows.below70)} testId="report-lows">
+          <span className="report-figure-note">
+            <Trans>
+              of which below {veryLow}: {f.whole(o.lows.below54)}
+            </Trans>
+          </span>
+          {previousSays(p.count === 0 ? t`no readings` : f.whole(p.lows.below70))}
+        </Figure>
+        <Figure label={<Trans>Readings</Trans>} value={f.whole(o.count)} testId="report-count">
+          <span className="report-figure-note">
+            <Trans>
+              {f.decimal(o.readingsPerDay)} a day; readings on {model.daysWithReadings} of {model.days} days
+            </Trans>
+          </span>
+          {previousSays(f.whole(p.count))}
+        </Figure>
+        <Figure label={<Trans>GMI (estimated A1c)</Trans>} value={model.gmi.value === null ? dash : `${f.decimal(model.gmi.value)} %`} testId="report-gmi">
+          {model.gmi.value === null ? (
+            <span className="report-figure-note">{estimateReason(model.gmi.reason)}</span>
+          ) : (
+            <span className="report-figure-note">
+              <Trans>eA1c (ADAG): {model.eA1c.value === null ? dash : `${f.decimal(model.eA1c.value)} %`}</Trans>
+            </span>
+          )}
+          <span className="report-previous">
+            {a1c ? (
+              <Trans>
+                Latest lab HbA1c: {f.decimal(a1c.percent)} % on {f.date(a1c.recordedAt)}
+              </Trans>
+            ) : (
+              <Trans>No lab HbA1c recorded.</Trans>
+            )}
+          </span>
+        </Figure>
+        <Figure label={<Trans>Variability (CV)</Trans>} value={o.cv === null ? dash : f.percent(o.cv)} testId="report-cv">
+          <span className="report-figure-note">
+            {o.sd === null ? (
+              <Trans>Not shown: needs at least {MIN_READINGS_FOR_VARIABILITY} readings.</Trans>
+            ) : (
+              <Trans>
+                SD {f.glucose(o.sd)} {f.unit}; the goal is a CV of 36% or less.
+              </Trans>
+            )}
+          </span>
+        </Figure>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+// The messages between the report page and its PDF worker (pdf.worker.ts). Everything here is
+// structured-cloneable: the model is plain data, and the translations go over as the active
+// catalog's compiled messages, because a translate function cannot cross into a worker.
+import type { Messages } from '@lingui/core';
+import type { DisplayUnit, ReportModel } from '../../../schemas/report/types.ts';
+
+export interface PdfRequest {
+  model: ReportModel;
+  locale: string;
+  unit: DisplayUnit;
+  /** The active locale's compiled catalog (i18n.messages). */
+  messages: Messages;
+}
+
+export type PdfReply =
+  /** The worker's code (pdfmake, the fonts) is loaded and it listens. */
+  | { type: 'ready' }
+  /** The PDF file's bytes, transferred (not copied) out of the worker. */
+  | { type: 'done'; pdf: ArrayBuffer }
+  | { type: 'error'; message: string };

@@ -1,0 +1,93 @@
+// @vitest-environment jsdom
+// The report on screen against the core's hand-computed data set (schemas/report/testing/fixture.ts):
+// the numbers shown are buildReport's, in the chosen unit, and the range picker says what is wrong.
+import { i18n } from '@lingui/core';
+import { I18nProvider } from '@lingui/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { useState, type ReactNode } from 'react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from '../../../schemas/report/build-report.ts';
+import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
+import type { DateRange } from './range.ts';
+import { RangePicker } from './range-picker.tsx';
+import { ReportView } from './report-view.tsx';
+
+const wrap = (node: ReactNode) => render(<I18nProvider i18n={i18n}>{node}</I18nProvider>);
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: 'en', messages: {} });
+});
+afterEach(cleanup);
+
+const figure = (id: string) => screen.getByTestId(id).textContent ?? '';
+
+describe('report view', () => {
+  it('shows buildReport numbers with the previous period and the A1c estimate beside the lab HbA1c', () => {
+    wrap(<ReportView model={buildReport(fixtureInput())} unit="mg/dL" downloads={['pdf', 'csv']} />);
+    expect(screen.getByRole('heading', { name: 'Asha Verma' })).toBeTruthy();
+    expect(screen.getByTestId('report-hospno').textContent).toBe('H-2040');
+    expect(figure('report-mean')).toMatch(/^Average glucose \(mg\/dL\)150Previous period .*: 200 \(−50\)$/);
+    expect(figure('report-tir')).toContain('50%');
+    expect(figure('report-lows')).toContain('7');
+    expect(figure('report-count')).toContain('42');
+    expect(figure('report-gmi')).toContain('6.9 %');
+    expect(figure('report-gmi')).toContain('Latest lab HbA1c: 7.4 %');
+    expect(figure('report-cv')).toContain('44%');
+    const overall = within(screen.getByTestId('report-by-type')).getByText('All readings').closest('tr');
+    // count, mean, median, SD, CV, min, max, in 70–180, below 70, below 54
+    expect([...(overall?.children ?? [])].map((c) => c.textContent)).toEqual(['All readings', '42', '150', '150', '66', '44%', '50', '250', '50%', '7', '7']);
+    expect(screen.getByRole('button', { name: 'Download PDF' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Download FHIR bundle' })).toBeNull();
+    expect(screen.getByTestId('report-adherence').textContent).toContain('21 / 28');
+    expect(screen.getByTestId('report-checks').textContent).toBe('Checked on 3 of 3 planned days.');
+  });
+
+  it('says in words why the estimate is not shown, and converts to mmol/L', () => {
+    const input = fixtureInput();
+    // Two weeks become one: 21 readings, fewer than the 30 an estimate needs.
+    const model = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-07' } });
+    wrap(<ReportView model={model} unit="mmol/L" downloads={['pdf', 'fhir']} />);
+    expect(figure('report-gmi')).toContain('Not shown: fewer than 30 readings');
+    expect(figure('report-cv')).toContain('needs at least 30 readings');
+    expect(figure('report-mean')).toContain('Average glucose (mmol/L)');
+    expect(screen.getByRole('button', { name: 'Download FHIR bundle' })).toBeTruthy();
+  });
+});
+
+function Picker({ today }: { today: string }) {
+  const [range, setRange] = useState<DateRange>({ from: '2026-11-17', to: '2026-11-30' });
+  return (
+    <>
+      <RangePicker today={today} value={range} onChange={setRange} />
+      <output data-testid="chosen">{`${range.from}/${range.to}`}</output>
+    </>
+  );
+}
+
+describe('range picker', () => {
+  it('applies presets at once and a custom range only when it is valid', () => {
+    wrap(<Picker today="2026-11-30" />);
+    expect(screen.getByLabelText('14 days')).toHaveProperty('checked', true);
+    fireEvent.click(screen.getByLabelText('30 days'));
+    expect(screen.getByTestId('chosen').textContent).toBe('2026-11-01/2026-11-30');
+
+    fireEvent.click(screen.getByLabelText('Custom'));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-20' } });
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-10' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
+    expect(screen.getByText('The first day must be on or before the last day.')).toBeTruthy();
+    expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('chosen').textContent).toBe('2026-11-01/2026-11-30');
+
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-12-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
+    expect(screen.getByText('The last day cannot be in the future (today is 2026-11-30).')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
+    expect(screen.getByTestId('chosen').textContent).toBe('2026-11-20/2026-11-25');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('false');
+  });
+});

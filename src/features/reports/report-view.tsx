@@ -1,0 +1,82 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useMemo, type ReactNode } from 'react';
+import type { GlucoseType } from '../../../schemas/glucose.ts';
+import type { ReportModel } from '../../../schemas/report/types.ts';
+import type { GlucoseUnit } from '../../lib/units.ts';
+import { ByTypeTable } from './by-type-table.tsx';
+import { AdherenceSection, AppointmentsSection, ChecksSection, LabsSection, SymptomsSection } from './care-sections.tsx';
+import { DistributionChart } from './distribution-chart.tsx';
+import { KeyFigures } from './key-figures.tsx';
+import { ReportActions, type ReportDownload } from './report-actions.tsx';
+import { TimeOfDayChart } from './time-of-day-chart.tsx';
+import { TrendSection, type TrendProps } from './trend-section.tsx';
+import { useReportFormat, type ReportFormat } from './use-report-format.ts';
+import './reports.css';
+
+export type TypeLabels = Record<GlucoseType | 'overall', string>;
+
+/** Who, which days, and the buttons for the files. */
+export function ReportHead({ model, unit, downloads, f }: { model: ReportModel; unit: GlucoseUnit; downloads: readonly ReportDownload[]; f: ReportFormat }) {
+  const { patient, range } = model.input;
+  return (
+    <section className="card report-head" aria-labelledby="report-patient">
+      <div>
+        <h2 id="report-patient">{patient.name}</h2>
+        <p className="report-facts">
+          <span>
+            <Trans>Hospital number</Trans>: <strong data-testid="report-hospno">{patient.hospNo}</strong>
+          </span>
+          {patient.hospital ? <span>{patient.hospital}</span> : null}
+          <span data-testid="report-period">
+            <Trans>
+              {f.day(range.from)} – {f.day(range.to)} ({model.days} days)
+            </Trans>
+          </span>
+        </p>
+      </div>
+      <ReportActions model={model} unit={unit} downloads={downloads} />
+    </section>
+  );
+}
+
+/** The whole report on screen: who and when, the files, the numbers, the charts, the rest of the care. */
+export function ReportView({
+  model,
+  unit,
+  downloads,
+  renderTrend,
+}: {
+  model: ReportModel;
+  unit: GlucoseUnit;
+  downloads: readonly ReportDownload[];
+  renderTrend?: ((props: TrendProps) => ReactNode) | undefined;
+}) {
+  const { t } = useLingui();
+  const f = useReportFormat(unit, model.input.patient.timeZone);
+  const labels: TypeLabels = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random`, overall: t`All readings` }), [t]);
+  const readings = useMemo(
+    () => model.readings.map((r) => ({ _id: r.id, type: r.type, value: r.value, recordedAt: r.recordedAt })),
+    [model.readings],
+  );
+  return (
+    <div className="report" data-testid="report">
+      <ReportHead model={model} unit={unit} downloads={downloads} f={f} />
+      <KeyFigures model={model} f={f} />
+      <TrendSection model={model} readings={readings} f={f} labels={labels} renderTrend={renderTrend} />
+      <div className="grid-2">
+        <DistributionChart summary={model.overall} f={f} />
+        <TimeOfDayChart model={model} f={f} labels={labels} />
+      </div>
+      <ByTypeTable model={model} f={f} labels={labels} />
+      <div className="grid-2">
+        <AdherenceSection model={model} f={f} />
+        <LabsSection model={model} f={f} />
+        <SymptomsSection model={model} f={f} />
+        <div>
+          <ChecksSection model={model} f={f} />
+          <AppointmentsSection model={model} f={f} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { Trans } from '@lingui/react/macro';
+import { useMemo, useState } from 'react';
+import { buildReport } from '../../../schemas/report/build-report.ts';
+import type { ReportInput } from '../../../schemas/report/types.ts';
+import { useGlucoseUnit } from '../../lib/units.ts';
+import { KeyFigures } from './key-figures.tsx';
+import { presetRange, todayIn, type DateRange } from './range.ts';
+import { RangePicker } from './range-picker.tsx';
+import { ReportHead } from './report-view.tsx';
+import { useReportFormat } from './use-report-format.ts';
+
+/** The period a clinician's report opens with: a month, the usual interval between visits. */
+export const DEFAULT_STAFF_REPORT_DAYS = 30;
+
+/**
+ * /admin/report: the same report for a patient the staff member opened, from the copy on this
+ * device (so a ward without Wi-Fi can still print it), with the FHIR export for the hospital record.
+ * `makeInput` maps the route's data for a range; it should keep its identity while the data does.
+ */
+export function StaffReport({ timeZone, makeInput }: { timeZone: string; makeInput: (range: DateRange, generatedAt: string) => ReportInput }) {
+  const unit = useGlucoseUnit();
+  const today = todayIn(timeZone);
+  const [range, setRange] = useState<DateRange>(() => presetRange(DEFAULT_STAFF_REPORT_DAYS, today));
+  const model = useMemo(() => buildReport(makeInput(range, new Date().toISOString())), [makeInput, range]);
+  const f = useReportFormat(unit, model.input.patient.timeZone);
+  return (
+    <section className="staff-report" aria-labelledby="staff-report-title">
+      <h2 id="staff-report-title" className="visually-hidden">
+        <Trans>Report over a period</Trans>
+      </h2>
+      <RangePicker today={today} value={range} onChange={setRange} />
+      <ReportHead model={model} unit={unit} downloads={['pdf', 'fhir']} f={f} />
+      <KeyFigures model={model} f={f} />
+    </section>
+  );
+}

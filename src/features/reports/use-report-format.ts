@@ -1,0 +1,42 @@
+import { useLingui } from '@lingui/react/macro';
+import { useMemo } from 'react';
+import { formatGlucose, type GlucoseUnit } from '../../lib/units.ts';
+
+/** Numbers, glucose values and dates of a report in the interface's language. */
+export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
+  const { i18n } = useLingui();
+  const locale = i18n.locale;
+  return useMemo(() => {
+    // A report day is a calendar date, not an instant: formatted in UTC so no zone can shift it.
+    const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
+    // Instants are shown on the patient's clock; an unknown zone name falls back to the device's.
+    const zoned = (opts: Intl.DateTimeFormatOptions) => {
+      try {
+        return new Intl.DateTimeFormat(locale, { ...opts, timeZone });
+      } catch {
+        return new Intl.DateTimeFormat(locale, opts);
+      }
+    };
+    const dateTime = zoned({ dateStyle: 'medium', timeStyle: 'short' });
+    const date = zoned({ dateStyle: 'medium' });
+    const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
+    const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+    const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+    return {
+      locale,
+      unit,
+      day: (iso: string) => day.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`)),
+      dateTime: (iso: string) => dateTime.format(new Date(iso)),
+      /** The patient's calendar date of an instant. */
+      date: (iso: string) => date.format(new Date(iso)),
+      /** A stored mg/dL value in the chosen unit, without the unit. */
+      glucose: (mgdl: number) => formatGlucose(mgdl, unit, locale),
+      decimal: (value: number) => decimal.format(value),
+      whole: (value: number) => whole.format(value),
+      /** `value` is 0–100. */
+      percent: (value: number) => percent.format(value / 100),
+    };
+  }, [locale, unit, timeZone]);
+}
+
+export type ReportFormat = ReturnType<typeof useReportFormat>;
