@@ -16,4 +16,6 @@ export default defineConfig({
   ],
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  // The report's PDF worker is started as a module worker (src/features/reports/generate-pdf.ts).
+  worker: { format: 'es' },
 });

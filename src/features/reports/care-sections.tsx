@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { Plural, Trans } from '@lingui/react/macro';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import type { ReportFormat } from './use-report-format.ts';
@@ -76,9 +76,7 @@ export function SymptomsSection({ model, f }: { model: ReportModel; f: ReportFor
                 <strong>{s.symptom}</strong>
               </span>
               <span>
-                <Trans>
-                  {s.count} times, last {f.dateTime(s.lastAt)}
-                </Trans>
+                <Plural value={s.count} one="once" other="# times" />, <Trans>last {f.dateTime(s.lastAt)}</Trans>
               </span>
             </li>
           ))}
@@ -100,7 +98,7 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
       <p className="report-a1c" data-testid="report-a1c">
         {a1c ? (
           <Trans>
-            Latest HbA1c: <strong>{f.decimal(a1c.percent)} %</strong> ({f.date(a1c.recordedAt)}).
+            Latest HbA1c: <strong>{f.a1c(a1c.percent)}</strong> ({f.date(a1c.recordedAt)}).
           </Trans>
         ) : (
           <Trans>No HbA1c result recorded up to the end of this period.</Trans>
@@ -109,7 +107,7 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
           <Trans>No estimate from glucose readings for this period.</Trans>
         ) : (
           <Trans>
-            Estimate from glucose readings (GMI): <strong>{f.decimal(estimate)} %</strong>.
+            Estimate from glucose readings (GMI): <strong>{f.a1c(estimate)}</strong>.
           </Trans>
         )}
       </p>
@@ -118,40 +116,42 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
           <Trans>No lab results in this period.</Trans>
         </EmptyState>
       ) : (
-        <table className="report-table" data-testid="report-labs">
-          <thead>
-            <tr>
-              <th scope="col">
-                <Trans>Test</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Latest</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Before</Trans>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {model.labs.map((l) => (
-              <tr key={l.name}>
-                <th scope="row">{l.name}</th>
-                <td>
-                  {f.decimal(l.latest.value)} {l.unit} <span className="muted">{f.date(l.latest.recordedAt)}</span>
-                </td>
-                <td>
-                  {l.previous ? (
-                    <>
-                      {f.decimal(l.previous.value)} {l.unit} <span className="muted">{f.date(l.previous.recordedAt)}</span>
-                    </>
-                  ) : (
-                    '–'
-                  )}
-                </td>
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-labs-title">
+          <table className="report-table" data-testid="report-labs">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>Test</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Latest</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Before</Trans>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {model.labs.map((l) => (
+                <tr key={l.name}>
+                  <th scope="row">{l.name}</th>
+                  <td>
+                    {f.decimal(l.latest.value)} {l.unit} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
+                  </td>
+                  <td>
+                    {l.previous ? (
+                      <>
+                        {f.decimal(l.previous.value)} {l.unit} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
+                      </>
+                    ) : (
+                      '–'
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { roundPercents } from '../../../schemas/report/statistics.ts';
 import type { GlucoseSummary } from '../../../schemas/report/types.ts';
 import { BAND_COLOURS, BAND_ORDER, bandEdges, type BandKey } from './bands.ts';
 import type { ReportFormat } from './use-report-format.ts';
@@ -18,6 +19,8 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
     veryHigh: t`Very high`,
   };
   const top = [...BAND_ORDER].reverse();
+  // Whole percentages that add up to 100, as the PDF prints them.
+  const shares = roundPercents(Object.fromEntries(BAND_ORDER.map((b) => [b, summary.bands[b].percent])) as Record<BandKey, number | null>);
   return (
     <section className="card report-chart" aria-labelledby="report-distribution-title">
       <h2 id="report-distribution-title">
@@ -44,7 +47,6 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
                 <th scope="col">
                   <Trans>Range</Trans>
                 </th>
-                <th scope="col">{f.unit}</th>
                 <th scope="col">
                   <Trans>Share</Trans>
                 </th>
@@ -56,17 +58,21 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
             <tbody>
               {top.map((band) => {
                 const { count, percent } = summary.bands[band];
+                const shown = shares[band];
                 return (
                   <tr key={band} data-band={band}>
                     <th scope="row">
                       <span className="report-swatch" style={{ background: BAND_COLOURS[band] }} aria-hidden /> {names[band]}
+                      <span className="report-when">
+                        {/* A comparison like "< 54" reads left to right in every language. */}
+                        <span dir="ltr">{bandEdges(band, f.unit, f.locale)}</span> {f.unit}
+                      </span>
                     </th>
-                    <td>{bandEdges(band, f.unit, f.locale)}</td>
                     <td>
                       <span className="report-bar" aria-hidden>
                         <span style={{ inlineSize: `${percent ?? 0}%`, background: BAND_COLOURS[band] }} />
                       </span>
-                      {percent === null ? '–' : f.percent(percent)}
+                      {shown === null ? '–' : f.percent(shown)}
                     </td>
                     <td>{f.whole(count)}</td>
                   </tr>
@@ -75,7 +81,10 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
             </tbody>
           </table>
           <p className="field-hint">
-            <Trans>Consensus goals: more than 70% in range, less than 4% low and less than 1% very low.</Trans>
+            <Trans>
+              Consensus goals: more than 70% in range; less than 4% below {f.glucose(70)} and less than 1% below {f.glucose(54)}; less than 25% above{' '}
+              {f.glucose(180)} and less than 5% above {f.glucose(250)}.
+            </Trans>
           </p>
         </>
       )}

@@ -9,8 +9,12 @@ export interface PdfTask {
   cancel(): void;
 }
 
-/** Progress steps (0–100) reported while the worker works; rendering itself gives no finer steps. */
-export const PDF_PROGRESS = { starting: 5, loaded: 35, done: 100 } as const;
+/** Progress (0–100): starting the worker, its code and fonts loaded, then the pages written, done. */
+export const PDF_PROGRESS = { starting: 5, loaded: 30, done: 100 } as const;
+
+/** The loader's percentage for a fraction (0–1) of the pages written. */
+export const writingProgress = (fraction: number): number =>
+  Math.round(PDF_PROGRESS.loaded + Math.min(1, Math.max(0, fraction)) * (PDF_PROGRESS.done - 5 - PDF_PROGRESS.loaded));
 
 export class PdfCancelled extends Error {
   constructor() {
@@ -41,6 +45,8 @@ export function generatePdf(request: PdfRequest, onProgress: (percent: number) =
       onProgress(PDF_PROGRESS.loaded);
       // Sent only now: a module worker's first messages could otherwise race its imports.
       worker.postMessage(request);
+    } else if (reply.type === 'progress') {
+      onProgress(writingProgress(reply.fraction));
     } else if (reply.type === 'done') {
       onProgress(PDF_PROGRESS.done);
       finish(reply.pdf);

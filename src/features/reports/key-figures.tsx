@@ -43,9 +43,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
   const veryLow = f.glucose(54);
   const previousSays = (what: string) => (
     <span className="report-previous">
-      <Trans>
-        Previous period ({prevFrom} – {prevTo}): {what}
-      </Trans>
+      <Trans>Before: {what}</Trans>
     </span>
   );
 
@@ -54,6 +52,11 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
       <h2 id="report-figures-title">
         <Trans>Summary</Trans>
       </h2>
+      <p className="muted report-compare">
+        <Trans>
+          “Before” is the previous {model.days} days, {prevFrom} – {prevTo}.
+        </Trans>
+      </p>
       <dl className="report-figures">
         <Figure label={<Trans>Average glucose ({f.unit})</Trans>} value={o.mean === null ? dash : f.glucose(o.mean)} testId="report-mean">
           {previousSays(
@@ -85,18 +88,18 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
           </span>
           {previousSays(f.whole(p.count))}
         </Figure>
-        <Figure label={<Trans>GMI (estimated A1c)</Trans>} value={model.gmi.value === null ? dash : `${f.decimal(model.gmi.value)} %`} testId="report-gmi">
+        <Figure label={<Trans>GMI (estimated A1c)</Trans>} value={model.gmi.value === null ? dash : f.a1c(model.gmi.value)} testId="report-gmi">
           {model.gmi.value === null ? (
             <span className="report-figure-note">{estimateReason(model.gmi.reason)}</span>
           ) : (
             <span className="report-figure-note">
-              <Trans>eA1c (ADAG): {model.eA1c.value === null ? dash : `${f.decimal(model.eA1c.value)} %`}</Trans>
+              <Trans>eA1c (ADAG): {model.eA1c.value === null ? dash : f.a1c(model.eA1c.value)}</Trans>
             </span>
           )}
           <span className="report-previous">
             {a1c ? (
               <Trans>
-                Latest lab HbA1c: {f.decimal(a1c.percent)} % on {f.date(a1c.recordedAt)}
+                Latest lab HbA1c: {f.a1c(a1c.percent)} on {f.date(a1c.recordedAt)}
               </Trans>
             ) : (
               <Trans>No lab HbA1c recorded.</Trans>

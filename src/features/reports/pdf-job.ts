@@ -15,6 +15,8 @@ export interface PdfRequest {
 export type PdfReply =
   /** The worker's code (pdfmake, the fonts) is loaded and it listens. */
   | { type: 'ready' }
+  /** 0–1 while pdfmake writes the pages. */
+  | { type: 'progress'; fraction: number }
   /** The PDF file's bytes, transferred (not copied) out of the worker. */
   | { type: 'done'; pdf: ArrayBuffer }
   | { type: 'error'; message: string };

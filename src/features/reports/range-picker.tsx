@@ -12,8 +12,10 @@ export interface RangePickerProps {
 
 /** The report's period: the last 7, 14, 30 or 90 days, or any from/to dates up to today. */
 export function RangePicker({ today, value, onChange }: RangePickerProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const id = useId();
+  // Calendar dates, not instants: formatted in UTC so that no zone moves them a day.
+  const day = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
   const preset = RANGE_PRESETS.find((d) => {
     const p = presetRange(d, today);
     return p.from === value.from && p.to === value.to;
@@ -127,7 +129,7 @@ export function RangePicker({ today, value, onChange }: RangePickerProps) {
       )}
       <p className="muted report-range-now" role="status">
         <Trans>
-          Showing {value.from} to {value.to} ({days} days).
+          Showing {day(value.from)} to {day(value.to)} ({days} days).
         </Trans>
       </p>
     </section>

@@ -26,12 +26,13 @@ describe('report view', () => {
     wrap(<ReportView model={buildReport(fixtureInput())} unit="mg/dL" downloads={['pdf', 'csv']} />);
     expect(screen.getByRole('heading', { name: 'Asha Verma' })).toBeTruthy();
     expect(screen.getByTestId('report-hospno').textContent).toBe('H-2040');
-    expect(figure('report-mean')).toMatch(/^Average glucose \(mg\/dL\)150Previous period .*: 200 \(−50\)$/);
+    expect(figure('report-mean')).toBe('Average glucose (mg/dL)150Before: 200 (−50)');
+    expect(screen.getByText(/^“Before” is the previous 14 days/).textContent).toBe('“Before” is the previous 14 days, Feb 15, 2026 – Feb 28, 2026.');
     expect(figure('report-tir')).toContain('50%');
     expect(figure('report-lows')).toContain('7');
     expect(figure('report-count')).toContain('42');
-    expect(figure('report-gmi')).toContain('6.9 %');
-    expect(figure('report-gmi')).toContain('Latest lab HbA1c: 7.4 %');
+    expect(figure('report-gmi')).toContain('6.9%');
+    expect(figure('report-gmi')).toContain('Latest lab HbA1c: 7.4%');
     expect(figure('report-cv')).toContain('44%');
     const overall = within(screen.getByTestId('report-by-type')).getByText('All readings').closest('tr');
     // count, mean, median, SD, CV, min, max, in 70–180, below 70, below 54

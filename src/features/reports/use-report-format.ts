@@ -22,6 +22,7 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
     const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
     const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+    const a1c = new Intl.NumberFormat(locale, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
     return {
       locale,
       unit,
@@ -35,6 +36,8 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
       whole: (value: number) => whole.format(value),
       /** `value` is 0–100. */
       percent: (value: number) => percent.format(value / 100),
+      /** An A1c (NGSP %), one decimal: "7.1%". */
+      a1c: (value: number) => a1c.format(value / 100),
     };
   }, [locale, unit, timeZone]);
 }

@@ -1,0 +1,230 @@
+// The report (issue 7) end to end: patient 100001 opens /app/reports, picks 30 days and sees the
+// numbers buildReport gives over the server's data; downloads the PDF (made on the device, in a
+// worker) and the CSV, and again with no connection at all; the server makes the same PDF for
+// POST /api/users/report; an admin downloads the patient's PDF and FHIR bundle from /admin/report.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from '../schemas/report/build-report.ts';
+import type { ReportModel } from '../schemas/report/types.ts';
+import { formatGlucose } from '../schemas/report/units.ts';
+import { presetRange, todayIn } from '../src/features/reports/range.ts';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+
+const pdftotextMissing = (() => {
+  try {
+    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return 'pdftotext (poppler-utils) is not installed';
+  }
+})();
+const skip = e2eUnavailable() ?? pdftotextMissing;
+if (skip) process.stderr.write(`[reports e2e] skipped: ${skip}\n`);
+
+const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+let work: string;
+let expected: ReportModel;
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') process.stderr.write(`[browser error] ${m.text()}\n`);
+  });
+  token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+  work = await mkdtemp(path.join(tmpdir(), 'eddy-reports-'));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+async function api<T>(p: string): Promise<T> {
+  const res = await fetch(`${server.url}/api${p}`, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as T;
+}
+
+/** Saves a download and returns its path. */
+async function saved(download: Download, name: string): Promise<string> {
+  const file = path.join(work, name);
+  await download.saveAs(file);
+  return file;
+}
+
+const pdfText = (file: string) => execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
+
+async function downloadVia(p: Page, button: string, name: string): Promise<{ file: string; suggested: string }> {
+  const [download] = await Promise.all([p.waitForEvent('download', { timeout: 60_000 }), p.getByRole('button', { name: button }).first().click()]);
+  return { file: await saved(download, name), suggested: download.suggestedFilename() };
+}
+
+const figure = (id: string) => page.getByTestId(id).locator('.report-figure-value').textContent();
+
+describe.skipIf(skip)('reports', () => {
+  it('shows the 30-day summary that buildReport gives over the server data', async () => {
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    // The service worker controls the page before anything is asked of it offline later.
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+    await page.getByTestId('report').waitFor({ timeout: 30_000 });
+    await page.getByRole('radio', { name: '30 days' }).check();
+
+    const { user } = await api<{ user: { name: string; hospNum: string; timeZone: string } }>('/users/');
+    const range = presetRange(30, todayIn(user.timeZone));
+    const readings = (await serverReadings(server.url, token)).map((r) => ({ ...r, type: r.type as 'Fasting' | 'Postprandial' | 'Random' }));
+    expected = buildReport({
+      patient: { name: user.name, hospNo: user.hospNum, timeZone: user.timeZone },
+      range,
+      readings,
+      medicines: [],
+      intakes: [],
+      symptoms: [],
+      labTests: [],
+      appointments: [],
+      generatedAt: new Date().toISOString(),
+    });
+    expect(expected.overall.count).toBeGreaterThan(30);
+    const mean = formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en');
+    await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
+    await expect.poll(() => figure('report-mean')).toBe(mean);
+    expect(await figure('report-count')).toBe(String(expected.overall.count));
+    expect(await figure('report-tir')).toBe(`${Math.round(expected.overall.bands.inRange.percent ?? 0)}%`);
+    expect(await figure('report-lows')).toBe(String(expected.overall.lows.below70));
+    const gmi = expected.gmi.value === null ? '–' : `${(Math.round(expected.gmi.value * 10) / 10).toFixed(1)}%`;
+    expect(await figure('report-gmi')).toBe(gmi);
+    const overall = page.getByTestId('report-by-type').locator('tr[data-type="overall"] td');
+    expect(await overall.allTextContents()).toEqual([
+      String(expected.overall.count),
+      mean,
+      formatGlucose(expected.overall.median ?? 0, 'mg/dL', 'en'),
+      expected.overall.sd === null ? '–' : formatGlucose(expected.overall.sd, 'mg/dL', 'en'),
+      expected.overall.cv === null ? '–' : `${Math.round(expected.overall.cv)}%`,
+      String(expected.overall.min),
+      String(expected.overall.max),
+      `${Math.round(expected.overall.inTarget.percent ?? 0)}%`,
+      String(expected.overall.lows.below70),
+      String(expected.overall.lows.below54),
+    ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  }, 120_000);
+
+  it('says what is wrong with a custom range', async () => {
+    await page.getByRole('radio', { name: 'Custom' }).check();
+    await page.getByLabel('From', { exact: true }).fill('2026-01-10');
+    await page.getByLabel('To', { exact: true }).fill('2026-01-01');
+    await page.getByRole('button', { name: 'Show report' }).click();
+    await page.getByText('The first day must be on or before the last day.').waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('radio', { name: '30 days' }).check();
+    await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
+  });
+
+  it('downloads the PDF made on the device: name, hospital number and mean', async () => {
+    const { file, suggested } = await downloadVia(page, 'Download PDF', 'online.pdf');
+    expect(suggested).toBe(`eddy-report-100001-${expected.input.range.from}-${expected.input.range.to}.pdf`);
+    const bytes = await readFile(file);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = pdfText(file);
+    expect(text).toContain('Maria Lopez');
+    expect(text).toContain('100001');
+    expect(text).toContain(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, path.join(SCREENSHOT_DIR, 'report-pdf-page')]);
+  }, 90_000);
+
+  it('downloads the CSV: a header and one row per reading of the period', async () => {
+    const { file, suggested } = await downloadVia(page, 'Download CSV', 'report.csv');
+    expect(suggested).toMatch(/^eddy-report-100001-.*\.csv$/);
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Date,Time,Type,Value (mg/dL),Range,Recorded at (UTC)');
+    expect(lines).toHaveLength(expected.overall.count + 1);
+  });
+
+  it('looks right at 360 px, 1280 px and right to left', async () => {
+    await screenshot(page, 'reports-1280');
+    await page.setViewportSize({ width: 360, height: 780 });
+    await screenshot(page, 'reports-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    await screenshot(page, 'reports-360-rtl');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'reports-1280-rtl');
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'ltr'));
+  }, 60_000);
+
+  it('makes the PDF again with no connection, after an offline reload', async () => {
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByTestId('report').waitFor({ timeout: 30_000 });
+    const { file } = await downloadVia(page, 'Download PDF', 'offline.pdf');
+    const text = pdfText(file);
+    expect(text).toContain('Maria Lopez');
+    expect(text).toContain('100001');
+    await context.setOffline(false);
+  }, 90_000);
+
+  it('the server answers POST /api/users/report with the same report as a PDF', async () => {
+    const { from, to } = expected.input.range;
+    const res = await fetch(`${server.url}/api/users/report`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ from, to }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/pdf/);
+    const file = path.join(work, 'server.pdf');
+    await writeFile(file, Buffer.from(await res.arrayBuffer()));
+    const text = pdfText(file);
+    expect(text).toContain('Maria Lopez');
+    expect(text).toContain(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
+  }, 60_000);
+
+  it('an admin downloads the patient PDF and FHIR bundle from /admin/report', async () => {
+    const staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const p = await staff.newPage();
+    try {
+      await p.goto(`${server.url}/admin`);
+      await p.getByLabel('Email').fill(ADMIN.email);
+      await p.getByLabel('Password').fill(ADMIN.password);
+      await p.getByRole('button', { name: 'Log in', exact: true }).click();
+      await p.waitForURL(/\/admin\/hospital-select$/);
+      await p.getByRole('radio', { name: /City General Hospital/ }).check();
+      await p.getByLabel('Search by name or hospital number').fill('100001');
+      await p.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+      await p.waitForURL(/\/admin\/report$/);
+      await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
+      await p.getByRole('radio', { name: '30 days' }).check();
+      await expect.poll(() => p.getByTestId('report-mean').locator('.report-figure-value').textContent()).toBe(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
+      await screenshot(p, 'admin-report-1280');
+
+      const pdf = await downloadVia(p, 'Download PDF', 'staff.pdf');
+      const text = pdfText(pdf.file);
+      expect(text).toContain('Maria Lopez');
+      expect(text).toContain('100001');
+
+      const fhir = await downloadVia(p, 'Download FHIR bundle', 'fhir.json');
+      expect(fhir.suggested).toMatch(/\.json$/);
+      const bundle = JSON.parse(await readFile(fhir.file, 'utf8')) as { resourceType: string; entry: { resource: { resourceType: string; code?: { coding?: { code: string }[] } } }[] };
+      expect(bundle.resourceType).toBe('Bundle');
+      const observations = bundle.entry.filter((e) => e.resource.resourceType === 'Observation');
+      expect(observations.length).toBeGreaterThanOrEqual(expected.overall.count);
+      expect(bundle.entry.some((e) => e.resource.resourceType === 'Patient')).toBe(true);
+    } finally {
+      await staff.close();
+    }
+  }, 120_000);
+});
