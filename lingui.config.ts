@@ -5,6 +5,6 @@ import { formatter } from '@lingui/format-po';
 export default defineConfig({
   sourceLocale: 'en',
   locales: ['en', 'es'],
-  catalogs: [{ path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync'] }],
+  catalogs: [{ path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync', 'schemas/report'] }],
   format: formatter({ lineNumbers: false }),
 });

@@ -44,7 +44,14 @@ export function buildReport(input: ReportInput): ReportModel {
   const readings = localReadings(input, range);
   const overall = glucoseSummary(readings, days);
   const byType = Object.fromEntries(
-    GLUCOSE_TYPES.map((t) => [t, glucoseSummary(readings.filter((r) => r.type === t), days, t)]),
+    GLUCOSE_TYPES.map((t) => [
+      t,
+      glucoseSummary(
+        readings.filter((r) => r.type === t),
+        days,
+        t,
+      ),
+    ]),
   ) as ReportModel['byType'];
   const readingDates = new Set(readings.map((r) => r.date));
   const { gmi, eA1c } = a1cEstimates(overall.mean, overall.count, readingDates.size);

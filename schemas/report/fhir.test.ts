@@ -75,14 +75,18 @@ describe('fhirBundle', () => {
     expect(validator.validate({ ...glucose, effectiveDateTime: '2026-03-01 05:00' }).length).toBeGreaterThan(0);
     expect(validator.validate({ ...glucose, valueQuantity: { value: '100' } }).length).toBeGreaterThan(0);
     expect(validator.validate({ ...bundle, type: 42 }).length).toBeGreaterThan(0);
-    expect(r4Rules({ ...bundle, entry: [...bundle.entry, { fullUrl: 'urn:uuid:x', resource: { ...glucose, id: 'x', status: undefined } as never }] })).toContain('entry 46 Observation.status 1..1');
+    expect(
+      r4Rules({ ...bundle, entry: [...bundle.entry, { fullUrl: 'urn:uuid:x', resource: { ...glucose, id: 'x', status: undefined } as never }] }),
+    ).toContain('entry 46 Observation.status 1..1');
   });
 
   it('has the Patient with the hospital number as its medical record number', () => {
     const patient = resources[0] as Record<string, unknown>;
     expect(patient).toMatchObject({
       resourceType: 'Patient',
-      identifier: [{ type: { coding: [{ code: 'MR' }] }, system: 'urn:oid:2.16.840.1.113883.2.1.4.1', value: 'H-2040', assigner: { display: 'City General Hospital' } }],
+      identifier: [
+        { type: { coding: [{ code: 'MR' }] }, system: 'urn:oid:2.16.840.1.113883.2.1.4.1', value: 'H-2040', assigner: { display: 'City General Hospital' } },
+      ],
       name: [{ text: 'Asha Verma' }],
       gender: 'female',
     });
@@ -93,7 +97,10 @@ describe('fhirBundle', () => {
   it('codes each glucose reading with LOINC by its tag, in mg/dL (UCUM), at its instant', () => {
     const glucose = observations.filter((o) => (o['valueQuantity'] as { unit: string }).unit === 'mg/dL' && (o['performer'] as unknown[] | undefined));
     expect(glucose).toHaveLength(42);
-    const codes = (tag: string) => new Set(glucose.filter((o) => (o['code'] as { text: string }).text.includes(tag)).map((o) => (o['code'] as { coding: { code: string }[] }).coding[0]?.code));
+    const codes = (tag: string) =>
+      new Set(
+        glucose.filter((o) => (o['code'] as { text: string }).text.includes(tag)).map((o) => (o['code'] as { coding: { code: string }[] }).coding[0]?.code),
+      );
     expect(codes('Fasting')).toEqual(new Set(['1556-0']));
     expect(codes('after a meal')).toEqual(new Set(['41653-7']));
     expect(codes('Random')).toEqual(new Set(['41653-7']));
@@ -111,7 +118,13 @@ describe('fhirBundle', () => {
 
   it('adds the lab results of the range with their LOINC (HbA1c 4548-4) and UCUM units', () => {
     const labs = observations.filter((o) => !o['performer']);
-    expect(labs.map((o) => [(o['code'] as { text: string }).text, (o['code'] as { coding: { code: string }[] }).coding[0]?.code, (o['valueQuantity'] as { value: number }).value])).toEqual([
+    expect(
+      labs.map((o) => [
+        (o['code'] as { text: string }).text,
+        (o['code'] as { coding: { code: string }[] }).coding[0]?.code,
+        (o['valueQuantity'] as { value: number }).value,
+      ]),
+    ).toEqual([
       ['HbA1c', '4548-4', 7.4],
       ['Creatinine', '2160-0', 1.1],
       ['LDL cholesterol', '13457-7', 96],

@@ -38,3 +38,128 @@ export const CSV_LABELS = {
   band: /*i18n*/ { id: 'report.csv.band', message: 'Range' },
   recordedAt: /*i18n*/ { id: 'report.csv.recordedAt', message: 'Recorded at (UTC)' },
 } as const satisfies Record<string, MessageDescriptor>;
+
+export const UNIT_LABELS = {
+  'mg/dL': /*i18n*/ { id: 'report.unit.mgdl', message: 'mg/dL' },
+  'mmol/L': /*i18n*/ { id: 'report.unit.mmoll', message: 'mmol/L' },
+} as const;
+
+/** The ranges as printed beside each band; {a} and {b} are values in the report's unit. */
+export const BAND_RANGE_LABELS = {
+  veryLow: /*i18n*/ { id: 'report.bandRange.veryLow', message: 'below {a}' },
+  low: /*i18n*/ { id: 'report.bandRange.low', message: '{a}–{b}' },
+  inRange: /*i18n*/ { id: 'report.bandRange.inRange', message: '{a}–{b}' },
+  high: /*i18n*/ { id: 'report.bandRange.high', message: '{a}–{b}' },
+  veryHigh: /*i18n*/ { id: 'report.bandRange.veryHigh', message: 'above {a}' },
+} as const satisfies Record<Band, MessageDescriptor>;
+
+export const PDF_LABELS = {
+  title: /*i18n*/ { id: 'report.pdf.title', message: 'Diabetes report' },
+  appName: /*i18n*/ { id: 'report.pdf.appName', message: 'Eddy - Diabetes Management' },
+  patient: /*i18n*/ { id: 'report.pdf.patient', message: 'Patient' },
+  hospNo: /*i18n*/ { id: 'report.pdf.hospNo', message: 'Hospital number' },
+  hospital: /*i18n*/ { id: 'report.pdf.hospital', message: 'Hospital' },
+  ageGender: /*i18n*/ { id: 'report.pdf.ageGender', message: 'Age / gender' },
+  period: /*i18n*/ { id: 'report.pdf.period', message: 'Period' },
+  periodValue: /*i18n*/ { id: 'report.pdf.periodValue', message: '{from} – {to} ({days} days)' },
+  generated: /*i18n*/ { id: 'report.pdf.generated', message: 'Generated' },
+  generatedValue: /*i18n*/ { id: 'report.pdf.generatedValue', message: '{when} ({timeZone})' },
+  unit: /*i18n*/ { id: 'report.pdf.unit', message: 'Glucose unit' },
+  pageOf: /*i18n*/ { id: 'report.pdf.pageOf', message: 'Page {page} of {pages}' },
+  none: /*i18n*/ { id: 'report.pdf.none', message: 'None in this period.' },
+  dash: /*i18n*/ { id: 'report.pdf.dash', message: '–' },
+
+  summary: /*i18n*/ { id: 'report.pdf.summary', message: 'Summary' },
+  average: /*i18n*/ { id: 'report.pdf.average', message: 'Average glucose' },
+  timeInRange: /*i18n*/ { id: 'report.pdf.timeInRange', message: 'In range {low}–{high}' },
+  gmi: /*i18n*/ { id: 'report.pdf.gmi', message: 'GMI (estimated A1c)' },
+  readings: /*i18n*/ { id: 'report.pdf.readings', message: 'Readings' },
+  readingsPerDay: /*i18n*/ { id: 'report.pdf.readingsPerDay', message: '{perDay} per day' },
+  lows: /*i18n*/ { id: 'report.pdf.lows', message: 'Lows below {low}' },
+  lowsDetail: /*i18n*/ { id: 'report.pdf.lowsDetail', message: '{count} below {veryLow}' },
+  notShown: /*i18n*/ { id: 'report.pdf.notShown', message: 'not shown' },
+  reasonTooFewReadings: /*i18n*/ { id: 'report.pdf.reason.tooFewReadings', message: 'needs at least {min} readings ({count} in this period)' },
+  reasonTooFewDays: /*i18n*/ { id: 'report.pdf.reason.tooFewDays', message: 'needs readings on at least {min} different days ({days} in this period)' },
+
+  comparison: /*i18n*/ { id: 'report.pdf.comparison', message: 'Compared with the previous {days} days ({from} – {to})' },
+  measure: /*i18n*/ { id: 'report.pdf.measure', message: 'Measure' },
+  thisPeriod: /*i18n*/ { id: 'report.pdf.thisPeriod', message: 'This period' },
+  previousPeriod: /*i18n*/ { id: 'report.pdf.previousPeriod', message: 'Previous period' },
+  change: /*i18n*/ { id: 'report.pdf.change', message: 'Change' },
+  percentPoints: /*i18n*/ { id: 'report.pdf.percentPoints', message: '{value} points' },
+
+  distribution: /*i18n*/ { id: 'report.pdf.distribution', message: 'Time in ranges (International Consensus)' },
+  statistics: /*i18n*/ { id: 'report.pdf.statistics', message: 'Statistics by meal tag' },
+  overall: /*i18n*/ { id: 'report.pdf.overall', message: 'All readings' },
+  mean: /*i18n*/ { id: 'report.pdf.mean', message: 'Mean ({unit})' },
+  median: /*i18n*/ { id: 'report.pdf.median', message: 'Median ({unit})' },
+  sd: /*i18n*/ { id: 'report.pdf.sd', message: 'SD ({unit})' },
+  cv: /*i18n*/ { id: 'report.pdf.cv', message: 'CV (%)' },
+  minMax: /*i18n*/ { id: 'report.pdf.minMax', message: 'Lowest – highest ({unit})' },
+  inTarget: /*i18n*/ { id: 'report.pdf.inTarget', message: 'On ADA target' },
+  targetOverall: /*i18n*/ { id: 'report.pdf.targetOverall', message: 'target {low}–{high}' },
+  targetFasting: /*i18n*/ { id: 'report.pdf.targetFasting', message: 'target {low}–{high}' },
+  targetPostprandial: /*i18n*/ { id: 'report.pdf.targetPostprandial', message: 'target below {high}' },
+  below70: /*i18n*/ { id: 'report.pdf.below70', message: 'Below {value}' },
+  below54: /*i18n*/ { id: 'report.pdf.below54', message: 'Below {value}' },
+  perDayShort: /*i18n*/ { id: 'report.pdf.perDayShort', message: 'Readings per day' },
+  variabilityNote: /*i18n*/ { id: 'report.pdf.variabilityNote', message: 'SD and CV are shown from {min} readings on.' },
+
+  a1c: /*i18n*/ { id: 'report.pdf.a1c', message: 'Estimated and measured A1c' },
+  gmiLine: /*i18n*/ { id: 'report.pdf.gmiLine', message: 'GMI' },
+  eA1cLine: /*i18n*/ { id: 'report.pdf.eA1cLine', message: 'Estimated A1c (ADAG)' },
+  labHbA1c: /*i18n*/ { id: 'report.pdf.labHbA1c', message: 'Latest lab HbA1c' },
+  onDate: /*i18n*/ { id: 'report.pdf.onDate', message: '{value} on {date}' },
+  noHbA1c: /*i18n*/ { id: 'report.pdf.noHbA1c', message: 'No HbA1c recorded' },
+
+  trend: /*i18n*/ { id: 'report.pdf.trend', message: 'Glucose over the period' },
+  trendNote: /*i18n*/ { id: 'report.pdf.trendNote', message: 'Shaded: target range {low}–{high} {unit}. Dashed: {veryLow} and {veryHigh} {unit}.' },
+  timeOfDay: /*i18n*/ { id: 'report.pdf.timeOfDay', message: 'Readings by time of day' },
+  timeOfDayNote: /*i18n*/ { id: 'report.pdf.timeOfDayNote', message: 'Bars: median of each two-hour window with at least three readings.' },
+  noReadings: /*i18n*/ { id: 'report.pdf.noReadings', message: 'No glucose readings in this period.' },
+
+  logbook: /*i18n*/ { id: 'report.pdf.logbook', message: 'Logbook ({unit})' },
+  date: /*i18n*/ { id: 'report.pdf.date', message: 'Date' },
+
+  checks: /*i18n*/ { id: 'report.pdf.checks', message: 'Glucometer days' },
+  checksValue: /*i18n*/ { id: 'report.pdf.checksValue', message: '{done} of {planned} planned glucometer days had a reading.' },
+  checksMissed: /*i18n*/ { id: 'report.pdf.checksMissed', message: 'Without a reading: {dates}' },
+  checksNone: /*i18n*/ { id: 'report.pdf.checksNone', message: 'No glucometer days were planned in this period.' },
+
+  medicines: /*i18n*/ { id: 'report.pdf.medicines', message: 'Medicines and adherence' },
+  medicine: /*i18n*/ { id: 'report.pdf.medicine', message: 'Medicine' },
+  dose: /*i18n*/ { id: 'report.pdf.dose', message: 'Dose' },
+  dosesTaken: /*i18n*/ { id: 'report.pdf.dosesTaken', message: 'Doses marked taken' },
+  takenOfExpected: /*i18n*/ { id: 'report.pdf.takenOfExpected', message: '{taken} of {expected}' },
+  adherenceNote: /*i18n*/ {
+    id: 'report.pdf.adherenceNote',
+    message: 'Expected doses follow the dose pattern (1-0-1: breakfast and dinner; other doses: every meal) on the days the medicine was active.',
+  },
+
+  symptoms: /*i18n*/ { id: 'report.pdf.symptoms', message: 'Symptoms' },
+  symptom: /*i18n*/ { id: 'report.pdf.symptom', message: 'Symptom' },
+  times: /*i18n*/ { id: 'report.pdf.times', message: 'Times reported' },
+  lastReported: /*i18n*/ { id: 'report.pdf.lastReported', message: 'Last reported' },
+
+  labs: /*i18n*/ { id: 'report.pdf.labs', message: 'Lab results' },
+  test: /*i18n*/ { id: 'report.pdf.test', message: 'Test' },
+  latest: /*i18n*/ { id: 'report.pdf.latest', message: 'Latest' },
+  previous: /*i18n*/ { id: 'report.pdf.previous', message: 'Previous' },
+
+  appointments: /*i18n*/ { id: 'report.pdf.appointments', message: 'Appointments' },
+  doctor: /*i18n*/ { id: 'report.pdf.doctor', message: 'Doctor' },
+  notes: /*i18n*/ { id: 'report.pdf.notes', message: 'Notes' },
+
+  about: /*i18n*/ { id: 'report.pdf.about', message: 'About these numbers' },
+  aboutRanges: /*i18n*/ {
+    id: 'report.pdf.aboutRanges',
+    message:
+      'Ranges follow the International Consensus on Time in Range: very low below 54, low 54–69, in range 70–180, high 181–250, very high above 250 mg/dL. ADA targets: fasting 80–130, after a meal below 180 mg/dL.',
+  },
+  aboutA1c: /*i18n*/ {
+    id: 'report.pdf.aboutA1c',
+    message:
+      'GMI = 3.31 + 0.02392 × mean glucose (mg/dL); estimated A1c = (mean + 46.7) / 28.7. Both are shown only with at least {readings} readings on at least {days} different days; fingerstick readings cluster around meals, so they are a guide, not a lab result.',
+  },
+  aboutSource: /*i18n*/ { id: 'report.pdf.aboutSource', message: 'Readings are capillary fingersticks entered by the patient. Times are local to {timeZone}.' },
+} as const satisfies Record<string, MessageDescriptor>;

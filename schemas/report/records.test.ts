@@ -99,7 +99,13 @@ describe('symptomFrequency', () => {
   it('counts symptoms in the range, most frequent first, then most recent', () => {
     const s = (symptom: string, recordedAt: string) => ({ symptom, recordedAt });
     const out = symptomFrequency(
-      [s('Fatigue', '2026-03-02T09:00:00Z'), s('Headache', '2026-03-03T09:00:00Z'), s('Fatigue', '2026-03-05T09:00:00Z'), s('Dizziness', '2026-03-06T09:00:00Z'), s('Fatigue', '2026-02-27T09:00:00Z')],
+      [
+        s('Fatigue', '2026-03-02T09:00:00Z'),
+        s('Headache', '2026-03-03T09:00:00Z'),
+        s('Fatigue', '2026-03-05T09:00:00Z'),
+        s('Dizziness', '2026-03-06T09:00:00Z'),
+        s('Fatigue', '2026-02-27T09:00:00Z'),
+      ],
       range,
       'UTC',
     );
@@ -127,7 +133,13 @@ describe('labSummary', () => {
     );
     expect(out.labs).toEqual([
       { name: 'Creatinine', unit: 'mg/dL', loinc: null, latest: { value: 1.1, recordedAt: '2026-03-08T08:00:00Z' } },
-      { name: 'HbA1c', unit: '%', loinc: null, latest: { value: 7.2, recordedAt: '2026-03-05T08:00:00Z' }, previous: { value: 7.9, recordedAt: '2025-12-01T08:00:00Z' } },
+      {
+        name: 'HbA1c',
+        unit: '%',
+        loinc: null,
+        latest: { value: 7.2, recordedAt: '2026-03-05T08:00:00Z' },
+        previous: { value: 7.9, recordedAt: '2025-12-01T08:00:00Z' },
+      },
     ]);
     expect(out.latestHbA1c).toEqual({ value: 7.2, unit: '%', percent: 7.2, recordedAt: '2026-03-05T08:00:00Z' });
   });
@@ -142,7 +154,12 @@ describe('labSummary', () => {
 describe('glucometerChecks', () => {
   it('plans weekday names (any case) and dates in the range up to today, and finds the days with a reading', () => {
     // Mondays 03-02 and 03-09, the date 03-04; 04-01 is outside, 03-16 (Monday) is after today.
-    const out = glucometerChecks(['monday', '2026-03-04', '2026-04-01'], { from: '2026-03-01', to: '2026-03-20' }, '2026-03-12', new Set(['2026-03-02', '2026-03-09', '2026-03-10']));
+    const out = glucometerChecks(
+      ['monday', '2026-03-04', '2026-04-01'],
+      { from: '2026-03-01', to: '2026-03-20' },
+      '2026-03-12',
+      new Set(['2026-03-02', '2026-03-09', '2026-03-10']),
+    );
     expect(out).toEqual({ plannedDays: 3, daysWithReading: 2, missedDays: ['2026-03-04'] });
   });
 

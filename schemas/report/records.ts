@@ -122,7 +122,12 @@ export function labSummary(labTests: ReportInput['labTests'], range: ReportInput
  * case) repeat every week, YYYY-MM-DD dates count once — and how many of them have at least one
  * reading of any type.
  */
-export function glucometerChecks(alerts: readonly string[], range: ReportInput['range'], today: string, readingDates: ReadonlySet<string>): ReportModel['checks'] {
+export function glucometerChecks(
+  alerts: readonly string[],
+  range: ReportInput['range'],
+  today: string,
+  readingDates: ReadonlySet<string>,
+): ReportModel['checks'] {
   const weekdays = new Set(alerts.filter((a) => !/^\d/.test(a)).map((a) => a.toLowerCase()));
   const dates = new Set(alerts.filter((a) => /^\d{4}-\d{2}-\d{2}$/.test(a)));
   const end = minDate(range.to, today);

@@ -60,7 +60,10 @@ describe('glucoseSummary', () => {
 
   it('counts, means, medians and bands a hand-computed set', () => {
     // 50 veryLow, 60 low, 100 and 150 inRange, 200 high, 300 veryHigh; 6 readings over 3 days.
-    const s = glucoseSummary([50, 60, 100, 150, 200, 300].map((v) => r(v)), 3);
+    const s = glucoseSummary(
+      [50, 60, 100, 150, 200, 300].map((v) => r(v)),
+      3,
+    );
     expect(s.count).toBe(6);
     expect(s.readingsPerDay).toBe(2);
     expect(s.mean).toBeCloseTo(860 / 6, 10);
@@ -85,7 +88,11 @@ describe('glucoseSummary', () => {
     const s = glucoseSummary(readings, 1);
     expect(s.inTarget.count).toBe(4); // overall: 70–180
     expect(s.inOwnTarget).toEqual({ count: 2, percent: 50 });
-    const fasting = glucoseSummary(readings.filter((x) => x.type === 'Fasting'), 1, 'Fasting');
+    const fasting = glucoseSummary(
+      readings.filter((x) => x.type === 'Fasting'),
+      1,
+      'Fasting',
+    );
     expect(fasting.inTarget).toEqual({ count: 0, percent: 0 });
   });
 

@@ -9,8 +9,16 @@ export type DisplayUnit = 'mg/dL' | 'mmol/L';
 
 /** Everything a report is made from: the same whether it comes from RxDB, the staff cache or PostgreSQL. */
 export interface ReportInput {
-  patient: { name: string; hospNo: string; hospital?: string | null; gender?: string | null; age?: number | null; timeZone: string;
-    notificationTimings?: Partial<Record<MealSlot, string>> | null; glucometerAlerts?: string[] | null };
+  patient: {
+    name: string;
+    hospNo: string;
+    hospital?: string | null;
+    gender?: string | null;
+    age?: number | null;
+    timeZone: string;
+    notificationTimings?: Partial<Record<MealSlot, string>> | null;
+    glucometerAlerts?: string[] | null;
+  };
   /** Inclusive local calendar dates (YYYY-MM-DD) in the patient's time zone. */
   range: { from: string; to: string };
   /**
@@ -79,7 +87,13 @@ export interface ReportModel {
   previous: { range: { from: string; to: string }; overall: GlucoseSummary };
   adherence: { prescrNo: string; name: string; dose: string; expected: number; taken: number; percent: number | null }[];
   symptoms: { symptom: string; count: number; lastAt: string }[];
-  labs: { name: string; unit?: string | null; loinc?: string | null; latest: { value: number; recordedAt: string }; previous?: { value: number; recordedAt: string } }[];
+  labs: {
+    name: string;
+    unit?: string | null;
+    loinc?: string | null;
+    latest: { value: number; recordedAt: string };
+    previous?: { value: number; recordedAt: string };
+  }[];
   /** `percent` is the value as NGSP % (converted from IFCC mmol/mol when that is the unit). */
   latestHbA1c: { value: number; unit?: string | null; percent: number; recordedAt: string } | null;
   /** Planned glucometer days up to today; `missedDays` are the planned dates without a reading. */

@@ -33,7 +33,8 @@ export function fixtureInput(): ReportInput {
     readings.push({ _id: uuid(++n), type: 'Postprandial', value: even ? 160 : 200, recordedAt: kolkata(day(i), '14:00') });
     readings.push({ _id: uuid(++n), type: 'Random', value: even ? 50 : 250, recordedAt: kolkata(day(i), '23:45') });
   }
-  for (let i = 0; i < 10; i++) readings.push({ _id: uuid(++n), type: 'Random', value: 200, recordedAt: kolkata(`2026-02-${String(15 + i).padStart(2, '0')}`, '12:00') });
+  for (let i = 0; i < 10; i++)
+    readings.push({ _id: uuid(++n), type: 'Random', value: 200, recordedAt: kolkata(`2026-02-${String(15 + i).padStart(2, '0')}`, '12:00') });
   // Outside both periods: ignored.
   readings.push({ _id: uuid(n + 1), type: 'Random', value: 400, recordedAt: kolkata('2026-03-15', '08:00') });
 

@@ -1,0 +1,120 @@
+// The PDF proof: rendered from the known data set (testing/fixture.ts, numbers computed by hand
+// there), read back with pdftotext, counted with pdfinfo/pdfimages and rendered with pdftoppm.
+import { statSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from './build-report.ts';
+import type { Translate } from './labels.ts';
+import { renderReportPdf, reportDocument } from './pdf.ts';
+import { fixtureInput } from './testing/fixture.ts';
+import { pdfImageCount, pdfPages, pdfText, pdfToPngs, writeTemp } from './testing/pdf-tools.ts';
+
+/** Runs of spaces collapse, so table columns read as "Mean (mg/dL) 150 120 180 150". */
+const squash = (s: string) => s.replace(/[ \t]+/g, ' ');
+
+describe('renderReportPdf (English, mg/dL)', () => {
+  let file: string;
+  let text: string;
+  let bytes: Uint8Array;
+
+  beforeAll(async () => {
+    bytes = await renderReportPdf(buildReport(fixtureInput()), { locale: 'en', unit: 'mg/dL' });
+    file = writeTemp(bytes);
+    text = squash(pdfText(file));
+  }, 60_000);
+
+  it('is a PDF with numbered pages', () => {
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const pages = pdfPages(file);
+    expect(pages).toBeGreaterThanOrEqual(2);
+    for (let n = 1; n <= pages; n++) expect(text).toContain(`Page ${n} of ${pages}`);
+  });
+
+  it('heads with the patient, hospital number, range and generation time', () => {
+    expect(text).toContain('Diabetes report');
+    expect(text).toContain('Asha Verma');
+    expect(text).toContain('H-2040');
+    expect(text).toContain('City General Hospital');
+    expect(text).toContain('Mar 1, 2026 – Mar 14, 2026 (14 days)');
+    // 04:30 UTC is 10:00 in Kolkata.
+    expect(text).toContain('Mar 15, 2026, 10:00 AM (Asia/Kolkata)');
+  });
+
+  it('shows the hand-computed statistics', () => {
+    expect(text).toContain('150 mg/dL'); // mean
+    expect(text).toMatch(/In range 70–180[\s\S]*50%/); // time in range
+    expect(text).toContain('21 / 42');
+    expect(text).toContain('6.9%'); // GMI 6.898
+    expect(text).toContain('3.0 per day');
+    expect(text).toContain('7 below 54');
+    expect(text).toContain('Readings 42 14 14 14');
+    expect(text).toContain('Mean (mg/dL) 150 120 180 150');
+    expect(text).toContain('Median (mg/dL) 150 120 180 150');
+    expect(text).toContain('SD (mg/dL) 65.6 – – –'); // √(176400/41); per tag < 30 readings
+    expect(text).toContain('CV (%) 43.7');
+    expect(text).toContain('Lowest – highest (mg/dL) 50 – 250 100 – 140 160 – 200 50 – 250');
+    expect(text).toMatch(/Very low below 54 17% \(7\) 0%/);
+    expect(text).toMatch(/High 181–250 33% \(14\) 100%/);
+  });
+
+  it('shows the comparison, A1c beside the lab HbA1c, adherence, symptoms, labs, appointments and checks', () => {
+    expect(text).toContain('Compared with the previous 14 days (Feb 15, 2026 – Feb 28, 2026)');
+    expect(text).toContain('Mean (mg/dL) 150 200 -50');
+    expect(text).toContain('+50 points');
+    expect(text).toMatch(/GMI Estimated A1c \(ADAG\) Latest lab HbA1c\s+6\.9% 6\.9% 7\.4%/);
+    expect(text).toContain('Metformin 500 mg tablet 1-0-1 21 of 28 75%');
+    expect(text).toContain('Gliclazide 40 mg tablet 0-0-1 7 of 7 100%');
+    expect(text).not.toContain('Glibenclamide'); // ended before the range
+    expect(text).toContain('Fatigue 3 Mar 11, 2026');
+    expect(text).toContain('HbA1c 7.4 % on Mar 10, 2026 7.9 % on Dec 10, 2025');
+    expect(text).toContain('Dr. Meera Rao (Endocrinology)');
+    expect(text).toContain('3 of 3 planned glucometer days had a reading.');
+  });
+
+  it('has the logbook grid by local day', () => {
+    expect(text).toContain('Date Fasting After a meal Random');
+    expect(text).toContain('Sun, Mar 1 100 160 50');
+    expect(text).toContain('Sat, Mar 14 140 200 250');
+  });
+
+  it('draws the charts as vectors (no raster image) and renders every page', () => {
+    expect(pdfImageCount(file)).toBe(0);
+    const pngs = pdfToPngs(file, 60);
+    expect(pngs).toHaveLength(pdfPages(file));
+    for (const png of pngs) expect(statSync(png).size).toBeGreaterThan(5_000);
+  });
+});
+
+describe('renderReportPdf in the patient’s language and unit', () => {
+  it('formats numbers and dates for the locale, shows mmol/L and uses the translations', async () => {
+    const es: Record<string, string> = {
+      'report.pdf.title': 'Informe de diabetes',
+      'report.pdf.pageOf': 'Página {page} de {pages}',
+      'report.pdf.average': 'Glucosa media',
+    };
+    const translate: Translate = (d, values) => (es[d.id] ?? d.message ?? d.id).replace(/\{(\w+)\}/g, (_, k: string) => String(values?.[k] ?? ''));
+    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput()), { locale: 'es', unit: 'mmol/L', translate }));
+    const text = squash(pdfText(file));
+    expect(text).toContain('Informe de diabetes');
+    expect(text).toContain('Glucosa media');
+    expect(text).toContain(`Página 1 de ${pdfPages(file)}`);
+    expect(text).toContain('8,3 mmol/L'); // 150 / 18.016 = 8.33
+    expect(text).toContain('6,9 %'); // GMI
+    expect(text).toContain('1 mar 2026');
+    expect(text).toContain('Mean (mmol/L) 8,3 6,7 10,0 8,3');
+  }, 60_000);
+
+  it('says why the GMI is not shown for a short range, and renders an empty range', async () => {
+    const input = fixtureInput();
+    const short = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-05' } }), { locale: 'en', unit: 'mg/dL' }))));
+    expect(short).toContain('needs at least 30 readings (15 in this period)');
+    const empty = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-05-01', to: '2026-05-07' } }), { locale: 'en', unit: 'mg/dL' }))));
+    expect(empty).toContain('No glucose readings in this period.');
+    expect(empty).toContain('Page 1 of');
+  }, 60_000);
+
+  it('builds the same document definition without any engine (pure)', () => {
+    const doc = reportDocument(buildReport(fixtureInput()), { locale: 'en', unit: 'mg/dL' });
+    expect(doc.pageSize).toBe('A4');
+    expect(JSON.stringify(doc.content)).toContain('Asha Verma');
+  });
+});

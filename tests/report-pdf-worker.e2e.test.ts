@@ -1,0 +1,59 @@
+// The report PDF made in a real browser's module Web Worker: Vite bundles tests/support/report-worker
+// (which imports schemas/report as the app's worker does; pdfmake resolves to its browser build,
+// the fonts to its vfs), Chromium runs it, and pdftotext reads what came back.
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText, writeTemp } from '../schemas/report/testing/pdf-tools.ts';
+import { chromiumPath, launchChromium } from './support/e2e.ts';
+
+const root = path.resolve(import.meta.dirname, 'support/report-worker');
+type Result = { ok: true; bytes: Record<string, number>; progress: number } | { ok: false; error: string };
+
+describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker', () => {
+  let outDir: string;
+  let server: http.Server;
+  let browser: Browser;
+  let url: string;
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(path.join(tmpdir(), 'eddy-report-worker-'));
+    await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es' } });
+    server = http.createServer(async (req, res) => {
+      const file = path.join(outDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0] ?? '');
+      if (!file.startsWith(outDir) || !existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(await readFile(file));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    if (outDir) await rm(outDir, { recursive: true, force: true });
+  });
+
+  it('bundles pdfmake for the browser and renders the report off the main thread', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => 'makeReport' in window);
+    const result = (await page.evaluate((unit) => (window as unknown as { makeReport: (u: string) => Promise<unknown> }).makeReport(unit), 'mmol/L')) as Result;
+    if (!result.ok) throw new Error(result.error);
+    const bytes = new Uint8Array(Object.values(result.bytes));
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe('%PDF-');
+    const text = pdfText(writeTemp(bytes)).replace(/[ \t]+/g, ' ');
+    expect(text).toContain('Asha Verma');
+    expect(text).toContain('8.3 mmol/L');
+    expect(text).toMatch(/Page 1 of \d/);
+    expect(result.progress).toBeGreaterThan(0); // onProgress reached the worker
+    await page.close();
+  }, 120_000);
+});
