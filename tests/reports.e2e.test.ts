@@ -42,7 +42,7 @@ beforeAll(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   page.on('console', (m) => {
-    if (m.type() === 'error') process.stderr.write(`[browser error] ${m.text()}\n`);
+    if (m.type() === 'error' && !m.text().includes('ERR_INTERNET_DISCONNECTED')) process.stderr.write(`[browser error] ${m.text()}\n`);
   });
   token = await apiLogin(server.url, '100001', 'Demo-patient-1');
   work = await mkdtemp(path.join(tmpdir(), 'eddy-reports-'));
@@ -207,7 +207,7 @@ describe.skipIf(skip)('reports', () => {
       await p.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
       await p.waitForURL(/\/admin\/report$/);
       await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
-      await p.getByRole('radio', { name: '30 days' }).check();
+      await p.locator('.report-range').getByRole('radio', { name: '30 days' }).check();
       await expect.poll(() => p.getByTestId('report-mean').locator('.report-figure-value').textContent()).toBe(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
       await screenshot(p, 'admin-report-1280');
 

@@ -32,8 +32,9 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
         </p>
       ) : (
         <>
+          {/* Lowest on the start side, as in the PDF; the table lists the highest first, as the consensus charts do. */}
           <div className="report-stack" aria-hidden>
-            {top.map((band) => {
+            {BAND_ORDER.map((band) => {
               const share = summary.bands[band].percent ?? 0;
               return share > 0 ? <span key={band} style={{ flexGrow: share, background: BAND_COLOURS[band] }} /> : null;
             })}
