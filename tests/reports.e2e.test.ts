@@ -1,7 +1,8 @@
 // The report (issue 7) end to end: patient 100001 opens /app/reports, picks 30 days and sees the
 // numbers buildReport gives over the server's data; downloads the PDF (made on the device, in a
 // worker) and the CSV, and again with no connection at all; the server makes the same PDF for
-// POST /api/users/report; an admin downloads the patient's PDF and FHIR bundle from /admin/report.
+// POST /api/users/report; an admin downloads the patient's PDF and FHIR bundle from /admin/report,
+// and the PDF again offline from the staff member's encrypted copy.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -223,6 +224,15 @@ describe.skipIf(skip)('reports', () => {
       const observations = bundle.entry.filter((e) => e.resource.resourceType === 'Observation');
       expect(observations.length).toBeGreaterThanOrEqual(expected.overall.count);
       expect(bundle.entry.some((e) => e.resource.resourceType === 'Patient')).toBe(true);
+
+      // On a ward without Wi-Fi: the page reloads from the service worker, the patient from the
+      // staff member's encrypted copy, and the PDF is made from it all the same.
+      await p.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+      await staff.setOffline(true);
+      await p.reload();
+      await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
+      const offline = await downloadVia(p, 'Download PDF', 'staff-offline.pdf');
+      expect(pdfText(offline.file)).toContain('Maria Lopez');
     } finally {
       await staff.close();
     }

@@ -15,13 +15,25 @@ import './reports.css';
 
 export type TypeLabels = Record<GlucoseType | 'overall', string>;
 
-/** Who, which days, and the buttons for the files. */
-export function ReportHead({ model, unit, downloads, f }: { model: ReportModel; unit: GlucoseUnit; downloads: readonly ReportDownload[]; f: ReportFormat }) {
+/** Who, which days, and the buttons for the files. `title` replaces the patient's name where a page already heads with it. */
+export function ReportHead({
+  model,
+  unit,
+  downloads,
+  f,
+  title,
+}: {
+  model: ReportModel;
+  unit: GlucoseUnit;
+  downloads: readonly ReportDownload[];
+  f: ReportFormat;
+  title?: string | undefined;
+}) {
   const { patient, range } = model.input;
   return (
     <section className="card report-head" aria-labelledby="report-patient">
       <div>
-        <h2 id="report-patient">{patient.name}</h2>
+        <h2 id="report-patient">{title ?? patient.name}</h2>
         <p className="report-facts">
           <span>
             <Trans>Hospital number</Trans>: <strong data-testid="report-hospno">{patient.hospNo}</strong>

@@ -1,4 +1,4 @@
-import { Trans } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
 import { buildReport } from '../../../schemas/report/build-report.ts';
 import type { ReportInput } from '../../../schemas/report/types.ts';
@@ -18,19 +18,18 @@ export const DEFAULT_STAFF_REPORT_DAYS = 30;
  * `makeInput` maps the route's data for a range; it should keep its identity while the data does.
  */
 export function StaffReport({ timeZone, makeInput }: { timeZone: string; makeInput: (range: DateRange, generatedAt: string) => ReportInput }) {
+  const { t } = useLingui();
   const unit = useGlucoseUnit();
   const today = todayIn(timeZone);
   const [range, setRange] = useState<DateRange>(() => presetRange(DEFAULT_STAFF_REPORT_DAYS, today));
   const model = useMemo(() => buildReport(makeInput(range, new Date().toISOString())), [makeInput, range]);
   const f = useReportFormat(unit, model.input.patient.timeZone);
   return (
-    <section className="staff-report" aria-labelledby="staff-report-title">
-      <h2 id="staff-report-title" className="visually-hidden">
-        <Trans>Report over a period</Trans>
-      </h2>
+    <div className="staff-report">
       <RangePicker today={today} value={range} onChange={setRange} />
-      <ReportHead model={model} unit={unit} downloads={['pdf', 'fhir']} f={f} />
+      {/* The page already heads with the patient's name. */}
+      <ReportHead model={model} unit={unit} downloads={['pdf', 'fhir']} f={f} title={t`Report for the period`} />
       <KeyFigures model={model} f={f} />
-    </section>
+    </div>
   );
 }
