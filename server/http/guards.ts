@@ -62,6 +62,19 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
   };
 }
 
+/**
+ * Staff endpoints about one patient (X-Hosp-No): staff only, the patient in one of their hospitals,
+ * and the read audited exactly like a staff read through the patient endpoints.
+ */
+export function staffPatientAccess(ctx: AppContext) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await principalOf(ctx, req);
+    void reply.header('cache-control', 'no-store');
+    if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
+    req.subject = await staffSubject(ctx, req, principal);
+  };
+}
+
 async function staffSubject(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal): Promise<Subject> {
   const raw = req.headers['x-hosp-no'];
   const hospNo = typeof raw === 'string' ? raw.trim() : undefined;

@@ -8,6 +8,7 @@ import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
 import { profileRoutes } from './profile.ts';
 import { recordRoutes } from './records.ts';
+import { reportRoutes } from './report.ts';
 
 export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   healthRoutes(api, ctx);
@@ -16,6 +17,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   profileRoutes(api, ctx);
   recordRoutes(api, ctx);
   medicineRoutes(api, ctx);
+  reportRoutes(api, ctx);
   adminAuthRoutes(api, ctx);
   adminManageRoutes(api, ctx);
 }

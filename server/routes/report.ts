@@ -1,0 +1,41 @@
+// Reports (issue 7): spec §7 POST /users/report for the patient, and for staff POST /admin/report
+// (the same PDF for any patient of their hospitals, X-Hosp-No) and /admin/report/fhir (FHIR R4 for
+// the hospital record). Making a PDF costs real CPU, so these are rate-limited per client address.
+import type { FastifyReply } from 'fastify';
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { reportRequestSchema } from '../../schemas/report/request.ts';
+import { patientAccess, requireSubject, staffPatientAccess } from '../http/guards.ts';
+import * as report from '../services/report-service.ts';
+
+const REPORTS_PER_MINUTE = 30;
+
+function sendFile(reply: FastifyReply, file: { fileName: string }, contentType: string, body: Buffer | string) {
+  return reply
+    .header('content-type', contentType)
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+const pdf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export function reportRoutes(api: TypedApp, ctx: AppContext): void {
+  const config = { rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: 60_000 } };
+  const schema = { body: reportRequestSchema };
+
+  api.post('/users/report', { preHandler: patientAccess(ctx, { write: false }), schema, config }, async (req, reply) => {
+    const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+    return sendFile(reply, file, 'application/pdf', pdf(file.body));
+  });
+
+  api.post('/admin/report', { preHandler: staffPatientAccess(ctx), schema, config }, async (req, reply) => {
+    const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+    return sendFile(reply, file, 'application/pdf', pdf(file.body));
+  });
+
+  api.post('/admin/report/fhir', { preHandler: staffPatientAccess(ctx), schema, config }, async (req, reply) => {
+    const file = await report.reportFhir(ctx, requireSubject(req).patientId, req.body);
+    return sendFile(reply, file, 'application/fhir+json; charset=utf-8', JSON.stringify(file.body));
+  });
+}
