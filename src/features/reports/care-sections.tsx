@@ -76,7 +76,7 @@ export function SymptomsSection({ model, f }: { model: ReportModel; f: ReportFor
                 <strong>{s.symptom}</strong>
               </span>
               <span>
-                <Plural value={s.count} one="once" other="# times" />, <Trans>last {f.dateTime(s.lastAt)}</Trans>
+                <Plural value={s.count} one="Once" other="# times" />, <Trans>last {f.dateTime(s.lastAt)}</Trans>
               </span>
             </li>
           ))}
