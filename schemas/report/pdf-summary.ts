@@ -22,8 +22,9 @@ function reasonText(e: Estimate, model: ReportModel, f: Fmt): string {
   return f.t(L.reasonTooFewReadings, { min: MIN_READINGS_FOR_ESTIMATE, count: model.overall.count });
 }
 
-const tile = (label: string, value: string, detail: string): TableCell => ({
-  stack: [small(label), { text: value, style: 'big' }, small(detail)],
+/** A key number; `quiet` for words in place of a number ("not shown"), which must not shout. */
+const tile = (label: string, value: string, detail: string, quiet = false): TableCell => ({
+  stack: [small(label), quiet ? { text: value, bold: true, fontSize: 10, margin: [0, 3, 0, 2] } : { text: value, style: 'big' }, small(detail)],
   margin: [2, 2, 2, 2],
 });
 
@@ -39,7 +40,7 @@ export function keyNumbers(model: ReportModel, f: Fmt): Content {
         [
           tile(f.t(L.average), o.mean === null ? f.t(L.dash) : `${f.glu(o.mean)} ${f.unitName}`, `${f.t(L.median, { unit: f.unitName })}: ${f.glu(o.median)}`),
           tile(f.t(L.timeInRange, { low: f.glu(CONSENSUS.low), high: f.glu(CONSENSUS.high) }), f.pct(o.bands.inRange.percent), inRangeDetail),
-          tile(f.t(L.gmi), gmi, gmiDetail),
+          tile(f.t(L.gmi), gmi, gmiDetail, model.gmi.value === null),
           tile(f.t(L.readings), f.num(o.count), f.t(L.readingsPerDay, { perDay: f.num(o.readingsPerDay, 1) })),
           tile(
             f.t(L.lows, { low: f.glu(CONSENSUS.low) }),
