@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse, type Token } from '@messageformat/parser';
 import { describe, expect, it } from 'vitest';
 import { LOCALES, localeOfPath, stripLocale, withLocale } from './i18n.ts';
 
@@ -21,7 +22,11 @@ describe('locales', () => {
   });
 
   it('keep the placeholders of each message', () => {
-    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    // The arguments of an ICU message, also those inside plural/select branches, but not the branches'
+    // own text (`one {Once}` is wording, not a placeholder). Tags like <0> are plain text to the parser.
+    const argumentsOf = (tokens: Token[]): string[] =>
+      tokens.flatMap((t) => ('arg' in t ? [t.arg, ...('cases' in t ? t.cases.flatMap((c) => argumentsOf(c.tokens)) : [])] : []));
+    const placeholders = (s: string) => [...new Set(argumentsOf(parse(s.replace(/\\"/g, '"'))))].sort();
     // Explicit ids (the report's "report.*" descriptors) are not English text: compare with the English catalog.
     const english = new Map(msgids('en').map((m) => [m.id, m.text || m.id]));
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
