@@ -7,6 +7,7 @@ import { healthRoutes } from './health.ts';
 import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
 import { profileRoutes } from './profile.ts';
+import { pushRoutes } from './push.ts';
 import { recordRoutes } from './records.ts';
 
 export function registerRoutes(api: TypedApp, ctx: AppContext): void {
@@ -16,6 +17,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   profileRoutes(api, ctx);
   recordRoutes(api, ctx);
   medicineRoutes(api, ctx);
+  pushRoutes(api, ctx);
   adminAuthRoutes(api, ctx);
   adminManageRoutes(api, ctx);
 }
