@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate, isoDateTime, text, uuid } from './common.ts';
+import { mealTime } from './user-profile.ts';
 
 export const prescrNo = text(40);
 export const medicineName = text(200);
@@ -64,3 +65,14 @@ export const prescriptionPatchSchema = {
   minProperties: 1,
 } as const;
 export type PrescriptionPatch = FromSchema<typeof prescriptionPatchSchema>;
+
+/**
+ * "Remind Later" on a medicine notification: the same reminder once more at `remindAt` (default in
+ * 15 minutes). `_id` is the device's id for this request, so a retried request schedules nothing new.
+ */
+export const remindLaterSchema = {
+  type: 'object',
+  properties: { _id: uuid, prescrNo, medicineName, dose, time: mealTime, remindAt: isoDateTime },
+  required: ['prescrNo', 'medicineName', 'dose', 'time'],
+} as const;
+export type RemindLater = FromSchema<typeof remindLaterSchema>;

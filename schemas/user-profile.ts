@@ -73,6 +73,21 @@ export const notificationTokenSchema = {
         },
       ],
     },
+    /** The device's IANA time zone: reminders follow the patient's clock when they travel. */
+    timeZone: { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (for example Europe/Madrid)' },
+    /** The app's language on this device: its notifications are worded in it. */
+    locale: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$', description: 'a language code such as "en" or "es"' },
   },
   required: ['token'],
 } as const;
+export type NotificationTokenInput = FromSchema<typeof notificationTokenSchema>;
+
+/** Turning reminders off on a device: its subscription's endpoint (Web Push) or its FCM token. */
+export const notificationTokenRemoveSchema = {
+  type: 'object',
+  properties: {
+    endpoint: { type: 'string', minLength: 1, maxLength: 2048 },
+    token: { type: 'string', minLength: 1, maxLength: 4096 },
+  },
+} as const;
+export type NotificationTokenRemove = FromSchema<typeof notificationTokenRemoveSchema>;

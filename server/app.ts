@@ -17,6 +17,10 @@ import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { describeAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createPushSender } from './push/create-sender.ts';
+import { resolvePushSettings } from './push/settings.ts';
+import { startReminderLoop, type ReminderLoop } from './reminders/loop.ts';
+import { runReminderPass } from './reminders/scheduler.ts';
 import { webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
 import { scheduleHousekeeping } from './services/housekeeping.ts';
@@ -29,6 +33,11 @@ export interface BuildOptions {
   database: Database;
   logger?: FastifyServerOptions['logger'];
   mailer?: Mailer;
+  /**
+   * Run the reminder scheduler in this process (main.ts passes REMINDERS; tests opt in when they
+   * want the loop itself, and otherwise run passes explicitly).
+   */
+  reminders?: boolean;
 }
 
 const HAS_NUL = /\u0000/;
@@ -57,6 +66,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     config,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }),
     log: app.log,
+    push: await resolvePushSettings(config, database.db),
   };
 
   // Clients send `Content-Type: application/json` even on calls without a body (validate, logout):
@@ -131,7 +141,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
 
   const stopHousekeeping = scheduleHousekeeping(ctx);
+  let reminders: ReminderLoop | undefined;
+  if (opts.reminders) {
+    const deps = { db: ctx.db, sender: createPushSender(ctx.push), log: app.log };
+    reminders = startReminderLoop((now) => runReminderPass(deps, now), config.reminderIntervalSeconds * 1000, app.log);
+  }
   app.addHook('onClose', async () => {
+    await reminders?.stop();
     stopHousekeeping();
     ctx.mailer.close();
   });

@@ -19,8 +19,31 @@ const schema = {
     LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     TRUST_PROXY: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
     AUTH_RATE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
+    VAPID_PUBLIC_KEY: { type: 'string', pattern: '^[A-Za-z0-9_-]{87}$', description: 'a base64url P-256 public key (87 characters)' },
+    VAPID_PRIVATE_KEY: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'a base64url P-256 private key (43 characters)' },
+    VAPID_SUBJECT: { type: 'string', pattern: '^(mailto:\\S+@\\S+|https://\\S+)$', description: 'a mailto: address or an https:// URL' },
+    PUSH_PROVIDER: { type: 'string', enum: ['webpush', 'fcm'], default: 'webpush' },
+    FCM_SERVICE_ACCOUNT: { type: 'string', minLength: 1 },
+    FIREBASE_WEB_CONFIG: { type: 'string', minLength: 2 },
+    FIREBASE_VAPID_KEY: { type: 'string', pattern: '^[A-Za-z0-9_-]{80,100}$', description: 'the base64url web push key of the Firebase project' },
+    REMINDERS: { type: 'string', enum: ['0', '1', 'true', 'false'], default: '1' },
+    REMINDER_INTERVAL_SECONDS: { type: 'integer', minimum: 5, maximum: 3600, default: 60 },
+    PUSH_ALLOW_INSECURE_ENDPOINTS: { type: 'string', enum: ['0', '1', 'true', 'false'], default: '0' },
   },
 } as const;
+
+/** The Firebase web app configuration the client needs to get an FCM registration token. */
+export interface FirebaseWebConfig {
+  apiKey: string;
+  authDomain?: string;
+  projectId: string;
+  messagingSenderId: string;
+  appId: string;
+}
+
+export type PushConfig =
+  | { provider: 'webpush' }
+  | { provider: 'fcm'; serviceAccountPath: string; webConfig: FirebaseWebConfig; vapidKey: string };
 
 export interface Config {
   port: number;
@@ -37,6 +60,16 @@ export interface Config {
   trustProxy: boolean;
   /** Requests per minute per client address on each auth route. */
   authRateLimit: number;
+  push: PushConfig;
+  /** Both keys or neither: without them the server generates a pair once and keeps it in the database. */
+  vapidKeys: { publicKey: string; privateKey: string } | undefined;
+  /** Who runs this server, sent to push services with every request (mailto: or https:). */
+  vapidSubject: string;
+  /** Run the reminder scheduler inside the server process. */
+  reminders: boolean;
+  reminderIntervalSeconds: number;
+  /** Accept http://127.0.0.1 and http://localhost push endpoints: a push-service peer in tests. */
+  pushAllowInsecureEndpoints: boolean;
 }
 
 export class ConfigError extends Error {
@@ -61,6 +94,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(errors.map((e) => describeAjvError({ ...e, parentSchema: schemaFor(e) }, 'env')));
   }
   const str = (k: string) => (raw[k] === undefined ? undefined : String(raw[k]));
+  const problems: string[] = [];
+  const publicKey = str('VAPID_PUBLIC_KEY');
+  const privateKey = str('VAPID_PRIVATE_KEY');
+  if ((publicKey === undefined) !== (privateKey === undefined)) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)');
+  const push = pushConfig(raw['PUSH_PROVIDER'] === 'fcm', str, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const mailFrom = String(raw['MAIL_FROM']);
   return {
     port: Number(raw['PORT']),
     host: String(raw['HOST']),
@@ -69,12 +109,60 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: Number(raw['DATABASE_POOL_MAX']),
     demo: flag(str('DEMO')),
     smtpUrl: str('SMTP_URL'),
-    mailFrom: String(raw['MAIL_FROM']),
+    mailFrom,
     publicUrl: str('PUBLIC_URL'),
     logLevel: String(raw['LOG_LEVEL']),
     trustProxy: flag(str('TRUST_PROXY')) ?? false,
     authRateLimit: Number(raw['AUTH_RATE_LIMIT']),
+    push,
+    vapidKeys: publicKey && privateKey ? { publicKey, privateKey } : undefined,
+    vapidSubject: str('VAPID_SUBJECT') ?? subjectFromMailFrom(mailFrom),
+    reminders: flag(str('REMINDERS')) ?? true,
+    reminderIntervalSeconds: Number(raw['REMINDER_INTERVAL_SECONDS']),
+    pushAllowInsecureEndpoints: flag(str('PUSH_ALLOW_INSECURE_ENDPOINTS')) ?? false,
   };
+}
+
+/** "Eddy <no-reply@eddy.local>" → "mailto:no-reply@eddy.local". */
+function subjectFromMailFrom(mailFrom: string): string {
+  const address = /<([^<>\s]+@[^<>\s]+)>/.exec(mailFrom)?.[1] ?? mailFrom.trim();
+  return `mailto:${address}`;
+}
+
+function pushConfig(fcm: boolean, str: (k: string) => string | undefined, problems: string[]): PushConfig {
+  if (!fcm) return { provider: 'webpush' };
+  const serviceAccountPath = str('FCM_SERVICE_ACCOUNT');
+  const rawWebConfig = str('FIREBASE_WEB_CONFIG');
+  const vapidKey = str('FIREBASE_VAPID_KEY');
+  if (!serviceAccountPath) problems.push('FCM_SERVICE_ACCOUNT is required when PUSH_PROVIDER=fcm (the path of the service-account JSON file)');
+  if (!vapidKey) problems.push('FIREBASE_VAPID_KEY is required when PUSH_PROVIDER=fcm (the web push certificate key of the Firebase project)');
+  let webConfig: FirebaseWebConfig | undefined;
+  if (!rawWebConfig) problems.push('FIREBASE_WEB_CONFIG is required when PUSH_PROVIDER=fcm (the JSON of the Firebase web app configuration)');
+  else {
+    webConfig = parseFirebaseWebConfig(rawWebConfig);
+    if (!webConfig) problems.push('FIREBASE_WEB_CONFIG must be a JSON object with the text fields apiKey, projectId, messagingSenderId and appId (authDomain optional)');
+  }
+  if (!serviceAccountPath || !vapidKey || !webConfig) return { provider: 'webpush' };
+  return { provider: 'fcm', serviceAccountPath, webConfig, vapidKey };
+}
+
+function parseFirebaseWebConfig(text: string): FirebaseWebConfig | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== 'object' || v === null) return undefined;
+  const o = v as Record<string, unknown>;
+  const s = (k: string) => (typeof o[k] === 'string' && o[k] !== '' ? o[k] : undefined);
+  const apiKey = s('apiKey');
+  const projectId = s('projectId');
+  const messagingSenderId = s('messagingSenderId');
+  const appId = s('appId');
+  const authDomain = s('authDomain');
+  if (!apiKey || !projectId || !messagingSenderId || !appId) return undefined;
+  return { apiKey, projectId, messagingSenderId, appId, ...(authDomain ? { authDomain } : {}) };
 }
 
 function schemaFor(e: ErrorObject): object {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { PushSettings } from './push/settings.ts';
 
 /** What services need from the running server; built once in app.ts. */
 export interface AppContext {
@@ -10,4 +11,5 @@ export interface AppContext {
   config: Config;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  push: PushSettings;
 }

@@ -34,7 +34,18 @@ async function main(): Promise<void> {
   }
   await database.migrate();
 
-  const app = await buildApp({ config, database });
+  let app;
+  try {
+    app = await buildApp({ config, database, reminders: config.reminders });
+  } catch (err) {
+    // Settings checked against the outside world (e.g. the FCM service-account file).
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      await database.close();
+      process.exit(2);
+    }
+    throw err;
+  }
   const seeded = shouldSeedDemo(config) ? await seedDemo(database.db) : false;
   if (seeded) app.log.info('demo data seeded');
 

@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { ReminderPayload } from '../reminders/plan.ts';
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => tstz('created_at').notNull().defaultNow();
@@ -253,15 +254,56 @@ export const labTestReference = pgTable('lab_test_reference', {
 });
 
 // Web Push subscriptions (JSON) or FCM registration tokens, one row per device token.
-export const pushTokens = pgTable('push_tokens', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
-  provider: text('provider', { enum: ['webpush', 'fcm'] }).notNull(),
-  token: text('token').notNull().unique(),
-  deviceId: text('device_id'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const pushTokens = pgTable(
+  'push_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['webpush', 'fcm'] }).notNull(),
+    token: text('token').notNull().unique(),
+    deviceId: text('device_id'),
+    // The device's app language ("en", "es"): the notifications sent to it are worded in it.
+    locale: text('locale'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('push_tokens_patient_idx').on(t.patientId)],
+);
+
+export type ReminderKind = 'medicine' | 'glucometerAlert';
+export type ReminderStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'expired';
+
+/**
+ * One reminder to one patient (sent to each of their devices). Planning inserts a row per
+ * occurrence, and the unique (patient, dedupe key) makes every instance that plans the same
+ * occurrence agree on one row; sending claims rows with FOR UPDATE SKIP LOCKED, so a row is sent by
+ * exactly one instance. `payload` is the push message's data part (what the device receives),
+ * worded into each device's language only when sent.
+ */
+export const reminderJobs = pgTable(
+  'reminder_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['medicine', 'glucometerAlert'] }).$type<ReminderKind>().notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    dueAt: tstz('due_at').notNull(),
+    payload: jsonb('payload').$type<ReminderPayload>().notNull(),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] }).$type<ReminderStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    claimedAt: tstz('claimed_at'),
+    sentAt: tstz('sent_at'),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('reminder_jobs_patient_dedupe_idx').on(t.patientId, t.dedupeKey),
+    // The claim and expiry queries only ever look at the small set of unsent rows.
+    index('reminder_jobs_pending_due_idx').on(t.dueAt).where(sql`${t.status} = 'pending'`),
+    index('reminder_jobs_sending_claimed_idx').on(t.claimedAt).where(sql`${t.status} = 'sending'`),
+    index('reminder_jobs_due_idx').on(t.dueAt),
+  ],
+);
 
 export const auditLog = pgTable(
   'audit_log',

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { medicineIntakes, prescriptions } from '../db/schema.ts';
 
@@ -35,6 +35,12 @@ export const medicineRepo = {
 
   async all(db: Db, patientId: string): Promise<PrescriptionRow[]> {
     return db.select().from(prescriptions).where(eq(prescriptions.patientId, patientId)).orderBy(asc(prescriptions.name));
+  },
+
+  /** Every prescription of these patients (the scheduler decides which are active on which day). */
+  async ofPatients(db: Db, patientIds: string[]): Promise<PrescriptionRow[]> {
+    if (patientIds.length === 0) return [];
+    return db.select().from(prescriptions).where(inArray(prescriptions.patientId, patientIds));
   },
 
   async byPrescrNo(db: Db, patientId: string, prescrNo: string): Promise<PrescriptionRow | undefined> {

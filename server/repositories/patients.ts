@@ -16,6 +16,12 @@ export const patientRepo = {
     return row;
   },
 
+  /** Hospital number and time zone: how an operator's report names a patient. */
+  async labels(db: Db, ids: string[]): Promise<{ id: string; hospNo: string; timeZone: string }[]> {
+    if (ids.length === 0) return [];
+    return db.select({ id: patients.id, hospNo: patients.hospNo, timeZone: patients.timeZone }).from(patients).where(inArray(patients.id, ids));
+  },
+
   async withHospital(db: Db, id: string) {
     const [row] = await db
       .select({ patient: patients, hospitalName: hospitals.name })

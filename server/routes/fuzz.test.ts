@@ -47,7 +47,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/auth/logout': { base: undefined },
   'GET /api/users/': { base: undefined },
   'GET /api/users': { base: undefined },
-  'POST /api/users/notificationToken': { base: { token: 'fcm-fuzz-token' } },
+  'POST /api/users/notificationToken': { base: { token: 'fcm-fuzz-token' }, extra: ['timeZone', 'locale'] },
+  'POST /api/users/notificationToken/remove': { base: { token: 'fcm-fuzz-token' }, extra: ['endpoint'] },
+  'GET /api/push/config': { base: undefined },
+  'POST /api/users/medicines/remindLater': { base: { prescrNo: 'RX-FUZZ', medicineName: 'Metformin', dose: '500 mg', time: '08:00' }, extra: ['_id', 'remindAt'] },
   'POST /api/users/notificationTimings': { base: { breakfast: '07:00', lunch: '13:00', dinner: '20:00' } },
   'POST /api/users/glucometerAlerts': { base: { day: 'Monday' } },
   'POST /api/users/glucometerAlerts/remove': { base: { day: 'Monday' } },
@@ -315,7 +318,7 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
       const [method, p] = k.split(' ') as [HTTPMethods, string];
       return [k, auth, seen.get(`${auth} ${method} ${concretePath({ method, path: p })}`)];
     };
-    const patientWrites = ['POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts'];
+    const patientWrites = ['POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove'];
     const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
     const results = [...patientWrites.map((k) => expectOk('patient', k)), ...adminWrites.map((k) => expectOk('admin', k))];
     expect(results.filter(([, , status]) => typeof status !== 'number' || status >= 300)).toEqual([]);

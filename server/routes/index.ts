@@ -7,6 +7,7 @@ import { healthRoutes } from './health.ts';
 import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
 import { profileRoutes } from './profile.ts';
+import { pushRoutes } from './push.ts';
 import { recordRoutes } from './records.ts';
 import { reportRoutes } from './report.ts';
 
@@ -18,6 +19,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   recordRoutes(api, ctx);
   medicineRoutes(api, ctx);
   reportRoutes(api, ctx);
+  pushRoutes(api, ctx);
   adminAuthRoutes(api, ctx);
   adminManageRoutes(api, ctx);
 }

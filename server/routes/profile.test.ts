@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pushTokens } from '../db/schema.ts';
@@ -136,6 +137,12 @@ describe('glucometer alerts', () => {
   });
 });
 
+/** Keys as a browser's PushSubscription carries them: a P-256 public key and a 16-byte secret. */
+function browserKeys() {
+  const ecdh = createECDH('prime256v1');
+  return { p256dh: ecdh.generateKeys().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+}
+
 describe('notification token', () => {
   const rowsOf = (patientId: string) => h.db.select().from(pushTokens).where(eq(pushTokens.patientId, patientId));
 
@@ -149,7 +156,7 @@ describe('notification token', () => {
   });
 
   it('stores a Web Push subscription object', async () => {
-    const subscription = { endpoint: 'https://push.example/abc', keys: { p256dh: 'x', auth: 'y' } };
+    const subscription = { endpoint: 'https://push.example/abc', keys: browserKeys() };
     const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: subscription } });
     expect(res.status).toBe(200);
     expect(typeof res.json['message']).toBe('string');
@@ -164,7 +171,7 @@ describe('notification token', () => {
   });
 
   it('accepts a subscription sent as its JSON text', async () => {
-    const subscription = { endpoint: 'https://push.example/def', keys: { p256dh: 'p', auth: 'a' } };
+    const subscription = { endpoint: 'https://push.example/def', keys: browserKeys() };
     const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: JSON.stringify(subscription) } });
     expect(res.status).toBe(200);
     const rows = (await rowsOf(fx.patientA.id)).filter((r) => r.provider === 'webpush').map((r) => JSON.parse(r.token) as unknown);
@@ -175,7 +182,11 @@ describe('notification token', () => {
     [{ token: {} }],
     [{ token: '' }],
     [{}],
-    [{ token: { endpoint: 'http://push.example/insecure', keys: { p256dh: 'x', auth: 'y' } } }],
+    [{ token: { endpoint: 'http://push.example/insecure', keys: browserKeys() } }],
+    [{ token: { endpoint: 'http://127.0.0.1:9/loopback-needs-the-test-setting', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://push.example/short-key', keys: { ...browserKeys(), p256dh: 'x' } } }],
+    [{ token: { endpoint: 'https://push.example/short-auth', keys: { ...browserKeys(), auth: 'eQ' } } }],
+    [{ token: { endpoint: 'https://push.example/not-a-point', keys: { ...browserKeys(), p256dh: randomBytes(65).fill(5).toString('base64url') } } }],
     [{ token: { endpoint: 'https://push.example/abc' } }],
     [{ token: '{"not":"a subscription"}' }],
     [{ token: '   ' }],
@@ -193,5 +204,73 @@ describe('notification token', () => {
     expect(res.status).toBe(403);
     const rows = await h.db.select().from(pushTokens).where(eq(pushTokens.token, 'staff-token-xyz'));
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('notification token: device time zone, language and removal', () => {
+  const rowsOf = (patientId: string) => h.db.select().from(pushTokens).where(eq(pushTokens.patientId, patientId));
+  let token2: string;
+  beforeAll(async () => {
+    token2 = await loginPatient(h.app, fx.patientA2.hospNo, fx.patientA2.password);
+  });
+
+  it('makes a valid device time zone the patient’s and keeps the device language with the token', async () => {
+    const subscription = { endpoint: 'https://push.example/tz-1', keys: browserKeys() };
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: subscription, timeZone: 'Asia/Kolkata', locale: 'es' } });
+    expect(res.status).toBe(200);
+    const user = (await call(h.app, 'GET', '/api/users/', { token: token2 })).json['user'] as { timeZone: string };
+    expect(user.timeZone).toBe('Asia/Kolkata');
+    const [row] = (await rowsOf(fx.patientA2.id)).filter((r) => r.token.includes('tz-1'));
+    expect(row?.locale).toBe('es');
+    // Saved again without a language: the device keeps the one it said before.
+    await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: subscription } });
+    expect((await rowsOf(fx.patientA2.id)).find((r) => r.token.includes('tz-1'))?.locale).toBe('es');
+  });
+
+  it.each([
+    [{ timeZone: 'Mars/Olympus_Mons' }, 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata'],
+    [{ timeZone: '' }, 'timeZone must not be empty'],
+    [{ locale: 'english please' }, 'locale must be a language code such as "en" or "es"'],
+  ])('refuses %j with 400 and saves nothing', async (extra, message) => {
+    const before = await rowsOf(fx.patientA2.id);
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: 'fcm-token-for-bad-input', ...extra } });
+    expect(res.status).toBe(400);
+    expect(res.json['message']).toBe(message);
+    expect(await rowsOf(fx.patientA2.id)).toEqual(before);
+    const user = (await call(h.app, 'GET', '/api/users/', { token: token2 })).json['user'] as { timeZone: string };
+    expect(user.timeZone).toBe('Asia/Kolkata');
+  });
+
+  it('removes this device’s subscription by endpoint or token, and only the patient’s own', async () => {
+    const sub = { endpoint: 'https://push.example/remove-me', keys: browserKeys() };
+    await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: sub } });
+    await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: 'fcm-remove-me' } });
+    const count = async () => (await rowsOf(fx.patientA2.id)).length;
+    const start = await count();
+
+    // Another patient cannot remove them.
+    for (const body of [{ endpoint: sub.endpoint }, { token: 'fcm-remove-me' }]) {
+      const res = await call(h.app, 'POST', '/api/users/notificationToken/remove', { token, body });
+      expect(res.status).toBe(200);
+    }
+    expect(await count()).toBe(start);
+
+    const byEndpoint = await call(h.app, 'POST', '/api/users/notificationToken/remove', { token: token2, body: { endpoint: sub.endpoint } });
+    expect(byEndpoint.status).toBe(200);
+    expect(byEndpoint.json['message']).toBe('Notification token removed');
+    expect(await count()).toBe(start - 1);
+    const byToken = await call(h.app, 'POST', '/api/users/notificationToken/remove', { token: token2, body: { token: 'fcm-remove-me' } });
+    expect(byToken.status).toBe(200);
+    expect(await count()).toBe(start - 2);
+    // A subscription's JSON text as the token works too, and removing twice is fine.
+    await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: sub } });
+    const byJson = await call(h.app, 'POST', '/api/users/notificationToken/remove', { token: token2, body: { token: JSON.stringify(sub) } });
+    expect(byJson.status).toBe(200);
+    expect(await count()).toBe(start - 2);
+
+    const nothing = await call(h.app, 'POST', '/api/users/notificationToken/remove', { token: token2, body: {} });
+    expect(nothing.status).toBe(400);
+    expect(nothing.json['message']).toBe('endpoint (of a push subscription) or token is required');
+    expect((await call(h.app, 'POST', '/api/users/notificationToken/remove', { body: { token: 'x' } })).status).toBe(401);
   });
 });

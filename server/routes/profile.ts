@@ -1,6 +1,6 @@
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
-import { glucometerAlertSchema, notificationTimingsSchema, notificationTokenSchema } from '../../schemas/user-profile.ts';
+import { glucometerAlertSchema, notificationTimingsSchema, notificationTokenRemoveSchema, notificationTokenSchema } from '../../schemas/user-profile.ts';
 import { deviceIdOf, patientAccess, requireSubject } from '../http/guards.ts';
 import * as profile from '../services/profile-service.ts';
 
@@ -13,7 +13,10 @@ export function profileRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/users', read, async (req) => profile.profile(ctx, requireSubject(req).patientId));
 
   api.post('/users/notificationToken', { ...write, schema: { body: notificationTokenSchema } }, async (req) =>
-    profile.saveNotificationToken(ctx, requireSubject(req).patientId, req.body.token, deviceIdOf(req)),
+    profile.saveNotificationToken(ctx, requireSubject(req).patientId, req.body, deviceIdOf(req)),
+  );
+  api.post('/users/notificationToken/remove', { ...write, schema: { body: notificationTokenRemoveSchema } }, async (req) =>
+    profile.removeNotificationToken(ctx, requireSubject(req).patientId, req.body),
   );
   api.post('/users/notificationTimings', { ...write, schema: { body: notificationTimingsSchema } }, async (req) =>
     profile.saveTimings(ctx, requireSubject(req).patientId, req.body),

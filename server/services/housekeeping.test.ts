@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { otps, rateLimits, sessions } from '../db/schema.ts';
+import { otps, rateLimits, reminderJobs, sessions } from '../db/schema.ts';
 import { sha256 } from '../lib/crypto.ts';
 import { createHarness, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 import { housekeeping } from './housekeeping.ts';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('housekeeping', () => {
-  it('removes long-ended sessions, old codes and old rate-limit windows, and keeps live ones', async () => {
+  it('removes long-ended sessions, old codes, old rate-limit windows and month-old reminders, and keeps live ones', async () => {
     const now = new Date();
     const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
     await h.db.insert(sessions).values([
@@ -29,9 +29,19 @@ describe('housekeeping', () => {
       { key: 'old', count: 3, resetAt: daysAgo(1) },
       { key: 'new', count: 3, resetAt: new Date(now.getTime() + 60_000) },
     ]);
+    const job = (dedupeKey: string, dueAt: Date) => ({
+      patientId: fx.patientA.id,
+      kind: 'glucometerAlert' as const,
+      dedupeKey,
+      dueAt,
+      payload: { tag: dedupeKey, data: { type: 'glucometerAlert' as const, time: '08:00', notificationTime: dueAt.toISOString() } },
+      status: 'sent' as const,
+    });
+    await h.db.insert(reminderJobs).values([job('gluco:old', daysAgo(31)), job('gluco:recent', daysAgo(29))]);
     await housekeeping(h, now);
     expect((await h.db.select().from(sessions)).map((s) => s.tokenHash)).toEqual([sha256('live')]);
     expect((await h.db.select().from(otps)).map((o) => o.hospNo)).toEqual(['y']);
     expect((await h.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['new']);
+    expect((await h.db.select().from(reminderJobs)).map((r) => r.dedupeKey)).toEqual(['gluco:recent']);
   });
 });

@@ -1,9 +1,11 @@
-// Periodic clean-up of rows that only mattered for a while: ended sessions, spent one-time codes
-// and old rate-limit windows. Safe on several instances at once (each statement is idempotent).
+// Periodic clean-up of rows that only mattered for a while: ended sessions, spent one-time codes,
+// old rate-limit windows and month-old reminders. Safe on several instances at once (each
+// statement is idempotent).
 import { lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { otps } from '../db/schema.ts';
 import { rateLimitRepo } from '../repositories/rate-limits.ts';
+import { reminderJobRepo } from '../repositories/reminder-jobs.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 
 const WEEK = 7 * 24 * 3600_000;
@@ -13,6 +15,9 @@ export async function housekeeping(ctx: Pick<AppContext, 'db'>, now = new Date()
   await sessionRepo.purgeEnded(ctx.db, weekAgo);
   await ctx.db.delete(otps).where(lt(otps.expiresAt, new Date(now.getTime() - 24 * 3600_000)));
   await rateLimitRepo.purgeExpired(ctx.db);
+  // Reminder rows only matter while they might be sent or planned again; a month answers "did my
+  // reminder go out?" questions.
+  await reminderJobRepo.purgeBefore(ctx.db, new Date(now.getTime() - 30 * 24 * 3600_000));
 }
 
 /** Runs housekeeping hourly; the timer never keeps the process alive. */

@@ -1,10 +1,11 @@
 import { sql, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { NotificationTimingsInput } from '../../schemas/user-profile.ts';
+import type { NotificationTimingsInput, NotificationTokenInput, NotificationTokenRemove } from '../../schemas/user-profile.ts';
 import { WEEKDAYS } from '../../schemas/user-profile.ts';
 import { patients } from '../db/schema.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
-import { isRealDate } from '../lib/time.ts';
+import { canonicalTimeZone, isRealDate } from '../lib/time.ts';
+import { isAllowedEndpoint, parseSubscription } from '../push/web-push-sender.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
@@ -14,6 +15,9 @@ export const PROFILE_MSG = {
   alertSaved: 'Glucometer alert saved successfully',
   alertRemoved: 'Glucometer alert removed successfully',
   tokenSaved: 'Notification token saved successfully',
+  tokenRemoved: 'Notification token removed',
+  removeWhat: 'endpoint (of a push subscription) or token is required',
+  badTimeZone: 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata',
   badDay: 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD',
 } as const;
 
@@ -83,29 +87,66 @@ export async function changeAlertDay(ctx: AppContext, patientId: string, rawDay:
   return { message: op === 'add' ? PROFILE_MSG.alertSaved : PROFILE_MSG.alertRemoved, glucometerAlerts: alertDaysOf(row ?? {}) };
 }
 
-type TokenInput = string | { endpoint: string; keys: { p256dh: string; auth: string } };
+/** Why a subscription cannot be used, or undefined when it can. */
+function subscriptionProblem(sub: { endpoint: string; keys: { p256dh: string; auth: string } }, allowInsecure: boolean): string | undefined {
+  if (!isAllowedEndpoint(sub.endpoint, allowInsecure)) return 'token.endpoint must be an https URL';
+  const key = Buffer.from(sub.keys.p256dh, 'base64url');
+  // An uncompressed P-256 point: 0x04, then 32 bytes of x and 32 of y.
+  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.p256dh) || key.length !== 65 || key[0] !== 4) return "token.keys.p256dh must be the subscription's P-256 public key (base64url)";
+  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.auth) || Buffer.from(sub.keys.auth, 'base64url').length !== 16) return "token.keys.auth must be the subscription's 16-byte auth secret (base64url)";
+  return undefined;
+}
 
-/** Stores a Web Push subscription (object or its JSON) or an FCM registration token. */
-export async function saveNotificationToken(ctx: AppContext, patientId: string, token: TokenInput, deviceId: string | undefined) {
-  let subscription: { endpoint: string; keys: { p256dh: string; auth: string } } | undefined;
-  if (typeof token === 'object') subscription = token;
-  else if (token.trim().startsWith('{')) {
-    try {
-      const parsed = JSON.parse(token) as { endpoint?: unknown; keys?: { p256dh?: unknown; auth?: unknown } };
-      if (typeof parsed.endpoint === 'string' && typeof parsed.keys?.p256dh === 'string' && typeof parsed.keys.auth === 'string') {
-        subscription = { endpoint: parsed.endpoint, keys: { p256dh: parsed.keys.p256dh, auth: parsed.keys.auth } };
-      }
-    } catch {
-      // not JSON: treated as an FCM token below
-    }
-    if (!subscription) throw badRequest('token must be a push subscription with endpoint and keys, or a registration token');
+type Subscription = { endpoint: string; keys: { p256dh: string; auth: string } };
+
+/** The subscription in a token given as an object or as its JSON text; undefined for an FCM token. */
+function subscriptionOf(token: NotificationTokenInput['token']): Subscription | undefined {
+  if (typeof token === 'object') return { endpoint: token.endpoint, keys: { p256dh: token.keys.p256dh, auth: token.keys.auth } };
+  if (!token.trim().startsWith('{')) return undefined;
+  const parsed = parseSubscription(token);
+  if (!parsed) throw badRequest('token must be a push subscription with endpoint and keys, or a registration token');
+  return parsed;
+}
+
+/**
+ * Stores a Web Push subscription (object or its JSON) or an FCM registration token, with the
+ * device's language. A valid device time zone becomes the patient's: reminders follow their clock.
+ */
+export async function saveNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenInput, deviceId: string | undefined) {
+  const subscription = subscriptionOf(input.token);
+  if (subscription) {
+    const problem = subscriptionProblem(subscription, ctx.config.pushAllowInsecureEndpoints);
+    if (problem) throw badRequest(problem);
   }
-  if (subscription && !/^https:\/\//.test(subscription.endpoint)) throw badRequest('token.endpoint must be an https URL');
+  let timeZone: string | undefined;
+  if (input.timeZone !== undefined) {
+    timeZone = canonicalTimeZone(input.timeZone.trim());
+    if (!timeZone) throw badRequest(PROFILE_MSG.badTimeZone);
+  }
   await pushTokenRepo.upsert(ctx.db, {
     patientId,
     provider: subscription ? 'webpush' : 'fcm',
-    token: subscription ? JSON.stringify({ endpoint: subscription.endpoint, keys: subscription.keys }) : String(token).trim(),
+    token: subscription ? JSON.stringify(subscription) : String(input.token).trim(),
     deviceId: deviceId ?? null,
+    locale: input.locale ?? null,
   });
+  if (timeZone) {
+    const current = await patientRepo.byId(ctx.db, patientId);
+    if (current && current.timeZone !== timeZone) await patientRepo.update(ctx.db, patientId, { timeZone });
+  }
   return { message: PROFILE_MSG.tokenSaved };
+}
+
+/** The patient turned reminders off on a device: forget its subscription (only their own). */
+export async function removeNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenRemove) {
+  const endpoint = input.endpoint ?? (input.token?.trim().startsWith('{') ? parseSubscription(input.token)?.endpoint : undefined);
+  if (endpoint) {
+    const own = await pushTokenRepo.ownWebPushTokens(ctx.db, patientId);
+    await pushTokenRepo.removeOwn(ctx.db, patientId, own.filter((t) => parseSubscription(t.token)?.endpoint === endpoint).map((t) => t.token));
+  } else if (input.token?.trim()) {
+    await pushTokenRepo.removeOwn(ctx.db, patientId, [input.token.trim()]);
+  } else {
+    throw badRequest(PROFILE_MSG.removeWhat);
+  }
+  return { message: PROFILE_MSG.tokenRemoved };
 }

@@ -20,15 +20,17 @@ export interface Harness {
   database: Database;
   config: Config;
   dataDir: string;
+  /** The PostgreSQL database of this harness (undefined on PGlite), e.g. for a second pool. */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(): Promise<{ database: Database; url: string | undefined; drop(): Promise<void> }> {
   const base = process.env['DATABASE_URL'];
   if (!base) {
     const database = await openDatabase({});
     await database.migrate();
-    return { database, drop: async () => database.close() };
+    return { database, url: undefined, drop: async () => database.close() };
   }
   const { default: pg } = await import('pg');
   const name = `eddy_test_${randomBytes(6).toString('hex')}`;
@@ -42,6 +44,7 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   await database.migrate();
   return {
     database,
+    url: url.toString(),
     async drop() {
       await database.close();
       const c = new pg.Client({ connectionString: base });
@@ -52,11 +55,12 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
   };
 }
 
-export async function createHarness(env: Record<string, string> = {}, opts: { mailer?: Mailer } = {}): Promise<Harness> {
+/** `opts.reminders` starts the server's own reminder loop; tests otherwise run passes themselves. */
+export async function createHarness(env: Record<string, string> = {}, opts: { mailer?: Mailer; reminders?: boolean } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: '1000', LOG_LEVEL: 'silent', ...env });
-  const { database, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
+  const { database, url, drop } = await openTestDatabase();
+  const app = await buildApp({ config, database, logger: false, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
   await app.ready();
   return {
     app,
@@ -64,6 +68,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { ma
     database,
     config,
     dataDir,
+    databaseUrl: url,
     async close() {
       await app.close();
       await drop();

@@ -1,0 +1,81 @@
+// What the server pushes to a device (issue 6 contract), and what a browser needs to subscribe.
+// The service worker ignores pushes that do not match (spec §5); the server's tests check every
+// message it sends against these.
+import type { FromSchema } from 'json-schema-to-ts';
+import { isoDateTime } from './common.ts';
+import { dose, medicineName, prescrNo } from './medicine.ts';
+import { mealTime } from './user-profile.ts';
+
+const notification = {
+  type: 'object',
+  properties: { title: { type: 'string' }, body: { type: 'string' }, tag: { type: 'string' } },
+  required: ['title', 'body', 'tag'],
+  additionalProperties: false,
+} as const;
+
+export const medicineReminderDataSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'medicine' },
+    prescrNo,
+    medicineName,
+    dose,
+    time: mealTime,
+    meal: { enum: ['breakfast', 'lunch', 'dinner'] },
+    notificationTime: isoDateTime,
+    snoozed: { const: true },
+  },
+  required: ['type', 'prescrNo', 'medicineName', 'dose', 'time', 'notificationTime'],
+  additionalProperties: false,
+} as const;
+
+export const glucometerAlertDataSchema = {
+  type: 'object',
+  properties: { type: { const: 'glucometerAlert' }, time: mealTime, notificationTime: isoDateTime },
+  required: ['type', 'time', 'notificationTime'],
+  additionalProperties: false,
+} as const;
+
+/** The JSON text a Web Push message carries (encrypted end to end). */
+export const pushMessageSchema = {
+  $id: 'PushMessage',
+  type: 'object',
+  properties: { notification, data: { oneOf: [medicineReminderDataSchema, glucometerAlertDataSchema] } },
+  required: ['notification', 'data'],
+  additionalProperties: false,
+} as const;
+export type PushMessageJson = FromSchema<typeof pushMessageSchema>;
+
+/** `GET /api/push/config`. */
+export const pushConfigSchema = {
+  $id: 'PushConfig',
+  oneOf: [
+    {
+      type: 'object',
+      properties: { provider: { const: 'webpush' }, publicKey: { type: 'string' } },
+      required: ['provider', 'publicKey'],
+      additionalProperties: false,
+    },
+    {
+      type: 'object',
+      properties: {
+        provider: { const: 'fcm' },
+        publicKey: { type: 'string' },
+        firebase: {
+          type: 'object',
+          properties: {
+            apiKey: { type: 'string' },
+            authDomain: { type: 'string' },
+            projectId: { type: 'string' },
+            messagingSenderId: { type: 'string' },
+            appId: { type: 'string' },
+          },
+          required: ['apiKey', 'projectId', 'messagingSenderId', 'appId'],
+        },
+      },
+      required: ['provider', 'publicKey', 'firebase'],
+      additionalProperties: false,
+    },
+  ],
+} as const;
+export type PushConfigJson = FromSchema<typeof pushConfigSchema>;

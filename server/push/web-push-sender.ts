@@ -1,0 +1,75 @@
+// Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payload encryption (RFC 8291): the
+// web-push library builds the encrypted request, and it is sent with fetch, so that a push-service
+// peer on loopback over plain http can stand in for the real one in tests.
+import webpush from 'web-push';
+import type { PushMessage } from './messages.ts';
+import { PUSH_TTL_SECONDS, type DeviceToken, type PushSender, type SendOutcome } from './sender.ts';
+import type { VapidDetails } from './settings.ts';
+
+const TIMEOUT_MS = 15_000;
+
+export interface Subscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+export function parseSubscription(token: string): Subscription | undefined {
+  try {
+    const v = JSON.parse(token) as Partial<Subscription>;
+    if (typeof v.endpoint === 'string' && typeof v.keys?.p256dh === 'string' && typeof v.keys.auth === 'string') {
+      return { endpoint: v.endpoint, keys: { p256dh: v.keys.p256dh, auth: v.keys.auth } };
+    }
+  } catch {
+    // not a subscription
+  }
+  return undefined;
+}
+
+/** https everywhere; plain http only to this machine and only when configured (a test peer). */
+export function isAllowedEndpoint(endpoint: string, allowInsecure: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return true;
+  return allowInsecure && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+export function webPushSender(opts: { vapid: VapidDetails; allowInsecureEndpoints: boolean }): PushSender {
+  return {
+    provider: 'webpush',
+    async send(device: DeviceToken, message: PushMessage): Promise<SendOutcome> {
+      const subscription = parseSubscription(device.token);
+      if (!subscription) return { ok: false, gone: true, transient: false, error: 'not a push subscription' };
+      if (!isAllowedEndpoint(subscription.endpoint, opts.allowInsecureEndpoints)) {
+        return { ok: false, gone: false, transient: false, error: 'push endpoint is not https' };
+      }
+      let request;
+      try {
+        request = webpush.generateRequestDetails(subscription, JSON.stringify(message), {
+          vapidDetails: opts.vapid,
+          TTL: PUSH_TTL_SECONDS,
+          urgency: 'high',
+          contentEncoding: 'aes128gcm',
+        });
+      } catch (err) {
+        // Keys that cannot encrypt (wrong length, not a P-256 point) will never work.
+        return { ok: false, gone: true, transient: false, error: `invalid subscription: ${(err as Error).message}` };
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(request.headers)) headers[k] = String(v);
+      let res: Response;
+      try {
+        res = await fetch(request.endpoint, { method: 'POST', headers, body: request.body ? new Uint8Array(request.body) : null, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+      } catch (err) {
+        return { ok: false, gone: false, transient: true, error: `push service unreachable: ${(err as Error).message}` };
+      }
+      await res.body?.cancel();
+      if (res.status >= 200 && res.status < 300) return { ok: true };
+      if (res.status === 404 || res.status === 410) return { ok: false, gone: true, transient: false, error: `push service answered ${res.status}: subscription gone` };
+      return { ok: false, gone: false, transient: res.status === 429 || res.status >= 500, error: `push service answered ${res.status}` };
+    },
+  };
+}

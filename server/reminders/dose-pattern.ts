@@ -1,0 +1,31 @@
+// Which meals a prescription's dose is taken at. Prescriptions here are written the way clinics in
+// much of the world write them: "1-0-1" is morning-noon-night, i.e. breakfast, lunch and dinner
+// (half tablets as "1/2", "½" or "0.5"). Any other wording ("500 mg twice daily", "10 units") does
+// not say when, so the patient is reminded at every meal rather than at none.
+export const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
+export type Meal = (typeof MEALS)[number];
+
+/** One meal's part of the dose: "1", "½", "0.5", "1/2". */
+const PART = String.raw`(\d+(?:[.,]\d+)?|\d+\/\d+|\d*[½¼¾⅓⅔])`;
+// The pattern may be followed by words ("1-0-1 after food"), never preceded by any.
+const PATTERN = new RegExp(String.raw`^\s*${PART}\s*[-–]\s*${PART}\s*[-–]\s*${PART}(?:\s+.*)?$`, 's');
+
+const isZero = (part: string) => /^0+(?:[.,]0+)?$/.test(part) || /^0+\/\d+$/.test(part);
+
+export interface MealDose {
+  meal: Meal;
+  /** What to take at this meal: the pattern's part ("1", "½"), or the whole dose text. */
+  portion: string;
+}
+
+export function mealsOfDose(dose: string): MealDose[] {
+  const m = PATTERN.exec(dose);
+  if (!m) return MEALS.map((meal) => ({ meal, portion: dose.trim() }));
+  const parts = [m[1], m[2], m[3]];
+  const out: MealDose[] = [];
+  MEALS.forEach((meal, i) => {
+    const part = parts[i];
+    if (part !== undefined && !isZero(part)) out.push({ meal, portion: part });
+  });
+  return out;
+}
