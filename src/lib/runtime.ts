@@ -6,13 +6,17 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
+import { clearInbox } from '../../sync/push-inbox.ts';
+import { createPushSubscriptions, type PushTokenRecord } from '../../sync/push-subscription.ts';
 import { markRefused } from '../../sync/refused.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
+import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
+import { browserRemindersEnv, createReminders } from './reminders.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -67,6 +71,22 @@ let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
 
+// The push token record is a security item of the secure store (user_fcmToken, 30 days, spec §9).
+const pushSubscriptions = createPushSubscriptions({
+  api,
+  store: {
+    get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
+    set: (record) => secureStorage.set('user', 'fcmToken', record),
+    remove: () => secureStorage.remove('user', 'fcmToken'),
+  },
+  registration: async () => (typeof navigator !== 'undefined' ? navigator.serviceWorker?.getRegistration() : undefined),
+  locale: () => i18n.locale,
+});
+const reminders = createReminders({ subscriptions: pushSubscriptions, env: browserRemindersEnv(), notify: toast });
+let stopPushMessages: (() => void) | undefined;
+/** Logout must not hang on a browser that never answers an unsubscribe. */
+const FORGET_PUSH_TIMEOUT_MS = 3_000;
+
 /** Asks the browser to wake the service worker when the network returns (Background Sync). */
 async function registerBackgroundReplay(): Promise<void> {
   const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
@@ -85,6 +105,12 @@ async function wipeLocalData(): Promise<void> {
   await Promise.all(replications.map((r) => r.cancel()));
   replications = [];
   await clearOutbox();
+  await clearInbox();
+  // The browser's subscription goes too: the next patient on this device must not get these reminders.
+  await Promise.race([
+    reminders.forget().catch((err: unknown) => log.warn('push subscription not dropped', err)),
+    new Promise((resolve) => setTimeout(resolve, FORGET_PUSH_TIMEOUT_MS)),
+  ]);
   const { destroyEddyDatabase } = await import('./db/database.ts');
   const open = database;
   database = undefined;
@@ -174,6 +200,11 @@ async function startSync(owner: StoredSession): Promise<void> {
     start(db.labTestReference, m.labTestReferenceMapping),
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
+  // Reminder pushes: the inbox the worker fills, its messages, then the subscription (spec §4).
+  const { startPushMessages } = await import('./push-messages.ts');
+  stopPushMessages?.();
+  stopPushMessages = startPushMessages({ cols: db, userId: owner.hospNo, notify: toast, source: navigator.serviceWorker });
+  void reminders.refresh();
   session.startValidation(() => status.update({ offline: true }));
   retryTimer ??= setInterval(() => {
     const { offline, pending, lastSyncAt } = status.getSnapshot();
@@ -187,6 +218,8 @@ async function startSync(owner: StoredSession): Promise<void> {
 
 function stopSync(): void {
   session.stopValidation();
+  stopPushMessages?.();
+  stopPushMessages = undefined;
   if (retryTimer) clearInterval(retryTimer);
   retryTimer = undefined;
 }
@@ -224,6 +257,8 @@ export const runtime = {
   ensureRestored,
   syncNow,
   notify: (options: ToastOptions) => toast(options),
+  /** Reminders on this device: the dashboard's prompt and the profile's section. */
+  reminders,
   /** True once per page load after an auto-login; later calls (and fresh logins) get false. */
   takeWelcomeBack(): boolean {
     if (!restoredFromStorage || welcomed) return false;
