@@ -67,7 +67,7 @@ export function MedicinesCard({ db, notify }: Props) {
             {pending.map((p) => (
               <li key={p._id}>
                 <Icon icon="mdi:alarm" className="list-icon" />
-                <div className="list-main">
+                <div className="list-main" id={`pending-${p._id}`}>
                   <strong>{p.name}</strong> · {p.dose}
                   <div className="muted">
                     <Trans>
@@ -75,7 +75,7 @@ export function MedicinesCard({ db, notify }: Props) {
                     </Trans>
                   </div>
                 </div>
-                <button type="button" className="button button--small" onClick={() => void markTaken(p, p._id)}>
+                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => void markTaken(p, p._id)}>
                   <Trans>Mark as taken</Trans>
                 </button>
               </li>
