@@ -200,11 +200,6 @@ async function startSync(owner: StoredSession): Promise<void> {
     start(db.labTestReference, m.labTestReferenceMapping),
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
-  // Reminder pushes: the inbox the worker fills, its messages, then the subscription (spec §4).
-  const { startPushMessages } = await import('./push-messages.ts');
-  stopPushMessages?.();
-  stopPushMessages = startPushMessages({ cols: db, userId: owner.hospNo, notify: toast, source: navigator.serviceWorker });
-  void reminders.refresh();
   session.startValidation(() => status.update({ offline: true }));
   retryTimer ??= setInterval(() => {
     const { offline, pending, lastSyncAt } = status.getSnapshot();
@@ -214,6 +209,21 @@ async function startSync(owner: StoredSession): Promise<void> {
   }, RETRY_MS);
   status.update({ pending: await pendingCount() });
   void syncNow({ announce: false, refresh: false });
+  void startReminders(db, owner);
+}
+
+/** Reminder pushes: the inbox the worker fills, its messages, then the subscription (spec §4). */
+async function startReminders(db: EddyDatabase, owner: StoredSession): Promise<void> {
+  try {
+    const { startPushMessages } = await import('./push-messages.ts');
+    // Logged out (or started already) while the module loaded.
+    if (session.state.status !== 'logged-in' || session.state.session.token !== owner.token || stopPushMessages) return;
+    stopPushMessages = startPushMessages({ cols: db, userId: owner.hospNo, notify: toast, source: navigator.serviceWorker });
+  } catch (err) {
+    // Never in the way of sync: reminders still show as notifications, the list catches up next start.
+    log.error('reminder messages not handled', err);
+  }
+  await reminders.refresh();
 }
 
 function stopSync(): void {
