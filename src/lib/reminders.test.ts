@@ -140,3 +140,29 @@ describe('reminders', () => {
     expect(reminders.get().status).toBe('blocked');
   });
 });
+
+describe('reminders loaded on first use', () => {
+  it('shows nothing to press until loaded, then mirrors the real store; a failed load is tried again', async () => {
+    const { lazyReminders, REMINDERS_LOADING } = await import('./lazy-reminders.ts');
+    const real = setup({ permission: 'granted' });
+    let attempts = 0;
+    const errors: unknown[] = [];
+    const lazy = lazyReminders(async () => {
+      if (++attempts === 1) throw new Error('chunk not loaded');
+      return real.reminders;
+    }, (err) => errors.push(err));
+    expect(lazy.get()).toBe(REMINDERS_LOADING);
+    expect(lazy.get()).toMatchObject({ status: 'checking', promptDismissed: true, busy: true });
+    let changes = 0;
+    lazy.subscribe(() => changes++);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(errors).toHaveLength(1);
+    await lazy.refresh();
+    expect(real.calls).toEqual(['refresh']);
+    expect(lazy.get()).toMatchObject({ status: 'on', permission: 'granted', busy: false });
+    expect(changes).toBeGreaterThan(0);
+    await lazy.turnOff();
+    expect(lazy.get().status).toBe('off');
+    expect(attempts).toBe(2);
+  });
+});

@@ -17,8 +17,11 @@ import type { ToastOptions } from './ui/toast-store.ts';
 export const REMINDERS_PROMPT_DISMISSED_KEY = 'eddy-reminders-prompt-dismissed';
 export const REMINDERS_OFF_KEY = 'eddy-reminders-off';
 
-/** on/off: this device's subscription; blocked: the browser refuses (the patient must allow it there). */
-export type ReminderStatus = 'unsupported' | 'blocked' | 'off' | 'on';
+/**
+ * on/off: this device's subscription; blocked: the browser refuses (the patient must allow it
+ * there); checking: not known yet (the module is loading, see lazy-reminders.ts).
+ */
+export type ReminderStatus = 'checking' | 'unsupported' | 'blocked' | 'off' | 'on';
 
 export interface RemindersState {
   status: ReminderStatus;

@@ -7,7 +7,7 @@ import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-c
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
 import { clearInbox } from '../../sync/push-inbox.ts';
-import { createPushSubscriptions, type PushTokenRecord } from '../../sync/push-subscription.ts';
+import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import { markRefused } from '../../sync/refused.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
@@ -16,7 +16,7 @@ import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
 import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
-import { browserRemindersEnv, createReminders } from './reminders.ts';
+import { lazyReminders } from './lazy-reminders.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -71,18 +71,24 @@ let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
 
-// The push token record is a security item of the secure store (user_fcmToken, 30 days, spec §9).
-const pushSubscriptions = createPushSubscriptions({
-  api,
-  store: {
-    get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
-    set: (record) => secureStorage.set('user', 'fcmToken', record),
-    remove: () => secureStorage.remove('user', 'fcmToken'),
+const reminders = lazyReminders(
+  async () => {
+    const [{ createReminders, browserRemindersEnv }, { createPushSubscriptions }] = await Promise.all([import('./reminders.ts'), import('../../sync/push-subscription.ts')]);
+    const subscriptions = createPushSubscriptions({
+      api,
+      // The push token record is a security item of the secure store (user_fcmToken, 30 days, spec §9).
+      store: {
+        get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
+        set: (record) => secureStorage.set('user', 'fcmToken', record),
+        remove: () => secureStorage.remove('user', 'fcmToken'),
+      },
+      registration: async () => navigator.serviceWorker?.getRegistration(),
+      locale: () => i18n.locale,
+    });
+    return createReminders({ subscriptions, env: browserRemindersEnv(), notify: toast });
   },
-  registration: async () => (typeof navigator !== 'undefined' ? navigator.serviceWorker?.getRegistration() : undefined),
-  locale: () => i18n.locale,
-});
-const reminders = createReminders({ subscriptions: pushSubscriptions, env: browserRemindersEnv(), notify: toast });
+  (err) => log.error('reminders could not be loaded', err),
+);
 let stopPushMessages: (() => void) | undefined;
 /** Logout must not hang on a browser that never answers an unsubscribe. */
 const FORGET_PUSH_TIMEOUT_MS = 3_000;

@@ -18,9 +18,11 @@ export function RemindersSettings() {
         <Trans>At your meal times to take your medicines, and on your glucometer days to check your blood glucose.</Trans>
       </p>
       <p className={`reminders-status reminders-status--${status}`} role="status">
-        <Icon icon={status === 'on' ? 'mdi:bell' : status === 'off' ? 'mdi:bell-off' : 'mdi:alert-circle'} className="reminders-status-icon" />
+        <Icon icon={status === 'on' || status === 'checking' ? 'mdi:bell' : status === 'off' ? 'mdi:bell-off' : 'mdi:alert-circle'} className="reminders-status-icon" />
         <span>
-          {status === 'on' ? (
+          {status === 'checking' ? (
+            <Trans>Checking reminders on this device…</Trans>
+          ) : status === 'on' ? (
             <Trans>Reminders are on for this device.</Trans>
           ) : status === 'off' ? (
             <Trans>Reminders are off for this device.</Trans>
