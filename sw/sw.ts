@@ -9,12 +9,12 @@
 // Messages, worker → pages: {type:'replay-done', sent, kept, rejected, unauthorized, failed?}
 // (see ReplayDoneMessage in src/lib/pwa.ts; counts only, so no patient value leaves this worker).
 //
-// Push notifications (spec §4, §5: 'mark medicine taken', 'remind later') are a later issue: they
-// belong in their own module (sw/push.ts) that registers its 'push' and 'notificationclick'
-// listeners and is imported here next to the outbox import.
+// Push notifications (spec §4, §5; the worker ↔ page messages 'push-received', 'mark medicine
+// taken', 'remind later') live in sw/push.ts; it replays the outbox through replay() below.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { drainOutbox, pendingCount, type ReplayDoneMessage } from '../sync/outbox.ts';
+import { registerPushHandlers } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -62,6 +62,8 @@ async function replay(): Promise<boolean> {
   // After a 401 retrying is pointless until the user logs in again (the page then asks anew).
   return message.kept > 0 && !message.unauthorized;
 }
+
+registerPushHandlers(replay);
 
 self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type;

@@ -6,13 +6,17 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
+import { clearInbox } from '../../sync/push-inbox.ts';
+import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import { markRefused } from '../../sync/refused.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
+import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
+import { lazyReminders } from './lazy-reminders.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -67,6 +71,28 @@ let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
 
+const reminders = lazyReminders(
+  async () => {
+    const [{ createReminders, browserRemindersEnv }, { createPushSubscriptions }] = await Promise.all([import('./reminders.ts'), import('../../sync/push-subscription.ts')]);
+    const subscriptions = createPushSubscriptions({
+      api,
+      // The push token record is a security item of the secure store (user_fcmToken, 30 days, spec §9).
+      store: {
+        get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
+        set: (record) => secureStorage.set('user', 'fcmToken', record),
+        remove: () => secureStorage.remove('user', 'fcmToken'),
+      },
+      registration: async () => navigator.serviceWorker?.getRegistration(),
+      locale: () => i18n.locale,
+    });
+    return createReminders({ subscriptions, env: browserRemindersEnv(), notify: toast });
+  },
+  (err) => log.error('reminders could not be loaded', err),
+);
+let stopPushMessages: (() => void) | undefined;
+/** Logout must not hang on a browser that never answers an unsubscribe. */
+const FORGET_PUSH_TIMEOUT_MS = 3_000;
+
 /** Asks the browser to wake the service worker when the network returns (Background Sync). */
 async function registerBackgroundReplay(): Promise<void> {
   const registration = await navigator.serviceWorker?.getRegistration().catch(() => undefined);
@@ -85,6 +111,12 @@ async function wipeLocalData(): Promise<void> {
   await Promise.all(replications.map((r) => r.cancel()));
   replications = [];
   await clearOutbox();
+  await clearInbox();
+  // The browser's subscription goes too: the next patient on this device must not get these reminders.
+  await Promise.race([
+    reminders.forget().catch((err: unknown) => log.warn('push subscription not dropped', err)),
+    new Promise((resolve) => setTimeout(resolve, FORGET_PUSH_TIMEOUT_MS)),
+  ]);
   const { destroyEddyDatabase } = await import('./db/database.ts');
   const open = database;
   database = undefined;
@@ -183,10 +215,27 @@ async function startSync(owner: StoredSession): Promise<void> {
   }, RETRY_MS);
   status.update({ pending: await pendingCount() });
   void syncNow({ announce: false, refresh: false });
+  void startReminders(db, owner);
+}
+
+/** Reminder pushes: the inbox the worker fills, its messages, then the subscription (spec §4). */
+async function startReminders(db: EddyDatabase, owner: StoredSession): Promise<void> {
+  try {
+    const { startPushMessages } = await import('./push-messages.ts');
+    // Logged out (or started already) while the module loaded.
+    if (session.state.status !== 'logged-in' || session.state.session.token !== owner.token || stopPushMessages) return;
+    stopPushMessages = startPushMessages({ cols: db, userId: owner.hospNo, notify: toast, source: navigator.serviceWorker });
+  } catch (err) {
+    // Never in the way of sync: reminders still show as notifications, the list catches up next start.
+    log.error('reminder messages not handled', err);
+  }
+  await reminders.refresh();
 }
 
 function stopSync(): void {
   session.stopValidation();
+  stopPushMessages?.();
+  stopPushMessages = undefined;
   if (retryTimer) clearInterval(retryTimer);
   retryTimer = undefined;
 }
@@ -224,6 +273,8 @@ export const runtime = {
   ensureRestored,
   syncNow,
   notify: (options: ToastOptions) => toast(options),
+  /** Reminders on this device: the dashboard's prompt and the profile's section. */
+  reminders,
   /** True once per page load after an auto-login; later calls (and fresh logins) get false. */
   takeWelcomeBack(): boolean {
     if (!restoredFromStorage || welcomed) return false;

@@ -4,7 +4,7 @@ import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
-import type { PendingMedicine } from '../../lib/db/collections.ts';
+import { PENDING_MEDICINE_LIMITS, type PendingMedicine } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
@@ -46,7 +46,8 @@ export function MedicinesCard({ db, notify }: Props) {
     await db.medicineIntakes.insert({ _id: uuidv7(), prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt: new Date().toISOString() });
     // A medicine marked taken is removed from the pending list (spec §4).
     if (pendingId) await db.pendingMedicines.findOne(pendingId).remove();
-    else await db.pendingMedicines.find({ selector: { prescrNo: m.prescrNo } }).remove();
+    // Pending entries hold the prescription number cut to its limit (spec §5).
+    else await db.pendingMedicines.find({ selector: { prescrNo: m.prescrNo.slice(0, PENDING_MEDICINE_LIMITS.prescrNo) } }).remove();
     notify({ type: 'success', text: t`Medicine recorded successfully` });
   }
 
@@ -66,7 +67,7 @@ export function MedicinesCard({ db, notify }: Props) {
             {pending.map((p) => (
               <li key={p._id}>
                 <Icon icon="mdi:alarm" className="list-icon" />
-                <div className="list-main">
+                <div className="list-main" id={`pending-${p._id}`}>
                   <strong>{p.name}</strong> · {p.dose}
                   <div className="muted">
                     <Trans>
@@ -74,7 +75,7 @@ export function MedicinesCard({ db, notify }: Props) {
                     </Trans>
                   </div>
                 </div>
-                <button type="button" className="button button--small" onClick={() => void markTaken(p, p._id)}>
+                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => void markTaken(p, p._id)}>
                   <Trans>Mark as taken</Trans>
                 </button>
               </li>

@@ -10,6 +10,7 @@ import { GlucoseLists } from '../../features/glucose/glucose-lists.tsx';
 import { TodaySummary } from '../../features/glucose/today-summary.tsx';
 import { TrendChart } from '../../features/glucose/trend-chart.tsx';
 import { MedicinesCard } from '../../features/medicines/medicines-card.tsx';
+import { RemindersPrompt } from '../../features/reminders/reminders-prompt.tsx';
 import { useDatabase, useLiveDocs } from '../../lib/db/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
@@ -35,6 +36,7 @@ function Dashboard() {
   return (
     <div className="dashboard">
       <Greeting db={db} />
+      <RemindersPrompt />
       <div className="dashboard-top">
         {db ? (
           <GlucoseEntry collection={db.glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />

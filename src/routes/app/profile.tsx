@@ -11,6 +11,7 @@ import { MealTimingsForm } from '../../features/profile/meal-timings-form.tsx';
 import { ProfileDetails } from '../../features/profile/profile-details.tsx';
 import { ProfilePending } from '../../features/profile/profile-pending.tsx';
 import { UnitPreference } from '../../features/profile/unit-preference.tsx';
+import { RemindersSettings } from '../../features/reminders/reminders-settings.tsx';
 import { useProfile } from '../../features/profile/use-profile.ts';
 import { useDatabase } from '../../lib/db/use-live.ts';
 import { useRuntime, useSession, useSyncStatus } from '../../lib/runtime-context.tsx';
@@ -54,8 +55,15 @@ function Page() {
           {/* The router's output rewrite gives the URL the new locale's prefix (/es/app/profile).
               Replaced in history directly: router.navigate to the same route sees "the same
               location" (it compares unprefixed paths) and would leave the old prefix. */}
-          <LanguageSelect onChanged={() => router.history.replace(router.buildLocation({ to: '/app/profile' }).publicHref)} />
+          <LanguageSelect
+            onChanged={() => {
+              router.history.replace(router.buildLocation({ to: '/app/profile' }).publicHref);
+              // Reminders are worded in the language the server has for this device.
+              void runtime.reminders.refresh();
+            }}
+          />
         </section>
+        <RemindersSettings />
         <section className="card" aria-labelledby="install-title">
           <h2 id="install-title">
             <Trans>App</Trans>

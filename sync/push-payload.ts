@@ -1,0 +1,159 @@
+// What a reminder push carries (issue 6 contract; spec §5 validation) and the messages the service
+// worker and the pages exchange about it. Shared by sw/push.ts and the page (src/lib/push-messages.ts),
+// so both sides agree on one reading of a payload.
+//
+// The same fields arrive from Web Push (JSON, any value types) and from Firebase Cloud Messaging
+// (`data` values are always strings), so every field is read as text and `snoozed` also as "true".
+
+export const PUSH_ACTION_TAKEN = 'taken';
+export const PUSH_ACTION_LATER = 'later';
+/** "Remind Later" asks the server to send the reminder again this much later. */
+export const REMIND_LATER_MS = 15 * 60_000;
+
+/** The part the notification is shown from; its texts are already in the patient's language. */
+export interface PushNotice {
+  title: string;
+  body?: string;
+  tag?: string;
+}
+
+/** A meal-time medicine reminder: the four fields spec §5 requires, plus what the server adds. */
+export interface MedicineReminderData {
+  type: 'medicine';
+  prescrNo: string;
+  medicineName: string;
+  dose: string;
+  /** The local meal time "HH:MM" the dose belongs to. */
+  time: string;
+  meal?: string;
+  /** The instant the reminder was due (ISO). */
+  notificationTime?: string;
+  /** A "Remind Later" resend. */
+  snoozed?: boolean;
+}
+
+/** A glucometer day, or any other notice the server may send later: shown, nothing kept. */
+export interface NoticeData {
+  type: string;
+  time?: string;
+  notificationTime?: string;
+}
+
+export type PushData = MedicineReminderData | NoticeData;
+
+export interface ValidPush {
+  notification: PushNotice;
+  data: PushData;
+}
+
+/** The fallback title of a notification part that has none (showNotification needs one). */
+const DEFAULT_TITLE = 'Eddy';
+/** Nothing the server sends is longer; a bigger value is cut, not trusted to fit anywhere. */
+const MAX_TEXT = 500;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A non-blank string or number (FCM sends strings, a Web Push sender might send a number). */
+function textOf(v: unknown): string | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  if (typeof v !== 'string' || v.trim() === '') return undefined;
+  return v.slice(0, MAX_TEXT);
+}
+
+export const isMedicineReminder = (data: PushData): data is MedicineReminderData => data.type === 'medicine';
+
+/**
+ * The push as the app may use it, or undefined when it must be ignored (spec §5): no notification
+ * part, no data part, or a medicine reminder without prescrNo, medicineName, dose or time. Unknown
+ * fields are dropped, so nothing the sender adds is stored or passed on unchecked.
+ */
+export function parsePushPayload(payload: unknown): ValidPush | undefined {
+  if (!isRecord(payload)) return undefined;
+  const { notification, data } = payload;
+  if (!isRecord(notification) || !isRecord(data)) return undefined;
+
+  const notice: PushNotice = { title: textOf(notification['title']) ?? DEFAULT_TITLE };
+  const body = textOf(notification['body']);
+  const tag = textOf(notification['tag']);
+  if (body !== undefined) notice.body = body;
+  if (tag !== undefined) notice.tag = tag;
+
+  const type = textOf(data['type']) ?? '';
+  const time = textOf(data['time']);
+  const notificationTime = textOf(data['notificationTime']);
+  if (type === 'medicine') {
+    const prescrNo = textOf(data['prescrNo']);
+    const medicineName = textOf(data['medicineName']);
+    const dose = textOf(data['dose']);
+    if (prescrNo === undefined || medicineName === undefined || dose === undefined || time === undefined) return undefined;
+    const reminder: MedicineReminderData = { type, prescrNo, medicineName, dose, time };
+    const meal = textOf(data['meal']);
+    if (meal !== undefined) reminder.meal = meal;
+    if (notificationTime !== undefined) reminder.notificationTime = notificationTime;
+    if (data['snoozed'] === true || data['snoozed'] === 'true') reminder.snoozed = true;
+    return { notification: notice, data: reminder };
+  }
+  const other: NoticeData = { type };
+  if (time !== undefined) other.time = time;
+  if (notificationTime !== undefined) other.notificationTime = notificationTime;
+  return { notification: notice, data: other };
+}
+
+/** A dose taken from a notification; the same shape as a medicine intake (schemas/medicine.ts). */
+export interface IntakeFromPush {
+  _id: string;
+  prescrNo: string;
+  medicineName: string;
+  dose: string;
+  takenAt: string;
+}
+
+// Worker → pages (besides 'replay-done', see sync/outbox.ts).
+export interface PushReceivedMessage {
+  type: 'push-received';
+  data: PushData;
+}
+/** Sent with a MessageChannel port; the page answers {ok:true} on it once the dose is stored. */
+export interface MarkTakenMessage {
+  type: 'mark medicine taken';
+  intake: IntakeFromPush;
+}
+export interface RemindLaterMessage {
+  type: 'remind later';
+  data: MedicineReminderData;
+  /** ISO instant the server was asked to send the reminder again. */
+  remindAt: string;
+}
+export type PushPageMessage = PushReceivedMessage | MarkTakenMessage | RemindLaterMessage;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isIntakeFromPush(v: unknown): v is IntakeFromPush {
+  if (!isRecord(v)) return false;
+  return (
+    typeof v['_id'] === 'string' &&
+    UUID.test(v['_id']) &&
+    textOf(v['prescrNo']) !== undefined &&
+    textOf(v['medicineName']) !== undefined &&
+    textOf(v['dose']) !== undefined &&
+    typeof v['takenAt'] === 'string' &&
+    Number.isFinite(Date.parse(v['takenAt']))
+  );
+}
+
+/** A message from the worker about pushes, checked field by field (anything else is ignored). */
+export function readPushPageMessage(v: unknown): PushPageMessage | undefined {
+  if (!isRecord(v)) return undefined;
+  if (v['type'] === 'push-received') {
+    const parsed = parsePushPayload({ notification: {}, data: v['data'] });
+    return parsed ? { type: 'push-received', data: parsed.data } : undefined;
+  }
+  if (v['type'] === 'mark medicine taken') return isIntakeFromPush(v['intake']) ? { type: 'mark medicine taken', intake: v['intake'] } : undefined;
+  if (v['type'] === 'remind later') {
+    const parsed = parsePushPayload({ notification: {}, data: v['data'] });
+    const remindAt = v['remindAt'];
+    if (!parsed || !isMedicineReminder(parsed.data) || typeof remindAt !== 'string' || !Number.isFinite(Date.parse(remindAt))) return undefined;
+    return { type: 'remind later', data: parsed.data, remindAt };
+  }
+  return undefined;
+}

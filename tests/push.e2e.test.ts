@@ -1,0 +1,404 @@
+// Reminders end to end in Chromium (issue 6 proof): the dashboard offers reminders without asking on
+// page load; with notifications granted the app subscribes and gives the server its token; a push
+// delivered to the service worker through the DevTools protocol (ServiceWorker.deliverPushMessage)
+// shows the notification with its two actions and a pending entry on the dashboard; malformed
+// pushes and pushes after logout show nothing; "Mark as Taken" records the dose on the server with
+// the page open and with it closed; "Remind Later" asks the server; pending entries expire after 2 h.
+//
+// The browser's push service is the one thing faked: Chromium subscribes through Google's servers,
+// which a test machine cannot reach, so PushManager.subscribe is replaced in the page by one that
+// hands out a subscription of an unreachable https endpoint. Everything after it is real.
+import { createECDH } from 'node:crypto';
+import path from 'node:path';
+import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[push e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+/** The server's key as GET /api/push/config gives it (routed here until the server side is merged). */
+const publicKey = createECDH('prime256v1').generateKeys().toString('base64url');
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await server?.cleanup();
+});
+
+const PRESCR = 'RX-100001-01';
+const medicinePush = (tag: string, extra: Record<string, string> = {}) => ({
+  notification: { title: 'Time for your medicine', body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)', tag },
+  data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: new Date().toISOString(), ...extra },
+});
+
+/** A context like a patient's phone; `granted` = notifications already allowed for the app. */
+async function newContext(opts: { granted: boolean; width?: number }): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 } });
+  contexts.push(context);
+  if (opts.granted) await context.grantPermissions(['notifications'], { origin: server.url });
+  // The push service (see the header): a subscription kept in localStorage across reloads.
+  await context.addInitScript(() => {
+    const KEY = 'e2e-push-subscription';
+    const make = (endpoint: string, key: ArrayBuffer) => ({
+      endpoint,
+      expirationTime: null,
+      options: { applicationServerKey: key, userVisibleOnly: true },
+      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U', auth: 'AAAAAAAAAAAAAAAAAAAAAA' } }),
+      unsubscribe: async () => {
+        localStorage.removeItem(KEY);
+        return true;
+      },
+    });
+    const toB64 = (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(b)));
+    const fromB64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0)).buffer;
+    if (typeof PushManager === 'undefined') return;
+    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
+      const raw = options?.applicationServerKey;
+      const key = raw instanceof ArrayBuffer ? raw : ArrayBuffer.isView(raw) ? raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) : new ArrayBuffer(0);
+      const endpoint = `https://push.invalid/send/e2e-${crypto.randomUUID()}`;
+      localStorage.setItem(KEY, JSON.stringify({ endpoint, key: toB64(key as ArrayBuffer) }));
+      return make(endpoint, key as ArrayBuffer) as unknown as PushSubscription;
+    };
+    PushManager.prototype.getSubscription = async function () {
+      const saved = localStorage.getItem(KEY);
+      if (!saved) return null;
+      const { endpoint, key } = JSON.parse(saved) as { endpoint: string; key: string };
+      return make(endpoint, fromB64(key)) as unknown as PushSubscription;
+    };
+  });
+  await context.route('**/api/push/config', (route) => route.fulfill({ json: { provider: 'webpush', publicKey } }));
+  return context;
+}
+
+/** The DevTools protocol's way into the worker: its registration id, and a push delivered to it. */
+async function pushChannel(page: Page): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
+  const cdp = await page.context().newCDPSession(page);
+  const scope = `${server.url}/`;
+  let registrationId: string | undefined;
+  const activated = new Set<string>();
+  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+    const found = registrations.find((r) => r.scopeURL === scope && !r.isDeleted);
+    if (found) registrationId = found.registrationId;
+  });
+  // A push delivered to a worker still installing is lost: wait for an activated version.
+  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+    for (const v of versions) if (v.status === 'activated') activated.add(v.registrationId);
+  });
+  await cdp.send('ServiceWorker.enable');
+  await until('the activated service worker', async () => (registrationId && activated.has(registrationId) ? registrationId : undefined));
+  return {
+    cdp,
+    async deliver(payload) {
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: registrationId as string, data: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+    },
+  };
+}
+
+interface Shown {
+  title: string;
+  body: string;
+  tag: string;
+  actions: { action: string; title: string }[];
+}
+
+/** The notifications the worker shows now, read through its registration. */
+async function shownNotifications(page: Page): Promise<Shown[]> {
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const list = await registration.getNotifications();
+    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: ((n as Notification & { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({ action: a.action, title: a.title })) }));
+  });
+}
+
+async function closeNotifications(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
+  });
+}
+
+/** Clicks an action of the notification with this tag, the way the browser would, inside the worker. */
+async function click(worker: Worker, tag: string, action: string): Promise<void> {
+  const found = await worker.evaluate(
+    async ({ tag, action }) => {
+      const scope = self as unknown as ServiceWorkerGlobalScope;
+      const [notification] = await scope.registration.getNotifications({ tag });
+      if (!notification) return false;
+      scope.dispatchEvent(new NotificationEvent('notificationclick', { notification, action }));
+      return true;
+    },
+    { tag, action },
+  );
+  expect(found, `a notification tagged ${tag}`).toBe(true);
+}
+
+/** One part of the page, for a closer look than the full-page screenshots give. */
+const snap = (locator: ReturnType<Page['locator']>, name: string) => locator.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+
+const waiting = (page: Page) => page.getByTestId('medicines').locator('.pending');
+
+async function serverDoses(token: string, since: string): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
+  const res = await fetch(`${server.url}/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { taken: { _id: string; prescrNo: string; takenAt: string }[] }).taken;
+}
+
+describe.skipIf(skip)('reminders in Chromium', () => {
+  it('offers reminders on the dashboard without asking on load; "Not now" is remembered; 360 px, 1280 px, RTL, axe', async () => {
+    const context = await newContext({ granted: false });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    await page.exposeFunction('e2eAsked', (what: string) => asked.push(what));
+    await page.addInitScript(() => {
+      const original = Notification.requestPermission.bind(Notification);
+      Notification.requestPermission = (...args) => {
+        (window as unknown as { e2eAsked(w: string): void }).e2eAsked('requestPermission');
+        return original(...args);
+      };
+    });
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    const prompt = page.getByTestId('reminders-prompt');
+    await prompt.getByRole('heading', { name: 'Reminders' }).waitFor({ timeout: 30_000 });
+    await prompt.getByText(/meal times to take your medicines/).waitFor();
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+    expect(asked).toEqual([]);
+    expect(await page.evaluate(() => Notification.permission)).toBe('default');
+    await screenshot(page, 'reminders-prompt-360');
+    await snap(prompt, 'reminders-prompt-card-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    await screenshot(page, 'reminders-prompt-360-rtl');
+    await snap(prompt, 'reminders-prompt-card-360-rtl');
+    await page.evaluate(() => document.documentElement.removeAttribute('dir'));
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await screenshot(page, 'reminders-prompt-1280');
+    await snap(page.locator('main'), 'reminders-prompt-main-1280');
+
+    // The profile says so and offers the same.
+    await page.getByRole('link', { name: 'Profile' }).click();
+    const section = page.getByTestId('reminders-settings');
+    await section.getByText('Reminders are off for this device.').waitFor();
+    await section.getByRole('button', { name: 'Turn on reminders' }).waitFor();
+    await snap(section, 'reminders-settings-off-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await prompt.getByRole('button', { name: 'Not now' }).click();
+    await prompt.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+    expect(await prompt.count()).toBe(0);
+    expect(asked).toEqual([]);
+  }, 120_000);
+
+  describe('with notifications allowed', () => {
+    let context: BrowserContext;
+    let page: Page;
+    /** A second, blank tab: keeps the DevTools session when the app's tab is closed. */
+    let keeper: Page;
+    let channel: Awaited<ReturnType<typeof pushChannel>>;
+    let worker: Worker;
+    let token: string;
+    const startedAt = new Date(Date.now() - 60_000).toISOString();
+    const requests: Request[] = [];
+
+    beforeAll(async () => {
+      if (skip) return;
+      context = await newContext({ granted: true });
+      context.on('request', (r) => requests.push(r));
+      keeper = await context.newPage();
+      page = await context.newPage();
+      token = await apiLogin(server.url, '100001', 'Demo-patient-1');
+    });
+
+    it('subscribes after login and gives the server the token with the time zone and language', async () => {
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/users/notificationToken') && r.method() === 'POST', { timeout: 60_000 });
+      await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+      const body = (await posted).postDataJSON() as { token: { endpoint: string; keys: { p256dh: string; auth: string } }; timeZone?: string; locale?: string };
+      expect(body.token.endpoint).toMatch(/^https:\/\/push\.invalid\/send\/e2e-/);
+      expect(body.token.keys.auth).toBe('AAAAAAAAAAAAAAAAAAAAAA');
+      expect(body.timeZone).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+      expect(body.locale).toBe('en');
+      expect((await (await posted).response())?.status()).toBe(200);
+      // No prompt: the browser already allows notifications.
+      await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('reminders-prompt').count()).toBe(0);
+      // The record is sealed, category security, kept 30 days (spec §9): the endpoint appears in
+      // no envelope in plain form.
+      const envelope = await until('the token record', async () => {
+        const raw = await page.evaluate(() => localStorage.getItem('user_fcmToken'));
+        return raw ? (JSON.parse(raw) as { category: string; maxAge: number; data: string }) : undefined;
+      });
+      expect(envelope).toMatchObject({ category: 'security', maxAge: 30 * 86_400_000 });
+      const envelopes = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('user_')).map((k) => localStorage.getItem(k) ?? ''));
+      for (const e of envelopes) expect(e).not.toContain(body.token.endpoint);
+
+      channel = await pushChannel(keeper);
+      worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    }, 120_000);
+
+    it('the profile turns reminders off (unsubscribing and telling the server) and on again', async () => {
+      await page.getByRole('link', { name: 'Profile' }).click();
+      const section = page.getByTestId('reminders-settings');
+      await section.getByText('Reminders are on for this device.').waitFor();
+      await snap(section, 'reminders-settings-on-360');
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      const removed = page.waitForRequest((r) => r.url().endsWith('/api/users/notificationToken/remove'));
+      await section.getByRole('button', { name: 'Turn off reminders' }).click();
+      expect((await removed).postDataJSON()).toEqual({ endpoint: expect.stringMatching(/^https:\/\/push\.invalid\//) });
+      await section.getByText('Reminders are off for this device.').waitFor();
+      expect(await page.evaluate(() => localStorage.getItem('e2e-push-subscription'))).toBeNull();
+      // Off survives a reload although the browser still allows notifications.
+      await page.reload();
+      await section.getByText('Reminders are off for this device.').waitFor({ timeout: 30_000 });
+
+      const saved = page.waitForRequest((r) => r.url().endsWith('/api/users/notificationToken') && r.method() === 'POST');
+      await section.getByRole('button', { name: 'Turn on reminders' }).click();
+      await saved;
+      await section.getByText('Reminders are on for this device.').waitFor();
+      await page.getByText('Reminders are on', { exact: true }).first().waitFor();
+      await page.getByRole('link', { name: 'Dashboard' }).click();
+      await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+    }, 90_000);
+
+    it('ignores malformed pushes: no notification part, no data part, a medicine missing a field', async () => {
+      const good = medicinePush('med-malformed');
+      const noDose: Partial<typeof good.data> = { ...good.data };
+      delete noDose.dose;
+      for (const bad of [{ data: good.data }, { notification: good.notification }, { notification: good.notification, data: noDose }, 'not json at all']) {
+        await channel.deliver(bad);
+      }
+      // A valid glucometer day after them: once it shows, the malformed ones were handled.
+      await channel.deliver({ notification: { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e' }, data: { type: 'glucometerAlert', time: '08:00' } });
+      const shown = await until('the glucometer notification', async () => {
+        const list = await shownNotifications(page);
+        return list.some((n) => n.tag === 'gluco-e2e') ? list : undefined;
+      });
+      expect(shown).toEqual([{ title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e', actions: [] }]);
+      await page.getByText('Today is a glucose check day: please check your blood glucose.').first().waitFor();
+      await page.waitForTimeout(500);
+      expect(await waiting(page).count()).toBe(0);
+      await closeNotifications(page);
+    }, 60_000);
+
+    it('shows a medicine reminder with both actions and lists it as waiting on the dashboard', async () => {
+      await channel.deliver(medicinePush('med-e2e-1'));
+      const shown = await until('the reminder notification', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-1'));
+      expect(shown).toEqual({
+        title: 'Time for your medicine',
+        body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)',
+        tag: 'med-e2e-1',
+        actions: [
+          { action: 'taken', title: 'Mark as Taken' },
+          { action: 'later', title: 'Remind Later' },
+        ],
+      });
+      await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
+      await waiting(page).getByText('Due 08:00 · prescription RX-100001-01').waitFor();
+      await page.getByText('Metformin 500 mg tablet, 1-0-1 (08:00)').first().waitFor();
+      // The notices cover the card in a phone-sized screenshot.
+      while ((await page.locator('.toast-close').count()) > 0) await page.locator('.toast-close').first().click();
+      await screenshot(page, 'dashboard-pending-reminder-360');
+      await snap(page.getByTestId('medicines'), 'pending-reminder-card-360');
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await screenshot(page, 'dashboard-pending-reminder-1280');
+      await page.setViewportSize({ width: 360, height: 780 });
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    }, 60_000);
+
+    it('"Mark as Taken" with the app open records the dose through the page and clears the reminder', async () => {
+      await click(worker, 'med-e2e-1', 'taken');
+      await page.getByText('Medicine recorded successfully').first().waitFor({ timeout: 15_000 });
+      await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
+      const dose = await until('the dose on the server', async () => (await serverDoses(token, startedAt)).find((d) => d.prescrNo === PRESCR), 45_000);
+      expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
+      expect(await shownNotifications(page)).toEqual([]);
+    }, 90_000);
+
+    it('"Remind Later" asks the server to send the reminder again in 15 minutes and says so', async () => {
+      await channel.deliver(medicinePush('med-e2e-2'));
+      await until('the second reminder', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-2'));
+      const before = Date.now();
+      await click(worker, 'med-e2e-2', 'later');
+      const request = await until('the remindLater request', async () => requests.find((r) => r.url().endsWith('/api/users/medicines/remindLater')));
+      const body = request.postDataJSON() as Record<string, string>;
+      expect(body).toMatchObject({ prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00' });
+      expect(body['_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
+      expect(Date.parse(body['remindAt'] ?? '') - before).toBeGreaterThan(14 * 60_000);
+      expect(Date.parse(body['remindAt'] ?? '') - before).toBeLessThan(16 * 60_000);
+      await page.getByText(/^We will remind you about Metformin 500 mg tablet again at /).first().waitFor({ timeout: 15_000 });
+      // Still due: the reminder stays waiting until taken or expired.
+      await waiting(page).getByText('Metformin 500 mg tablet').waitFor();
+    }, 60_000);
+
+    it('"Mark as Taken" with the app closed queues the dose in the worker, which sends it', async () => {
+      const since = new Date().toISOString();
+      await page.close();
+      await channel.deliver(medicinePush('med-e2e-3'));
+      await until('the reminder while the app is closed', async () =>
+        (await worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: 'med-e2e-3' })).length)) === 1 ? true : undefined,
+      );
+      await click(worker, 'med-e2e-3', 'taken');
+      // No page answers: after 3 s the worker sends the dose itself.
+      const dose = await until('the dose on the server', async () => (await serverDoses(token, since)).find((d) => d.prescrNo === PRESCR), 45_000);
+      expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
+
+      // The app opened again shows the dose, and neither reminder is waiting any more.
+      page = await context.newPage();
+      await page.goto(`${server.url}/app`);
+      const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' }).last();
+      await row.getByText(/^Taken today at /).waitFor({ timeout: 30_000 });
+      // The "Remind Later" one was answered too: a dose of its medicine was taken after it arrived.
+      await page.waitForTimeout(1_000);
+      expect(await waiting(page).count()).toBe(0);
+      expect((await serverDoses(token, since)).filter((d) => d._id === dose._id)).toHaveLength(1);
+    }, 120_000);
+
+    it('after logout a push shows nothing and leaves nothing behind', async () => {
+      await page.getByRole('button', { name: 'Log out' }).click();
+      await page.getByLabel('Hospital number').waitFor();
+      await channel.deliver(medicinePush('med-after-logout'));
+      await page.waitForTimeout(1_500);
+      expect(await shownNotifications(page)).toEqual([]);
+      const inbox = await page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const open = indexedDB.open('eddy-push-inbox');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              if (!open.result.objectStoreNames.contains('items')) return resolve(0);
+              const req = open.result.transaction('items').objectStore('items').count();
+              req.onsuccess = () => resolve(req.result);
+            };
+          }),
+      );
+      expect(inbox).toBe(0);
+      expect(await page.evaluate(() => localStorage.getItem('e2e-push-subscription'))).toBeNull();
+    }, 60_000);
+  });
+
+  it('a pending reminder expires 2 hours after it arrived (clock control)', async () => {
+    const context = await newContext({ granted: true });
+    const page = await context.newPage();
+    await page.clock.install();
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+    const channel = await pushChannel(page);
+    await channel.deliver(medicinePush('med-expiry'));
+    await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
+    await page.clock.fastForward('01:58:00');
+    await page.waitForTimeout(500);
+    expect(await waiting(page).count()).toBe(1);
+    await page.clock.fastForward('00:03:00');
+    await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
+  }, 120_000);
+});
