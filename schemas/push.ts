@@ -79,3 +79,9 @@ export const pushConfigSchema = {
   ],
 } as const;
 export type PushConfigJson = FromSchema<typeof pushConfigSchema>;
+/** The Firebase web app configuration a device needs to get an FCM registration token. */
+export type FirebaseWebConfig = Extract<PushConfigJson, { provider: 'fcm' }>['firebase'];
+/** The data part of a medicine push as the server sends it. */
+export type MedicineReminderJson = FromSchema<typeof medicineReminderDataSchema>;
+/** The data part of a glucometer-day push as the server sends it. */
+export type GlucometerAlertJson = FromSchema<typeof glucometerAlertDataSchema>;

@@ -3,6 +3,7 @@
 import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
 import { describeAjvError } from './http/validation-message.ts';
+import type { FirebaseWebConfig } from '../schemas/push.ts';
 
 const schema = {
   type: 'object',
@@ -32,14 +33,7 @@ const schema = {
   },
 } as const;
 
-/** The Firebase web app configuration the client needs to get an FCM registration token. */
-export interface FirebaseWebConfig {
-  apiKey: string;
-  authDomain?: string;
-  projectId: string;
-  messagingSenderId: string;
-  appId: string;
-}
+export type { FirebaseWebConfig };
 
 export type PushConfig =
   | { provider: 'webpush' }

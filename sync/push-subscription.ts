@@ -12,18 +12,12 @@
 // answers the server 404/410 and the server removes the token, so a later patient on this device
 // never gets the previous patient's reminders.
 import { ApiError, type ApiClient } from './api-client.ts';
+import type { FirebaseWebConfig, PushConfigJson } from '../schemas/push.ts';
 import { log } from './log.ts';
 import { PUSH_TOKEN_MAX_AGE_MS } from './secure-storage.ts';
 
-export interface FirebaseWebConfig {
-  apiKey: string;
-  authDomain?: string;
-  projectId: string;
-  messagingSenderId: string;
-  appId: string;
-}
-
-export type PushConfig = { provider: 'webpush'; publicKey: string } | { provider: 'fcm'; publicKey: string; firebase: FirebaseWebConfig };
+export type PushConfig = PushConfigJson;
+export type { FirebaseWebConfig };
 
 /** What the server was last told from this device (kept sealed, see above). */
 export interface PushTokenRecord {

@@ -2,6 +2,7 @@
 // clock: the scheduler passes the patient, their prescriptions and the window, which keeps every
 // time-zone, daylight-saving and dose-pattern case testable on its own.
 import { localDate, weekdayOf, zonedInstant } from '../lib/time.ts';
+import type { GlucometerAlertJson, MedicineReminderJson } from '../../schemas/push.ts';
 import { MEALS, mealsOfDose, type Meal } from './dose-pattern.ts';
 
 export interface PlanPatient {
@@ -19,23 +20,9 @@ export interface PlanPrescription {
   endDate: string | null;
 }
 
-/** The data part of a medicine push (the contract with the service worker). */
-export interface MedicineReminderData {
-  type: 'medicine';
-  prescrNo: string;
-  medicineName: string;
-  dose: string;
-  time: string;
-  meal?: Meal;
-  notificationTime: string;
-  snoozed?: true;
-}
-
-export interface GlucometerReminderData {
-  type: 'glucometerAlert';
-  time: string;
-  notificationTime: string;
-}
+/** The data parts of the pushes (the contract with the service worker, schemas/push.ts). */
+export type MedicineReminderData = MedicineReminderJson;
+export type GlucometerReminderData = GlucometerAlertJson;
 
 export type ReminderData = MedicineReminderData | GlucometerReminderData;
 
