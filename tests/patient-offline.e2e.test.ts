@@ -3,7 +3,7 @@
 // once, with the time it was made, when the connection returns.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { apiLogin, e2eUnavailable, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
 
 const skip = e2eUnavailable();
 if (skip) process.stderr.write(`[patient-offline e2e] skipped: ${skip}\n`);
@@ -47,7 +47,9 @@ describe.skipIf(skip)('a patient offline', () => {
     await go('Profile');
     await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
     await go('Dashboard');
-  }, 90_000);
+    // The screens' code comes from the service worker's precache once the connection is gone.
+    await offlineReady(page);
+  }, 120_000);
 
   it('records a reading, a dose, an appointment and new meal times without a connection', async () => {
     await context.setOffline(true);

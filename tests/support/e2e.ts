@@ -175,3 +175,14 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined>, t
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/**
+ * Waits until the service worker has finished installing (the whole app shell is precached) and
+ * controls the page: only then can a test cut the connection and expect every screen to open.
+ */
+export async function offlineReady(page: Page, timeout = 60_000): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout });
+}
