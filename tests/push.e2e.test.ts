@@ -7,11 +7,17 @@
 //
 // The browser's push service is the one thing faked: Chromium subscribes through Google's servers,
 // which a test machine cannot reach, so PushManager.subscribe is replaced in the page by one that
-// hands out a subscription of an unreachable https endpoint. Everything after it is real.
-import { createECDH } from 'node:crypto';
+// hands out a subscription of an unreachable https endpoint. Everything after it is real, the
+// server's key (GET /api/push/config) included.
+//
+// The last case runs the whole chain with a push service of our own (server/testing/push-peer.ts,
+// on loopback): the server's scheduler sends a due reminder to the subscription the page made, the
+// peer decrypts it with the subscription's private key, and exactly that text is delivered to the
+// worker, whose "Mark as Taken" records the dose on the server.
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../server/testing/push-peer.ts';
 import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
 
 const skip = e2eUnavailable();
@@ -20,8 +26,6 @@ if (skip) process.stderr.write(`[push e2e] skipped: ${skip}\n`);
 let server: RunningServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-/** The server's key as GET /api/push/config gives it (routed here until the server side is merged). */
-const publicKey = createECDH('prime256v1').generateKeys().toString('base64url');
 
 beforeAll(async () => {
   if (skip) return;
@@ -41,19 +45,31 @@ const medicinePush = (tag: string, extra: Record<string, string> = {}) => ({
   data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: new Date().toISOString(), ...extra },
 });
 
-/** A context like a patient's phone; `granted` = notifications already allowed for the app. */
-async function newContext(opts: { granted: boolean; width?: number }): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 } });
+/** A subscription's JSON as a browser gives it: the endpoint and the public parts of its keys. */
+interface SubscriptionJSON {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/**
+ * A context like a patient's phone; `granted` = notifications already allowed for the app. The
+ * subscription PushManager.subscribe hands out is `subscription` when given (the push peer's),
+ * otherwise one at an unreachable https endpoint with fixed keys.
+ */
+async function newContext(opts: { granted: boolean; width?: number; at?: RunningServer; subscription?: SubscriptionJSON; timezoneId?: string }): Promise<BrowserContext> {
+  const origin = (opts.at ?? server).url;
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   contexts.push(context);
-  if (opts.granted) await context.grantPermissions(['notifications'], { origin: server.url });
+  if (opts.granted) await context.grantPermissions(['notifications'], { origin });
   // The push service (see the header): a subscription kept in localStorage across reloads.
-  await context.addInitScript(() => {
+  await context.addInitScript((given: SubscriptionJSON | null) => {
     const KEY = 'e2e-push-subscription';
+    const keys = given?.keys ?? { p256dh: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U', auth: 'AAAAAAAAAAAAAAAAAAAAAA' };
     const make = (endpoint: string, key: ArrayBuffer) => ({
       endpoint,
       expirationTime: null,
       options: { applicationServerKey: key, userVisibleOnly: true },
-      toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U', auth: 'AAAAAAAAAAAAAAAAAAAAAA' } }),
+      toJSON: () => ({ endpoint, expirationTime: null, keys }),
       unsubscribe: async () => {
         localStorage.removeItem(KEY);
         return true;
@@ -65,7 +81,7 @@ async function newContext(opts: { granted: boolean; width?: number }): Promise<B
     PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
       const raw = options?.applicationServerKey;
       const key = raw instanceof ArrayBuffer ? raw : ArrayBuffer.isView(raw) ? raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) : new ArrayBuffer(0);
-      const endpoint = `https://push.invalid/send/e2e-${crypto.randomUUID()}`;
+      const endpoint = given?.endpoint ?? `https://push.invalid/send/e2e-${crypto.randomUUID()}`;
       localStorage.setItem(KEY, JSON.stringify({ endpoint, key: toB64(key as ArrayBuffer) }));
       return make(endpoint, key as ArrayBuffer) as unknown as PushSubscription;
     };
@@ -75,15 +91,14 @@ async function newContext(opts: { granted: boolean; width?: number }): Promise<B
       const { endpoint, key } = JSON.parse(saved) as { endpoint: string; key: string };
       return make(endpoint, fromB64(key)) as unknown as PushSubscription;
     };
-  });
-  await context.route('**/api/push/config', (route) => route.fulfill({ json: { provider: 'webpush', publicKey } }));
+  }, opts.subscription ?? null);
   return context;
 }
 
 /** The DevTools protocol's way into the worker: its registration id, and a push delivered to it. */
-async function pushChannel(page: Page): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
+async function pushChannel(page: Page, at: RunningServer = server): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
   const cdp = await page.context().newCDPSession(page);
-  const scope = `${server.url}/`;
+  const scope = `${at.url}/`;
   let registrationId: string | undefined;
   const activated = new Set<string>();
   cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
@@ -99,7 +114,7 @@ async function pushChannel(page: Page): Promise<{ deliver(payload: unknown): Pro
   return {
     cdp,
     async deliver(payload) {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.url, registrationId: registrationId as string, data: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+      await cdp.send('ServiceWorker.deliverPushMessage', { origin: at.url, registrationId: registrationId as string, data: typeof payload === 'string' ? payload : JSON.stringify(payload) });
     },
   };
 }
@@ -146,8 +161,8 @@ const snap = (locator: ReturnType<Page['locator']>, name: string) => locator.scr
 
 const waiting = (page: Page) => page.getByTestId('medicines').locator('.pending');
 
-async function serverDoses(token: string, since: string): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
-  const res = await fetch(`${server.url}/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { headers: { authorization: `Bearer ${token}` } });
+async function serverDoses(token: string, since: string, at: RunningServer = server): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
+  const res = await fetch(`${at.url}/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { headers: { authorization: `Bearer ${token}` } });
   return ((await res.json()) as { taken: { _id: string; prescrNo: string; takenAt: string }[] }).taken;
 }
 
@@ -210,11 +225,18 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     let token: string;
     const startedAt = new Date(Date.now() - 60_000).toISOString();
     const requests: Request[] = [];
+    /** What the server answered the worker's remindLater requests (their bodies are not kept otherwise). */
+    const remindLaterAnswers: { status: number; body: unknown }[] = [];
 
     beforeAll(async () => {
       if (skip) return;
       context = await newContext({ granted: true });
       context.on('request', (r) => requests.push(r));
+      await context.route('**/api/users/medicines/remindLater', async (route) => {
+        const response = await route.fetch();
+        remindLaterAnswers.push({ status: response.status(), body: await response.json() });
+        await route.fulfill({ response });
+      });
       keeper = await context.newPage();
       page = await context.newPage();
       token = await apiLogin(server.url, '100001', 'Demo-patient-1');
@@ -229,6 +251,11 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       expect(body.timeZone).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
       expect(body.locale).toBe('en');
       expect((await (await posted).response())?.status()).toBe(200);
+      // The subscription was made with the server's own key.
+      const config = (await (await fetch(`${server.url}/api/push/config`)).json()) as { provider: string; publicKey: string };
+      expect(config.provider).toBe('webpush');
+      const made = JSON.parse((await page.evaluate(() => localStorage.getItem('e2e-push-subscription'))) ?? '{}') as { key?: string };
+      expect(made.key).toBe(Buffer.from(config.publicKey, 'base64url').toString('base64'));
       // No prompt: the browser already allows notifications.
       await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('reminders-prompt').count()).toBe(0);
@@ -335,6 +362,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       expect(body['_id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/);
       expect(Date.parse(body['remindAt'] ?? '') - before).toBeGreaterThan(14 * 60_000);
       expect(Date.parse(body['remindAt'] ?? '') - before).toBeLessThan(16 * 60_000);
+      // The server took it: it answers with the instant it will send the reminder again.
+      const answer = await until('the remindLater answer', async () => remindLaterAnswers[0]);
+      expect(answer).toEqual({ status: 200, body: { message: 'Reminder scheduled', remindAt: new Date(body['remindAt'] ?? '').toISOString() } });
+      expect(remindLaterAnswers).toHaveLength(1);
       await page.getByText(/^We will remind you about Metformin 500 mg tablet again at /).first().waitFor({ timeout: 15_000 });
       // Still due: the reminder stays waiting until taken or expired.
       await waiting(page).getByText('Metformin 500 mg tablet').waitFor();
@@ -401,4 +432,119 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     await page.clock.fastForward('00:03:00');
     await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
   }, 120_000);
+
+  describe('the whole chain: scheduler → push service → service worker → server', () => {
+    let chain: RunningServer;
+    let peer: PushPeer;
+
+    beforeAll(async () => {
+      if (skip) return;
+      // A scheduler pass every 5 s, and a push service on loopback http allowed (https otherwise).
+      chain = await startServer({ PUSH_ALLOW_INSECURE_ENDPOINTS: '1', REMINDER_INTERVAL_SECONDS: '5' });
+      peer = await startPushPeer();
+    }, 120_000);
+
+    afterAll(async () => {
+      await peer?.close();
+      await chain?.cleanup();
+    });
+
+    it('a reminder the scheduler sends at the meal time reaches the worker, is shown, and "Mark as Taken" records the dose', async () => {
+      const since = new Date().toISOString();
+      // The phone's time zone, a half-hour offset unlike the server's: the device gives it with its
+      // token and the scheduler must time the meal by it.
+      const timeZone = 'Australia/Adelaide';
+      const local = (at: Date) => {
+        const parts = Object.fromEntries(
+          new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+            .formatToParts(at)
+            .map((p) => [p.type, p.value]),
+        );
+        return { date: `${parts['year']}-${parts['month']}-${parts['day']}`, time: `${parts['hour']}:${parts['minute']}` };
+      };
+      // Dinner (Metformin 1-0-1 and Atorvastatin 0-0-1) at the next whole minute; the other meals
+      // hours away, outside the scheduler's 30-minute catch-up window. Set before the device
+      // subscribes: a pass right after it would otherwise send whatever the seeded times made due
+      // (e.g. dinner at 20:00, which would then count as today's dinner reminder already sent).
+      const due = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000);
+      const dinner = local(due);
+      const timings = { breakfast: local(new Date(due.getTime() + 6 * 3_600_000)).time, lunch: local(new Date(due.getTime() + 12 * 3_600_000)).time, dinner: dinner.time };
+      const token = await apiLogin(chain.url, '100001', 'Demo-patient-1');
+      const saved = await fetch(`${chain.url}/api/users/notificationTimings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(timings),
+      });
+      expect(saved.status).toBe(200);
+
+      // The browser's side of the push service: a P-256 key pair and a 16-byte auth secret made
+      // here; the page gets the public parts, the peer keeps the private key to decrypt.
+      const subscription = peer.subscribe('phone');
+      const context = await newContext({ granted: false, at: chain, subscription, timezoneId: timeZone });
+      const page = await context.newPage();
+      // The patient's "Allow" in the browser's question.
+      await page.exposeFunction('e2eAllow', () => context.grantPermissions(['notifications'], { origin: chain.url }));
+      await page.addInitScript(() => {
+        Notification.requestPermission = async () => {
+          await (window as unknown as { e2eAllow(): Promise<void> }).e2eAllow();
+          return Notification.permission;
+        };
+      });
+      await uiLogin(page, chain.url, '100001', 'Demo-patient-1');
+      const posted = page.waitForRequest((r) => r.url().endsWith('/api/users/notificationToken') && r.method() === 'POST', { timeout: 60_000 });
+      const prompt = page.getByTestId('reminders-prompt');
+      await prompt.getByRole('button', { name: 'Turn on reminders' }).click({ timeout: 30_000 });
+      const body = (await posted).postDataJSON() as { token: SubscriptionJSON; timeZone?: string };
+      expect(body.token).toMatchObject(subscription);
+      expect(body.timeZone).toBe(timeZone);
+      expect((await (await posted).response())?.status()).toBe(200);
+      await page.getByText('Reminders are on', { exact: true }).first().waitFor();
+      const profile = (await (await fetch(`${chain.url}/api/users`, { headers: { authorization: `Bearer ${token}` } })).json()) as { user: { timeZone: string; notificationTimings: typeof timings } };
+      expect(profile.user).toMatchObject({ timeZone, notificationTimings: timings });
+
+      // The scheduler's pass after dinner time sends to the peer, which decrypts with the private key.
+      const request = await until(
+        'the scheduler’s push at the push service',
+        async () => peer.of('phone').find((r: PushRequest) => (r.json['data'] as { prescrNo?: string } | undefined)?.prescrNo === PRESCR),
+        150_000,
+        500,
+      );
+      expect(Date.now()).toBeGreaterThanOrEqual(due.getTime());
+      const config = (await (await fetch(`${chain.url}/api/push/config`)).json()) as { publicKey: string };
+      verifyVapid(request.headers, { publicKey: config.publicKey, audience: peer.origin });
+      expect(request.headers['content-encoding']).toBe('aes128gcm');
+      const tag = `med-${PRESCR}-${dinner.date}-dinner`;
+      // The medicine and the meal, nothing else about the patient.
+      expect(request.json).toEqual({
+        notification: { title: 'Time for your medicine', body: `Metformin 500 mg tablet — 1 (dinner, ${dinner.time})`, tag },
+        data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: dinner.time, meal: 'dinner', notificationTime: due.toISOString() },
+      });
+      for (const personal of ['Maria', 'Lopez', 'Elm Street', '"100001"']) expect(request.text).not.toContain(personal);
+      // Dinner only: the other meals are hours away.
+      for (const r of peer.of('phone')) expect((r.json['data'] as { meal?: string }).meal).toBe('dinner');
+
+      // Exactly the decrypted text, delivered to the worker as the browser's push service would.
+      const channel = await pushChannel(page, chain);
+      await channel.deliver(request.text);
+      const shown = await until('the scheduler’s reminder as a notification', async () => (await shownNotifications(page)).find((n) => n.tag === tag));
+      expect(shown).toEqual({
+        title: 'Time for your medicine',
+        body: `Metformin 500 mg tablet — 1 (dinner, ${dinner.time})`,
+        tag,
+        actions: [
+          { action: 'taken', title: 'Mark as Taken' },
+          { action: 'later', title: 'Remind Later' },
+        ],
+      });
+      await waiting(page).getByText(`Due ${dinner.time} · prescription ${PRESCR}`).waitFor({ timeout: 15_000 });
+
+      const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+      await click(worker, tag, 'taken');
+      await page.getByText('Medicine recorded successfully').first().waitFor({ timeout: 15_000 });
+      await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
+      const dose = await until('the dose on the server', async () => (await serverDoses(token, since, chain)).find((d) => d.prescrNo === PRESCR), 45_000);
+      expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
+      expect(await shownNotifications(page)).toEqual([]);
+    }, 240_000);
+  });
 });
