@@ -4,7 +4,7 @@ import { formatter } from '@lingui/format-po';
 // English is the source locale (the spec's messages); every other locale must be complete.
 export default defineConfig({
   sourceLocale: 'en',
-  locales: ['en', 'es'],
+  locales: ['en', 'es', 'fr', 'hi', 'ar'],
   catalogs: [{ path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync', 'schemas/report'] }],
   format: formatter({ lineNumbers: false }),
 });
