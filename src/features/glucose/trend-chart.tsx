@@ -27,8 +27,9 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
   const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);
-  const count = inPeriod.length;
-  const summary = count
+  // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
+  const count = new Intl.NumberFormat(i18n.locale).format(inPeriod.length);
+  const summary = inPeriod.length
     ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
     : t`No readings in the last ${days} days.`;
 
