@@ -54,7 +54,7 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
         </fieldset>
       </div>
       <p className="trend-summary">{summary}</p>
-      {count > 0 && !asTable && (
+      {inPeriod.length > 0 && !asTable && (
         <Suspense fallback={<div className="trend-canvas trend-canvas--loading" />}>
           <TrendCanvas readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
           <p className="field-hint">
@@ -64,8 +64,8 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
           </p>
         </Suspense>
       )}
-      {count > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
-      {count > 0 && (
+      {inPeriod.length > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
+      {inPeriod.length > 0 && (
         <button type="button" className="button button--secondary button--small" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
           {asTable ? <Trans>Show as chart</Trans> : <Trans>Show as table</Trans>}
         </button>
