@@ -4,13 +4,24 @@
 // Arabic also 1280 px). Arabic is right to left and its layout mirrored; the switcher changes the
 // language and the i18n_redirected cookie brings it back after a reload; a catalog that cannot be
 // loaded logs "Failed locale loading" and the page works in English.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatter } from '@lingui/format-po';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../src/lib/i18n.ts';
-import { e2eUnavailable, launchChromium, screenshot, startServer, type RunningServer } from './support/e2e.ts';
+import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer, type RunningServer } from './support/e2e.ts';
+
+/**
+ * The words pdftotext reads from a PDF, each as its sorted letters: Devanagari comes back in the
+ * order its glyphs are drawn (the vowel sign ि before its consonant, the reph after), so a word is
+ * recognised by its letters, not their order.
+ */
+const letters = (word: string) => [...word].sort().join('');
+const pdfWords = (file: string) => new Set(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).split(/[\s\u200e\u200f\u202a-\u202e]+/).map(letters));
 
 const root = path.resolve(import.meta.dirname, '..');
 const skip = e2eUnavailable();
@@ -167,6 +178,29 @@ describe.skipIf(skip)('five languages', () => {
     }, 120_000);
 
     it('keeps the language on the other pages, the staff area included', async () => {
+      await page.goto(`${server.url}${prefix}/app/reports`);
+      await page.getByTestId('report-period').waitFor({ timeout: 30_000 });
+      await page.locator('.report-svg').first().waitFor({ timeout: 30_000 });
+      expect(await untranslated(page, locale)).toEqual([]);
+      if (locale === 'ar' || locale === 'hi') {
+        await screenshot(page, `i18n-reports-${locale}-360`);
+        // The PDF made on the device, in the language: its script's font embedded, its title translated.
+        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: tr(locale, 'Download PDF') }).first().click()]);
+        const file = path.join(await mkdtemp(path.join(tmpdir(), 'eddy-i18n-')), `report-${locale}.pdf`);
+        await download.saveAs(file);
+        expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toContain(locale === 'ar' ? 'NotoSansArabic' : 'NotoSansDevanagari');
+        const title = readCatalog(locale)?.get('report.pdf.title') ?? '';
+        expect(title).not.toBe('');
+        const words = pdfWords(file);
+        // Whole words of the title come back (a few joined Arabic letters share a glyph: see pdf-scripts.test.ts).
+        expect(title.split(/\s+/).filter((w) => words.has(letters(w))).length).toBeGreaterThan(0);
+        execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '2', file, path.join(SCREENSHOT_DIR, `i18n-report-pdf-${locale}`)]);
+      }
+      if (locale === 'ar') {
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await screenshot(page, 'i18n-reports-ar-1280');
+        await page.setViewportSize({ width: 360, height: 780 });
+      }
       await page.goto(`${server.url}${prefix}/app/profile`);
       await page.getByRole('heading', { level: 1, name: tr(locale, 'Profile') }).waitFor({ timeout: 30_000 });
       expect(await untranslated(page, locale)).toEqual([]);
@@ -174,7 +208,7 @@ describe.skipIf(skip)('five languages', () => {
       await page.getByRole('heading', { level: 1, name: tr(locale, 'Staff login') }).waitFor({ timeout: 30_000 });
       expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
       expect(await untranslated(page, locale)).toEqual([]);
-    }, 90_000);
+    }, 150_000);
   });
 
   it('the switcher changes the language; the cookie brings it back on the next visit without a prefix', async () => {

@@ -8,7 +8,9 @@
 /** Set on the text runs of a document written right to left (pdf-localize.ts). */
 export const RTL_MARK = 'eddyRtl';
 
-const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]|\ud802[\udc00-\udfff]|\ud83a[\udc00-\udfff]/;
+// Letters of right-to-left scripts: what makes fontkit lay a word out right to left (the Arabic
+// comma and other shared punctuation are Common and do not).
+const RTL_LETTER = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 const LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 
@@ -19,7 +21,7 @@ const DIGIT = /\p{Nd}/u;
 export type BidiClass = 'R' | 'L' | 'EN' | 'N';
 
 export function bidiClass(word: string): BidiClass {
-  if (RTL_LETTER.test(word)) return 'R';
+  if ([...word].some((c) => RTL_LETTER.test(c) && LETTER.test(c))) return 'R';
   if (LETTER.test(word)) return 'L';
   return DIGIT.test(word) ? 'EN' : 'N';
 }
@@ -111,10 +113,15 @@ export function reorderLine(line: LineLike): void {
   if (!rtlParagraph && !classes.includes('R')) return;
   const space = (i: number) => Math.max(0, inlines[i]?.trailingCut ?? 0);
   const visual = visualOrder(classes, rtlParagraph);
-  const alone = (k: number) => {
-    const here = visual[k] ?? -1;
-    return Math.abs((visual[k - 1] ?? -9) - here) !== 1 && Math.abs((visual[k + 1] ?? -9) - here) !== 1;
-  };
+  // A word is alone when it shares no left-to-right island with a neighbour: two words are one
+  // island when both are left to right, a number counting as such only after left-to-right text (W7).
+  let lastStrong: BidiClass = rtlParagraph ? 'R' : 'L';
+  const resolved = classes.map((c) => {
+    if (c === 'R' || c === 'L') lastStrong = c;
+    return c === 'EN' && lastStrong === 'L' ? 'L' : c;
+  });
+  const joined = (i: number) => resolved[i] === 'L' && resolved[i + 1] === 'L';
+  const alone = (i: number) => !joined(i - 1) && !joined(i);
   let x = 0;
   visual.forEach((index, k) => {
     const inline = inlines[index];
@@ -134,7 +141,7 @@ export function reorderLine(line: LineLike): void {
       inline.x = x;
       // A number or word standing alone in right-to-left text: its outer brackets belong to the
       // text around it ("(14 يومًا)" shows "14)" at the number), so they change ends, mirrored.
-      if (rtlParagraph && !inline.eddyMirrored && alone(k)) inline.text = swapOuterBrackets(inline.text);
+      if (rtlParagraph && !inline.eddyMirrored && alone(index)) inline.text = swapOuterBrackets(inline.text);
       inline.eddyMirrored = true;
     }
     x += inline.width - space(index);

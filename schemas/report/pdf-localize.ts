@@ -79,7 +79,14 @@ const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 function textRuns(text: unknown, rtl: boolean): unknown {
   if (typeof text === 'number') return textRuns(String(text), rtl);
   if (typeof text === 'string') {
-    const runs = scriptRuns(text.replace(BIDI_CONTROLS, '')).map((r) => ({ text: r.text, ...(r.font ? { font: r.font } : {}), ...(rtl ? { [RTL_MARK]: true } : {}) }));
+    const runs = scriptRuns(text.replace(BIDI_CONTROLS, '')).flatMap((r) => {
+      const font = r.font ? { font: r.font } : {};
+      if (!rtl) return [{ text: r.text, ...font }];
+      // Right to left: one item per word (with its spaces) that pdfmake does not break further, so
+      // every inline pdf-bidi.ts orders is one word ("181–250" and "58 / Female" would otherwise
+      // become inlines of mixed direction drawn left to right as a whole).
+      return (r.text.match(/\s*\S+\s*|\s+/g) ?? []).map((word) => ({ text: word, ...font, noWrap: true, [RTL_MARK]: true }));
+    });
     if (runs.length === 0) return '';
     // A plain string stays one: nothing to change for it.
     return !rtl && runs.length === 1 && !runs[0]?.font ? (runs[0]?.text ?? '') : runs;

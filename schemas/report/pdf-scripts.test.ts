@@ -20,7 +20,7 @@ const translating =
 
 describe('word order of a line', () => {
   it('classifies words as right to left, left to right (numbers too) or neutral', () => {
-    expect(['تقرير ', 'Report ', '12 ', '– ', '(العشاء،', 'मधुमेह', '14/03/2026'].map(bidiClass)).toEqual(['R', 'L', 'EN', 'N', 'R', 'L', 'EN']);
+    expect(['تقرير ', 'Report ', '12 ', '– ', '(العشاء،', 'मधुमेह', '14/03/2026', '23/11/2026،'].map(bidiClass)).toEqual(['R', 'L', 'EN', 'N', 'R', 'L', 'EN', 'EN']);
   });
 
   it('reverses right-to-left words and keeps left-to-right islands in their order', () => {
