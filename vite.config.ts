@@ -3,6 +3,7 @@ import babel from '@rolldown/plugin-babel';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { pdfmakeBidi } from './scripts/pdfmake-bidi-plugin.ts';
 
 // The web app. The API server serves dist/ in production; in development Vite proxies /api to it.
 export default defineConfig({
@@ -16,6 +17,7 @@ export default defineConfig({
   ],
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
-  // The report's PDF worker is started as a module worker (src/features/reports/generate-pdf.ts).
-  worker: { format: 'es' },
+  // The report's PDF worker is started as a module worker (src/features/reports/generate-pdf.ts);
+  // its pdfmake gets the right-to-left hook (scripts/pdfmake-bidi-plugin.ts).
+  worker: { format: 'es', plugins: () => [pdfmakeBidi()] },
 });

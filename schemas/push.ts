@@ -6,9 +6,30 @@ import { isoDateTime } from './common.ts';
 import { dose, medicineName, prescrNo } from './medicine.ts';
 import { mealTime } from './user-profile.ts';
 
+/** The buttons of a medicine reminder's notification. */
+export const PUSH_ACTION_TAKEN = 'taken';
+export const PUSH_ACTION_LATER = 'later';
+export type PushAction = typeof PUSH_ACTION_TAKEN | typeof PUSH_ACTION_LATER;
+
 const notification = {
   type: 'object',
-  properties: { title: { type: 'string' }, body: { type: 'string' }, tag: { type: 'string' } },
+  properties: {
+    title: { type: 'string' },
+    body: { type: 'string' },
+    tag: { type: 'string' },
+    // Optional (added with the five languages): the buttons' titles in the device's language. A
+    // worker without them, or an older server, uses its English "Mark as Taken" / "Remind Later".
+    actions: {
+      type: 'array',
+      maxItems: 2,
+      items: {
+        type: 'object',
+        properties: { action: { enum: [PUSH_ACTION_TAKEN, PUSH_ACTION_LATER] }, title: { type: 'string', minLength: 1, maxLength: 60 } },
+        required: ['action', 'title'],
+        additionalProperties: false,
+      },
+    },
+  },
   required: ['title', 'body', 'tag'],
   additionalProperties: false,
 } as const;

@@ -46,7 +46,7 @@ export async function buildServiceWorker(): Promise<{ count: number; size: numbe
     globDirectory: distDir,
     // The shell: pages, scripts (the locale catalogs are JS chunks), styles, the manifest, icons
     // and fonts; source maps are for developers and stay on the server.
-    globPatterns: ['**/*.{html,js,css,webmanifest,png,svg,ico,woff2}'],
+    globPatterns: ['**/*.{html,js,css,webmanifest,png,svg,ico,woff2,ttf}'],
     globIgnores: ['**/*.map', 'sw.js'],
     // Vite puts a content hash in every file name under assets/, so the URL is the revision.
     dontCacheBustURLsMatching: /^assets\//,

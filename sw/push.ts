@@ -5,7 +5,8 @@
 // prescrNo, medicineName, dose or time, and any push while nobody is logged in (no replay session in
 // the outbox: logout and a 401 clear it). Otherwise a medicine reminder is kept sealed in the push
 // inbox for the page's pending list, the notification is shown (medicine reminders with "Mark as
-// Taken" and "Remind Later"), and open pages hear {type:'push-received', data}.
+// Taken" and "Remind Later", titled in the device's language when the server names them), and open
+// pages hear {type:'push-received', data}.
 //
 // 'notificationclick':
 // - "Mark as Taken": the dose is recorded through an open page (it answers {ok:true} on a
@@ -22,6 +23,7 @@ import { log } from '../sync/log.ts';
 import { enqueue, getReplaySession } from '../sync/outbox.ts';
 import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
 import {
+  DEFAULT_ACTION_TITLES,
   isMedicineReminder,
   parsePushPayload,
   PUSH_ACTION_LATER,
@@ -110,9 +112,11 @@ async function show(push: ValidPush, data: NotificationData): Promise<void> {
     options.renotify = true;
   }
   if (isMedicineReminder(push.data)) {
+    // Titled in the device's language by the server (the notification's own words are too).
+    const titles = { ...DEFAULT_ACTION_TITLES, ...push.notification.actions };
     options.actions = [
-      { action: PUSH_ACTION_TAKEN, title: 'Mark as Taken' },
-      { action: PUSH_ACTION_LATER, title: 'Remind Later' },
+      { action: PUSH_ACTION_TAKEN, title: titles[PUSH_ACTION_TAKEN] },
+      { action: PUSH_ACTION_LATER, title: titles[PUSH_ACTION_LATER] },
     ];
   }
   await self.registration.showNotification(push.notification.title, options);

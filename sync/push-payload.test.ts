@@ -45,6 +45,22 @@ describe('parsePushPayload', () => {
     expect(parsed?.data).toEqual({ ...medicine.data, snoozed: true });
   });
 
+  it('reads the buttons’ titles in the device’s language, known actions only, and works without them', () => {
+    const actions = [
+      { action: 'taken', title: 'تم تناول الدواء' },
+      { action: 'later', title: 'ذكّرني لاحقًا' },
+      { action: 'delete-everything', title: 'x' },
+      { action: 'later' },
+    ];
+    expect(parsePushPayload({ ...medicine, notification: { ...medicine.notification, actions } })?.notification).toEqual({
+      ...medicine.notification,
+      actions: { taken: 'تم تناول الدواء', later: 'ذكّرني لاحقًا' },
+    });
+    for (const junk of ['Mark', [], [null, 3], { taken: 'x' }]) {
+      expect(parsePushPayload({ ...medicine, notification: { ...medicine.notification, actions: junk } })?.notification).toEqual(medicine.notification);
+    }
+  });
+
   it('passes other notices on with their type only (nothing to keep, nothing to check)', () => {
     expect(parsePushPayload({ notification: { title: 'News' }, data: { message: 'hello', secret: 1 } })).toEqual({ notification: { title: 'News' }, data: { type: '' } });
   });

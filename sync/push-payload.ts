@@ -5,8 +5,9 @@
 // The same fields arrive from Web Push (JSON, any value types) and from Firebase Cloud Messaging
 // (`data` values are always strings), so every field is read as text and `snoozed` also as "true".
 
-export const PUSH_ACTION_TAKEN = 'taken';
-export const PUSH_ACTION_LATER = 'later';
+import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction } from '../schemas/push.ts';
+
+export { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN };
 /** "Remind Later" asks the server to send the reminder again this much later. */
 export const REMIND_LATER_MS = 15 * 60_000;
 
@@ -15,7 +16,12 @@ export interface PushNotice {
   title: string;
   body?: string;
   tag?: string;
+  /** The buttons' titles in the patient's language, when the server sent them. */
+  actions?: Partial<Record<PushAction, string>>;
 }
+
+/** A reminder's buttons when the server did not name them. */
+export const DEFAULT_ACTION_TITLES: Record<PushAction, string> = { [PUSH_ACTION_TAKEN]: 'Mark as Taken', [PUSH_ACTION_LATER]: 'Remind Later' };
 
 /** A meal-time medicine reminder: the four fields spec §5 requires, plus what the server adds. */
 export interface MedicineReminderData {
@@ -60,6 +66,18 @@ function textOf(v: unknown): string | undefined {
   return v.slice(0, MAX_TEXT);
 }
 
+/** The known buttons' titles of a notification part's `actions` list; unknown entries are dropped. */
+function actionTitles(v: unknown): PushNotice['actions'] {
+  if (!Array.isArray(v)) return undefined;
+  const out: Partial<Record<PushAction, string>> = {};
+  for (const a of v) {
+    if (!isRecord(a)) continue;
+    const title = textOf(a['title'])?.slice(0, 60);
+    if ((a['action'] === PUSH_ACTION_TAKEN || a['action'] === PUSH_ACTION_LATER) && title !== undefined) out[a['action']] = title;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export const isMedicineReminder = (data: PushData): data is MedicineReminderData => data.type === 'medicine';
 
 /**
@@ -77,6 +95,8 @@ export function parsePushPayload(payload: unknown): ValidPush | undefined {
   const tag = textOf(notification['tag']);
   if (body !== undefined) notice.body = body;
   if (tag !== undefined) notice.tag = tag;
+  const actions = actionTitles(notification['actions']);
+  if (actions) notice.actions = actions;
 
   const type = textOf(data['type']) ?? '';
   const time = textOf(data['time']);

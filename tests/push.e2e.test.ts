@@ -317,6 +317,25 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await closeNotifications(page);
     }, 60_000);
 
+    it('titles the two actions in the language the server words the reminder in', async () => {
+      const push = medicinePush('med-e2e-hi');
+      const notification = {
+        ...push.notification,
+        title: 'आपकी दवा का समय',
+        actions: [
+          { action: 'taken', title: 'दवा ले ली' },
+          { action: 'later', title: 'बाद में याद दिलाएँ' },
+        ],
+      };
+      await channel.deliver({ ...push, notification });
+      const shown = await until('the Hindi reminder', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-hi'));
+      expect(shown.actions).toEqual([
+        { action: 'taken', title: 'दवा ले ली' },
+        { action: 'later', title: 'बाद में याद दिलाएँ' },
+      ]);
+      await closeNotifications(page);
+    }, 60_000);
+
     it('shows a medicine reminder with both actions and lists it as waiting on the dashboard', async () => {
       await channel.deliver(medicinePush('med-e2e-1'));
       const shown = await until('the reminder notification', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-1'));
@@ -330,7 +349,8 @@ describe.skipIf(skip)('reminders in Chromium', () => {
         ],
       });
       await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
-      await waiting(page).getByText('Due 08:00 · prescription RX-100001-01').waitFor();
+      // The meal time as the device's locale writes it (en-US here).
+      await waiting(page).getByText(/^Due 8:00\sAM · prescription RX-100001-01$/).waitFor();
       await page.getByText('Metformin 500 mg tablet, 1-0-1 (08:00)').first().waitFor();
       // The notices cover the card in a phone-sized screenshot.
       while ((await page.locator('.toast-close').count()) > 0) await page.locator('.toast-close').first().click();

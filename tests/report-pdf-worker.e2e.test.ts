@@ -1,6 +1,7 @@
 // The report PDF made in a real browser's module Web Worker: Vite bundles tests/support/report-worker
 // (which imports schemas/report as the app's worker does; pdfmake resolves to its browser build,
 // the fonts to its vfs), Chromium runs it, and pdftotext reads what came back.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfmakeBidi } from '../scripts/pdfmake-bidi-plugin.ts';
 import { pdfText, writeTemp } from '../schemas/report/testing/pdf-tools.ts';
 import { chromiumPath, launchChromium } from './support/e2e.ts';
 
@@ -24,11 +26,12 @@ describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker',
 
   beforeAll(async () => {
     outDir = await mkdtemp(path.join(tmpdir(), 'eddy-report-worker-'));
-    await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es' } });
+    await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es', plugins: () => [pdfmakeBidi()] } });
     server = http.createServer(async (req, res) => {
       const file = path.join(outDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0] ?? '');
       if (!file.startsWith(outDir) || !existsSync(file)) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': file.endsWith('.js') ? 'text/javascript' : 'text/html' }).end(await readFile(file));
+      const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.ttf') ? 'font/ttf' : 'text/html';
+      res.writeHead(200, { 'content-type': type }).end(await readFile(file));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -54,6 +57,21 @@ describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker',
     expect(text).toContain('8.3 mmol/L');
     expect(text).toMatch(/Page 1 of \d/);
     expect(result.progress).toBeGreaterThan(0); // onProgress reached the worker
+    await page.close();
+  }, 120_000);
+
+  it('renders an Arabic report in the browser build: the Arabic font fetched, lines right to left', async () => {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => 'makeReport' in window);
+    const result = (await page.evaluate(() => (window as unknown as { makeReport: (u: string, l: string) => Promise<unknown> }).makeReport('mg/dL', 'ar'))) as Result;
+    if (!result.ok) throw new Error(result.error);
+    const file = writeTemp(new Uint8Array(Object.values(result.bytes)), 'report-ar.pdf');
+    expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toMatch(/NotoSansArabic-Regular/);
+    const text = pdfText(file).replace(/[ \t]+/g, ' ');
+    // poppler puts right-to-left lines back in logical order: right only if the words were laid out right to left.
+    expect(text).toContain('متوسط السكر');
+    expect(text).toContain('المريض');
     await page.close();
   }, 120_000);
 });

@@ -4,6 +4,7 @@
 // Meal tags differ by shape as well as colour, so the charts read in black and white too.
 import type { CanvasElement, Content, ContentCanvas } from 'pdfmake/interfaces.js';
 import type { GlucoseType } from '../glucose.ts';
+import { leftToRightGeometry } from './pdf-localize.ts';
 import { BANDS, CONSENSUS, median, type Band } from './statistics.ts';
 import type { DisplayUnit, ReportModel, ReportReading } from './types.ts';
 import { formatGlucose } from './units.ts';
@@ -143,7 +144,8 @@ export function trendChart(model: ReportModel, o: ChartOptions): Content {
     const x = p.x0 + (dayIndex(model.input.range.from, r.date) + r.minutes / 1440) * dw;
     shapes.push(marker(r.type, x, p.y(r.value), days > 120 ? 1.3 : 1.8));
   }
-  return { stack: [...labels, { canvas: shapes }], unbreakable: true };
+  // Time runs left to right in every language; a right-to-left report mirrors everything else.
+  return leftToRightGeometry({ stack: [...labels, { canvas: shapes }], unbreakable: true });
 }
 
 /** The two-hour windows with at least three readings, and their medians (mg/dL). */
@@ -180,7 +182,7 @@ export function timeOfDayChart(model: ReportModel, o: ChartOptions): Content {
       lineCap: 'round',
     });
   }
-  return { stack: [...labels, { canvas: shapes }], unbreakable: true };
+  return leftToRightGeometry({ stack: [...labels, { canvas: shapes }], unbreakable: true });
 }
 
 /** One horizontal bar split by band percentages (left: very low … right: very high). */

@@ -1,9 +1,18 @@
 // pdfmake with its bundled Roboto, loaded once, the same way in Node (the server) and in a browser
 // Web Worker (the device). `import('pdfmake')` resolves to the Node build (js/index.js) under Node
 // and, through package.json's "browser" field, to the browser build when Vite bundles the worker.
-// The fonts come from pdfmake's own vfs_fonts.js (base64 TTFs) in both: no file system, no network,
-// so the worker works offline from the precache and the server needs no font paths.
+// Roboto comes from pdfmake's own vfs_fonts.js (base64 TTFs) in both: no file system, no network.
+// The Arabic and Devanagari fonts (Noto Sans, from @expo-google-fonts) are loaded only for a
+// document that has such text, through a loader each side provides (files on the server, precached
+// assets in the worker: see FontLoader).
+//
+// Right-to-left lines: pdf-bidi.ts's reorderLine runs on every line before pdfmake aligns it. Under
+// Node it wraps ElementWriter.prototype.alignLine of pdfmake's Node build; the browser build is one
+// webpack bundle whose classes cannot be reached, so scripts/pdfmake-bidi-plugin.ts makes its
+// alignLine call globalThis.__eddyPdfAlignLine when Vite bundles it.
 import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import { reorderLine, type LineLike } from './pdf-bidi.ts';
+import { scriptFontsOf, type ScriptFont } from './pdf-localize.ts';
 
 type VirtualFiles = Record<string, string>;
 
@@ -23,7 +32,32 @@ interface PdfMake {
 
 export const FONTS = {
   Roboto: { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' },
+  // Neither script has italics: notes in italics print upright.
+  NotoSansArabic: { normal: 'NotoSansArabic-Regular.ttf', bold: 'NotoSansArabic-Bold.ttf', italics: 'NotoSansArabic-Regular.ttf', bolditalics: 'NotoSansArabic-Bold.ttf' },
+  NotoSansDevanagari: {
+    normal: 'NotoSansDevanagari-Regular.ttf',
+    bold: 'NotoSansDevanagari-Bold.ttf',
+    italics: 'NotoSansDevanagari-Regular.ttf',
+    bolditalics: 'NotoSansDevanagari-Bold.ttf',
+  },
 } as const;
+
+/** The TTF files of the script fonts. */
+export type ScriptFontFile = (typeof FONTS)[ScriptFont]['normal' | 'bold'];
+/** Reads a script font's TTF: from node_modules on the server (fonts-node.ts), an asset URL in the worker. */
+export type FontLoader = (file: ScriptFontFile) => Promise<Uint8Array>;
+
+declare global {
+  // Called by the browser build's alignLine (scripts/pdfmake-bidi-plugin.ts); the flag says it was patched.
+  var __eddyPdfAlignLine: ((line: LineLike) => void) | undefined;
+  var __eddyPdfBidi: boolean | undefined;
+}
+
+function bytesToBase64(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
 
 function base64ToBytes(b64: string): Uint8Array {
   const bin = atob(b64);
@@ -53,6 +87,8 @@ export function loadPdfMake(): Promise<PdfMake> {
     pdfMake.setUrlAccessPolicy?.(() => false);
     pdfMake.setLocalAccessPolicy?.(() => false);
     pdfMake.setFonts({ Roboto: { ...FONTS.Roboto } });
+    globalThis.__eddyPdfAlignLine = reorderLine;
+    if (!pdfMake.addVirtualFileSystem) await patchNodeAlignLine();
     return pdfMake;
   })();
   loading.catch(() => {
@@ -61,9 +97,66 @@ export function loadPdfMake(): Promise<PdfMake> {
   return loading;
 }
 
-/** Renders a document definition to PDF bytes; `onProgress` gets 0–1 while pages are written. */
-export async function renderPdf(doc: TDocumentDefinitions, onProgress?: (fraction: number) => void): Promise<Uint8Array> {
+interface AlignLinePrototype {
+  alignLine(this: unknown, line: LineLike): void;
+  eddyBidi?: true;
+}
+
+/** Node build: every line goes through reorderLine before pdfmake aligns it (see the top). */
+async function patchNodeAlignLine(): Promise<void> {
+  // Not a literal: Vite must not bundle pdfmake's Node build into the worker for this branch.
+  const specifier = 'pdfmake/js/ElementWriter.js';
+  const mod = (await import(/* @vite-ignore */ specifier)) as { default: { prototype: AlignLinePrototype } };
+  const proto = mod.default.prototype;
+  if (proto.eddyBidi) return;
+  const align = proto.alignLine;
+  proto.alignLine = function alignLine(line) {
+    reorderLine(line);
+    align.call(this, line);
+  };
+  proto.eddyBidi = true;
+}
+
+const loadedScriptFonts = new Map<ScriptFont, Promise<void>>();
+
+/** Adds a script font's files to pdfmake's virtual file system, once per process or worker. */
+function loadScriptFont(pdfMake: PdfMake, font: ScriptFont, loadFont: FontLoader | undefined): Promise<void> {
+  let loaded = loadedScriptFonts.get(font);
+  if (!loaded) {
+    loaded = (async () => {
+      if (!loadFont) throw new Error(`the report has text that needs ${font}, and no font loader was given`);
+      const files = [...new Set([FONTS[font].normal, FONTS[font].bold])];
+      const bytes = await Promise.all(files.map((f) => loadFont(f)));
+      files.forEach((name, i) => {
+        const data = bytes[i] ?? new Uint8Array();
+        if (pdfMake.addVirtualFileSystem) pdfMake.addVirtualFileSystem({ [name]: bytesToBase64(data) });
+        else pdfMake.virtualfs?.writeFileSync(name, data);
+      });
+    })();
+    loadedScriptFonts.set(font, loaded);
+    loaded.catch(() => loadedScriptFonts.delete(font));
+  }
+  return loaded;
+}
+
+export interface RenderOptions {
+  /** 0–1 while pages are written. */
+  onProgress?: ((fraction: number) => void) | undefined;
+  /** Needed when the document has Arabic or Devanagari text. */
+  loadFont?: FontLoader | undefined;
+}
+
+/** Renders a document definition to PDF bytes. */
+export async function renderPdf(doc: TDocumentDefinitions, { onProgress, loadFont }: RenderOptions = {}): Promise<Uint8Array> {
   const pdfMake = await loadPdfMake();
+  const scripts = scriptFontsOf(doc);
+  await Promise.all([...scripts].map((font) => loadScriptFont(pdfMake, font, loadFont)));
+  if (scripts.has('NotoSansArabic') && pdfMake.addVirtualFileSystem && !globalThis.__eddyPdfBidi) {
+    throw new Error('pdfmake was bundled without its right-to-left patch (scripts/pdfmake-bidi-plugin.ts)');
+  }
+  const fonts: Record<string, (typeof FONTS)[keyof typeof FONTS]> = { Roboto: FONTS.Roboto };
+  for (const font of scripts) fonts[font] = FONTS[font];
+  pdfMake.setFonts(Object.fromEntries(Object.entries(fonts).map(([k, v]) => [k, { ...v }])));
   pdfMake.setProgressCallback?.(onProgress);
   try {
     const buffer = await pdfMake.createPdf(doc).getBuffer();

@@ -1,12 +1,14 @@
 // The report as a PDF, made by the same code on the device (in a Web Worker, offline) and on the
 // server (POST /api/users/report, /api/admin/report). reportDocument() is the pure pdfmake document;
-// renderReportPdf() turns it into bytes with pdfmake's bundled Roboto (pdf-engine.ts).
+// renderReportPdf() turns it into bytes with pdfmake (pdf-engine.ts): Roboto, plus Noto Sans Arabic
+// or Devanagari for text in those scripts, and mirrored right to left for Arabic (pdf-localize.ts).
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
 import { GLUCOSE_TYPES } from '../glucose.ts';
 import { englishTranslate, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
-import { renderPdf } from './pdf-engine.ts';
+import { renderPdf, type FontLoader } from './pdf-engine.ts';
 import { makeFmt, type Fmt } from './pdf-format.ts';
+import { localizeDocument } from './pdf-localize.ts';
 import { aboutSection, appointmentsSection, checksSection, labsSection, logbookSection, medicinesSection, symptomsSection } from './pdf-lists.ts';
 import { a1cBlock, comparison, distribution, heading, keyNumbers, statisticsTable } from './pdf-summary.ts';
 import { CONSENSUS } from './statistics.ts';
@@ -25,7 +27,13 @@ export interface PdfOptions {
   translate?: Translate;
   /** 0–1 while pdfmake writes pages (for a progress bar). */
   onProgress?: (fraction: number) => void;
+  /** Reads the Arabic and Devanagari fonts when the report has such text (pdf-engine.ts). */
+  loadFont?: FontLoader;
 }
+
+/** Languages written right to left: their report is mirrored. */
+const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
+export const isRtlLocale = (locale: string): boolean => RTL_LANGUAGES.has(locale.toLowerCase().split(/[-_]/)[0] ?? '');
 
 function titleBlock(model: ReportModel, f: Fmt): Content {
   const p = model.input.patient;
@@ -100,7 +108,11 @@ function charts(model: ReportModel, f: Fmt): Content[] {
 }
 
 /** The pdfmake document of a report. Pure: no fonts or engine needed. */
-export function reportDocument(model: ReportModel, { locale, unit, translate = englishTranslate }: PdfOptions): TDocumentDefinitions {
+export function reportDocument(model: ReportModel, options: PdfOptions): TDocumentDefinitions {
+  return localizeDocument(layout(model, options), { rtl: isRtlLocale(options.locale) });
+}
+
+function layout(model: ReportModel, { locale, unit, translate = englishTranslate }: PdfOptions): TDocumentDefinitions {
   const f = makeFmt(locale, unit, model.input.patient.timeZone, translate);
   const p = model.input.patient;
   const range = `${f.date(model.input.range.from)} – ${f.date(model.input.range.to)}`;
@@ -169,5 +181,5 @@ export function reportDocument(model: ReportModel, { locale, unit, translate = e
 
 /** The report as PDF bytes (Node and browser Web Worker alike). */
 export function renderReportPdf(model: ReportModel, options: PdfOptions): Promise<Uint8Array> {
-  return renderPdf(reportDocument(model, options), options.onProgress);
+  return renderPdf(reportDocument(model, options), { onProgress: options.onProgress, loadFont: options.loadFont });
 }

@@ -30,7 +30,7 @@ export function fcmSender(serviceAccount: Record<string, unknown>): PushSender {
   return {
     provider: 'fcm',
     async send(device: DeviceToken, message: PushMessage): Promise<SendOutcome> {
-      const { title, body, tag } = message.notification;
+      const { title, body, tag, actions } = message.notification;
       try {
         await (await client()).send({
           token: device.token,
@@ -38,7 +38,7 @@ export function fcmSender(serviceAccount: Record<string, unknown>): PushSender {
           data: fcmData(message),
           webpush: {
             headers: { TTL: String(PUSH_TTL_SECONDS), Urgency: 'high' },
-            notification: { title, body, tag },
+            notification: { title, body, tag, ...(actions ? { actions } : {}) },
           },
         });
         return { ok: true };

@@ -5,6 +5,7 @@ import { buildReport, previousRange } from '../../schemas/report/build-report.ts
 import { reportFileName } from '../../schemas/report/csv.ts';
 import { addDays, daysInclusive, isIsoDate } from '../../schemas/report/dates.ts';
 import { fhirBundle, type FhirBundle } from '../../schemas/report/fhir.ts';
+import { loadFontFromPackages } from '../../schemas/report/fonts-node.ts';
 import { renderReportPdf } from '../../schemas/report/pdf.ts';
 import { MAX_REPORT_DAYS, type ReportRequest } from '../../schemas/report/request.ts';
 import type { ReportInput, ReportModel } from '../../schemas/report/types.ts';
@@ -101,7 +102,7 @@ export async function reportPdf(
 ): Promise<ReportFile<Uint8Array>> {
   const model = await reportModel(ctx, patientId, body, now);
   const { catalog, intl } = resolveReportLocale(body.locale ?? preferredLanguage(acceptLanguage));
-  const bytes = await renderReportPdf(model, { locale: intl, unit: body.unit ?? 'mg/dL', translate: await reportTranslator(catalog) });
+  const bytes = await renderReportPdf(model, { locale: intl, unit: body.unit ?? 'mg/dL', translate: await reportTranslator(catalog), loadFont: loadFontFromPackages });
   return { fileName: reportFileName(model, 'pdf'), body: bytes };
 }
 

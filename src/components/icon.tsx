@@ -5,6 +5,13 @@ import { bundledIcons, type BundledIconName } from '../lib/ui/icons/bundled-icon
 import { askServerForMissingIcons } from '../lib/ui/icons/custom-icons.ts';
 
 addCollection(bundledIcons);
+
+/**
+ * Icons that point along the line of reading ("next", "back", "leave"): in a right-to-left page they
+ * are mirrored (styles.css, `.icon--directional`), so "next" still points the way the text goes.
+ * Clocks, refresh and vertical arrows do not change.
+ */
+const DIRECTIONAL = new Set<string>(['mdi:chevron-left', 'mdi:chevron-right', 'mdi:arrow-left', 'mdi:arrow-right', 'mdi:logout', 'mdi:login']);
 askServerForMissingIcons();
 
 export interface IconProps {
@@ -26,7 +33,7 @@ export function Icon({ icon, label, size = '1em', className }: IconProps) {
       ssr
       width={size}
       height={size}
-      className={className ? `icon ${className}` : 'icon'}
+      className={['icon', DIRECTIONAL.has(icon) ? 'icon--directional' : '', className ?? ''].filter(Boolean).join(' ')}
       fallback={<span className="icon" style={{ inlineSize: size, blockSize: size }} aria-hidden />}
       {...a11y}
     />

@@ -12,3 +12,15 @@ export function localDateKey(d: Date): string {
 export function toLocalInput(d: Date): string {
   return `${localDateKey(d)}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/**
+ * A wall-clock time "HH:MM" (a meal time, a reminder's time) as the locale writes it: "8:30 PM",
+ * "20:30", "८:३० pm"… Anything else is shown as it came.
+ */
+export function formatClockTime(hhmm: string, locale: string): string {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(hhmm.trim());
+  if (!m) return hhmm;
+  const [h, min] = [Number(m[1]), Number(m[2])];
+  if (h > 23 || min > 59) return hhmm;
+  return new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, h, min));
+}

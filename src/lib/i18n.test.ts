@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { formatter } from '@lingui/format-po';
 import { parse, type Token } from '@messageformat/parser';
 import { describe, expect, it } from 'vitest';
 import { LOCALES, localeOfPath, stripLocale, withLocale } from './i18n.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
+// Read with Lingui's own PO reader, so entries wrapped over several lines count like the others.
 const msgids = (locale: string) => {
-  const po = readFileSync(path.join(root, 'locales', locale, 'messages.po'), 'utf8');
-  return [...po.matchAll(/msgid "(.*)"\nmsgstr "(.*)"/g)].filter((m) => m[1] !== '').map((m) => ({ id: m[1] ?? '', text: m[2] ?? '' }));
+  const file = path.join(root, 'locales', locale, 'messages.po');
+  const po = readFileSync(file, 'utf8');
+  const catalog = formatter({ lineNumbers: false }).parse(po, { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string }>;
+  return Object.entries(catalog).map(([id, entry]) => ({ id, text: entry.translation ?? '' }));
 };
 
 describe('locales', () => {
@@ -26,7 +30,7 @@ describe('locales', () => {
     // own text (`one {Once}` is wording, not a placeholder). Tags like <0> are plain text to the parser.
     const argumentsOf = (tokens: Token[]): string[] =>
       tokens.flatMap((t) => ('arg' in t ? [t.arg, ...('cases' in t ? t.cases.flatMap((c) => argumentsOf(c.tokens)) : [])] : []));
-    const placeholders = (s: string) => [...new Set(argumentsOf(parse(s.replace(/\\"/g, '"'))))].sort();
+    const placeholders = (s: string) => [...new Set(argumentsOf(parse(s)))].sort();
     // Explicit ids (the report's "report.*" descriptors) are not English text: compare with the English catalog.
     const english = new Map(msgids('en').map((m) => [m.id, m.text || m.id]));
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
@@ -48,5 +52,22 @@ describe('locale-aware paths', () => {
     expect(withLocale('/app', 'es')).toBe('/es/app');
     expect(withLocale('/', 'es')).toBe('/es');
     expect(withLocale('/app', 'en')).toBe('/app');
+  });
+
+  it('work the same for every locale and every route of spec §2, the staff area included', () => {
+    const routes = ['/', '/auth', '/app', '/app/tests', '/app/profile', '/app/reports', '/app/symptoms', '/admin', '/admin/login', '/admin/report', '/admin/hospital-select', '/admin/manage'];
+    for (const locale of LOCALES.filter((l) => l !== 'en')) {
+      for (const route of routes) {
+        const prefixed = withLocale(route, locale);
+        expect(prefixed).toBe(route === '/' ? `/${locale}` : `/${locale}${route}`);
+        expect(localeOfPath(prefixed)).toBe(locale);
+        expect(stripLocale(prefixed)).toBe(route);
+        expect(localeOfPath(route)).toBeUndefined();
+      }
+    }
+    // A path that merely starts with a locale's letters is not prefixed.
+    expect(localeOfPath('/frames')).toBeUndefined();
+    expect(localeOfPath('/hi-there')).toBeUndefined();
+    expect(localeOfPath('/ar/')).toBe('ar');
   });
 });

@@ -2,11 +2,17 @@
 import { i18n, type Messages } from '@lingui/core';
 import { log } from '../../sync/log.ts';
 
-export const LOCALES = ['en', 'es'] as const;
+export const LOCALES = ['en', 'es', 'fr', 'hi', 'ar'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const SOURCE_LOCALE: Locale = 'en';
 export const LOCALE_COOKIE = 'i18n_redirected';
 const COOKIE_MAX_AGE = 365 * 24 * 3600;
+
+/** Each language in its own name and script, so a patient finds theirs whatever language is showing. */
+export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', es: 'Español', fr: 'Français', hi: 'हिन्दी', ar: 'العربية' };
+/** Locales written right to left: the page gets dir="rtl" and its layout mirrors. */
+const RTL_LOCALES: ReadonlySet<Locale> = new Set(['ar']);
+export const isRtl = (locale: string): boolean => RTL_LOCALES.has(locale as Locale);
 
 export const isLocale = (v: unknown): v is Locale => typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
 
@@ -50,26 +56,56 @@ export function detectLocale(): Locale {
   return SOURCE_LOCALE;
 }
 
-const loaders: Record<Locale, () => Promise<{ messages: Messages }>> = {
-  en: () => import('../../locales/en/messages.po'),
-  es: () => import('../../locales/es/messages.po'),
-};
+// One chunk per catalog, loaded on demand (the lingui plugin compiles the .po files at build time).
+const catalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po');
 
-const RTL = new Set<string>(['ar', 'he', 'fa', 'ur']);
+function importCatalog(locale: Locale): Promise<{ messages: Messages }> {
+  const load = catalogs[`../../locales/${locale}/messages.po`];
+  return load ? load() : Promise.reject(new Error(`no catalog for ${locale}`));
+}
 
-export async function activateLocale(locale: Locale): Promise<void> {
+type CatalogLoader = (locale: Locale) => Promise<{ messages: Messages }>;
+let loadCatalog: CatalogLoader = importCatalog;
+
+/** Tests only: stands in for the catalog chunks (e.g. one that fails to load). */
+export function setCatalogLoaderForTests(loader: CatalogLoader | undefined): void {
+  loadCatalog = loader ?? importCatalog;
+}
+
+/** The document speaks the active language: `lang` for screen readers and fonts, `dir` for the layout. */
+function applyToDocument(locale: string): void {
+  document.documentElement.lang = locale;
+  document.documentElement.dir = isRtl(locale) ? 'rtl' : 'ltr';
+}
+
+/**
+ * Loads and activates a locale's catalog. A catalog that fails to load (a chunk missing offline, a
+ * broken deploy) is logged as "Failed locale loading" (spec §8) and English is shown instead; the
+ * remembered choice is then left as it was, so the language comes back once its catalog loads.
+ * Resolves to the locale actually active.
+ */
+export async function activateLocale(locale: Locale): Promise<Locale> {
   try {
-    const { messages } = await loaders[locale]();
+    const { messages } = await loadCatalog(locale);
     i18n.loadAndActivate({ locale, messages });
     // Remembered for a year, so the next visit without a prefix opens in the same language.
     rememberLocale(locale);
   } catch (err) {
     log.error('Failed locale loading', err);
-    if (locale !== SOURCE_LOCALE) return activateLocale(SOURCE_LOCALE);
-    i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
+    if (locale === SOURCE_LOCALE) {
+      // Even English failed: the messages' ids are all there is; the page still works.
+      i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
+    } else {
+      try {
+        i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: (await loadCatalog(SOURCE_LOCALE)).messages });
+      } catch (again) {
+        log.error('Failed locale loading', again);
+        i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
+      }
+    }
   }
-  document.documentElement.lang = i18n.locale;
-  document.documentElement.dir = RTL.has(i18n.locale) ? 'rtl' : 'ltr';
+  applyToDocument(i18n.locale);
+  return i18n.locale as Locale;
 }
 
 export { i18n };

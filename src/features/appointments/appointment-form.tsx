@@ -66,7 +66,7 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
         <label htmlFor={ids.notes}>
           <Trans>Notes (optional)</Trans>
         </label>
-        <textarea id={ids.notes} value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
+        <textarea id={ids.notes} dir="auto" value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
       </div>
       {errors.form && (
         <p className="error-text" role="alert">

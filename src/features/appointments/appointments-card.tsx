@@ -52,9 +52,14 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
               <li key={a._id}>
                 <Icon icon="mdi:calendar-clock" className="list-icon" />
                 <div className="list-main">
-                  <strong>{a.doctor}</strong>
+                  <strong dir="auto">{a.doctor}</strong>
                   <div>{at}</div>
-                  {a.notes && <div className="muted">{a.notes}</div>}
+                  {a.notes && (
+                    // Written by the patient, in whatever language: it keeps its own direction.
+                    <div className="muted" dir="auto">
+                      {a.notes}
+                    </div>
+                  )}
                 </div>
                 <div className="row-actions">
                   <button type="button" className="icon-button" aria-label={t`Edit appointment with ${a.doctor} on ${at}`} onClick={() => setEditing(a)}>

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
+import './auth.css';
 import { failureMessage } from './auth-errors.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
 

@@ -8,6 +8,7 @@ import { failureMessage } from './auth-errors.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
 import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
 import { OtpFields } from './otp-fields.tsx';
+import './auth.css';
 
 const HOSP_NO_PATTERN = new RegExp(hospNoSchema.pattern);
 const OTP_PATTERN = /^[0-9]{6}$/;

@@ -27,8 +27,9 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
   const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);
-  const count = inPeriod.length;
-  const summary = count
+  // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
+  const count = new Intl.NumberFormat(i18n.locale).format(inPeriod.length);
+  const summary = inPeriod.length
     ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
     : t`No readings in the last ${days} days.`;
 
@@ -53,7 +54,7 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
         </fieldset>
       </div>
       <p className="trend-summary">{summary}</p>
-      {count > 0 && !asTable && (
+      {inPeriod.length > 0 && !asTable && (
         <Suspense fallback={<div className="trend-canvas trend-canvas--loading" />}>
           <TrendCanvas readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
           <p className="field-hint">
@@ -63,8 +64,8 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
           </p>
         </Suspense>
       )}
-      {count > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
-      {count > 0 && (
+      {inPeriod.length > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
+      {inPeriod.length > 0 && (
         <button type="button" className="button button--secondary button--small" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
           {asTable ? <Trans>Show as chart</Trans> : <Trans>Show as table</Trans>}
         </button>

@@ -7,6 +7,7 @@ import { Icon } from '../../components/icon.tsx';
 import { PENDING_MEDICINE_LIMITS, type PendingMedicine } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
+import { formatClockTime } from '../../lib/dates.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { isActive } from './active.ts';
@@ -71,7 +72,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <strong>{p.name}</strong> · {p.dose}
                   <div className="muted">
                     <Trans>
-                      Due {p.time} · prescription {p.prescrNo}
+                      Due {formatClockTime(p.time, i18n.locale)} · prescription {p.prescrNo}
                     </Trans>
                   </div>
                 </div>

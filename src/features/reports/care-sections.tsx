@@ -201,7 +201,12 @@ export function AppointmentsSection({ model, f }: { model: ReportModel; f: Repor
           {model.appointments.map((a) => (
             <li key={`${a.date}-${a.doctor}`}>
               <span className="list-main">
-                <strong>{a.doctor}</strong> {a.notes ? <span className="muted">{a.notes}</span> : null}
+                <strong dir="auto">{a.doctor}</strong>{' '}
+                {a.notes ? (
+                  <span className="muted" dir="auto">
+                    {a.notes}
+                  </span>
+                ) : null}
               </span>
               <span>{f.dateTime(a.date)}</span>
             </li>

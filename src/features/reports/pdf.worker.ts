@@ -6,6 +6,7 @@
 import { setupI18n } from '@lingui/core';
 import { loadPdfMake } from '../../../schemas/report/pdf-engine.ts';
 import { renderReportPdf } from '../../../schemas/report/pdf.ts';
+import { loadFontAsset } from './pdf-fonts.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 import { reportTranslate } from './translate.ts';
 
@@ -19,7 +20,7 @@ self.onmessage = async (event: MessageEvent<PdfRequest>) => {
   try {
     const i18n = setupI18n({ locale, messages: { [locale]: messages } });
     const onProgress = (fraction: number) => reply({ type: 'progress', fraction });
-    const pdf = await renderReportPdf(model, { locale, unit, translate: reportTranslate(i18n), onProgress });
+    const pdf = await renderReportPdf(model, { locale, unit, translate: reportTranslate(i18n), onProgress, loadFont: loadFontAsset });
     // The bytes may be a view on a larger buffer: hand over a buffer that holds exactly the file.
     const bytes = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer ? pdf.buffer : pdf.slice().buffer;
     reply({ type: 'done', pdf: bytes }, [bytes]);

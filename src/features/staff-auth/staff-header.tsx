@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
 import { useStaffSession } from '../../lib/staff-hooks.ts';
 import { useStaffLogout } from './use-staff-logout.ts';
 import './staff-header.css';
@@ -49,6 +50,7 @@ export function StaffHeader() {
             </span>
           </Link>
         )}
+        <LanguageSelect compact />
         <button type="button" className="header-button" onClick={() => void logout()}>
           <Icon icon="mdi:logout" />
           <span>

@@ -16,7 +16,9 @@ export function AppointmentsCard({ appointments }: { appointments: ReviewAppoint
             {a.notes ? (
               <>
                 <br />
-                <span className="muted">{a.notes}</span>
+                <span className="muted" dir="auto">
+                  {a.notes}
+                </span>
               </>
             ) : null}
           </span>

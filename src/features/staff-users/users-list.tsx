@@ -78,7 +78,7 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
       {data && (
         <nav className="users-pager" aria-label={t`Pages`}>
           <button type="button" className="button button--secondary button--small" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>
-            <Icon icon="mdi:chevron-left" className="users-pager-icon" /> <Trans>Previous page</Trans>
+            <Icon icon="mdi:chevron-left" /> <Trans>Previous page</Trans>
           </button>
           <p className="users-pager-text" aria-live="polite">
             <Trans>
@@ -86,7 +86,7 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
             </Trans>
           </p>
           <button type="button" className="button button--secondary button--small" disabled={page >= pages} onClick={() => setPage((p) => Math.min(pages, p + 1))}>
-            <Trans>Next page</Trans> <Icon icon="mdi:chevron-right" className="users-pager-icon" />
+            <Trans>Next page</Trans> <Icon icon="mdi:chevron-right" />
           </button>
         </nav>
       )}

@@ -1,6 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { LoginForm } from '../../features/auth/login-form.tsx';
 import { PasswordHelp } from '../../features/auth/password-help.tsx';
@@ -24,12 +25,13 @@ function LoginPage() {
         <span className="login-brand-mark">
           <Icon icon="mdi:water" />
         </span>
-        <div>
+        <div className="login-brand-text">
           <p className="login-brand-name">Eddy</p>
           <p className="login-brand-tagline">
             <Trans>Diabetes care from your hospital</Trans>
           </p>
         </div>
+        <LanguageSelect compact />
       </header>
       <section className="card">
         <h1>

@@ -1,12 +1,12 @@
-import { createFileRoute, useRouter } from '@tanstack/react-router';
+import { createFileRoute } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { ChangePasswordForm } from '../../features/auth/change-password-form.tsx';
 import { useLogout } from '../../features/auth/use-logout.ts';
 import { GlucometerAlerts } from '../../features/profile/glucometer-alerts.tsx';
 import { InstallApp } from '../../features/profile/install-app.tsx';
-import { LanguageSelect } from '../../features/profile/language-select.tsx';
 import { MealTimingsForm } from '../../features/profile/meal-timings-form.tsx';
 import { ProfileDetails } from '../../features/profile/profile-details.tsx';
 import { ProfilePending } from '../../features/profile/profile-pending.tsx';
@@ -22,7 +22,6 @@ function Page() {
   const { t } = useLingui();
   usePageTitle(t`Profile`);
   const runtime = useRuntime();
-  const router = useRouter();
   const logout = useLogout();
   const session = useSession();
   const { offline, pending } = useSyncStatus();
@@ -52,16 +51,8 @@ function Page() {
             <Trans>Settings on this device</Trans>
           </h2>
           <UnitPreference />
-          {/* The router's output rewrite gives the URL the new locale's prefix (/es/app/profile).
-              Replaced in history directly: router.navigate to the same route sees "the same
-              location" (it compares unprefixed paths) and would leave the old prefix. */}
-          <LanguageSelect
-            onChanged={() => {
-              router.history.replace(router.buildLocation({ to: '/app/profile' }).publicHref);
-              // Reminders are worded in the language the server has for this device.
-              void runtime.reminders.refresh();
-            }}
-          />
+          {/* Reminders are worded in the language the server has for this device: tell it. */}
+          <LanguageSelect onChanged={() => void runtime.reminders.refresh()} />
         </section>
         <RemindersSettings />
         <section className="card" aria-labelledby="install-title">

@@ -1,15 +1,28 @@
 // A module Web Worker that makes the report PDF from the known data set, as the app's worker does
 // from local data: proof that schemas/report bundles with Vite and runs in a browser worker.
 import { buildReport } from '../../../schemas/report/build-report.ts';
+import type { Translate } from '../../../schemas/report/labels.ts';
 import { renderReportPdf } from '../../../schemas/report/pdf.ts';
 import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
+import { loadFontAsset } from '../../../src/features/reports/pdf-fonts.ts';
+
+// A few Arabic labels: enough to need the Arabic font and the right-to-left hook in the browser build.
+const ARABIC: Record<string, string> = { 'report.pdf.title': 'تقرير السكري', 'report.pdf.patient': 'المريض', 'report.pdf.average': 'متوسط السكر' };
+const arabic: Translate = (d, values) => (ARABIC[d.id] ?? d.message ?? d.id).replace(/\{(\w+)\}/g, (_, k: string) => String(values?.[k] ?? ''));
 
 const post = (message: unknown, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(message, transfer);
 
-self.onmessage = async (e: MessageEvent<{ unit: 'mg/dL' | 'mmol/L' }>) => {
+self.onmessage = async (e: MessageEvent<{ unit: 'mg/dL' | 'mmol/L'; locale: 'en' | 'ar' }>) => {
   try {
     const progress: number[] = [];
-    const bytes = await renderReportPdf(buildReport(fixtureInput()), { locale: 'en', unit: e.data.unit, onProgress: (p) => progress.push(p) });
+    const { locale, unit } = e.data;
+    const bytes = await renderReportPdf(buildReport(fixtureInput()), {
+      locale,
+      unit,
+      onProgress: (p) => progress.push(p),
+      loadFont: loadFontAsset,
+      ...(locale === 'ar' ? { translate: arabic } : {}),
+    });
     post({ ok: true, bytes, progress: progress.length }, [bytes.buffer]);
   } catch (err) {
     post({ ok: false, error: err instanceof Error ? (err.stack ?? err.message) : String(err) });

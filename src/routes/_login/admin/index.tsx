@@ -1,6 +1,7 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../../components/icon.tsx';
+import { LanguageSelect } from '../../../components/language-select.tsx';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { AdminLoginForm } from '../../../features/staff-auth/admin-login-form.tsx';
 import { DoctorEntry } from '../../../features/staff-auth/doctor-entry.tsx';
@@ -35,6 +36,7 @@ function StaffLoginPage() {
         <p className="staff-login-name">
           <Trans>Eddy staff area</Trans>
         </p>
+        <LanguageSelect compact />
       </header>
       <section className="card" aria-labelledby="staff-login-title">
         <h1 id="staff-login-title">
