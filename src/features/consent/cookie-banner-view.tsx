@@ -62,10 +62,7 @@ export function CookieBannerView({ selected, saving, onToggle, onSave, onInterac
           <Trans>Cookie Preferences</Trans>
         </h2>
         <p id={textId} className="cookie-sheet-text">
-          <Trans>
-            Eddy stores what it needs to work on this device: your sign-in and your health records, encrypted. With your permission it may also use analytics and
-            functional cookies. You can change your choice at any time on your profile.
-          </Trans>{' '}
+          <Trans>Eddy keeps your sign-in and health records on this device, encrypted, so it works offline. Analytics and functional cookies only if you allow them; you can change this on your profile.</Trans>{' '}
           <Link to="/privacy" className="cookie-sheet-link">
             <Trans>Privacy Policy</Trans>
           </Link>
@@ -77,15 +74,15 @@ export function CookieBannerView({ selected, saving, onToggle, onSave, onInterac
                 <Trans>Essential</Trans>
               </span>
               <span className="cookie-purpose-hint">
-                <Trans>Sign-in, your records on this device and this choice. The app cannot work without them.</Trans>
+                <Trans>Needed for the app to work.</Trans>
               </span>
             </span>
             <span className="cookie-always">
               <Trans>Always Active</Trans>
             </span>
           </li>
-          {toggle('analytics', t`Analytics`, t`Counts how the app is used, to improve it. Never your health data.`)}
-          {toggle('functional', t`Functional`, t`Remembers extra conveniences beyond what the app needs to work.`)}
+          {toggle('analytics', t`Analytics`, t`How the app is used. Never your health data.`)}
+          {toggle('functional', t`Functional`, t`Extra conveniences.`)}
         </ul>
         <div className="cookie-actions">
           <button type="button" className="button" disabled={busy} onClick={() => onSave('necessary')}>
