@@ -5,3 +5,8 @@ declare module '*.po' {
   import type { Messages } from '@lingui/core';
   export const messages: Messages;
 }
+
+interface ImportMetaEnv {
+  /** "remote" records cookie-consent choices on the server too (src/features/consent/consent-config.ts). */
+  readonly VITE_CONSENT_MODE?: string;
+}

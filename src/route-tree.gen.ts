@@ -14,6 +14,7 @@ import { Route as StaffRouteImport } from './routes/_staff'
 import { Route as AppRouteImport } from './routes/app'
 import { Route as AuthRouteImport } from './routes/auth'
 import { Route as LoginIndexRouteImport } from './routes/_login/index'
+import { Route as LoginPrivacyRouteImport } from './routes/_login/privacy'
 import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppProfileRouteImport } from './routes/app/profile'
 import { Route as AppReportsRouteImport } from './routes/app/reports'
@@ -46,6 +47,11 @@ const AuthRoute = AuthRouteImport.update({
 const LoginIndexRoute = LoginIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => LoginRoute,
+} as any)
+const LoginPrivacyRoute = LoginPrivacyRouteImport.update({
+  id: '/privacy',
+  path: '/privacy',
   getParentRoute: () => LoginRoute,
 } as any)
 const AppIndexRoute = AppIndexRouteImport.update({
@@ -104,6 +110,7 @@ export interface FileRoutesByFullPath {
   '/': typeof LoginIndexRoute
   '/app': typeof AppRouteWithChildren
   '/auth': typeof AuthRoute
+  '/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
@@ -118,6 +125,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof LoginIndexRoute
   '/auth': typeof AuthRoute
+  '/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
@@ -135,6 +143,7 @@ export interface FileRoutesById {
   '/_staff': typeof StaffRouteWithChildren
   '/app': typeof AppRouteWithChildren
   '/auth': typeof AuthRoute
+  '/_login/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
@@ -153,6 +162,7 @@ export interface FileRouteTypes {
     | '/'
     | '/app'
     | '/auth'
+    | '/privacy'
     | '/app/profile'
     | '/app/reports'
     | '/app/symptoms'
@@ -167,6 +177,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/auth'
+    | '/privacy'
     | '/app/profile'
     | '/app/reports'
     | '/app/symptoms'
@@ -183,6 +194,7 @@ export interface FileRouteTypes {
     | '/_staff'
     | '/app'
     | '/auth'
+    | '/_login/privacy'
     | '/app/profile'
     | '/app/reports'
     | '/app/symptoms'
@@ -238,6 +250,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof LoginIndexRouteImport
+      parentRoute: typeof LoginRoute
+    }
+    '/_login/privacy': {
+      id: '/_login/privacy'
+      path: '/privacy'
+      fullPath: '/privacy'
+      preLoaderRoute: typeof LoginPrivacyRouteImport
       parentRoute: typeof LoginRoute
     }
     '/app/': {
@@ -314,12 +333,14 @@ declare module '@tanstack/react-router' {
 }
 
 interface LoginRouteChildren {
+  LoginPrivacyRoute: typeof LoginPrivacyRoute
   LoginIndexRoute: typeof LoginIndexRoute
   LoginAdminLoginRoute: typeof LoginAdminLoginRoute
   LoginAdminIndexRoute: typeof LoginAdminIndexRoute
 }
 
 const LoginRouteChildren: LoginRouteChildren = {
+  LoginPrivacyRoute: LoginPrivacyRoute,
   LoginIndexRoute: LoginIndexRoute,
   LoginAdminLoginRoute: LoginAdminLoginRoute,
   LoginAdminIndexRoute: LoginAdminIndexRoute,

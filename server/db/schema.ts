@@ -322,6 +322,25 @@ export const auditLog = pgTable(
   (t) => [index('audit_patient_at_idx').on(t.patientId, t.at), index('audit_at_idx').on(t.at)],
 );
 
+// Proof of cookie consent (spec §3 consent record): what was chosen, where and when, by which request.
+// Consent is given before login, so a record names no patient; the client address is kept only as
+// an HMAC under a server secret (see consent-service.ts), enough to tell the same device's records
+// apart, not to recover the address.
+export const consentRecords = pgTable(
+  'consent_records',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    type: text('type').notNull(),
+    domain: text('domain').notNull(),
+    preferences: jsonb('preferences').$type<Record<string, boolean>>().notNull(),
+    metadata: jsonb('metadata').$type<Record<string, string | number | boolean | null>>(),
+    givenAt: tstz('given_at').notNull().defaultNow(),
+    requestId: text('request_id'),
+    addressHash: text('address_hash'),
+  },
+  (t) => [index('consent_records_address_idx').on(t.addressHash, t.domain, t.type, t.givenAt)],
+);
+
 // Fixed-window rate-limit counters shared by every server instance.
 export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminManageRoutes } from './admin-manage.ts';
 import { authRoutes } from './auth.ts';
+import { consentRoutes } from './consent.ts';
 import { healthRoutes } from './health.ts';
 import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
@@ -20,6 +21,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   medicineRoutes(api, ctx);
   reportRoutes(api, ctx);
   pushRoutes(api, ctx);
+  consentRoutes(api, ctx);
   adminAuthRoutes(api, ctx);
   adminManageRoutes(api, ctx);
 }

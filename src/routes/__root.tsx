@@ -3,6 +3,7 @@ import { ErrorPage, NotFoundPage } from '../components/error-pages.tsx';
 import { LoaderOverlay, useLoaderVisible } from '../components/loader-overlay.tsx';
 import { ScrollToTop } from '../components/scroll-to-top.tsx';
 import { Toaster } from '../components/toaster.tsx';
+import { CookieConsent } from '../features/consent/cookie-consent.tsx';
 
 export const Route = createRootRoute({
   component: RootLayout,
@@ -10,7 +11,7 @@ export const Route = createRootRoute({
   errorComponent: ErrorPage,
 });
 
-// App shell (spec §2): the routed page, the toasts and the global loader. While the loader shows,
+// App shell (spec §2): the routed page, the toasts, the cookie banner and the global loader. While the loader shows,
 // the page behind is inert, so keyboard focus cannot wander to controls the overlay hides.
 function RootLayout() {
   const busy = useLoaderVisible();
@@ -20,6 +21,7 @@ function RootLayout() {
         <Outlet />
       </div>
       <Toaster />
+      <CookieConsent />
       <LoaderOverlay />
       <ScrollToTop />
     </>

@@ -93,12 +93,36 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   };
 }
 
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
+/**
+ * Chromium for the tests. Its contexts start like a returning visitor's browser: with a saved cookie
+ * choice (Reject All), so the cookie banner, a bottom sheet, does not cover the pages under test.
+ * `{ savedCookieChoice: false }` gives a first visit's browser (tests/consent.e2e.test.ts, the bench).
+ */
+export async function launchChromium(opts: { savedCookieChoice?: boolean } = {}): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
   });
+  if (opts.savedCookieChoice === false) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript(seedCookieChoice);
+    return context;
+  };
+  return browser;
+}
+
+/** Runs in the page before its scripts: the choice c15t and the app keep (once per browser profile). */
+function seedCookieChoice(): void {
+  const seeded = 'eddy-e2e-cookie-choice-seeded';
+  if (localStorage.getItem(seeded) !== null) return;
+  const time = Date.now();
+  const consents = { necessary: true, functionality: false, measurement: false, experience: false, marketing: false };
+  localStorage.setItem('c15t-consent', JSON.stringify({ consents, consentInfo: { time, type: 'necessary' } }));
+  localStorage.setItem('eddy-cookie-consent', JSON.stringify({ type: 'cookie_banner', domain: location.hostname, preferences: { necessary: true, analytics: false, functional: false }, timestamp: time }));
+  localStorage.setItem(seeded, '1');
 }
 
 /** Logs in through the API (not the UI) to check what the server holds. */

@@ -1,4 +1,4 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, Link, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
@@ -43,6 +43,11 @@ function LoginPage() {
         <LoginForm />
       </section>
       <PasswordHelp />
+      <p className="login-footer">
+        <Link to="/privacy">
+          <Trans>Privacy Policy</Trans>
+        </Link>
+      </p>
     </div>
   );
 }

@@ -1,9 +1,10 @@
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, Link, useRouter } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { Icon } from '../../components/icon.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { ChangePasswordForm } from '../../features/auth/change-password-form.tsx';
+import { CookiePreferences } from '../../features/consent/cookie-preferences.tsx';
 import { useLogout } from '../../features/auth/use-logout.ts';
 import { GlucometerAlerts } from '../../features/profile/glucometer-alerts.tsx';
 import { InstallApp } from '../../features/profile/install-app.tsx';
@@ -60,6 +61,17 @@ function Page() {
             <Trans>App</Trans>
           </h2>
           <InstallApp />
+        </section>
+        <section className="card" aria-labelledby="privacy-title">
+          <h2 id="privacy-title">
+            <Trans>Privacy</Trans>
+          </h2>
+          <p>
+            <Link to="/privacy">
+              <Trans>Privacy Policy: what Eddy keeps and why</Trans>
+            </Link>
+          </p>
+          <CookiePreferences className="button button--secondary profile-action" />
         </section>
       </div>
       <div className="grid-2">

@@ -1,0 +1,42 @@
+// The cookie-consent endpoints the c15t 1.x client calls in remote mode (spec §7), under its default
+// base path /api/c15t. Public on purpose: consent is asked before login. Rate-limited per address
+// like the other public routes, and every answer carries the request's X-Request-ID (the client
+// sends a new one on each attempt, so a retried save can be told apart in the log and the records).
+import { randomUUID } from 'node:crypto';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { consentSetSchema, consentVerifySchema } from '../../schemas/consent.ts';
+import { bannerInfo, recordConsent, verifyConsent } from '../services/consent-service.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The client's X-Request-ID when it is a sane token, else one of ours. */
+export function requestIdOf(headers: Record<string, string | string[] | undefined>): string {
+  const raw = headers['x-request-id'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  return value && REQUEST_ID.test(value) ? value : randomUUID();
+}
+
+export function consentRoutes(api: TypedApp, ctx: AppContext): void {
+  const limited = { rateLimit: { max: ctx.config.consentRateLimit, timeWindow: 60_000 } };
+
+  api.register(
+    async (scope) => {
+      const c15t = scope.withTypeProvider<JsonSchemaToTsProvider>();
+      c15t.addHook('onRequest', async (req, reply) => {
+        void reply.headers({ 'x-request-id': requestIdOf(req.headers), 'cache-control': 'no-store' });
+      });
+
+      c15t.get('/show-consent-banner', { config: limited }, async (req) => bannerInfo(req.headers));
+
+      c15t.post('/consent/set', { schema: { body: consentSetSchema }, config: limited }, async (req, reply) =>
+        // The id the onRequest hook settled on (the client's, or ours when it sent none).
+        recordConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
+      );
+
+      c15t.post('/consent/verify', { schema: { body: consentVerifySchema }, config: limited }, async (req) => verifyConsent(ctx, req.body, req.ip));
+    },
+    { prefix: '/c15t' },
+  );
+}

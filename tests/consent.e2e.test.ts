@@ -1,0 +1,344 @@
+// Cookie consent in the built app (spec §2, §4, §7–§9): the banner and each of its transitions in
+// offline mode (the default build), then remote mode against the real server, a server that fails
+// twice, and one that is down. Remote mode is a build setting (VITE_CONSENT_MODE=remote), so that
+// build is made here into a temporary folder and its files are served to the browser in place of
+// dist/; every /api request still goes to the real server.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[consent e2e] skipped: ${skip}\n`);
+
+const root = path.resolve(import.meta.dirname, '..');
+const RECORD_KEY = 'eddy-cookie-consent';
+const C15T_KEY = 'c15t-consent';
+const PENDING_KEY = 'c15t-pending-consent-submissions';
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext | undefined;
+let remoteDist: string | undefined;
+let logs: string[];
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer({ AUTH_RATE_LIMIT: '200', CONSENT_RATE_LIMIT: '1000' });
+  browser = await launchChromium({ savedCookieChoice: false });
+}, 120_000);
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+  if (remoteDist) await rm(path.dirname(remoteDist), { recursive: true, force: true });
+});
+
+interface Open {
+  width?: number;
+  /** Serve the remote-mode build instead of dist/. */
+  remote?: boolean;
+  /** Without the service worker, which would serve the app's files from its cache past any route. */
+  noWorker?: boolean;
+  init?: () => void;
+}
+
+/** A fresh browser profile (nothing saved) on the login page. */
+async function open({ width = 360, remote = false, noWorker = remote, init }: Open = {}): Promise<Page> {
+  context = await browser.newContext({ bypassCSP: true, serviceWorkers: noWorker ? 'block' : 'allow', viewport: { width, height: width < 600 ? 780 : 900 } });
+  if (init) await context.addInitScript(init);
+  if (remote) {
+    const dist = await remoteBuild();
+    await context.route(
+      (url) => url.origin === server.url && !url.pathname.startsWith('/api/'),
+      (route) => {
+        const file = path.join(dist, new URL(route.request().url()).pathname);
+        return route.fulfill({ path: path.extname(file) && existsSync(file) ? file : path.join(dist, 'index.html') });
+      },
+    );
+  }
+  const page = await context.newPage();
+  logs = [];
+  page.on('console', (m) => logs.push(m.text()));
+  await page.goto(`${server.url}/`);
+  await page.getByLabel('Hospital number').waitFor();
+  return page;
+}
+
+async function remoteBuild(): Promise<string> {
+  if (remoteDist) return remoteDist;
+  const dir = path.join(await mkdtemp(path.join(tmpdir(), 'eddy-consent-remote-')), 'dist');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const res = spawnSync(process.execPath, [vite, 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn'], {
+    cwd: root,
+    env: { ...process.env, VITE_CONSENT_MODE: 'remote' },
+    encoding: 'utf8',
+  });
+  if (res.status !== 0) throw new Error(`remote-mode build failed:\n${res.stdout}\n${res.stderr}`);
+  remoteDist = dir;
+  return dir;
+}
+
+/** What the screen shows (the sheet is fixed to the viewport, which a full-page picture misplaces). */
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+const sheet = (page: Page) => page.getByRole('region', { name: 'Cookie Preferences' });
+const button = (page: Page, name: string) => sheet(page).getByRole('button', { name, exact: true });
+const toggle = (page: Page, name: string) => sheet(page).getByRole('switch', { name: new RegExp(name) });
+const stored = (page: Page, key: string) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null') as unknown, key);
+const consentCalls = (requests: Request[], endpoint: string) => requests.filter((r) => new URL(r.url()).pathname === `/api/c15t${endpoint}`);
+
+async function choose(page: Page, name: 'Reject All' | 'Save Preferences' | 'Accept All'): Promise<void> {
+  await button(page, name).click();
+  await sheet(page).waitFor({ state: 'hidden' });
+}
+
+async function verify(subjectId: string, preferences: string[]) {
+  const res = await fetch(`${server.url}/api/c15t/consent/verify`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'cookie_banner', domain: '127.0.0.1', subjectId, preferences }),
+  });
+  return (await res.json()) as { isValid: boolean; consent?: { purposeIds: string[] } };
+}
+
+describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
+  it('shows the banner only while no choice is saved, and remembers the choice across reloads', async () => {
+    const page = await open();
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    await expect(sheet(page).getByText('Always Active').isVisible()).resolves.toBe(true);
+    await expect(sheet(page).getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).resolves.toBe('/privacy');
+    await expect(seriousA11yViolations(page)).resolves.toEqual([]);
+    await shot(page, 'consent-banner-360');
+
+    await choose(page, 'Accept All');
+    for (let i = 0; i < 2; i++) {
+      await page.reload();
+      await page.getByLabel('Hospital number').waitFor();
+      await page.waitForTimeout(500);
+      await expect(sheet(page).count()).resolves.toBe(0);
+    }
+    // Offline mode: the consent client never calls the network.
+    expect(requests.filter((r) => r.url().includes('/api/c15t'))).toEqual([]);
+  });
+
+  it('Reject All refuses analytics and functional, and the choice is the spec record', async () => {
+    const page = await open();
+    await choose(page, 'Reject All');
+    expect(await stored(page, RECORD_KEY)).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { necessary: true, analytics: false, functional: false } });
+    expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { necessary: true, measurement: false, functionality: false } });
+    expect(typeof ((await stored(page, RECORD_KEY)) as { timestamp: unknown }).timestamp).toBe('number');
+  });
+
+  it('Accept All allows both', async () => {
+    const page = await open();
+    await choose(page, 'Accept All');
+    expect(await stored(page, RECORD_KEY)).toMatchObject({ preferences: { necessary: true, analytics: true, functional: true } });
+    expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: true, functionality: true } });
+  });
+
+  it('Save Preferences keeps the switches as set', async () => {
+    const page = await open();
+    await toggle(page, 'Analytics').click();
+    await expect(toggle(page, 'Analytics').isChecked()).resolves.toBe(true);
+    await toggle(page, 'Functional').click();
+    await toggle(page, 'Functional').click();
+    await choose(page, 'Save Preferences');
+    expect(await stored(page, RECORD_KEY)).toMatchObject({ preferences: { necessary: true, analytics: true, functional: false } });
+    expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: true, functionality: false } });
+  });
+
+  it('keeps the banner and only logs when the save fails', async () => {
+    const page = await open({
+      init: () => {
+        const setItem = Storage.prototype.setItem;
+        Storage.prototype.setItem = function (key: string, value: string) {
+          if (key === 'eddy-cookie-consent') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          setItem.call(this, key, value);
+        };
+      },
+    });
+    await button(page, 'Accept All').click();
+    await until('the failure in the log', async () => (logs.some((l) => l.includes('Saving the cookie preferences failed')) ? true : undefined), 10_000);
+    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    await expect(button(page, 'Accept All').isEnabled()).resolves.toBe(true);
+    expect(await stored(page, C15T_KEY)).toBeNull();
+    await page.reload();
+    await sheet(page).waitFor();
+  });
+
+  it('Cookie preferences on the privacy page removes the choice and reloads, so the banner asks again', async () => {
+    const page = await open();
+    await choose(page, 'Reject All');
+    await page.getByRole('link', { name: 'Privacy Policy' }).click();
+    await page.getByRole('heading', { name: 'Privacy Policy', level: 1 }).waitFor();
+    await expect(page.getByText('Language cookie (i18n_redirected).').isVisible()).resolves.toBe(true);
+    await expect(seriousA11yViolations(page)).resolves.toEqual([]);
+    await screenshot(page, 'privacy-360');
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: 'Cookie preferences' }).click();
+    await reloaded;
+    await sheet(page).waitFor();
+    expect(await stored(page, RECORD_KEY)).toBeNull();
+    expect(await stored(page, C15T_KEY)).toBeNull();
+    expect(await page.evaluate(() => document.cookie)).not.toContain('c15t-consent');
+  });
+
+  it('Cookie preferences on the profile does the same for a patient', async () => {
+    const page = await open();
+    await choose(page, 'Accept All');
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await page.goto(`${server.url}/app/profile`);
+    const reloaded = page.waitForEvent('load');
+    await page.getByRole('button', { name: 'Cookie preferences' }).click();
+    await reloaded;
+    await sheet(page).waitFor();
+    expect(await stored(page, C15T_KEY)).toBeNull();
+  });
+
+  it('looks right at 360 px, at 1280 px and right-to-left', async () => {
+    const wide = await open({ width: 1280 });
+    await shot(wide, 'consent-banner-1280');
+    await context?.close();
+    const rtl = await open();
+    await rtl.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    await rtl.emulateMedia({ reducedMotion: 'reduce' }); // the knob's slide would be measured halfway
+    await toggle(rtl, 'Analytics').click();
+    // Switched on, the knob sits at the end of the track: in right-to-left, its left side.
+    const knob = await toggle(rtl, 'Analytics').evaluate((el) => {
+      const before = getComputedStyle(el, '::before');
+      return { left: parseFloat(before.left), right: parseFloat(before.right), direction: getComputedStyle(el).direction };
+    });
+    expect(knob.direction).toBe('rtl');
+    expect(knob.left).toBeLessThan(knob.right);
+    await shot(rtl, 'consent-banner-rtl');
+    // The sheet spans the width and leaves room under the page for what it covers.
+    const box = await sheet(rtl).boundingBox();
+    expect(box).toMatchObject({ x: 0, width: 360 });
+    const padding = await rtl.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBlockEnd));
+    expect(padding).toBeGreaterThanOrEqual(Math.floor(box!.height));
+  });
+
+  it('when the consent manager cannot load, the app still works and says so in the log', async () => {
+    const page = await open({ noWorker: true });
+    await context!.route(/\/assets\/c15t-[^/]*\.js$/, (route) => route.abort());
+    // The first failed chunk may reload the page once (spec §8 chunk guard); the banner comes back.
+    for (let attempt = 0; attempt < 3 && !logs.some((l) => l.includes('Cookie consent manager not available')); attempt++) {
+      await button(page, 'Accept All').click({ timeout: 10_000 }).catch(() => undefined);
+      await page.waitForTimeout(1500);
+    }
+    expect(logs.some((l) => l.includes('Cookie consent manager not available'))).toBe(true);
+    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    expect(await stored(page, RECORD_KEY)).toBeNull();
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+  });
+});
+
+describe.skipIf(skip)('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
+  beforeAll(async () => {
+    if (!skip) await remoteBuild();
+  }, 300_000);
+
+  it('asks the server whether to show the banner, records the choice there, and shows "Saving..." meanwhile', async () => {
+    const requests: Request[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const page = await open({ remote: true });
+    page.on('request', (r) => requests.push(r));
+    await page.route('**/api/c15t/consent/set', async (route) => {
+      await held;
+      await route.fallback();
+    });
+    await sheet(page).waitFor();
+    await toggle(page, 'Functional').click();
+    await button(page, 'Save Preferences').click();
+    await button(page, 'Saving...').waitFor();
+    for (const name of ['Reject All', 'Saving...', 'Accept All']) await expect(button(page, name).isDisabled(), name).resolves.toBe(true);
+    await expect(toggle(page, 'Analytics').isDisabled()).resolves.toBe(true);
+    await shot(page, 'consent-banner-saving');
+    release();
+    await sheet(page).waitFor({ state: 'hidden' });
+
+    const [set] = consentCalls(requests, '/consent/set');
+    expect(set?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(set?.postDataJSON()).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { necessary: true, measurement: false, functionality: true } });
+    const id = ((await stored(page, C15T_KEY)) as { consentInfo: { id: string } }).consentInfo.id;
+    expect(await verify(id, ['functionality'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary', 'functionality'] } });
+    expect((await verify(id, ['measurement'])).isValid).toBe(false);
+
+    // The page load asked the server (once per load), with an X-Request-ID.
+    const banner = consentCalls(requests, '/show-consent-banner');
+    await page.reload();
+    await page.getByLabel('Hospital number').waitFor();
+    await until('the banner question', async () => (consentCalls(requests, '/show-consent-banner').length > banner.length ? true : undefined), 10_000);
+    expect(consentCalls(requests, '/show-consent-banner').at(-1)?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    await page.waitForTimeout(500);
+    await expect(sheet(page).count()).resolves.toBe(0);
+  });
+
+  it('retries a server that fails twice (503) after 100 and 200 ms, with a new X-Request-ID each time', async () => {
+    const page = await open({ remote: true });
+    const attempts: { at: number; id: string | undefined }[] = [];
+    await page.route('**/api/c15t/consent/set', async (route) => {
+      attempts.push({ at: Date.now(), id: route.request().headers()['x-request-id'] });
+      if (attempts.length <= 2) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' });
+      return route.fallback();
+    });
+    await sheet(page).waitFor();
+    await choose(page, 'Accept All');
+    expect(attempts).toHaveLength(3);
+    expect(new Set(attempts.map((a) => a.id)).size).toBe(3);
+    expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(90);
+    expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(190);
+    const id = ((await stored(page, C15T_KEY)) as { consentInfo: { id: string } }).consentInfo.id;
+    expect((await verify(id, ['measurement', 'functionality'])).isValid).toBe(true);
+    expect(await stored(page, PENDING_KEY)).toBeNull();
+  });
+
+  it('with the server down: saves on the device, queues the save, and resubmits it 2 s after the next load', async () => {
+    const page = await open({ remote: true });
+    await page.route('**/api/c15t/**', (route) => route.abort('connectionrefused'));
+    await page.reload();
+    // The banner question fails too: c15t falls back to offline mode and shows the banner.
+    await sheet(page).waitFor();
+    await choose(page, 'Reject All');
+    const queued = (await stored(page, PENDING_KEY)) as { type: string; preferences: Record<string, boolean> }[];
+    expect(queued).toHaveLength(1);
+    expect(queued[0]).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { measurement: false, functionality: false } });
+    expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: false } });
+
+    // The server is back on the next load.
+    await page.unroute('**/api/c15t/**');
+    const sets: number[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/c15t/consent/set')) sets.push(Date.now());
+    });
+    const loadedAt = Date.now();
+    await page.reload();
+    await until('the queued save sent', async () => ((await stored(page, PENDING_KEY)) === null ? true : undefined), 15_000);
+    expect(sets).toHaveLength(1);
+    expect(sets[0]! - loadedAt).toBeGreaterThanOrEqual(2000);
+    await expect(sheet(page).count()).resolves.toBe(0);
+    // Stored on the server: the newest choice from this address refuses analytics.
+    const fromHere = async (preferences: string[]) => {
+      const res = await fetch(`${server.url}/api/c15t/consent/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'cookie_banner', domain: '127.0.0.1', preferences }),
+      });
+      return (await res.json()) as { isValid: boolean; consent?: { purposeIds: string[] } };
+    };
+    expect(await fromHere(['necessary'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary'] } });
+    expect((await fromHere(['measurement'])).isValid).toBe(false);
+  });
+});
