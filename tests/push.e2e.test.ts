@@ -17,6 +17,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatClockTime } from '../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../server/testing/push-peer.ts';
 import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
 
@@ -536,7 +537,15 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       const tag = `med-${PRESCR}-${dinner.date}-dinner`;
       // The medicine and the meal, nothing else about the patient.
       expect(request.json).toEqual({
-        notification: { title: 'Time for your medicine', body: `Metformin 500 mg tablet — 1 (dinner, ${dinner.time})`, tag },
+        notification: {
+          title: 'Time for your medicine',
+          body: `Metformin 500 mg tablet — 1 (dinner, ${dinner.time})`,
+          tag,
+          actions: [
+            { action: 'taken', title: 'Mark as Taken' },
+            { action: 'later', title: 'Remind Later' },
+          ],
+        },
         data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: dinner.time, meal: 'dinner', notificationTime: due.toISOString() },
       });
       for (const personal of ['Maria', 'Lopez', 'Elm Street', '"100001"']) expect(request.text).not.toContain(personal);
@@ -556,7 +565,9 @@ describe.skipIf(skip)('reminders in Chromium', () => {
           { action: 'later', title: 'Remind Later' },
         ],
       });
-      await waiting(page).getByText(`Due ${dinner.time} · prescription ${PRESCR}`).waitFor({ timeout: 15_000 });
+      // The meal time as the page words it in English ("8:17 PM"; ICU may put a narrow space before PM).
+      const dueText = formatClockTime(dinner.time, 'en').replace(/\s/g, '\\s');
+      await waiting(page).getByText(new RegExp(`^Due ${dueText} · prescription ${PRESCR}$`)).waitFor({ timeout: 15_000 });
 
       const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
       await click(worker, tag, 'taken');
