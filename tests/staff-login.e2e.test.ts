@@ -151,7 +151,8 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     expect(await page.getByRole('link', { name: 'Manage' }).count()).toBe(0);
     await page.getByRole('button', { name: /^Open report for James Okafor/ }).click();
     await page.waitForURL(/\/admin\/report$/);
-    await page.getByText('James Okafor').first().waitFor({ timeout: 30_000 });
+    // The patient's card, by its heading: the name also titles the (closed) Reset dialog.
+    await page.getByRole('region', { name: 'James Okafor', exact: true }).getByRole('heading', { level: 2, name: 'James Okafor', exact: true }).waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Medicines' }).first().waitFor();
     expect(await page.getByRole('button', { name: /access key|temporary password|Add prescription/i }).count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);

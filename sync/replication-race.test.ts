@@ -1,0 +1,117 @@
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROFILE_ID } from '../src/lib/db/collections.ts';
+import { openEddyDatabase, type EddyDatabase } from '../src/lib/db/database.ts';
+import type { ApiClient } from './api-client.ts';
+import { destroyDataKey } from './crypto.ts';
+import type * as Outbox from './outbox.ts';
+import { clearOutbox, enqueue, pendingOps } from './outbox.ts';
+import { profileMapping } from './profile-sync.ts';
+import { pullChanges, replicate } from './replication.ts';
+
+// A pull and a local change racing, on the real replication (RxDB, the encrypted storage, the
+// outbox): the server's answer to a pull is never written over a change the device has not sent.
+
+// The outbox as a pull reads it, with a way to hold the pull right after it has read it: a busy
+// device may take its time between that read and RxDB writing what was pulled.
+const hold = vi.hoisted(() => ({ next: undefined as undefined | { read: () => void; until: Promise<void> } }));
+vi.mock('./outbox.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof Outbox>();
+  return {
+    ...real,
+    pendingOps: async () => {
+      const ops = await real.pendingOps();
+      const h = hold.next;
+      hold.next = undefined;
+      if (h) {
+        h.read();
+        await h.until;
+      }
+      return ops;
+    },
+  };
+});
+
+const serverUser = (breakfast: string) => ({
+  user: {
+    _id: 'p1',
+    name: 'Maria Lopez',
+    hospNum: '100001',
+    gender: 'Female',
+    age: 58,
+    address: '12 Elm Street',
+    hospital: 'City General Hospital',
+    timeZone: 'Europe/Madrid',
+    notificationTimings: { breakfast, lunch: '12:30', dinner: '19:45' },
+    glucometerAlerts: ['Monday'],
+    mustChangePassword: false,
+  },
+});
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+let db: EddyDatabase | undefined;
+afterEach(async () => {
+  await db?.close();
+  db = undefined;
+  await clearOutbox();
+  await destroyDataKey();
+});
+
+describe('a pull racing a local change', () => {
+  it('does not write an answer over a change queued after the pull read the outbox', async () => {
+    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+    const api = { get: async () => serverUser('07:15') } as unknown as ApiClient;
+    const queued = deferred();
+    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => queued.resolve() });
+    await replication.awaitInitialReplication();
+    const doc = await db.profile.findOne(PROFILE_ID).exec();
+    expect(doc?.notificationTimings.breakfast).toBe('07:15');
+
+    // A pull gets the server's (older) profile and finds nothing waiting in the outbox…
+    const read = deferred();
+    const release = deferred();
+    hold.next = { read: read.resolve, until: release.promise };
+    void replication.reSync();
+    await read.promise;
+    // …then the patient changes a meal time offline, and the change is queued…
+    await doc?.incrementalPatch({ notificationTimings: { breakfast: '06:40', lunch: '12:30', dinner: '19:45' } });
+    await queued.promise;
+    // …with time for RxDB to take the push as done before the pull's answer is written.
+    await new Promise((r) => setTimeout(r, 300));
+    release.resolve();
+    await replication.awaitInSync();
+
+    expect((await db.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('06:40');
+    expect((await pendingOps()).map((op) => op.body)).toEqual([{ breakfast: '06:40', lunch: '12:30', dinner: '19:45' }]);
+    // A later pull still leaves it alone while it waits to be sent.
+    await replication.reSync();
+    await replication.awaitInSync();
+    expect((await db.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('06:40');
+    await replication.cancel();
+  });
+
+  it('skips a document whose write was waiting when the request went out, even if it was sent before the answer came', async () => {
+    await enqueue({ collection: 'profile', docId: PROFILE_ID, kind: 'update', path: '/users/notificationTimings', body: { breakfast: '06:40', lunch: '12:30', dinner: '19:45' }, madeAt: Date.now() });
+    const api = {
+      get: async () => {
+        // The outbox was drained meanwhile, after the server had answered with what it had then.
+        const answer = serverUser('07:15');
+        await clearOutbox();
+        return answer;
+      },
+    } as unknown as ApiClient;
+    const pulled = await pullChanges(api, profileMapping, undefined);
+    expect(pulled.documents).toEqual([]);
+    // Once nothing is waiting, the profile is pulled as usual.
+    expect((await pullChanges({ get: async () => serverUser('06:40') } as unknown as ApiClient, profileMapping, undefined)).documents).toMatchObject([
+      { _id: PROFILE_ID, notificationTimings: { breakfast: '06:40' } },
+    ]);
+  });
+});
