@@ -106,8 +106,13 @@ interface AlignLinePrototype {
 async function patchNodeAlignLine(): Promise<void> {
   // Not a literal: Vite must not bundle pdfmake's Node build into the worker for this branch.
   const specifier = 'pdfmake/js/ElementWriter.js';
-  const mod = (await import(/* @vite-ignore */ specifier)) as { default: { prototype: AlignLinePrototype } };
-  const proto = mod.default.prototype;
+  // A CommonJS module built by Babel: plain Node hands back `{ default: exports }`, where the class
+  // is `exports.default`; bundlers and Vitest unwrap it once already. Take whichever holds it.
+  type Writer = { prototype?: AlignLinePrototype; default?: Writer };
+  const mod = (await import(/* @vite-ignore */ specifier)) as Writer;
+  const candidates = [mod.default?.default, mod.default, mod];
+  const proto = candidates.find((c) => typeof c?.prototype?.alignLine === 'function')?.prototype;
+  if (!proto) throw new Error('pdfmake changed: ElementWriter.prototype.alignLine not found (right-to-left line order needs it)');
   if (proto.eddyBidi) return;
   const align = proto.alignLine;
   proto.alignLine = function alignLine(line) {

@@ -82,7 +82,15 @@ describe('a scheduler pass', () => {
     expect(tablet).toHaveLength(2);
     const medicine = phone.find((m) => (m['data'] as { type: string }).type === 'medicine');
     expect(medicine).toEqual({
-      notification: { title: 'Time for your medicine', body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)', tag: 'med-RX-100001-01-2026-12-01-breakfast' },
+      notification: {
+        title: 'Time for your medicine',
+        body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)',
+        tag: 'med-RX-100001-01-2026-12-01-breakfast',
+        actions: [
+          { action: 'taken', title: 'Mark as Taken' },
+          { action: 'later', title: 'Remind Later' },
+        ],
+      },
       data: { type: 'medicine', prescrNo: 'RX-100001-01', medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: '2026-12-01T07:00:00.000Z' },
     });
     expect(phone.find((m) => (m['data'] as { type: string }).type === 'glucometerAlert')).toEqual({
@@ -91,7 +99,8 @@ describe('a scheduler pass', () => {
     });
     // The Spanish device gets the same data, worded in Spanish.
     const spanish = tablet.find((m) => (m['data'] as { type: string }).type === 'medicine');
-    expect(spanish?.['notification']).toEqual({ title: 'Hora de su medicamento', body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00)', tag: 'med-RX-100001-01-2026-12-01-breakfast' });
+    expect(spanish?.['notification']).toMatchObject({ title: 'Hora de su medicamento', body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00)', tag: 'med-RX-100001-01-2026-12-01-breakfast' });
+    expect((spanish?.['notification'] as { actions?: { title: string }[] }).actions?.map((a) => a.title)).toEqual(['Marcar como tomado', 'Recordar más tarde']);
     expect(spanish?.['data']).toEqual(medicine?.['data']);
 
     const patient = await patientRepo.byId(h.db, fx.patientA.id);
