@@ -36,8 +36,9 @@ async function start(): Promise<void> {
 }
 
 startPwa();
-// The service worker replayed queued writes while this page was away: refresh from the server.
+// The service worker replayed queued writes while this page was away: refresh from the server, and
+// settle what it had refused (the refused list itself is read from the outbox).
 onReplayDone((done) => {
-  if (done.sent > 0) void runtime.syncNow({ announce: false });
+  if (done.sent > 0 || done.rejected > 0) void runtime.syncNow({ announce: false });
 });
 void start();

@@ -13,7 +13,8 @@
 // taken', 'remind later') live in sw/push.ts; it replays the outbox through replay() below.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { drainOutbox, pendingCount, type ReplayDoneMessage } from '../sync/outbox.ts';
+import { drainOutbox, type ReplayDoneMessage } from '../sync/drain.ts';
+import { pendingCount } from '../sync/outbox.ts';
 import { registerPushHandlers } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope;

@@ -1,17 +1,21 @@
 // Where appointments are synced (spec §7: add, update, delete).
 import type { Appointment } from '../schemas/appointment.ts';
-import type { RestMapping } from './replication.ts';
+import { baseOf, type RestMapping } from './replication.ts';
 
 export const appointmentMapping: RestMapping<Appointment> = {
   collection: 'appointments',
   listPath: '/appointments',
+  versioned: true,
   fromList(json) {
     const r = json as { appointments?: Appointment[]; deleted?: string[] };
     return { docs: r.appointments ?? [], deleted: r.deleted ?? [] };
   },
-  toOp(doc, isNew) {
-    if (doc._deleted) return isNew ? undefined : { kind: 'delete', path: '/appointments/delete', body: { appointmentId: doc._id } };
+  toOp(doc, isNew, previous) {
+    const base = baseOf(previous);
+    if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'appointment.delete', path: '/appointments/delete', body: { appointmentId: doc._id, ...base }, versioned: true };
     const fields = { doctor: doc.doctor, date: doc.date, notes: doc.notes };
-    return isNew ? { kind: 'add', path: '/appointments/add', body: { _id: doc._id, ...fields } } : { kind: 'update', path: '/appointments/update', body: { appointmentId: doc._id, ...fields } };
+    return isNew
+      ? { kind: 'add', name: 'appointment.add', path: '/appointments/add', body: { _id: doc._id, ...fields } }
+      : { kind: 'update', name: 'appointment.change', path: '/appointments/update', body: { appointmentId: doc._id, ...fields, ...base }, versioned: true };
   },
 };

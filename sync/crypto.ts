@@ -52,6 +52,32 @@ export async function destroyDataKey(): Promise<void> {
   await db().keys.delete(KEY_ID);
 }
 
+/**
+ * Sets the data key aside under a new id (another patient logs in on this device while entries of
+ * the locked one are unsent, sync/parking.ts): what it sealed stays readable for its owner only.
+ * The next getDataKey() creates a fresh key. Returns the id, or undefined when there was no key.
+ */
+export async function parkDataKey(): Promise<string | undefined> {
+  const id = `parked-${crypto.randomUUID()}`;
+  const moved = await db().transaction('rw', db().keys, async () => {
+    const found = await db().keys.get(KEY_ID);
+    if (!found) return false;
+    await db().keys.add({ id, key: found.key });
+    await db().keys.delete(KEY_ID);
+    return true;
+  });
+  cached = undefined;
+  return moved ? id : undefined;
+}
+
+export async function findParkedKey(id: string): Promise<CryptoKey | undefined> {
+  return (await db().keys.get(id))?.key;
+}
+
+export async function deleteParkedKey(id: string): Promise<void> {
+  await db().keys.delete(id);
+}
+
 const toB64 = (bytes: Uint8Array): string => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);

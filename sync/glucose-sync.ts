@@ -1,19 +1,34 @@
 // Where glucose is synced: the REST shape of spec §7 (three lists by type; add, update, delete).
 import type { GlucoseReading } from '../schemas/glucose.ts';
-import type { RestMapping } from './replication.ts';
+import { baseOf, type RestMapping } from './replication.ts';
 
 type ListResponse = { fasting?: GlucoseReading[]; postprandial?: GlucoseReading[]; random?: GlucoseReading[]; deleted?: string[] };
 
 export const glucoseMapping: RestMapping<GlucoseReading> = {
   collection: 'glucose',
   listPath: '/glucose',
+  versioned: true,
   fromList(json) {
     const r = json as ListResponse;
     return { docs: [...(r.fasting ?? []), ...(r.postprandial ?? []), ...(r.random ?? [])], deleted: r.deleted ?? [] };
   },
-  toOp(doc, isNew) {
-    if (doc._deleted) return isNew ? undefined : { kind: 'delete', path: '/glucose/delete', body: { glucoseId: doc._id } };
-    if (isNew) return { kind: 'add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, recordedAt: doc.recordedAt } };
-    return { kind: 'update', path: '/glucose/update', body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, recordedAt: doc.recordedAt } };
+  toOp(doc, isNew, previous) {
+    const base = baseOf(previous);
+    if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'glucose.delete', path: '/glucose/delete', body: { glucoseId: doc._id, ...base }, versioned: true };
+    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, recordedAt: doc.recordedAt } };
+    return {
+      kind: 'update',
+      name: changeName(doc, previous),
+      path: '/glucose/update',
+      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, recordedAt: doc.recordedAt, ...base },
+      versioned: true,
+    };
   },
 };
+
+/** The intent of an edit, named by what changed (the server applies the whole reading either way). */
+function changeName(doc: GlucoseReading, previous: GlucoseReading | undefined): string {
+  if (!previous) return 'glucose.change';
+  const changed = [doc.value !== previous.value && 'Value', doc.type !== previous.type && 'Type', doc.recordedAt !== previous.recordedAt && 'Time'].filter(Boolean);
+  return changed.length === 1 ? `glucose.change${String(changed[0])}` : 'glucose.change';
+}

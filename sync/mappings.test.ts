@@ -8,10 +8,11 @@ import { appointmentMapping } from './appointment-sync.ts';
 import { labTestMapping } from './lab-test-sync.ts';
 import { medicineIntakeMapping } from './medicine-intake-sync.ts';
 import { medicineMapping } from './medicine-sync.ts';
-import { clearOutbox, drainOutbox, setReplaySession } from './outbox.ts';
+import { drainOutbox } from './drain.ts';
+import { clearOutbox, listRefusals, setReplaySession } from './outbox.ts';
 import { PROFILE_DOC_ID, profileMapping } from './profile-sync.ts';
 import { labTestReferenceMapping, symptomReferenceMapping } from './reference-sync.ts';
-import { markRefused } from './refused.ts';
+import { settleAutomatically } from './refusals.ts';
 import { pullChanges, pushChanges, type RestMapping } from './replication.ts';
 import { symptomMapping } from './symptom-sync.ts';
 
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function roundTrip<D extends { _id: string; updatedAt?: string }>(mapping: RestMapping<D>, doc: D, changed: D) {
+async function roundTrip<D extends { _id: string }>(mapping: RestMapping<D>, doc: D, changed: D) {
   const w = (d: D, deleted = false) => ({ ...d, _deleted: deleted }) as WithDeleted<D>;
   await pushChanges(mapping, [{ newDocumentState: w(doc) }]);
   if (mapping.toOp(w(changed), false)) await pushChanges(mapping, [{ newDocumentState: w(changed), assumedMasterState: w(doc) }]);
@@ -65,17 +66,18 @@ describe('collection mappings', () => {
     const s = { _id: id(), symptom: 'Blurred vision', recordedAt: at };
     const sym = await roundTrip(symptomMapping, s, s);
     expect(sym.pulled).toMatchObject({ symptom: 'Blurred vision' });
-    expect(sym.after).toBeUndefined();
+    // A pull from the start lists what was deleted, so a device that had it removes it.
+    expect(sym.after).toEqual({ _id: s._id, _deleted: true });
 
     const a = { _id: id(), doctor: 'Dr. Rao', date: new Date(Date.now() + 86_400_000).toISOString(), notes: '' };
     const appt = await roundTrip(appointmentMapping, a, { ...a, notes: 'Bring the logbook' });
     expect(appt.pulled).toMatchObject({ doctor: 'Dr. Rao', notes: 'Bring the logbook' });
-    expect(appt.after).toBeUndefined();
+    expect(appt.after).toEqual({ _id: a._id, _deleted: true });
 
     const t = { _id: id(), name: 'HbA1c', value: 7.1, unit: null, recordedAt: at };
     const lab = await roundTrip(labTestMapping, t, { ...t, value: 6.9 });
     expect(lab.pulled).toMatchObject({ value: 6.9, unit: '%' });
-    expect(lab.after).toBeUndefined();
+    expect(lab.after).toEqual({ _id: t._id, _deleted: true });
   });
 });
 
@@ -85,8 +87,9 @@ describe('settings and doses', () => {
     if (!before) throw new Error('no profile');
     const changed = { ...before, notificationTimings: { breakfast: '07:15', lunch: '12:45', dinner: '19:30' }, glucometerAlerts: ['Thursday', 'Saturday'] };
     const queued = await pushChanges(profileMapping, [{ newDocumentState: changed, assumedMasterState: before }]);
-    // Timings changed, Saturday added, Monday removed; Thursday unchanged sends nothing.
-    expect(queued).toBe(3);
+    // Each meal time changed on its own (so a care team's change of another is merged), Saturday
+    // added, Monday removed; Thursday unchanged sends nothing.
+    expect(queued).toBe(5);
     expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
     const [after] = (await pullChanges(api, profileMapping, undefined)).documents;
     expect(after).toMatchObject({ notificationTimings: changed.notificationTimings });
@@ -99,7 +102,9 @@ describe('settings and doses', () => {
     const [medicine] = (await pullChanges(api, medicineMapping, undefined)).documents;
     if (!medicine) throw new Error('no medicine');
     const takenAt = new Date(Date.now() - 600_000).toISOString();
-    const dose = { _id: crypto.randomUUID(), prescrNo: medicine.prescrNo, medicineName: medicine.name, dose: medicine.dose, takenAt };
+    // An extra dose: the demo may have recorded this meal's dose already (one per meal slot is
+    // proven in sync-protocol.test.ts).
+    const dose = { _id: crypto.randomUUID(), prescrNo: medicine.prescrNo, medicineName: medicine.name, dose: medicine.dose, takenAt, extra: true };
     await pushChanges(medicineIntakeMapping, [{ newDocumentState: { ...dose, _deleted: false } }]);
     // A replay of the same write (crash between send and delete) stores nothing twice.
     await pushChanges(medicineIntakeMapping, [{ newDocumentState: { ...dose, _deleted: false } }]);
@@ -115,7 +120,11 @@ describe('settings and doses', () => {
     await pushChanges(symptomMapping, [{ newDocumentState: { ...first, _deleted: false } }, { newDocumentState: { ...second, _deleted: false } }]);
     const result = await drainOutbox({ baseUrl });
     expect(result.rejected).toEqual([expect.objectContaining({ status: 409, message: "You've already reported Dizziness today" })]);
-    markRefused('symptoms', second._id);
+    // Kept, sealed, until settled: the server already has what the patient meant, so it is settled
+    // without asking, and the patient is told why.
+    expect(await listRefusals()).toHaveLength(1);
+    expect(await settleAutomatically()).toEqual(["You've already reported Dizziness today"]);
+    expect(await listRefusals()).toEqual([]);
     const pulled = await pullChanges(api, symptomMapping, undefined);
     expect(pulled.documents).toContainEqual({ _id: second._id, _deleted: true });
     expect(pulled.documents.find((d) => d._id === first._id)).toMatchObject({ _deleted: false });

@@ -1,22 +1,37 @@
 // Where "Mark as taken" is synced: each dose taken is a record of its own, added on the device
 // (also offline, from the dashboard or a reminder) and sent as POST /user/medicines/taken with the
-// time it was taken. Doses are never changed or removed afterwards.
+// time it was taken and its meal slot. One dose per prescription, day and meal slot unless the
+// patient says it was an extra one (docs/sync-protocol.md); undo removes it.
 import type { MedicineIntake } from '../schemas/medicine.ts';
-import type { RestMapping } from './replication.ts';
+import { baseOf, type RestMapping } from './replication.ts';
 
 export const medicineIntakeMapping: RestMapping<MedicineIntake> = {
   collection: 'medicineIntakes',
   listPath: '/user/medicines/taken',
+  versioned: true,
   fromList(json) {
-    const r = json as { taken?: MedicineIntake[] };
-    return { docs: r.taken ?? [], deleted: [] };
+    const r = json as { taken?: MedicineIntake[]; deleted?: string[] };
+    return { docs: r.taken ?? [], deleted: r.deleted ?? [] };
   },
-  toOp(doc, isNew) {
-    if (doc._deleted || !isNew) return undefined;
+  toOp(doc, isNew, previous) {
+    if (doc._deleted) {
+      if (isNew) return undefined;
+      return { kind: 'delete', name: 'dose.undo', path: '/user/medicines/taken/delete', body: { intakeId: doc._id, ...baseOf(previous) }, versioned: true };
+    }
+    if (!isNew) return undefined;
     return {
       kind: 'add',
+      name: doc.extra ? 'dose.markExtra' : 'dose.markTaken',
       path: '/user/medicines/taken',
-      body: { _id: doc._id, prescrNo: doc.prescrNo, medicineName: doc.medicineName, dose: doc.dose, takenAt: doc.takenAt },
+      body: {
+        _id: doc._id,
+        prescrNo: doc.prescrNo,
+        medicineName: doc.medicineName,
+        dose: doc.dose,
+        takenAt: doc.takenAt,
+        ...(doc.slot ? { slot: doc.slot } : {}),
+        ...(doc.extra ? { extra: true } : {}),
+      },
     };
   },
 };

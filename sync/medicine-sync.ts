@@ -6,6 +6,7 @@ import type { RestMapping } from './replication.ts';
 export const medicineMapping: RestMapping<Medicine> = {
   collection: 'medicines',
   listPath: '/users/medicines',
+  versioned: true,
   fromList(json) {
     const r = json as { medicines?: Medicine[]; deleted?: string[] };
     return { docs: r.medicines ?? [], deleted: r.deleted ?? [] };

@@ -5,7 +5,8 @@ import { Dexie } from 'dexie';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { destroyDataKey, encryptJson, getDataKey } from './crypto.ts';
-import { clearOutbox, drainOutbox, enqueue, getReplaySession, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
+import { drainOutbox } from './drain.ts';
+import { clearOutbox, enqueue, getReplaySession, listRefusals, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
 
 // The outbox against the real API server over real HTTP: what a device queued reaches the server
 // once, in order, with the time it was made, whatever the network and the server do meanwhile.
@@ -60,12 +61,19 @@ interface ServerReading {
   recordedAt: string;
 }
 
+// Mutation ids as the outbox would make them (it keeps one that is given), so expected and queued
+// operations compare equal.
+let seq = 0;
+const mutationId = () => `${deviceId}:${++seq}`;
+
 const hoursAgo = (n: number) => new Date(Date.now() - n * 3600_000).toISOString();
 
 const addOp = (type: Type, value: number, recordedAt = hoursAgo(1), id = randomUUID()): OutboxOp => ({
   collection: 'glucose',
   docId: id,
   kind: 'add',
+  name: 'glucose.add',
+  mutationId: mutationId(),
   path: '/glucose/add',
   body: { _id: id, type, value, recordedAt },
   madeAt: Date.parse(recordedAt),
@@ -74,11 +82,13 @@ const updateOp = (id: string, gtype: Type, gvalue: number): OutboxOp => ({
   collection: 'glucose',
   docId: id,
   kind: 'update',
+  name: 'glucose.change',
+  mutationId: mutationId(),
   path: '/glucose/update',
   body: { glucoseId: id, gtype, gvalue },
   madeAt: Date.now(),
 });
-const deleteOp = (id: string): OutboxOp => ({ collection: 'glucose', docId: id, kind: 'delete', path: '/glucose/delete', body: { glucoseId: id }, madeAt: Date.now() });
+const deleteOp = (id: string): OutboxOp => ({ collection: 'glucose', docId: id, kind: 'delete', name: 'glucose.delete', mutationId: mutationId(), path: '/glucose/delete', body: { glucoseId: id }, madeAt: Date.now() });
 
 /** Every reading the server holds for the patient, whatever its type. */
 async function serverReadings(): Promise<ServerReading[]> {
@@ -120,9 +130,9 @@ describe('draining the outbox', () => {
 
     const net = recordingFetch();
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: ops, rejected: [], kept: 0, unauthorized: false });
+    expect(result).toEqual({ sent: ops, rejected: [], kept: 0, stuck: 0, unauthorized: false });
     expect(net.paths()).toEqual(['/api/glucose/add', '/api/glucose/add', '/api/glucose/update', '/api/glucose/delete']);
-    expect(net.calls.map((c) => JSON.parse(c.body) as unknown)).toEqual(ops.map((o) => o.body));
+    expect(net.calls.map((c) => JSON.parse(c.body) as unknown)).toEqual(ops.map((o) => ({ ...o.body, mutationId: o.mutationId })));
     expect(await pendingCount()).toBe(0);
 
     expect(await onServer(a.docId)).toEqual([expect.objectContaining({ _id: a.docId, type: 'Postprandial', value: 181, recordedAt: a.body['recordedAt'] })]);
@@ -130,7 +140,7 @@ describe('draining the outbox', () => {
 
     // A second drain has nothing left to send.
     const again = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(again).toEqual({ sent: [], rejected: [], kept: 0, unauthorized: false });
+    expect(again).toEqual({ sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false });
     expect(net.calls).toHaveLength(4);
   });
 
@@ -161,6 +171,8 @@ describe('draining the outbox', () => {
     expect(await pendingCount()).toBe(0);
     expect(await onServer(bad.docId)).toEqual([]);
     expect(await onServer(good.docId)).toHaveLength(1);
+    // Refused is not dropped: it waits, sealed, for the patient to decide.
+    expect(await listRefusals()).toEqual([expect.objectContaining({ op: bad, status: 400, message: 'value must be between 20 and 600 mg/dL' })]);
   });
 
   it('keeps every entry, in order, while the server cannot be reached', async () => {
@@ -170,7 +182,7 @@ describe('draining the outbox', () => {
     const net = recordingFetch();
 
     const result = await drainOutbox({ baseUrl: offline, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: [], rejected: [], kept: 3, unauthorized: false });
+    expect(result).toEqual({ sent: [], rejected: [], kept: 3, stuck: 0, unauthorized: false });
     expect(net.calls).toHaveLength(1); // it stops at the first failure instead of hammering
     expect(await pendingOps()).toEqual(ops);
     await drainOutbox({ baseUrl: offline });
@@ -186,7 +198,7 @@ describe('draining the outbox', () => {
     await enqueue(op);
     const hanging: typeof fetch = (_input, init) =>
       new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error)));
-    expect(await drainOutbox({ baseUrl, fetchImpl: hanging, timeoutMs: 50 })).toEqual({ sent: [], rejected: [], kept: 1, unauthorized: false });
+    expect(await drainOutbox({ baseUrl, fetchImpl: hanging, timeoutMs: 50 })).toEqual({ sent: [], rejected: [], kept: 1, stuck: 0, unauthorized: false });
     expect(await pendingOps()).toEqual([op]);
   });
 
@@ -196,7 +208,7 @@ describe('draining the outbox', () => {
     const net = recordingFetch((n) => (n === 2 ? Promise.resolve(Response.json({ message: 'Service Unavailable' }, { status: 503 })) : undefined));
 
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: [ops[0]], rejected: [], kept: 2, unauthorized: false });
+    expect(result).toEqual({ sent: [ops[0]], rejected: [], kept: 2, stuck: 0, unauthorized: false });
     expect(net.calls).toHaveLength(2);
     expect(await pendingOps()).toEqual(ops.slice(1));
     expect(await onServer(ops[1]?.docId ?? '')).toEqual([]);
@@ -209,7 +221,7 @@ describe('draining the outbox', () => {
     const op = addOp('Fasting', 108);
     await enqueue(op);
     const failing: typeof fetch = () => Promise.resolve(new Response('{}', { status, headers: { 'content-type': 'application/json' } }));
-    expect(await drainOutbox({ baseUrl, fetchImpl: failing })).toEqual({ sent: [], rejected: [], kept: 1, unauthorized: false });
+    expect(await drainOutbox({ baseUrl, fetchImpl: failing })).toEqual({ sent: [], rejected: [], kept: 1, stuck: 0, unauthorized: false });
     expect(await pendingOps()).toEqual([op]);
   });
 
@@ -220,7 +232,7 @@ describe('draining the outbox', () => {
     for (const op of ops) await enqueue(op);
     const net = recordingFetch();
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: [], rejected: [], kept: 2, unauthorized: true });
+    expect(result).toEqual({ sent: [], rejected: [], kept: 2, stuck: 0, unauthorized: true });
     expect(net.calls).toHaveLength(1);
     expect(await pendingOps()).toEqual(ops);
 
@@ -234,7 +246,7 @@ describe('draining the outbox', () => {
     await clearOutbox();
     await enqueue(addOp('Fasting', 111));
     const net = recordingFetch();
-    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: [], rejected: [], kept: 1, unauthorized: false });
+    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: [], rejected: [], kept: 1, stuck: 0, unauthorized: false });
     expect(net.calls).toHaveLength(0);
   });
 
@@ -293,7 +305,10 @@ describe('what the outbox keeps on the device', () => {
     expect(await pendingCount()).toBe(0);
     expect(await pendingOps()).toEqual([]);
     expect(await getReplaySession()).toBeUndefined();
-    expect(await rawRows('eddy-outbox')).toBe(JSON.stringify([['entries', []], ['meta', []]]));
+    const tables = JSON.parse(await rawRows('eddy-outbox')) as [string, unknown[]][];
+    for (const [name, rows] of tables) if (name !== 'counter' && name !== 'parked') expect(rows, name).toEqual([]);
+    // The mutation counter outlives every session: a reused mutation id would lose a write.
+    expect(tables.find(([name]) => name === 'counter')?.[1]).toEqual([expect.objectContaining({ id: 'mutations', next: expect.any(Number) as number })]);
     const net = recordingFetch();
     expect((await drainOutbox({ baseUrl, fetchImpl: net.impl })).sent).toEqual([]);
     expect(net.calls).toHaveLength(0);
@@ -315,7 +330,7 @@ describe('what the outbox keeps on the device', () => {
     expect(await pendingOps()).toEqual([fresh]);
 
     const net = recordingFetch();
-    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: [fresh], rejected: [], kept: 0, unauthorized: false });
+    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: [fresh], rejected: [], kept: 0, stuck: 0, unauthorized: false });
     expect(net.calls).toHaveLength(1);
     expect(await pendingCount()).toBe(0);
     expect(await onServer(orphan.docId)).toEqual([]);

@@ -1,29 +1,81 @@
-// The one outbox (DESIGN.md §1). Every write a device makes becomes an entry here, sealed with the
-// data key, and leaves only when the server has answered it. The page drains it while open; the
-// service worker drains it (Background Sync) when the page is closed. A Web Lock makes sure only
-// one of them sends at a time, and since every add carries a client id and updates and deletes are
-// idempotent on the server, an entry that is sent twice (crash between send and delete) still has
-// its effect once.
-import { Dexie, type Table } from 'dexie';
+// The one outbox (docs/sync-protocol.md). Every write a device makes becomes a named mutation here,
+// sealed with the data key, and leaves only when the server has answered it. The page drains it
+// while open; the service worker drains it (Background Sync) when the page is closed; a Web Lock
+// makes sure only one of them sends at a time (sync/drain.ts).
+//
+// Each mutation carries an id `<deviceId>:<seq>`; the server applies an id at most once and answers
+// a repeat with its first answer, so an entry sent twice (crash between send and delete, a lost
+// response) still has its effect once, for adds, updates and deletes alike. The counter that makes
+// `seq` is never reset (not by a logout, not by clearing the outbox): a reused id would be answered
+// with an old write's answer and the new write would be lost.
+//
+// What the server refused for good is not dropped: it moves to `refused`, sealed like the entries,
+// and stays there until the patient keeps, retries or discards it (sync/refusals.ts).
+import { Dexie, liveQuery, type Table } from 'dexie';
 import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey } from './crypto.ts';
-import { log } from './log.ts';
 
 export interface OutboxOp {
   /** Which local collection the write came from, and the document's id. */
   collection: string;
   docId: string;
   kind: 'add' | 'update' | 'delete';
+  /** The intent, e.g. "glucose.changeValue", "dose.markTaken", "profile.setMealTimes". */
+  name: string;
   /** API path under /api, e.g. "/glucose/add". Always POST (spec §7). */
   path: string;
   body: Record<string, unknown>;
   /** When the write was made on the device (ms since epoch). */
   madeAt: number;
+  /** `<deviceId>:<seq>`: applied at most once by the server. */
+  mutationId: string;
+  /**
+   * The body carries `baseVersion` (a stated-conflict check): once an earlier mutation of the same
+   * document has been applied, this one is based on that result (see rebase in sync/drain.ts).
+   */
+  versioned?: boolean;
 }
 
-interface Entry {
+export type OpInput = Omit<OutboxOp, 'mutationId' | 'name'> & { name?: string; mutationId?: string };
+
+export interface Entry {
   seq?: number;
   sealed: string;
   attempts: number;
+  /** A failing entry is not tried again before this time (ms); see the dead-letter rule in drain.ts. */
+  nextAttemptAt?: number;
+  /** The last status it failed with (0: no answer), to tell "server keeps failing" from "offline". */
+  lastStatus?: number;
+}
+
+/** A write the server refused for good, kept until the patient decides (sealed as a whole). */
+export interface Refusal {
+  op: OutboxOp;
+  /** 400, 403, 404, 409, …; 0 for a write held back behind an earlier refused write of the same record. */
+  status: number;
+  message: string;
+  /** 409: the record as the server has it (null: deleted there). */
+  current?: unknown;
+  /** 409 on the profile: the fields someone else changed. */
+  fields?: string[];
+  code?: string;
+  at: number;
+}
+
+export interface StoredRefusal extends Refusal {
+  id: number;
+}
+
+/** A document the next pull hands to the local database as the server's state. */
+export interface Override {
+  collection: string;
+  docId: string;
+  /** The server's copy; null: gone on the server; 'refetch': ask the server for it. */
+  doc: Record<string, unknown> | null | 'refetch';
+}
+
+interface Sealed {
+  id?: number;
+  sealed: string;
 }
 
 interface Meta {
@@ -31,26 +83,69 @@ interface Meta {
   sealed: string;
 }
 
+/** Plain on purpose: a random id and a count are no patient data, and must outlive every key. */
+interface Counter {
+  id: 'mutations';
+  deviceId: string;
+  next: number;
+}
+
 export interface SessionForReplay {
   token: string;
   deviceId: string;
 }
 
+/**
+ * Unsent entries of a patient whose session ended (401) when another patient logged in on this
+ * device: sealed under that patient's own key, set aside (sync/parking.ts).
+ */
+export interface Parked {
+  id?: number;
+  keyId: string;
+  /** {hospNo} sealed under the parked key: only that key can say whose entries these are. */
+  sealedOwner: string;
+  entries: string[];
+  refused: string[];
+  count: number;
+  parkedAt: number;
+}
+
 class OutboxDatabase extends Dexie {
   entries!: Table<Entry, number>;
+  parked!: Table<Parked, number>;
   meta!: Table<Meta, string>;
+  counter!: Table<Counter, string>;
+  refused!: Table<Sealed, number>;
+  overrides!: Table<Sealed, number>;
   constructor() {
     super('eddy-outbox');
     this.version(1).stores({ entries: '++seq', meta: 'id' });
+    this.version(2).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id' });
   }
 }
 
 let outboxDb: OutboxDatabase | undefined;
-const db = () => (outboxDb ??= new OutboxDatabase());
+export const outboxDatabase = (): OutboxDatabase => (outboxDb ??= new OutboxDatabase());
+const db = outboxDatabase;
 
-export async function enqueue(op: OutboxOp): Promise<void> {
+/** Takes the next mutation id; ids are never handed out twice (gaps are harmless). */
+export async function nextMutationId(): Promise<string> {
+  return db().transaction('rw', db().counter, async () => {
+    const row = (await db().counter.get('mutations')) ?? { id: 'mutations' as const, deviceId: crypto.randomUUID(), next: 1 };
+    await db().counter.put({ ...row, next: row.next + 1 });
+    return `${row.deviceId}:${row.next}`;
+  });
+}
+
+export async function sealOp(key: CryptoKey, op: OutboxOp): Promise<string> {
+  return encryptJson(key, op, 'outbox');
+}
+
+export async function enqueue(input: OpInput): Promise<OutboxOp> {
   const key = await getDataKey();
-  await db().entries.add({ sealed: await encryptJson(key, op, 'outbox'), attempts: 0 });
+  const op: OutboxOp = { ...input, name: input.name ?? `${input.collection}.${input.kind}`, mutationId: input.mutationId ?? (await nextMutationId()) };
+  await db().entries.add({ sealed: await sealOp(key, op), attempts: 0 });
+  return op;
 }
 
 export async function pendingCount(): Promise<number> {
@@ -67,13 +162,17 @@ export async function pendingOps(): Promise<OutboxOp[]> {
 }
 
 /**
- * An entry sealed under an earlier key (destroyed by a logout or 401 that did not get to clear the
- * outbox) can never be opened again, and must not be: it belongs to an ended session. Such an entry
- * reads as undefined instead of failing every caller after it.
+ * An entry sealed under an earlier key (destroyed by a confirmed logout that did not get to clear
+ * the outbox) can never be opened again, and must not be: it belongs to an ended session. Such an
+ * entry reads as undefined instead of failing every caller after it.
  */
-async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
+export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
+  return openSealed<OutboxOp>(key, entry.sealed, 'outbox');
+}
+
+async function openSealed<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
   try {
-    return await decryptJson<OutboxOp>(key, entry.sealed, 'outbox');
+    return await decryptJson<T>(key, sealed, purpose);
   } catch (err) {
     if (err instanceof DecryptionError) return undefined;
     throw err;
@@ -90,126 +189,111 @@ export async function getReplaySession(): Promise<SessionForReplay | undefined> 
   const key = await findDataKey();
   const row = await db().meta.get('session');
   if (!key || !row) return undefined;
-  try {
-    return await decryptJson<SessionForReplay>(key, row.sealed, 'session');
-  } catch (err) {
-    // Sealed under a destroyed key: that session is over, the page must hand over a new one.
-    if (err instanceof DecryptionError) return undefined;
-    throw err;
-  }
+  // Sealed under a destroyed key: that session is over, the page must hand over a new one.
+  return openSealed<SessionForReplay>(key, row.sealed, 'session');
 }
 
-/** Logout, 401: nothing of this patient may stay behind. */
+/** A 401 locks the app: nothing may be sent with the ended token, but the entries stay. */
+export async function dropReplaySession(): Promise<void> {
+  await db().meta.delete('session');
+}
+
+/** Whose entries these are (the hospital number, sealed), so a lock never hands them to someone else. */
+export async function setOwner(hospNo: string): Promise<void> {
+  const key = await getDataKey();
+  await db().meta.put({ id: 'owner', sealed: await encryptJson(key, { hospNo }, 'owner') });
+}
+
+export async function getOwner(): Promise<string | undefined> {
+  const key = await findDataKey();
+  const row = await db().meta.get('owner');
+  if (!key || !row) return undefined;
+  return (await openSealed<{ hospNo: string }>(key, row.sealed, 'owner'))?.hospNo;
+}
+
+/** A logout the patient confirmed: nothing of this patient may stay behind (the counter stays). */
 export async function clearOutbox(): Promise<void> {
-  await db().transaction('rw', db().entries, db().meta, async () => {
+  await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides], async () => {
     await db().entries.clear();
     await db().meta.clear();
+    await db().refused.clear();
+    await db().overrides.clear();
   });
 }
 
-export interface Rejection {
-  op: OutboxOp;
-  status: number;
-  message: string;
+// ---- refusals and overrides -------------------------------------------------------------------
+
+export async function addRefusal(key: CryptoKey, refusal: Refusal): Promise<void> {
+  await db().refused.add({ sealed: await encryptJson(key, refusal, 'refusal') });
 }
 
-export interface DrainResult {
-  sent: OutboxOp[];
-  rejected: Rejection[];
-  /** Entries left for later (offline, server error). */
-  kept: number;
-  unauthorized: boolean;
+/** Every refusal still waiting for the patient, oldest first. */
+export async function listRefusals(): Promise<StoredRefusal[]> {
+  const key = await findDataKey();
+  if (!key) return [];
+  const rows = await db().refused.orderBy('id').toArray();
+  const out: StoredRefusal[] = [];
+  for (const row of rows) {
+    const r = await openSealed<Refusal>(key, row.sealed, 'refusal');
+    if (r && row.id !== undefined) out.push({ ...r, id: row.id });
+  }
+  return out;
 }
 
-/** What the service worker posts to every open page after replaying the outbox (counts only). */
-export interface ReplayDoneMessage {
-  type: 'replay-done';
-  sent: number;
-  kept: number;
-  rejected: number;
-  unauthorized: boolean;
-  /** The replay itself failed (e.g. storage error); the page's own replication tries again. */
-  failed?: true;
+export async function refusedCount(): Promise<number> {
+  return db().refused.count();
 }
 
-export interface DrainOptions {
-  baseUrl?: string;
-  fetchImpl?: typeof fetch;
-  /** Per-request timeout; a request that hangs is treated like a network failure. */
-  timeoutMs?: number;
+export async function deleteRefusals(ids: number[]): Promise<void> {
+  await db().refused.bulkDelete(ids);
 }
 
-/** Statuses after which retrying cannot help: the write is refused for good and reported. */
-const isFinalRefusal = (status: number) => status >= 400 && status < 500 && status !== 401 && status !== 408 && status !== 429;
+export async function addOverride(override: Override): Promise<void> {
+  const key = await getDataKey();
+  await db().overrides.add({ sealed: await encryptJson(key, override, 'override') });
+}
 
-// Without Web Locks (older browsers) two drains in one context would still send the same entries
-// twice; queueing them on a promise chain at least serialises this context.
-let localTail: Promise<unknown> = Promise.resolve();
+/** The overrides of one collection; they are handed out once. */
+export async function takeOverrides(collection: string): Promise<Override[]> {
+  const key = await findDataKey();
+  if (!key) return [];
+  const rows = await db().overrides.toArray();
+  const out: Override[] = [];
+  const taken: number[] = [];
+  for (const row of rows) {
+    const o = await openSealed<Override>(key, row.sealed, 'override');
+    if (o?.collection === collection && row.id !== undefined) {
+      out.push(o);
+      taken.push(row.id);
+    }
+  }
+  await db().overrides.bulkDelete(taken);
+  return out;
+}
 
-async function withLock<T>(fn: () => Promise<T>): Promise<T> {
-  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-  if (locks) return locks.request('eddy-outbox', fn) as Promise<T>;
-  const run = localTail.then(fn);
-  localTail = run.catch(() => undefined);
-  return run;
+/** Entries that keep failing on the server (the dead-letter rule): not dropped, retried later. */
+export async function stuckCount(stuckAfter: number): Promise<number> {
+  return db()
+    .entries.filter((e) => e.attempts >= stuckAfter && (e.lastStatus ?? 0) !== 0)
+    .count();
+}
+
+export interface OutboxCounts {
+  pending: number;
+  refused: number;
+  stuck: number;
+}
+
+export async function outboxCounts(stuckAfter: number): Promise<OutboxCounts> {
+  const [pending, refused, stuck] = await Promise.all([pendingCount(), refusedCount(), stuckCount(stuckAfter)]);
+  return { pending, refused, stuck };
 }
 
 /**
- * Sends pending writes in the order they were made. Stops at the first network failure, 5xx or
- * 401 and keeps that entry and all later ones: order matters (an update must not overtake its add).
+ * Calls `listener` with the outbox's counts now and after every change, also changes made by the
+ * service worker or another tab (Dexie's live queries observe those).
  */
-export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
-  return withLock(async () => {
-    const result: DrainResult = { sent: [], rejected: [], kept: 0, unauthorized: false };
-    const key = await findDataKey();
-    const session = await getReplaySession();
-    if (!key || !session) {
-      result.kept = await pendingCount();
-      return result;
-    }
-    const doFetch = opts.fetchImpl ?? fetch;
-    const entries = await db().entries.orderBy('seq').toArray();
-    for (const [i, entry] of entries.entries()) {
-      const op = await openEntry(key, entry);
-      if (!op) {
-        log.warn('Outbox entry that no longer decrypts dropped');
-        await db().entries.delete(entry.seq as number);
-        continue;
-      }
-      let status: number;
-      let message = '';
-      try {
-        const res = await doFetch(`${opts.baseUrl ?? ''}/api${op.path}`, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'X-Requested-With': 'XMLHttpRequest',
-            'X-Device-Id': session.deviceId,
-            Authorization: `Bearer ${session.token}`,
-          },
-          body: JSON.stringify(op.body),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-        });
-        status = res.status;
-        if (!res.ok) message = await res.json().then((j: { message?: unknown }) => String(j.message ?? ''), () => '');
-        // An unread body would hold its keep-alive connection until garbage collection.
-        else await res.body?.cancel().catch(() => undefined);
-      } catch {
-        status = 0; // offline or timed out
-      }
-      if (status >= 200 && status < 300) {
-        await db().entries.delete(entry.seq as number);
-        result.sent.push(op);
-      } else if (isFinalRefusal(status)) {
-        await db().entries.delete(entry.seq as number);
-        result.rejected.push({ op, status, message });
-      } else {
-        if (status === 401) result.unauthorized = true;
-        await db().entries.update(entry.seq as number, { attempts: entry.attempts + 1 });
-        result.kept = entries.length - i;
-        break;
-      }
-    }
-    return result;
-  });
+export function watchOutboxCounts(stuckAfter: number, listener: (counts: OutboxCounts) => void): () => void {
+  const subscription = liveQuery(() => outboxCounts(stuckAfter)).subscribe({ next: listener, error: () => undefined });
+  return () => subscription.unsubscribe();
 }

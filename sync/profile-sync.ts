@@ -1,17 +1,24 @@
 // Where the profile is synced: one document, pulled from GET /users/. The settings a patient
 // changes on the device (meal times, glucometer days) are pushed as the calls of spec §7 that make
-// the same difference on the server: one for the timings, one per glucometer day added or removed.
+// the same difference on the server: one per meal time changed (only that field, with the version
+// it was based on, so a care team's change of another meal time is merged, not overwritten) and
+// one per glucometer day added or removed (set operations that never conflict).
 // Name, age and the other identity fields belong to the hospital's record and are never pushed.
 import type { UserProfile } from '../schemas/user-profile.ts';
-import type { OpDraft, RestMapping } from './replication.ts';
+import { baseOf, type OpDraft, type RestMapping } from './replication.ts';
 
 export const PROFILE_DOC_ID = 'profile';
 
 export type ProfileDoc = UserProfile & { _id: string };
 
+const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
+const MEAL_MUTATION = { breakfast: 'profile.setBreakfast', lunch: 'profile.setLunch', dinner: 'profile.setDinner' } as const;
+
 export const profileMapping: RestMapping<ProfileDoc> = {
   collection: 'profile',
   listPath: '/users/',
+  versioned: false,
+  fromRecord: (user) => profileMapping.fromList({ user }).docs[0],
   fromList(json) {
     const u = (json as { user?: Record<string, unknown> }).user;
     if (!u) return { docs: [], deleted: [] };
@@ -28,6 +35,7 @@ export const profileMapping: RestMapping<ProfileDoc> = {
       notificationTimings: u['notificationTimings'] as UserProfile['notificationTimings'],
       glucometerAlerts: (u['glucometerAlerts'] ?? u['glucometerReadingAlerts'] ?? []) as string[],
       mustChangePassword: Boolean(u['mustChangePassword']),
+      ...(typeof u['version'] === 'number' ? { version: u['version'] } : {}),
     };
     return { docs: [doc], deleted: [] };
   },
@@ -36,13 +44,18 @@ export const profileMapping: RestMapping<ProfileDoc> = {
     const ops: OpDraft[] = [];
     const t = doc.notificationTimings;
     const before = previous?.notificationTimings;
-    if (!before || t.breakfast !== before.breakfast || t.lunch !== before.lunch || t.dinner !== before.dinner) {
-      ops.push({ kind: 'update', path: '/users/notificationTimings', body: { breakfast: t.breakfast, lunch: t.lunch, dinner: t.dinner } });
+    if (!before) {
+      ops.push({ kind: 'update', name: 'profile.setMealTimes', path: '/users/notificationTimings', body: { breakfast: t.breakfast, lunch: t.lunch, dinner: t.dinner }, versioned: true });
+    } else {
+      for (const meal of MEALS) {
+        if (t[meal] === before[meal]) continue;
+        ops.push({ kind: 'update', name: MEAL_MUTATION[meal], path: '/users/notificationTimings', body: { [meal]: t[meal], ...baseOf(previous) }, versioned: true });
+      }
     }
     const had = new Set(previous?.glucometerAlerts ?? []);
     const has = new Set(doc.glucometerAlerts);
-    for (const day of has) if (!had.has(day)) ops.push({ kind: 'add', path: '/users/glucometerAlerts', body: { day } });
-    for (const day of had) if (!has.has(day)) ops.push({ kind: 'delete', path: '/users/glucometerAlerts/remove', body: { day } });
+    for (const day of has) if (!had.has(day)) ops.push({ kind: 'add', name: 'profile.addGlucometerDay', path: '/users/glucometerAlerts', body: { day } });
+    for (const day of had) if (!has.has(day)) ops.push({ kind: 'delete', name: 'profile.removeGlucometerDay', path: '/users/glucometerAlerts/remove', body: { day } });
     return ops;
   },
 };

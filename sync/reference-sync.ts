@@ -20,6 +20,7 @@ const refId = (position: number) => `ref-${position}`;
 export const symptomReferenceMapping: RestMapping<SymptomReferenceDoc> = {
   collection: 'symptomReference',
   listPath: '/symptoms/list',
+  versioned: false,
   fromList(json) {
     const names = (json as { symptoms?: unknown[] }).symptoms ?? [];
     return { docs: names.filter((n): n is string => typeof n === 'string').map((name, position) => ({ _id: refId(position), name, position })), deleted: [] };
@@ -30,6 +31,7 @@ export const symptomReferenceMapping: RestMapping<SymptomReferenceDoc> = {
 export const labTestReferenceMapping: RestMapping<LabTestReferenceDoc> = {
   collection: 'labTestReference',
   listPath: '/tests/list',
+  versioned: false,
   fromList(json) {
     const tests = (json as { tests?: { name: string; unit?: string | null }[] }).tests ?? [];
     return { docs: tests.map((t, position) => ({ _id: refId(position), name: t.name, unit: t.unit ?? null, position })), deleted: [] };

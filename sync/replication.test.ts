@@ -6,7 +6,8 @@ import type { GlucoseReading } from '../schemas/glucose.ts';
 import { createHarness, loginPatient, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 import { glucoseMapping } from './glucose-sync.ts';
-import { clearOutbox, drainOutbox, pendingOps, setReplaySession } from './outbox.ts';
+import { drainOutbox } from './drain.ts';
+import { clearOutbox, pendingOps, setReplaySession } from './outbox.ts';
 import { pullChanges, pushChanges } from './replication.ts';
 
 // The replication handlers against the real API: what a device pushes reaches the server once,
@@ -68,20 +69,19 @@ describe('glucose replication', () => {
   });
 
   it('pulls everything first, then only changes and deletions after the checkpoint', async () => {
-    // With no documents at all there is nothing to anchor a checkpoint on: the next pull is full.
-    expect((await pullChanges(api, glucoseMapping, undefined)).checkpoint).toBeUndefined();
     await pushChanges(glucoseMapping, [row(reading({ value: 99 }))]);
     await drainOutbox({ baseUrl });
     const first = await pullChanges(api, glucoseMapping, undefined);
-    expect(first.checkpoint?.since).toBeTruthy();
+    expect(first.checkpoint?.version).toBeGreaterThan(0);
     const b = reading({ value: 222 });
     await pushChanges(glucoseMapping, [row(b)]);
     await drainOutbox({ baseUrl });
     const delta = await pullChanges(api, glucoseMapping, first.checkpoint);
-    // The delta is inclusive of the checkpoint's own row (harmless to apply twice), nothing older.
-    const older = first.documents.filter((d) => d.updatedAt !== first.checkpoint?.since).map((d) => d._id);
-    expect(delta.documents.map((d) => d._id)).toContain(b._id);
-    expect(delta.documents.filter((d) => older.includes(d._id))).toEqual([]);
+    // By server version: exactly what changed after the checkpoint, nothing older.
+    expect(delta.documents.map((d) => d._id)).toEqual([b._id]);
+    expect(delta.checkpoint?.version).toBeGreaterThan(first.checkpoint?.version ?? 0);
+    // A checkpoint of the older clock-based protocol pulls everything once.
+    expect((await pullChanges(api, glucoseMapping, { since: new Date().toISOString() })).documents.length).toBeGreaterThanOrEqual(2);
     expect(delta.documents.find((d) => d._id === b._id)).toMatchObject({ value: 222, _deleted: false });
 
     await pushChanges(glucoseMapping, [row({ ...b, _deleted: true }, b)]);

@@ -1,10 +1,10 @@
 // Replication of one RxDB collection with the REST API (DESIGN.md §1):
-// - pull: the list GET, as a delta with `?since=` once a checkpoint exists; deleted ids become
-//   RxDB deletions. Documents with writes waiting in the outbox when the request went out or when
-//   its answer came are skipped, so a pull never shows an older server copy over a change the
+// - pull: the list GET by server version (`?since=<version>`, paged with the server's cursor);
+//   deleted ids become RxDB deletions. Documents with writes waiting in the outbox when the request went out or when
+//   its answer came, or refused and not yet decided by the patient, are skipped, so a pull never shows an older server copy over a change the
 //   device has not sent yet (or had not sent when the server answered).
-// - push: each changed document becomes an add/update/delete operation in the sealed outbox, then
-//   the outbox is drained. The outbox, not RxDB, owns delivery, so a write made offline survives
+// - push: each changed document becomes named mutations (with the version it was based on) in the
+//   sealed outbox, then the outbox is drained. The outbox, not RxDB, owns delivery, so a write made offline survives
 //   reloads and is sent once, in order, by the page or by the service worker.
 //
 // Local changes are protected by RxDB until the push handler returns: RxDB then takes the change
@@ -17,57 +17,99 @@ import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'r
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { filter, firstValueFrom, type BehaviorSubject } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
-import { enqueue, pendingOps, type OutboxOp } from './outbox.ts';
-import { takeRefused } from './refused.ts';
+import { enqueue, listRefusals, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
 
 export interface Checkpoint {
-  /** The newest `updatedAt` (server clock) seen in a pull. */
-  since: string;
+  /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
+  version?: number;
+  /** Checkpoints of the older, clock-based protocol: read as "pull everything once". */
+  since?: string;
 }
 
-export type OpDraft = Omit<OutboxOp, 'collection' | 'docId' | 'madeAt'>;
+export type OpDraft = Pick<OutboxOp, 'kind' | 'name' | 'path' | 'body'> & { versioned?: boolean };
+
+/** Rows per page of a version pull; the server's cursor (`next`) says when more remain. */
+export const PULL_PAGE = 1000;
 
 export interface RestMapping<Doc extends { _id: string }> {
   collection: string;
   /** List GET path, e.g. "/glucose". */
   listPath: string;
+  /** The list pages by server version (`?since=<version>&limit=`); otherwise it is pulled whole. */
+  versioned: boolean;
   /** Server list response → documents and deleted ids. */
   fromList(json: unknown): { docs: Doc[]; deleted: string[] };
+  /** One record as the server sends it (e.g. the `current` of a 409) → the document; default: as is. */
+  fromRecord?(json: Record<string, unknown>): Doc | undefined;
   /**
-   * A local change → the REST call(s) that make it on the server (undefined or []: nothing to send).
-   * `previous` is the state the server was last known to have, for mappings that send differences.
+   * A local change → the named mutation(s) that make it on the server (undefined or []: nothing to
+   * send). `previous` is the state the server was last known to have: its `version` is the base a
+   * change states, and mappings that send differences compare with it.
    */
   toOp(doc: WithDeleted<Doc>, isNew: boolean, previous?: WithDeleted<Doc>): OpDraft | OpDraft[] | undefined;
 }
 
-/** Pull: one GET, mapped to RxDB documents; exported for tests. */
-export async function pullChanges<Doc extends { _id: string; updatedAt?: string }>(
+interface ListPage {
+  checkpoint?: unknown;
+  next?: unknown;
+}
+
+async function fetchAll<Doc extends { _id: string }>(api: ApiClient, mapping: RestMapping<Doc>, from: number | undefined) {
+  if (!mapping.versioned) return { ...mapping.fromList(await api.get<unknown>(mapping.listPath, { quiet: true })), version: undefined };
+  const docs: Doc[] = [];
+  const deleted: string[] = [];
+  let version = from ?? 0;
+  for (;;) {
+    const json = await api.get<ListPage>(`${mapping.listPath}?since=${version}&limit=${PULL_PAGE}`, { quiet: true });
+    const page = mapping.fromList(json);
+    docs.push(...page.docs);
+    deleted.push(...page.deleted);
+    // A cursor that does not move on would loop for ever: it ends the pull instead.
+    if (typeof json.next === 'number' && json.next > version) {
+      version = json.next;
+      continue;
+    }
+    if (typeof json.checkpoint === 'number' && json.checkpoint > version) version = json.checkpoint;
+    break;
+  }
+  return { docs, deleted, version };
+}
+
+/** Pull: every change since the checkpoint, page by page, mapped to RxDB documents; exported for tests. */
+export async function pullChanges<Doc extends { _id: string }>(
   api: ApiClient,
   mapping: RestMapping<Doc>,
   checkpoint: Checkpoint | undefined,
 ): Promise<{ documents: WithDeleted<Doc>[]; checkpoint: Checkpoint | undefined }> {
-  // RxDB hands back whatever checkpoint was last returned, possibly one without a time (a list
-  // whose rows carry no updatedAt): that means "pull everything", never "?since=undefined".
-  const path = checkpoint?.since ? `${mapping.listPath}?since=${encodeURIComponent(checkpoint.since)}` : mapping.listPath;
   // A write waiting now may be sent while the request is out, after the server has answered it:
   // the answer is then older than that write although the outbox is empty by the time it comes.
   const waitingBefore = await waitingIds(mapping.collection);
-  const { docs, deleted } = mapping.fromList(await api.get<unknown>(path, { quiet: true }));
+  const overrides = await takeOverrides(mapping.collection);
+  // A discarded refusal whose server copy is unknown: this pull asks for everything once.
+  const refetch = overrides.some((o) => o.doc === 'refetch');
+  const from = refetch ? undefined : checkpoint?.version;
+  const { docs, deleted, version } = await fetchAll(api, mapping, from);
   const waiting = new Set([...waitingBefore, ...(await waitingIds(mapping.collection))]);
-  const gone = new Set([...deleted, ...takeRefused(mapping.collection)]);
-  const documents: WithDeleted<Doc>[] = [
-    ...docs.filter((d) => !waiting.has(d._id) && !gone.has(d._id)).map((d) => ({ ...d, _deleted: false })),
-    ...[...gone].filter((id) => !waiting.has(id)).map((id) => ({ _id: id, _deleted: true }) as WithDeleted<Doc>),
-  ];
-  const newest = docs.reduce<string | undefined>((max, d) => (d.updatedAt && (!max || d.updatedAt > max) ? d.updatedAt : max), checkpoint?.since);
-  return { documents, checkpoint: newest ? { since: newest } : checkpoint };
+  const fromServer = new Map<string, WithDeleted<Doc>>();
+  for (const d of docs) fromServer.set(d._id, { ...d, _deleted: false });
+  for (const id of deleted) fromServer.set(id, { _id: id, _deleted: true } as WithDeleted<Doc>);
+  // What the patient chose to take from the server (a discarded refusal) goes over the local copy.
+  for (const o of overrides) {
+    if (o.doc === 'refetch') continue;
+    const doc = o.doc ? (mapping.fromRecord?.(o.doc) ?? (o.doc as unknown as Doc)) : undefined;
+    fromServer.set(o.docId, doc ? { ...doc, _deleted: false } : ({ _id: o.docId, _deleted: true } as WithDeleted<Doc>));
+  }
+  const documents = [...fromServer.values()].filter((d) => !waiting.has(d._id));
+  return { documents, checkpoint: version === undefined ? checkpoint : { version } };
 }
 
+/** Documents the server must not overwrite yet: writes waiting to be sent, or refused and undecided. */
 async function waitingIds(collection: string): Promise<string[]> {
-  return (await pendingOps()).filter((op) => op.collection === collection).map((op) => op.docId);
+  const ops = [...(await pendingOps()), ...(await listRefusals()).map((r) => r.op)];
+  return ops.filter((op) => op.collection === collection).map((op) => op.docId);
 }
 
-/** Push: local changes → outbox operations; exported for tests. */
+/** Push: local changes → named mutations in the outbox; exported for tests. */
 export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapping<Doc>, rows: RxReplicationWriteToMasterRow<Doc>[]): Promise<number> {
   let queued = 0;
   for (const row of rows) {
@@ -80,6 +122,10 @@ export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapp
   return queued;
 }
 
+/** The version the server last had of a document, as the base a change of it states. */
+export const baseOf = (previous: { version?: number } | undefined): { baseVersion?: number } =>
+  typeof previous?.version === 'number' ? { baseVersion: previous.version } : {};
+
 export interface SyncedCollection {
   state: RxReplicationState<unknown, Checkpoint>;
 }
@@ -89,7 +135,7 @@ export interface SyncedCollection {
  * controller). The identifier includes the patient, so two patients on one browser never share
  * checkpoints.
  */
-export function replicate<Doc extends { _id: string; updatedAt?: string }>(opts: {
+export function replicate<Doc extends { _id: string }>(opts: {
   collection: RxCollection<Doc>;
   mapping: RestMapping<Doc>;
   api: ApiClient;

@@ -87,3 +87,51 @@ describe('patient session', () => {
     expect(s.wipes()).toBe(0);
   });
 });
+
+describe('a session that ends by itself', () => {
+  function lockable() {
+    let stored: StoredSession | undefined;
+    const vault: SessionVault = { load: async () => stored, save: async (s) => void (stored = s), clear: async () => void (stored = undefined) };
+    const calls: string[] = [];
+    let tokenRef: () => string | undefined = () => undefined;
+    const api = createApiClient({ baseUrl, getToken: () => tokenRef() });
+    const session = createPatientSession({
+      api,
+      vault,
+      wipeLocalData: async () => void calls.push('wipe'),
+      lockLocalData: async () => void calls.push('lock'),
+      prepareLocalData: async (hospNo) => void calls.push(`prepare ${hospNo}`),
+    });
+    tokenRef = session.token;
+    return { session, vault, calls, stored: () => stored };
+  }
+
+  it('locks instead of wiping on a 401, and the next login lets the owner decide what to keep', async () => {
+    const s = lockable();
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    expect(s.calls).toEqual([`prepare ${fx.patientA.hospNo}`]);
+    await s.session.expire();
+    expect(s.session.state.status).toBe('logged-out');
+    expect(s.stored()).toBeUndefined();
+    expect(s.calls).toEqual([`prepare ${fx.patientA.hospNo}`, 'lock']);
+    // Only a logout the patient asked for wipes.
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    await s.session.logout();
+    expect(s.calls.at(-1)).toBe('wipe');
+  });
+
+  it('locks when the stored session has expired, and keeps the renewed expiry the server gives', async () => {
+    const s = lockable();
+    await s.vault.save({ token: 'old', hospNo: fx.patientA.hospNo, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    expect((await s.session.restore()).status).toBe('logged-out');
+    expect(s.calls).toEqual(['lock']);
+
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    const issued = s.stored()?.expiresAt;
+    // The server slides an active session's end on (within its hard maximum); validate keeps it.
+    await s.vault.save({ ...(s.stored() as StoredSession), expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await s.session.restore();
+    expect(await s.session.validate()).toBe('valid');
+    expect(Date.parse(s.stored()?.expiresAt ?? '')).toBeGreaterThanOrEqual(Date.parse(issued ?? '') - 1000);
+  });
+});

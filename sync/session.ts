@@ -1,6 +1,13 @@
 // The patient session (spec §4): logged out → logged in once a token is received (local data of
-// any previous user is wiped first); back to logged out on logout, on a 401, or when the periodic
-// check (every 30 minutes) finds the token invalid. The token itself lives only sealed (see vault).
+// any previous user is wiped first, the same patient's is kept); back to logged out on logout, on a
+// 401, or when the periodic check (every 30 minutes) finds the token invalid. The token itself
+// lives only sealed (see vault).
+//
+// Only a logout the patient asked for (and confirmed when entries were unsent) wipes the device. A
+// session that ends by itself (401, expiry, the periodic check) LOCKS it: the token goes, the sealed
+// database, outbox and key stay for the same patient's next login (docs/sync-protocol.md). The
+// server renews an active session (sliding, within a hard maximum); the periodic check keeps the
+// stored expiry in step.
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-client.ts';
 
@@ -32,6 +39,13 @@ export interface PatientSessionOptions {
   vault: SessionVault;
   /** Destroys the local database, its key and the outbox: nothing of the user may remain. */
   wipeLocalData: () => Promise<void>;
+  /** The session ended by itself: stop sending, keep what is sealed on the device. */
+  lockLocalData?: () => Promise<void>;
+  /**
+   * Before a login is completed: keep the local data when it belongs to `hospNo`, otherwise clear it
+   * (default: always wipe, spec §4 "stores are cleared first").
+   */
+  prepareLocalData?: (hospNo: string) => Promise<void>;
   /** Called after a token was received and stored, e.g. to hand it to the outbox for replay. */
   onLoggedIn?: (session: StoredSession) => Promise<void>;
   now?: () => number;
@@ -57,13 +71,22 @@ export function createPatientSession(opts: PatientSessionOptions) {
     set({ status: 'logged-out' });
   }
 
+  /** A session that ended by itself: logged out, the sealed local data kept for the same patient. */
+  async function lock(): Promise<void> {
+    stopValidation();
+    await opts.vault.clear();
+    await (opts.lockLocalData ?? opts.wipeLocalData)();
+    set({ status: 'logged-out' });
+  }
+
   async function login(input: LoginInput): Promise<StoredSession> {
     const res =
       input.method === 'password'
         ? await opts.api.post<{ token: string; expiresAt?: string }>('/auth/loginWithPassword', { hospNo: input.hospNo, password: input.password })
         : await opts.api.post<{ token: string; expiresAt?: string }>('/auth/login', input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
-    // Stores are cleared first, then the new user's data is fetched (spec §4).
-    await opts.wipeLocalData();
+    // Stores are cleared first, then the new user's data is fetched (spec §4); a patient locked out
+    // by an ended session finds their own unsent entries still there.
+    await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(input.hospNo);
     const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
     await opts.vault.save(session);
     await opts.onLoggedIn?.(session);
@@ -75,7 +98,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
   async function restore(): Promise<SessionState> {
     const stored = await opts.vault.load().catch(() => undefined);
     if (!stored) set({ status: 'logged-out' });
-    else if (isExpired(stored)) await endLocally();
+    else if (isExpired(stored)) await lock();
     else set({ status: 'logged-in', session: stored });
     return state;
   }
@@ -104,18 +127,29 @@ export function createPatientSession(opts: PatientSessionOptions) {
   async function validate(): Promise<'valid' | 'invalid' | 'unreachable'> {
     if (state.status !== 'logged-in') return 'invalid';
     if (isExpired(state.session)) {
-      await endLocally();
+      await lock();
       return 'invalid';
     }
     try {
-      const res = await opts.api.post<{ valid: boolean }>('/auth/validate', undefined, { quiet: true });
-      if (res.valid) return 'valid';
-      await endLocally();
+      const res = await opts.api.post<{ valid: boolean; expiresAt?: string }>('/auth/validate', undefined, { quiet: true });
+      if (res.valid) {
+        await renewed(res.expiresAt);
+        return 'valid';
+      }
+      await lock();
       return 'invalid';
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return 'invalid';
       return 'unreachable';
     }
+  }
+
+  /** The server slid the session's end on: keep the stored expiry in step. */
+  async function renewed(expiresAt: string | undefined): Promise<void> {
+    if (state.status !== 'logged-in' || !expiresAt || expiresAt === state.session.expiresAt) return;
+    const session = { ...state.session, expiresAt };
+    await opts.vault.save(session);
+    if (state.status === 'logged-in' && state.session.token === session.token) set({ status: 'logged-in', session });
   }
 
   function startValidation(onUnreachable?: () => void): void {
@@ -144,8 +178,8 @@ export function createPatientSession(opts: PatientSessionOptions) {
     login,
     restore,
     logout,
-    /** A 401 from any call: the session is over here too. */
-    expire: endLocally,
+    /** A 401 from any call: the session is over here too; the device locks, keeping unsent entries. */
+    expire: lock,
     validate,
     startValidation,
     stopValidation,

@@ -113,6 +113,31 @@ describe.skipIf(skip)('dashboard', () => {
     expect(taken).toBeTruthy();
   }, 90_000);
 
+  it('a second tap on "Mark as taken" records no second dose, and offers undo', async () => {
+    const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Glimepiride 1 mg tablet' });
+    const doses = async () =>
+      (await api<{ taken: { _id: string; prescrNo: string; takenAt: string }[] }>('/user/medicines/taken')).taken.filter(
+        (t) => t.prescrNo === 'RX-100001-02' && Date.now() - Date.parse(t.takenAt) < 10 * 60_000,
+      );
+    // Two quick taps: the first was recorded by the test before; neither of these records another.
+    const button = row.getByRole('button', { name: 'Mark as taken' });
+    await button.click();
+    await button.click();
+    const notice = row.getByTestId('already-taken');
+    await notice.getByText(/Already recorded for (breakfast|lunch|dinner) at/).waitFor();
+    await page.waitForTimeout(1500);
+    expect(await doses()).toHaveLength(1);
+    await screenshot(page, 'dose-already-taken-360');
+
+    await notice.getByRole('button', { name: 'Undo that dose' }).click();
+    await row.getByText('Not marked as taken today').waitFor();
+    await until('the dose removed on the server', async () => ((await doses()).length === 0 ? true : undefined));
+    // Marked again after the undo: one dose again.
+    await button.click();
+    await toast('Medicine recorded successfully');
+    await until('one dose on the server', async () => ((await doses()).length === 1 ? true : undefined));
+  }, 90_000);
+
   it('adds, edits and removes an appointment', async () => {
     const card = page.getByTestId('appointments');
     await card.getByRole('button', { name: 'Add appointment' }).click();

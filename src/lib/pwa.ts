@@ -6,7 +6,7 @@
 // Framework-free on purpose: React reads the two stores with useSyncExternalStore, and the tests
 // run it in Node with fakes for window, navigator.serviceWorker and the storages (see PwaEnv).
 import { log } from '../../sync/log.ts';
-import type { ReplayDoneMessage } from '../../sync/outbox.ts';
+import type { ReplayDoneMessage } from '../../sync/drain.ts';
 
 export type { ReplayDoneMessage };
 

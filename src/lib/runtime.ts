@@ -1,14 +1,17 @@
 // The app's one set of long-lived parts, wired together: API client → session → local database →
 // replication. Screens reach them through useRuntime(); nothing else creates them.
-import { msg } from '@lingui/core/macro';
+import { msg, plural } from '@lingui/core/macro';
 import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
-import { clearOutbox, drainOutbox, pendingCount, setReplaySession } from '../../sync/outbox.ts';
+import { createSyncController } from '../../sync/controller.ts';
+import { drainOutbox } from '../../sync/drain.ts';
+import { clearOutbox, dropReplaySession, outboxCounts, setOwner, setReplaySession } from '../../sync/outbox.ts';
+import { prepareForOwner, unparkFor } from '../../sync/parking.ts';
 import { clearInbox } from '../../sync/push-inbox.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
-import { markRefused } from '../../sync/refused.ts';
+import { settleAutomatically } from '../../sync/refusals.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
@@ -47,7 +50,10 @@ status.subscribe(() => {
 });
 let onSessionExpired: () => void = () => undefined;
 
-/** Any 401 (a call or a replayed write): the store is cleared and the patient goes to / (spec §8). */
+/**
+ * Any 401 (a call or a replayed write): the patient goes to / (spec §8). The app locks rather than
+ * wipes: unsent entries stay sealed for the same patient's next login (docs/sync-protocol.md).
+ */
 function handleUnauthorized(): void {
   if (session.state.status !== 'logged-in') return;
   void session.expire().then(() => {
@@ -62,12 +68,6 @@ const api = createApiClient({
   onActivity,
   onUnauthorized: handleUnauthorized,
 });
-
-// While writes wait (the server was unreachable), try again regularly: the browser may never fire
-// 'online' when it was the server, not the network, that was gone.
-const RETRY_MS = 10_000;
-const IN_SYNC_TIMEOUT_MS = 30_000;
-let retryTimer: ReturnType<typeof setInterval> | undefined;
 
 let database: Promise<EddyDatabase> | undefined;
 
@@ -107,9 +107,13 @@ async function openDatabase(): Promise<EddyDatabase> {
   return database;
 }
 
-async function wipeLocalData(): Promise<void> {
+async function stopReplications(): Promise<void> {
   await Promise.all(replications.map((r) => r.cancel()));
   replications = [];
+}
+
+async function wipeLocalData(): Promise<void> {
+  await stopReplications();
   await clearOutbox();
   await clearInbox();
   // The browser's subscription goes too: the next patient on this device must not get these reminders.
@@ -122,67 +126,77 @@ async function wipeLocalData(): Promise<void> {
   database = undefined;
   // Destroys the data key too: whatever is left on disk can no longer be read.
   await destroyEddyDatabase(open ? await open : {});
-  status.update({ lastSyncAt: undefined, pending: 0 });
+  status.update({ lastSyncAt: undefined });
+}
+
+/** The session ended by itself: nothing is sent with the ended token; everything sealed stays. */
+async function lockLocalData(): Promise<void> {
+  await stopReplications();
+  await dropReplaySession();
+}
+
+async function onLoggedIn(s: StoredSession): Promise<void> {
+  await setReplaySession({ token: s.token, deviceId: deviceId() });
+  await setOwner(s.hospNo);
+  // Entries this patient made before another patient used this device come back to be sent.
+  const back = await unparkFor(s.hospNo);
+  const restored = back.restored;
+  if (restored > 0) toast({ type: 'info', text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}` });
+  const expired = back.expired;
+  if (expired > 0) {
+    const since = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }).format(back.expiredSince);
+    toast({
+      type: 'warning',
+      duration: 0,
+      text: msg`${plural(expired, {
+        one: `# entry made on this device on or after ${since} was kept for 30 days without your login and has been deleted. Please enter it again if you still need it.`,
+        other: `# entries made on this device on or after ${since} were kept for 30 days without your login and have been deleted. Please enter them again if you still need them.`,
+      })}`,
+    });
+  }
 }
 
 const session = createPatientSession({
   api,
   vault,
   wipeLocalData,
-  onLoggedIn: (s) => setReplaySession({ token: s.token, deviceId: deviceId() }),
+  lockLocalData,
+  prepareLocalData: async (hospNo) => void (await prepareForOwner(hospNo, wipeLocalData)),
+  onLoggedIn,
 });
 
-let draining: Promise<void> | undefined;
-// A write made while a sync runs may have missed that sync's drain: it gets one more right after,
-// instead of waiting for the retry timer.
-let drainAgain = false;
-/** Sends what the outbox holds, then refreshes from the server. Reports the result once done. */
-function syncNow(opts: { announce: boolean; refresh?: boolean }): Promise<void> {
-  if (draining) {
-    drainAgain = true;
-    return draining;
+// Sending, pulling and retrying live in sync/controller.ts; the runtime only wires it to the app.
+const controller = createSyncController({
+  status,
+  drain: () => drainOutbox(),
+  replications: () => replications,
+  onUnauthorized: handleUnauthorized,
+  registerBackgroundSync: registerBackgroundReplay,
+  settle: settleAutomatically,
+  onSettled: (messages) => {
+    for (const text of messages) toast({ type: 'error', text: text || MSG_RESPONSE_FAILED });
+  },
+  onSynchronized: () => toast({ type: 'success', text: msg`Data synchronized successfully` }),
+  // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
+  isStale: (lastSyncAt) => lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh',
+  isOnline: () => navigator.onLine,
+});
+const syncNow = controller.syncNow;
+
+/** How long logging out waits for unsent entries to be sent before asking what to do with them. */
+const LOGOUT_SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Before a logout: tries to send what is unsent, then says how many entries are still not on the
+ * server (unsent or refused). The caller asks the patient before a logout that would delete them.
+ */
+async function prepareLogout(): Promise<number> {
+  const before = await outboxCounts(0);
+  if (before.pending > 0 && navigator.onLine) {
+    await Promise.race([syncNow({ announce: false, refresh: false }), new Promise((resolve) => setTimeout(resolve, LOGOUT_SEND_TIMEOUT_MS))]);
   }
-  draining = (async () => {
-    try {
-      const result = await drainOutbox();
-      // A write the server refused for good (e.g. a duplicate) is reported, not silently dropped.
-      for (const r of result.rejected) {
-        toast({ type: 'error', text: r.message || MSG_RESPONSE_FAILED });
-        if (r.op.kind === 'add') markRefused(r.op.collection, r.op.docId);
-      }
-      if (result.unauthorized) return handleUnauthorized();
-      if (result.kept > 0) {
-        status.update({ offline: true, pending: await pendingCount() });
-        // If the tab is closed before the network returns, the service worker replays the outbox.
-        await registerBackgroundReplay();
-        return;
-      }
-      const wasOffline = status.getSnapshot().offline;
-      // Replications that have just started pull by themselves: asking again would pull twice.
-      if (opts.refresh !== false) await Promise.all(replications.map((r) => r.reSync()));
-      // A replication whose pulls keep failing never gets in sync; without a limit this drain would
-      // never end and no later write would be sent. It counts as not synchronized: try again later.
-      const inSync = await Promise.race([
-        Promise.all(replications.map((r) => r.awaitInSync())).then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), IN_SYNC_TIMEOUT_MS)),
-      ]);
-      if (!inSync) {
-        log.warn('replication did not get in sync; retrying later');
-        return;
-      }
-      status.update({ offline: false, lastSyncAt: Date.now(), pending: await pendingCount() });
-      if (opts.announce || wasOffline) toast({ type: 'success', text: msg`Data synchronized successfully` });
-    } catch (err) {
-      log.warn('sync failed', err);
-    } finally {
-      draining = undefined;
-      if (drainAgain) {
-        drainAgain = false;
-        void syncNow({ announce: false });
-      }
-    }
-  })();
-  return draining;
+  const after = await outboxCounts(0);
+  return after.pending + after.refused;
 }
 
 async function startSync(owner: StoredSession): Promise<void> {
@@ -192,7 +206,8 @@ async function startSync(owner: StoredSession): Promise<void> {
   const [{ replicate }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
   await setReplaySession({ token: owner.token, deviceId: deviceId() });
   const afterPush = () => void syncNow({ announce: false });
-  const start = <D extends { _id: string; updatedAt?: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
+  controller.start();
+  const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
     replicate({ collection, mapping, api, owner: owner.hospNo, afterPush }) as unknown as RxReplicationState<unknown, Checkpoint>;
   replications = [
     start(db.glucose, m.glucoseMapping),
@@ -207,13 +222,6 @@ async function startSync(owner: StoredSession): Promise<void> {
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
   session.startValidation(() => status.update({ offline: true }));
-  retryTimer ??= setInterval(() => {
-    const { offline, pending, lastSyncAt } = status.getSnapshot();
-    // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
-    const stale = lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh';
-    if ((offline || pending > 0 || stale) && navigator.onLine) void syncNow({ announce: false });
-  }, RETRY_MS);
-  status.update({ pending: await pendingCount() });
   void syncNow({ announce: false, refresh: false });
   void startReminders(db, owner);
 }
@@ -236,8 +244,7 @@ function stopSync(): void {
   session.stopValidation();
   stopPushMessages?.();
   stopPushMessages = undefined;
-  if (retryTimer) clearInterval(retryTimer);
-  retryTimer = undefined;
+  controller.stop();
 }
 
 session.subscribe((s) => {
@@ -272,6 +279,7 @@ export const runtime = {
   openDatabase,
   ensureRestored,
   syncNow,
+  prepareLogout,
   notify: (options: ToastOptions) => toast(options),
   /** Reminders on this device: the dashboard's prompt and the profile's section. */
   reminders,

@@ -3,7 +3,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
-import { useLogout } from '../features/auth/use-logout.ts';
+import { LogoutButton as GuardedLogout } from '../features/auth/logout-button.tsx';
+import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
@@ -45,14 +46,13 @@ function SyncBadge() {
 }
 
 function LogoutButton() {
-  const logout = useLogout();
   return (
-    <button type="button" className="header-button" onClick={() => void logout()}>
+    <GuardedLogout className="header-button">
       <Icon icon="mdi:logout" />
       <span>
         <Trans>Log out</Trans>
       </span>
-    </button>
+    </GuardedLogout>
   );
 }
 
@@ -98,6 +98,7 @@ function AppLayout() {
         </NavItem>
       </nav>
       <SyncBadge />
+      <RefusedNotice />
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -1,10 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { mealSlotOf, type MealSlot } from '../../../schemas/dose-slot.ts';
 import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
-import { PENDING_MEDICINE_LIMITS, type PendingMedicine } from '../../lib/db/collections.ts';
+import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import { formatClockTime } from '../../lib/dates.ts';
@@ -19,6 +20,17 @@ function useMinute(): number {
     return () => clearInterval(timer);
   }, []);
   return now;
+}
+
+/** "08:05" in the device's time, the form meal times are kept in. */
+const clockOf = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+
+/** A second "Mark as taken" for a dose already recorded: shown instead of recording it twice. */
+interface AlreadyTaken {
+  medicine: { prescrNo: string; name: string; dose: string };
+  intake: MedicineIntake;
+  slot: MealSlot;
+  pendingId: string | undefined;
 }
 
 interface Props {
@@ -39,12 +51,53 @@ export function MedicinesCard({ db, notify }: Props) {
   // expired one leaves the screen without a reload.
   const minute = useMinute();
   const pending = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
+  const profile = useLiveDocs<ProfileDoc>(db, (d) => d.profile.find(), []);
+  const timings = profile?.[0]?.notificationTimings;
+  const [already, setAlready] = useState<AlreadyTaken | undefined>();
+  // Taps are handled one after the other, each reading what the one before it recorded: a double
+  // tap can never record two doses.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
   const active = (medicines ?? []).filter((m) => isActive(m)).sort((a, b) => a.name.localeCompare(b.name));
 
-  async function markTaken(m: { prescrNo: string; name: string; dose: string }, pendingId?: string) {
+  const slotOf = (i: MedicineIntake) => i.slot ?? (timings ? mealSlotOf(clockOf(new Date(i.takenAt)), timings) : undefined);
+
+  function markTaken(m: { prescrNo: string; name: string; dose: string }, pendingId?: string, opts: { extra?: boolean; mealTime?: string } = {}) {
+    const run = queue.current.then(() => record(m, pendingId, opts));
+    queue.current = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * One dose per prescription, day and meal slot (docs/sync-protocol.md): the meal is the one the
+   * reminder was for, or the one nearest to now. A dose already recorded for that meal is shown
+   * with Undo and "extra dose" instead of being recorded again.
+   */
+  async function record(m: { prescrNo: string; name: string; dose: string }, pendingId: string | undefined, opts: { extra?: boolean; mealTime?: string }) {
     if (!db) return;
-    await db.medicineIntakes.insert({ _id: uuidv7(), prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt: new Date().toISOString() });
+    const now = new Date();
+    const slot = timings ? mealSlotOf(opts.mealTime ?? clockOf(now), timings) : undefined;
+    if (slot && !opts.extra) {
+      const midnight = new Date(`${localDateKey(now)}T00:00:00`).toISOString();
+      const today = await db.medicineIntakes.find({ selector: { takenAt: { $gte: midnight } } }).exec();
+      const same = today.map((d) => d.toJSON() as MedicineIntake).find((i) => i.prescrNo === m.prescrNo && !i.extra && slotOf(i) === slot);
+      if (same) {
+        // The reminder is answered by the dose already recorded.
+        if (pendingId) await db.pendingMedicines.findOne(pendingId).remove();
+        setAlready({ medicine: m, intake: same, slot, pendingId: undefined });
+        return;
+      }
+    }
+    setAlready(undefined);
+    await db.medicineIntakes.insert({
+      _id: uuidv7(),
+      prescrNo: m.prescrNo,
+      medicineName: m.name,
+      dose: m.dose,
+      takenAt: now.toISOString(),
+      ...(slot ? { slot } : {}),
+      ...(opts.extra ? { extra: true } : {}),
+    });
     // A medicine marked taken is removed from the pending list (spec §4).
     if (pendingId) await db.pendingMedicines.findOne(pendingId).remove();
     // Pending entries hold the prescription number cut to its limit (spec §5).
@@ -52,7 +105,15 @@ export function MedicinesCard({ db, notify }: Props) {
     notify({ type: 'success', text: t`Medicine recorded successfully` });
   }
 
+  async function undo(a: AlreadyTaken) {
+    if (!db) return;
+    await db.medicineIntakes.findOne(a.intake._id).remove();
+    setAlready(undefined);
+    notify({ type: 'info', text: t`The dose of ${a.medicine.name} was removed.` });
+  }
+
   const takenToday = (prescrNo: string) => (intakes ?? []).filter((i) => i.prescrNo === prescrNo);
+  const mealName = (slot: MealSlot) => (slot === 'breakfast' ? t`breakfast` : slot === 'lunch' ? t`lunch` : t`dinner`);
 
   return (
     <section className="card" aria-labelledby="medicines-title" data-testid="medicines">
@@ -76,7 +137,7 @@ export function MedicinesCard({ db, notify }: Props) {
                     </Trans>
                   </div>
                 </div>
-                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => void markTaken(p, p._id)}>
+                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => void markTaken(p, p._id, { mealTime: p.time })}>
                   <Trans>Mark as taken</Trans>
                 </button>
               </li>
@@ -112,6 +173,24 @@ export function MedicinesCard({ db, notify }: Props) {
                 <button type="button" className="button button--small" aria-describedby={`medicine-${m._id}`} onClick={() => void markTaken(m)}>
                   <Trans>Mark as taken</Trans>
                 </button>
+                {already?.medicine.prescrNo === m.prescrNo && (
+                  <div className="already-taken" role="status" data-testid="already-taken">
+                    <p>
+                      <Trans>
+                        Already recorded for {mealName(already.slot)} at {time.format(new Date(already.intake.takenAt))}.
+                      </Trans>
+                    </p>
+                    <button type="button" className="button button--small button--secondary" onClick={() => void undo(already)}>
+                      <Trans>Undo that dose</Trans>
+                    </button>
+                    <button type="button" className="button button--small button--secondary" onClick={() => void markTaken(already.medicine, already.pendingId, { extra: true })}>
+                      <Trans>Record an extra dose</Trans>
+                    </button>
+                    <button type="button" className="button button--small button--secondary" onClick={() => setAlready(undefined)}>
+                      <Trans>Keep it</Trans>
+                    </button>
+                  </div>
+                )}
               </li>
             );
           })}

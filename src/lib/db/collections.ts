@@ -2,8 +2,8 @@
 // (the ones the server validates with), so a field the server accepts is a field stored here.
 //
 // Encryption is the default: every field is listed in `encrypted` except the primary key, the one
-// timestamp a collection is indexed and sorted by, and `updatedAt` (server clock, used by the
-// replication's `since`). A field added to an entity schema later is therefore encrypted without
+// timestamp a collection is indexed and sorted by, `updatedAt` (server clock) and `version` (the
+// server's change counter the replication pulls by). A field added to an entity schema later is therefore encrypted without
 // anyone having to remember it.
 //
 // There is no sync-state collection: the replication keeps its checkpoints in RxDB's own
@@ -84,8 +84,14 @@ export type ProfileDoc = FromSchema<typeof profileDocSchema>;
 
 export type { Appointment, GlucoseReading, LabTest, Medicine, MedicineIntake, Symptom };
 
-/** Readable in storage although not indexed: a server timestamp the replication compares. */
-const ALWAYS_PLAIN = new Set(['_id', 'updatedAt']);
+/** Readable in storage although not indexed: the server's timestamp and version (no patient data). */
+const ALWAYS_PLAIN = new Set(['_id', 'updatedAt', 'version']);
+
+/**
+ * The collections' schema version. 1: documents carry the server's `version` (and doses their
+ * meal slot); documents of version 0 are valid as they are (see migrationStrategies in database.ts).
+ */
+export const COLLECTION_SCHEMA_VERSION = 1;
 
 interface EntitySchema {
   readonly properties: Readonly<Record<string, object>>;
@@ -108,7 +114,7 @@ function collectionSchema<Doc>(
   const plain = new Set([...ALWAYS_PLAIN, ...indexes]);
   const schema = {
     title,
-    version: 0,
+    version: COLLECTION_SCHEMA_VERSION,
     primaryKey: '_id',
     type: 'object',
     properties,

@@ -12,9 +12,11 @@ import {
   type RxStorage,
   type RxValidationError,
 } from 'rxdb';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { destroyDataKey, getDataKey } from '../../../sync/crypto.ts';
 import {
+  COLLECTION_SCHEMA_VERSION,
   eddyCollectionSchemas,
   type Appointment,
   type GlucoseReading,
@@ -91,6 +93,10 @@ function encryptedStorage(base: AnyRxStorage | undefined, getKey: () => Promise<
 
 const openByName = new Map<string, Promise<EddyDatabase>>();
 
+addRxPlugin(RxDBMigrationSchemaPlugin);
+/** Every schema version so far only added optional fields: older documents stay as they are. */
+const migrationStrategies = Object.fromEntries(Array.from({ length: COLLECTION_SCHEMA_VERSION }, (_, i) => [i + 1, (doc: unknown) => doc]));
+
 /**
  * Opens (or creates) the database. Callers asking for the same name while it is open share one
  * instance: RxDB refuses a second one, and a React effect that runs twice would otherwise fail.
@@ -121,16 +127,16 @@ async function createEddyDatabase(name: string, base: AnyRxStorage | undefined):
   });
   try {
     await db.addCollections({
-      glucose: { schema: eddyCollectionSchemas.glucose },
-      symptoms: { schema: eddyCollectionSchemas.symptoms },
-      symptomReference: { schema: eddyCollectionSchemas.symptomReference },
-      medicines: { schema: eddyCollectionSchemas.medicines },
-      medicineIntakes: { schema: eddyCollectionSchemas.medicineIntakes },
-      pendingMedicines: { schema: eddyCollectionSchemas.pendingMedicines },
-      appointments: { schema: eddyCollectionSchemas.appointments },
-      labTests: { schema: eddyCollectionSchemas.labTests },
-      labTestReference: { schema: eddyCollectionSchemas.labTestReference },
-      profile: { schema: eddyCollectionSchemas.profile },
+      glucose: { schema: eddyCollectionSchemas.glucose, migrationStrategies },
+      symptoms: { schema: eddyCollectionSchemas.symptoms, migrationStrategies },
+      symptomReference: { schema: eddyCollectionSchemas.symptomReference, migrationStrategies },
+      medicines: { schema: eddyCollectionSchemas.medicines, migrationStrategies },
+      medicineIntakes: { schema: eddyCollectionSchemas.medicineIntakes, migrationStrategies },
+      pendingMedicines: { schema: eddyCollectionSchemas.pendingMedicines, migrationStrategies },
+      appointments: { schema: eddyCollectionSchemas.appointments, migrationStrategies },
+      labTests: { schema: eddyCollectionSchemas.labTests, migrationStrategies },
+      labTestReference: { schema: eddyCollectionSchemas.labTestReference, migrationStrategies },
+      profile: { schema: eddyCollectionSchemas.profile, migrationStrategies },
     });
   } catch (err) {
     await db.close();

@@ -5,7 +5,7 @@ import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { ChangePasswordForm } from '../../features/auth/change-password-form.tsx';
 import { CookiePreferences } from '../../features/consent/cookie-preferences.tsx';
-import { useLogout } from '../../features/auth/use-logout.ts';
+import { LogoutButton } from '../../features/auth/logout-button.tsx';
 import { GlucometerAlerts } from '../../features/profile/glucometer-alerts.tsx';
 import { InstallApp } from '../../features/profile/install-app.tsx';
 import { MealTimingsForm } from '../../features/profile/meal-timings-form.tsx';
@@ -23,7 +23,6 @@ function Page() {
   const { t } = useLingui();
   usePageTitle(t`Profile`);
   const runtime = useRuntime();
-  const logout = useLogout();
   const session = useSession();
   const { offline, pending } = useSyncStatus();
   const profile = useProfile(useDatabase());
@@ -90,13 +89,13 @@ function Page() {
           </p>
           {pending > 0 && (
             <p className="error-text">
-              <Plural value={pending} one="# entry has not been sent yet and would be lost. Connect to the internet first." other="# entries have not been sent yet and would be lost. Connect to the internet first." />
+              <Plural value={pending} one="# entry has not been sent yet. Connect to the internet first, so it is not lost." other="# entries have not been sent yet. Connect to the internet first, so they are not lost." />
             </p>
           )}
-          <button type="button" className="button button--secondary profile-action" onClick={() => void logout()}>
+          <LogoutButton className="button button--secondary profile-action">
             <Icon icon="mdi:logout" />
             <Trans>Log out</Trans>
-          </button>
+          </LogoutButton>
         </section>
       </div>
     </>

@@ -1,0 +1,113 @@
+// The sync controller: when to send the outbox and pull, how often to try again, and what the
+// screens are told (spec §4 offline flag, last sync time, 'Data synchronized successfully'). The UI
+// never calls it with data: it writes to the local collections, and this sends what they queued.
+import type { DrainResult } from './drain.ts';
+import { STUCK_AFTER } from './drain.ts';
+import { log } from './log.ts';
+import { watchOutboxCounts } from './outbox.ts';
+import type { SyncStatusStore } from './status.ts';
+
+/** The part of an RxDB replication the controller drives. */
+export interface Replication {
+  reSync(): void;
+  awaitInSync(): Promise<unknown>;
+}
+
+export interface SyncControllerOptions {
+  status: SyncStatusStore;
+  drain: () => Promise<DrainResult>;
+  replications: () => readonly Replication[];
+  /** A replayed write answered 401: the session is over (the app locks, keeping the outbox). */
+  onUnauthorized: () => void;
+  /** Asks the browser to wake the service worker when the network returns (Background Sync). */
+  registerBackgroundSync: () => Promise<void>;
+  /** After a drain: refusals that need no decision are settled here; returns what to tell the patient. */
+  settle?: () => Promise<string[]>;
+  /** Tells the patient something: a synchronisation done (spec §4), or a settled refusal. */
+  onSynchronized: () => void;
+  onSettled?: (messages: string[]) => void;
+  /** Whether medical data is old enough to refresh (spec §9 cache lifetimes). */
+  isStale: (lastSyncAt: number | undefined) => boolean;
+  isOnline: () => boolean;
+  retryMs?: number;
+  inSyncTimeoutMs?: number;
+}
+
+export function createSyncController(opts: SyncControllerOptions) {
+  const { status } = opts;
+  let draining: Promise<void> | undefined;
+  // A write made while a sync runs may have missed that sync's drain: it gets one more right after,
+  // instead of waiting for the retry timer.
+  let drainAgain = false;
+  let retryTimer: ReturnType<typeof setInterval> | undefined;
+  let unwatch: (() => void) | undefined;
+
+  /** Sends what the outbox holds, then refreshes from the server. Reports the result once done. */
+  function syncNow(o: { announce: boolean; refresh?: boolean }): Promise<void> {
+    if (draining) {
+      drainAgain = true;
+      return draining;
+    }
+    draining = (async () => {
+      try {
+        const result = await opts.drain();
+        const settled = (await opts.settle?.()) ?? [];
+        if (settled.length > 0) opts.onSettled?.(settled);
+        if (result.unauthorized) return opts.onUnauthorized();
+        // Entries left that are not merely stuck behind a failing one: the server is out of reach.
+        if (result.kept > result.stuck) {
+          status.update({ offline: true });
+          // If the tab is closed before the network returns, the service worker replays the outbox.
+          await opts.registerBackgroundSync();
+          return;
+        }
+        if (result.kept > 0) await opts.registerBackgroundSync();
+        const wasOffline = status.getSnapshot().offline;
+        // Replications that have just started pull by themselves: asking again would pull twice.
+        if (o.refresh !== false) for (const r of opts.replications()) r.reSync();
+        // A replication whose pulls keep failing never gets in sync; without a limit this drain would
+        // never end and no later write would be sent. It counts as not synchronized: try again later.
+        const inSync = await Promise.race([
+          Promise.all(opts.replications().map((r) => r.awaitInSync())).then(() => true),
+          new Promise<false>((resolve) => setTimeout(() => resolve(false), opts.inSyncTimeoutMs ?? 30_000)),
+        ]);
+        if (!inSync) {
+          log.warn('replication did not get in sync; retrying later');
+          return;
+        }
+        status.update({ offline: false, lastSyncAt: Date.now() });
+        if (o.announce || wasOffline) opts.onSynchronized();
+      } catch (err) {
+        log.warn('sync failed', err);
+      } finally {
+        draining = undefined;
+        if (drainAgain) {
+          drainAgain = false;
+          void syncNow({ announce: false });
+        }
+      }
+    })();
+    return draining;
+  }
+
+  function start(): void {
+    unwatch ??= watchOutboxCounts(STUCK_AFTER, (counts) => status.update(counts));
+    // While writes wait (the server was unreachable), try again regularly: the browser may never
+    // fire 'online' when it was the server, not the network, that was gone.
+    retryTimer ??= setInterval(() => {
+      const { offline, pending, lastSyncAt } = status.getSnapshot();
+      if ((offline || pending > 0 || opts.isStale(lastSyncAt)) && opts.isOnline()) void syncNow({ announce: false });
+    }, opts.retryMs ?? 10_000);
+  }
+
+  function stop(): void {
+    if (retryTimer) clearInterval(retryTimer);
+    retryTimer = undefined;
+    unwatch?.();
+    unwatch = undefined;
+  }
+
+  return { syncNow, start, stop, idle: () => draining ?? Promise.resolve() };
+}
+
+export type SyncController = ReturnType<typeof createSyncController>;

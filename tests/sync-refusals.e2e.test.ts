@@ -1,0 +1,182 @@
+// Writes the server refuses, and sessions that end, as a patient meets them (docs/sync-protocol.md):
+// a 409 (another device changed the reading first) and a 400 (this device's clock is ahead) from
+// the service worker's replay survive a reload and are shown with a way to decide; a logout from
+// the header with entries unsent asks first; a 401 with entries unsent loses nothing.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiLogin, e2eUnavailable, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type RunningServer } from './support/e2e.ts';
+
+const skip = e2eUnavailable();
+if (skip) process.stderr.write(`[sync-refusals e2e] skipped: ${skip}\n`);
+
+let server: RunningServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let token: string;
+const HOSP_NO = '100001';
+let password = 'Demo-patient-1';
+
+beforeAll(async () => {
+  if (skip) return;
+  server = await startServer();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  page = await context.newPage();
+  token = await apiLogin(server.url, HOSP_NO, password);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+/** The patient's other device: the same account, straight to the API. */
+let otherSeq = 0;
+async function otherDevice(path: string, body: Record<string, unknown>): Promise<Response> {
+  return fetch(`${server.url}/api${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...body, mutationId: `e2e-other-device:${++otherSeq}` }),
+  });
+}
+
+const toast = (text: string | RegExp) => page.getByText(text).first().waitFor({ timeout: 20_000 });
+
+async function record(value: number): Promise<void> {
+  await page.getByRole('radio', { name: 'Random' }).check();
+  await page.getByLabel('Glucose (mg/dL)').fill(String(value));
+  await page.getByRole('button', { name: 'Save reading' }).click();
+  await toast('Glucose reported successfully');
+}
+
+/** Asks the service worker to replay the outbox from a page that runs no app code, and waits for its report. */
+async function replayInWorker(): Promise<{ sent: number; rejected: number; kept: number }> {
+  const bare = await context.newPage();
+  try {
+    await bare.goto(`${server.url}/manifest.webmanifest`);
+    return await bare.evaluate(
+      () =>
+        new Promise<{ sent: number; rejected: number; kept: number }>((resolve) => {
+          navigator.serviceWorker.addEventListener('message', (e) => {
+            const data = e.data as { type?: string; sent: number; rejected: number; kept: number };
+            if (data.type === 'replay-done') resolve(data);
+          });
+          void navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'replay' }));
+        }),
+    );
+  } finally {
+    await bare.close();
+  }
+}
+
+describe.skipIf(skip)('refused writes and ended sessions', () => {
+  it('logs in and has a reading on the device', async () => {
+    await uiLogin(page, server.url, HOSP_NO, password);
+    await page.getByTestId('glucose-list-Random').waitFor({ timeout: 30_000 });
+    await offlineReady(page);
+    await record(123);
+    await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 123));
+  }, 120_000);
+
+  it('a 409 and a 400 from the service worker survive a reload and are shown with the reason', async () => {
+    const mine = await until('the reading with its version', async () => {
+      const res = await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${token}` } });
+      const json = (await res.json()) as { random: { _id: string; value: number; version: number }[] };
+      return json.random.find((r) => r.value === 123);
+    });
+    await context.setOffline(true);
+    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+    // Edited here, offline…
+    const list = page.getByTestId('glucose-list-Random');
+    await list.getByRole('button', { name: /^Edit reading 123 mg\/dL/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit reading' });
+    await dialog.getByLabel('Glucose (mg/dL)').fill('124');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await toast('Reading updated');
+    // …and on the patient's other device, which reaches the server first.
+    expect((await otherDevice('/glucose/update', { glucoseId: mine._id, gtype: 'Random', gvalue: 150, baseVersion: mine.version })).status).toBe(200);
+    // This device's clock runs two hours ahead: the server cannot accept a reading "from the future".
+    await page.evaluate(() => {
+      const Real = Date;
+      const ahead = 2 * 3600_000;
+      class Ahead extends Real {
+        constructor(...args: unknown[]) {
+          if (args.length === 0) super(Real.now() + ahead);
+          else super(...(args as [string]));
+        }
+        static override now() {
+          return Real.now() + ahead;
+        }
+      }
+      globalThis.Date = Ahead as DateConstructor;
+    });
+    // The entry form takes its time when it is shown: show it again on the shifted clock.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Symptoms' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await record(125);
+    // The page goes away with both unsent; the worker sends them when the network is back.
+    await page.close();
+    await context.setOffline(false);
+    const replay = await replayInWorker();
+    expect(replay).toMatchObject({ sent: 0, rejected: 2, kept: 0 });
+
+    page = await context.newPage();
+    await page.goto(`${server.url}/app`);
+    const notice = page.getByTestId('refused-notice');
+    await notice.getByText('2 entries were not accepted by your hospital\'s server.').waitFor({ timeout: 30_000 });
+    await notice.getByRole('button', { name: 'Review' }).click();
+    const review = page.getByRole('dialog', { name: 'Entries not accepted' });
+    await review.getByTestId('refused-item').nth(1).waitFor();
+    await review.getByText(/Now on the server: Glucose reading, 150 mg\/dL/).waitFor();
+    await review.getByText(/cannot be in the future/).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'refused-review-360');
+    // The device still shows its own edit while the patient decides.
+    expect(await page.getByTestId('glucose-list-Random').getByText('124', { exact: true }).count()).toBeGreaterThan(0);
+
+    // Keep this device's edit; let the reading from the wrong clock go.
+    await review.getByTestId('refused-item').filter({ hasText: '150' }).getByRole('button', { name: 'Keep mine' }).click();
+    await review.getByTestId('refused-item').filter({ hasText: 'future' }).getByRole('button', { name: 'Discard mine' }).click();
+    await notice.waitFor({ state: 'detached', timeout: 30_000 });
+    const after = await until('the kept edit on the server', async () => (await serverReadings(server.url, token)).find((r) => r._id === mine._id && r.value === 124));
+    expect(after.value).toBe(124);
+    expect((await serverReadings(server.url, token)).some((r) => r.value === 125)).toBe(false);
+    await page.getByTestId('glucose-list-Random').getByText('125', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+  }, 180_000);
+
+  it('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {
+    await offlineReady(page);
+    await context.setOffline(true);
+    await record(126);
+    await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+    const ask = page.getByRole('dialog', { name: 'Log out and delete unsent entries?' });
+    await ask.getByTestId('unsent-warning').getByText('1 entry has not reached your hospital yet.', { exact: false }).waitFor();
+    await screenshot(page, 'logout-unsent-360');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await context.setOffline(false);
+    await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 126), 45_000);
+  }, 120_000);
+
+  it('a session that ends (401) with an entry unsent locks the app; the same patient logs in and it is sent', async () => {
+    await context.setOffline(true);
+    await record(127);
+    // The patient changes the password on another device: every other session of theirs ends.
+    const next = 'Demo-patient-1-new';
+    const changed = await fetch(`${server.url}/api/auth/updatePassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ hospNo: HOSP_NO, currPassword: password, password: next }),
+    });
+    expect(changed.status).toBe(200);
+    password = next;
+    await context.setOffline(false);
+    await toast('Session Expired. Please login again.');
+    await page.getByLabel('Hospital number').waitFor();
+    expect((await serverReadings(server.url, token)).some((r) => r.value === 127)).toBe(false);
+
+    await uiLogin(page, server.url, HOSP_NO, password);
+    const sent = await until('the unsent reading on the server', async () => (await serverReadings(server.url, token)).filter((r) => r.value === 127).length || undefined, 45_000);
+    expect(sent).toBe(1);
+  }, 120_000);
+});
