@@ -1,7 +1,7 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
 import type { FromSchema } from 'json-schema-to-ts';
 import { hospNo, isoDateTime, text, uuid } from './common.ts';
-import { notificationTimingsSchema } from './user-profile.ts';
+import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
 
 const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
@@ -30,7 +30,7 @@ const patientFields = {
   address: { type: ['string', 'null'], maxLength: 300 },
   hospitalId: uuid,
   timeZone,
-  notificationTimings: notificationTimingsSchema,
+  notificationTimings: mealTimingsSchema,
   glucometerAlerts: { type: 'array', maxItems: 31, items: { type: 'string', maxLength: 10 } },
   /** The older name of glucometerAlerts, still found in exported profiles. */
   glucometerReadingAlerts: { type: 'array', maxItems: 31, items: { type: 'string', maxLength: 10 } },
@@ -43,9 +43,14 @@ export const patientCreateSchema = {
 } as const;
 export type PatientCreate = FromSchema<typeof patientCreateSchema>;
 
+/**
+ * Staff editing a patient. The meal times sent are merged into the patient's, one by one: a meal
+ * time left out (or sent unchanged) keeps its value and its version, so a patient's own queued edit
+ * of another meal time is not reported as a conflict.
+ */
 export const patientPatchSchema = {
   type: 'object',
-  properties: patientFields,
+  properties: { ...patientFields, notificationTimings: mealTimingsPatchSchema },
   minProperties: 1,
 } as const;
 export type PatientPatch = FromSchema<typeof patientPatchSchema>;

@@ -19,10 +19,41 @@ export const hospNo = {
 export const text = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: NOT_BLANK }) as const;
 export const optionalText = (maxLength: number) => ({ type: 'string', maxLength }) as const;
 
-/** A list GET with `?since=` returns only what changed after that instant, plus deleted ids. */
+/**
+ * A row's version (docs/sync-protocol.md): assigned by the database from a per-patient counter,
+ * strictly increasing per patient. Bounded (and a whole multiple of 1) so a device can index it.
+ */
+export const MAX_VERSION = 999_999_999_999_999;
+export const syncVersion = { type: 'integer', minimum: 0, maximum: MAX_VERSION, multipleOf: 1 } as const;
+
+/** `<deviceId>:<seq>`: names one write of one device; the server applies it at most once. */
+export const mutationId = {
+  type: 'string',
+  maxLength: 81,
+  pattern: '^[A-Za-z0-9-]{1,64}:[0-9]{1,15}$',
+  description: '<deviceId>:<sequence number> (letters, digits and -, a colon, then up to 15 digits)',
+} as const;
+
+/** The version of the row (or profile) the device's edit was made on; stale edits are refused. */
+export const baseVersion = syncVersion;
+
+export const PULL_LIMIT_DEFAULT = 1000;
+export const PULL_LIMIT_MAX = 5000;
+
+/**
+ * A list GET with `?since=`: an ISO instant (older devices: the changes at or after it, plus deleted
+ * ids) or a version (the changes after it, oldest first, at most `limit`, with `deleted`,
+ * `checkpoint` and, when more remain, `next`).
+ */
 export const sinceQuery = {
   type: 'object',
-  properties: { since: isoDateTime },
+  properties: {
+    since: {
+      anyOf: [isoDateTime, { type: 'string', pattern: '^[0-9]{1,15}$' }],
+      description: 'a valid ISO date and time (for example 2026-11-22T08:30:00Z) or a version number (up to 15 digits)',
+    },
+    limit: { type: 'integer', minimum: 1, maximum: PULL_LIMIT_MAX },
+  },
   additionalProperties: false,
 } as const;
 

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { isoDateTime, uuid } from './common.ts';
+import { baseVersion, isoDateTime, mutationId, syncVersion, uuid } from './common.ts';
 
 export const GLUCOSE_TYPES = ['Fasting', 'Postprandial', 'Random'] as const;
 export type GlucoseType = (typeof GLUCOSE_TYPES)[number];
@@ -27,6 +27,7 @@ export const glucoseReadingSchema = {
     value: glucoseValue,
     recordedAt: isoDateTime,
     updatedAt: isoDateTime,
+    version: syncVersion,
   },
   required: ['_id', 'type', 'value', 'recordedAt'],
   additionalProperties: false,
@@ -35,20 +36,21 @@ export type GlucoseReading = FromSchema<typeof glucoseReadingSchema>;
 
 export const glucoseAddSchema = {
   type: 'object',
-  properties: { _id: uuid, type: glucoseType, value: glucoseValue, recordedAt: isoDateTime },
+  properties: { _id: uuid, type: glucoseType, value: glucoseValue, recordedAt: isoDateTime, mutationId },
   required: ['type', 'value'],
 } as const;
 export type GlucoseAdd = FromSchema<typeof glucoseAddSchema>;
 
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, recordedAt: isoDateTime },
+  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, recordedAt: isoDateTime, baseVersion, mutationId },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;
 
 export const glucoseDeleteSchema = {
   type: 'object',
-  properties: { glucoseId: uuid },
+  properties: { glucoseId: uuid, baseVersion, mutationId },
   required: ['glucoseId'],
 } as const;
+export type GlucoseDelete = FromSchema<typeof glucoseDeleteSchema>;

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { isoDateTime, optionalText, text, uuid } from './common.ts';
+import { baseVersion, isoDateTime, mutationId, optionalText, syncVersion, text, uuid } from './common.ts';
 
 const name = text(100);
 const value = { type: 'number', minimum: -1e9, maximum: 1e9 } as const;
@@ -8,7 +8,7 @@ const unit = optionalText(30);
 export const labTestSchema = {
   $id: 'LabTest',
   type: 'object',
-  properties: { _id: uuid, name, value, unit: { anyOf: [unit, { type: 'null' }] }, recordedAt: isoDateTime, updatedAt: isoDateTime },
+  properties: { _id: uuid, name, value, unit: { anyOf: [unit, { type: 'null' }] }, recordedAt: isoDateTime, updatedAt: isoDateTime, version: syncVersion },
   required: ['_id', 'name', 'value', 'recordedAt'],
   additionalProperties: false,
 } as const;
@@ -16,23 +16,24 @@ export type LabTest = FromSchema<typeof labTestSchema>;
 
 export const labTestAddSchema = {
   type: 'object',
-  properties: { _id: uuid, name, value, unit, recordedAt: isoDateTime },
+  properties: { _id: uuid, name, value, unit, recordedAt: isoDateTime, mutationId },
   required: ['name', 'value', 'recordedAt'],
 } as const;
 export type LabTestAdd = FromSchema<typeof labTestAddSchema>;
 
 export const labTestUpdateSchema = {
   type: 'object',
-  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime },
+  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime, baseVersion, mutationId },
   required: ['testId', 'name', 'value', 'recordedAt'],
 } as const;
 export type LabTestUpdate = FromSchema<typeof labTestUpdateSchema>;
 
 export const labTestDeleteSchema = {
   type: 'object',
-  properties: { testId: uuid },
+  properties: { testId: uuid, baseVersion, mutationId },
   required: ['testId'],
 } as const;
+export type LabTestDelete = FromSchema<typeof labTestDeleteSchema>;
 
 /** An entry of the reference list offered when adding a test. */
 export const labTestReferenceSchema = {

@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { isoDate, isoDateTime, text, uuid } from './common.ts';
+import { baseVersion, isoDate, isoDateTime, mutationId, syncVersion, text, uuid } from './common.ts';
+import { mealSlot } from './dose-slot.ts';
 import { mealTime } from './user-profile.ts';
 
 export const prescrNo = text(40);
@@ -18,23 +19,47 @@ export const medicineSchema = {
     startDate: { anyOf: [isoDate, { type: 'null' }] },
     endDate: { anyOf: [isoDate, { type: 'null' }] },
     updatedAt: isoDateTime,
+    version: syncVersion,
   },
   required: ['_id', 'prescrNo', 'name', 'dose'],
   additionalProperties: false,
 } as const;
 export type Medicine = FromSchema<typeof medicineSchema>;
 
+/**
+ * A dose taken. One per prescription, patient-local day and meal `slot` (given, or the meal whose
+ * time is nearest to takenAt: mealSlotOf in dose-slot.ts), unless `extra` says it was an extra dose.
+ */
 export const medicineTakenSchema = {
   type: 'object',
-  properties: { _id: uuid, prescrNo, medicineName, dose, takenAt: isoDateTime },
+  properties: { _id: uuid, prescrNo, medicineName, dose, takenAt: isoDateTime, slot: mealSlot, extra: { type: 'boolean' }, mutationId },
   required: ['prescrNo', 'medicineName', 'dose'],
 } as const;
 export type MedicineTaken = FromSchema<typeof medicineTakenSchema>;
 
+/** Undo of a dose taken (soft delete; repeating it is harmless). */
+export const medicineTakenDeleteSchema = {
+  type: 'object',
+  properties: { intakeId: uuid, baseVersion, mutationId },
+  required: ['intakeId'],
+} as const;
+export type MedicineTakenDelete = FromSchema<typeof medicineTakenDeleteSchema>;
+
 export const medicineIntakeSchema = {
   $id: 'MedicineIntake',
   type: 'object',
-  properties: { _id: uuid, prescrNo, medicineName, dose, takenAt: isoDateTime, updatedAt: isoDateTime },
+  properties: {
+    _id: uuid,
+    prescrNo,
+    medicineName,
+    dose,
+    takenAt: isoDateTime,
+    updatedAt: isoDateTime,
+    version: syncVersion,
+    // Null on doses recorded before slots existed.
+    slot: { anyOf: [mealSlot, { type: 'null' }] },
+    extra: { type: 'boolean' },
+  },
   required: ['_id', 'prescrNo', 'medicineName', 'dose', 'takenAt'],
   additionalProperties: false,
 } as const;
@@ -72,7 +97,7 @@ export type PrescriptionPatch = FromSchema<typeof prescriptionPatchSchema>;
  */
 export const remindLaterSchema = {
   type: 'object',
-  properties: { _id: uuid, prescrNo, medicineName, dose, time: mealTime, remindAt: isoDateTime },
+  properties: { _id: uuid, prescrNo, medicineName, dose, time: mealTime, remindAt: isoDateTime, mutationId },
   required: ['prescrNo', 'medicineName', 'dose', 'time'],
 } as const;
 export type RemindLater = FromSchema<typeof remindLaterSchema>;

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { hospNo, NOT_BLANK } from './common.ts';
+import { baseVersion, hospNo, mutationId, NOT_BLANK, syncVersion } from './common.ts';
 
 export const mealTime = {
   type: 'string',
@@ -7,10 +7,32 @@ export const mealTime = {
   description: 'a time in 24-hour HH:MM format',
 } as const;
 
-export const notificationTimingsSchema = {
+/** The three meal times as a profile holds them. */
+export const mealTimingsSchema = {
   type: 'object',
   properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime },
   required: ['breakfast', 'lunch', 'dinner'],
+} as const;
+export type MealTimings = FromSchema<typeof mealTimingsSchema>;
+
+/** Some of the meal times (at least one): what a partial change sends. */
+export const mealTimingsPatchSchema = {
+  type: 'object',
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime },
+  anyOf: [{ required: ['breakfast'] }, { required: ['lunch'] }, { required: ['dinner'] }],
+  description: 'at least one of breakfast, lunch or dinner',
+} as const;
+
+/**
+ * `POST /users/notificationTimings`: the meal times to change (the spec's payload sends all three).
+ * Each meal time is merged on its own; with `baseVersion` (the profile version the edit was made
+ * on) a meal time that someone else changed since to another value is a conflict (409).
+ */
+export const notificationTimingsSchema = {
+  type: 'object',
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime, baseVersion, mutationId },
+  anyOf: mealTimingsPatchSchema.anyOf,
+  description: mealTimingsPatchSchema.description,
 } as const;
 export type NotificationTimingsInput = FromSchema<typeof notificationTimingsSchema>;
 
@@ -29,7 +51,7 @@ export const glucometerDay = {
 
 export const glucometerAlertSchema = {
   type: 'object',
-  properties: { day: glucometerDay },
+  properties: { day: glucometerDay, mutationId },
   required: ['day'],
 } as const;
 
@@ -44,9 +66,11 @@ export const userProfileSchema = {
     hospNum: hospNo,
     hospital: { type: 'string' },
     timeZone: { type: 'string' },
-    notificationTimings: notificationTimingsSchema,
+    notificationTimings: mealTimingsSchema,
     glucometerAlerts: { type: 'array', items: { type: 'string' } },
     mustChangePassword: { type: 'boolean' },
+    /** The profile's version: the `baseVersion` of a meal-time edit made on it. */
+    version: syncVersion,
   },
   required: ['name', 'hospNum', 'notificationTimings', 'glucometerAlerts'],
   additionalProperties: false,
@@ -77,6 +101,7 @@ export const notificationTokenSchema = {
     timeZone: { type: 'string', minLength: 1, maxLength: 64, description: 'an IANA time zone (for example Europe/Madrid)' },
     /** The app's language on this device: its notifications are worded in it. */
     locale: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$', description: 'a language code such as "en" or "es"' },
+    mutationId,
   },
   required: ['token'],
 } as const;
@@ -88,6 +113,7 @@ export const notificationTokenRemoveSchema = {
   properties: {
     endpoint: { type: 'string', minLength: 1, maxLength: 2048 },
     token: { type: 'string', minLength: 1, maxLength: 4096 },
+    mutationId,
   },
 } as const;
 export type NotificationTokenRemove = FromSchema<typeof notificationTokenRemoveSchema>;

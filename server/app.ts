@@ -14,7 +14,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './http/errors.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
-import { describeAjvError } from './http/validation-message.ts';
+import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createPushSender } from './push/create-sender.ts';
@@ -55,7 +55,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
-    schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeAjvError(errors[0] as ErrorObject, dataVar === 'querystring' ? 'query' : dataVar)),
+    schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeAjvError(pickAjvError(errors as ErrorObject[]) as ErrorObject, dataVar === 'querystring' ? 'query' : dataVar)),
   });
 
   app.setValidatorCompiler(validatorCompiler());
@@ -87,7 +87,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const status = err.statusCode ?? 500;
     // Our own HttpErrors carry messages written for people, 5xx included (e.g. mail is down).
-    if (err instanceof HttpError) return reply.status(status).send({ message: err.message });
+    if (err instanceof HttpError) return reply.status(status).send(err.body());
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
       return reply.status(500).send({ message: 'Internal Server Error' });

@@ -1,10 +1,13 @@
 // One pg-core schema for both PGlite (embedded) and PostgreSQL. Migrations in ./migrations are
 // generated from this file with `npm run db:generate` and applied at start-up.
 //
-// Patient records are soft-deleted (`deletedAt`) so that `?since=` delta pulls can tell a device
-// which ids disappeared; `updatedAt` moves on every change and is what a delta pull compares.
+// Patient records are soft-deleted (`deletedAt`) so that delta pulls can tell a device which ids
+// disappeared. Every synced row carries `version`, stamped by a database trigger from the patient's
+// row in `sync_counters` (migration 0004, docs/sync-protocol.md): a pull by version never misses a
+// commit. `updatedAt` still moves on every change for the older `?since=<ISO>` pulls.
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   date,
   doublePrecision,
@@ -23,8 +26,16 @@ import type { ReminderPayload } from '../reminders/plan.ts';
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => tstz('created_at').notNull().defaultNow();
 const updatedAt = () => tstz('updated_at').notNull().defaultNow();
+/**
+ * Set by the `*_version` triggers on every insert and update (the value written by the application
+ * is overwritten), so every write path stamps it. A number is exact here: versions count writes of
+ * one patient and stay far below 2^53.
+ */
+const version = () => bigint('version', { mode: 'number' }).notNull().default(0);
 
 export type NotificationTimings = { breakfast: string; lunch: string; dinner: string };
+/** The patient row's version at which each meal time last changed (absent: before versions existed). */
+export type TimingsVersions = Partial<Record<keyof NotificationTimings, number>>;
 
 export const hospitalGroups = pgTable('hospital_groups', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -73,6 +84,10 @@ export const patients = pgTable(
     notificationTimings: jsonb('notification_timings').$type<NotificationTimings>().notNull()
       .default({ breakfast: '08:00', lunch: '13:00', dinner: '20:00' }),
     glucometerAlerts: jsonb('glucometer_alerts').$type<string[]>().notNull().default([]),
+    // Maintained by the patients trigger: a meal time's entry moves only when its value changes, so
+    // a stale edit of one meal time can be told apart from a concurrent edit of another.
+    timingsVersions: jsonb('timings_versions').$type<TimingsVersions>().notNull().default({}),
+    version: version(),
     passwordHash: text('password_hash'),
     // Set when staff issued a temporary password: the patient should choose their own.
     mustChangePassword: boolean('must_change_password').notNull().default(false),
@@ -115,6 +130,8 @@ export const sessions = pgTable(
     method: text('method').notNull(),
     deviceId: text('device_id'),
     expiresAt: tstz('expires_at').notNull(),
+    // Sessions opened with an access key never outlive that key, however often they are renewed.
+    accessKeyExpiresAt: tstz('access_key_expires_at'),
     revokedAt: tstz('revoked_at'),
     lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
     createdAt: createdAt(),
@@ -149,11 +166,13 @@ export const glucoseReadings = pgTable(
     recordedAt: tstz('recorded_at').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     deletedAt: tstz('deleted_at'),
   },
   (t) => [
     index('glucose_patient_recorded_idx').on(t.patientId, t.recordedAt),
     index('glucose_patient_updated_idx').on(t.patientId, t.updatedAt),
+    index('glucose_patient_version_idx').on(t.patientId, t.version),
   ],
 );
 
@@ -168,6 +187,7 @@ export const symptoms = pgTable(
     recordedAt: tstz('recorded_at').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     deletedAt: tstz('deleted_at'),
   },
   (t) => [
@@ -175,6 +195,7 @@ export const symptoms = pgTable(
       .on(t.patientId, sql`lower(${t.symptom})`, t.day)
       .where(sql`${t.deletedAt} is null`),
     index('symptoms_patient_updated_idx').on(t.patientId, t.updatedAt),
+    index('symptoms_patient_version_idx').on(t.patientId, t.version),
   ],
 );
 
@@ -192,8 +213,12 @@ export const prescriptions = pgTable(
     createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
   },
-  (t) => [uniqueIndex('prescriptions_patient_no_idx').on(t.patientId, t.prescrNo)],
+  (t) => [
+    uniqueIndex('prescriptions_patient_no_idx').on(t.patientId, t.prescrNo),
+    index('prescriptions_patient_version_idx').on(t.patientId, t.version),
+  ],
 );
 
 export const medicineIntakes = pgTable(
@@ -206,10 +231,25 @@ export const medicineIntakes = pgTable(
     medicineName: text('medicine_name').notNull(),
     dose: text('dose').notNull(),
     takenAt: tstz('taken_at').notNull(),
+    // The meal the dose belongs to and the patient-local day of takenAt. Null only on doses recorded
+    // before slots existed, which the one-per-slot rule therefore does not see.
+    slot: text('slot', { enum: ['breakfast', 'lunch', 'dinner'] }),
+    day: date('day', { mode: 'string' }),
+    // A dose the patient said was an extra one: outside the one-per-slot rule.
+    extra: boolean('extra').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
+    deletedAt: tstz('deleted_at'),
   },
-  (t) => [index('intakes_patient_taken_idx').on(t.patientId, t.takenAt)],
+  (t) => [
+    index('intakes_patient_taken_idx').on(t.patientId, t.takenAt),
+    index('intakes_patient_version_idx').on(t.patientId, t.version),
+    // One dose per prescription, day and meal: a second tap (or a second device) cannot record two.
+    uniqueIndex('intakes_one_per_slot_idx')
+      .on(t.patientId, t.prescrNo, t.day, t.slot)
+      .where(sql`${t.slot} is not null and not ${t.extra} and ${t.deletedAt} is null`),
+  ],
 );
 
 export const appointments = pgTable(
@@ -222,9 +262,13 @@ export const appointments = pgTable(
     notes: text('notes').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     deletedAt: tstz('deleted_at'),
   },
-  (t) => [index('appointments_patient_updated_idx').on(t.patientId, t.updatedAt)],
+  (t) => [
+    index('appointments_patient_updated_idx').on(t.patientId, t.updatedAt),
+    index('appointments_patient_version_idx').on(t.patientId, t.version),
+  ],
 );
 
 export const labTests = pgTable(
@@ -238,9 +282,13 @@ export const labTests = pgTable(
     recordedAt: tstz('recorded_at').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
+    version: version(),
     deletedAt: tstz('deleted_at'),
   },
-  (t) => [index('lab_tests_patient_updated_idx').on(t.patientId, t.updatedAt)],
+  (t) => [
+    index('lab_tests_patient_updated_idx').on(t.patientId, t.updatedAt),
+    index('lab_tests_patient_version_idx').on(t.patientId, t.version),
+  ],
 );
 
 export const symptomReference = pgTable('symptom_reference', {
@@ -352,3 +400,30 @@ export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
 });
+
+/**
+ * The last version handed out per patient. No foreign key: the patients trigger takes the new
+ * patient's first version before that patient's row exists. See `eddy_next_version` in migration
+ * 0004 for why this row makes versions safe against commit order.
+ */
+export const syncCounters = pgTable('sync_counters', {
+  patientId: uuid('patient_id').primaryKey(),
+  version: bigint('version', { mode: 'number' }).notNull(),
+});
+
+/**
+ * Mutation ids a patient's devices sent, with the first answer (docs/sync-protocol.md): written in
+ * the same transaction as the change, so a mutation is applied at most once and a repeat is
+ * answered exactly as the first time. Kept 90 days (housekeeping).
+ */
+export const appliedMutations = pgTable(
+  'applied_mutations',
+  {
+    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    mutationId: text('mutation_id').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.patientId, t.mutationId] }), index('applied_mutations_created_idx').on(t.createdAt)],
+);

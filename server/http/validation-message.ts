@@ -22,6 +22,15 @@ function fieldName(err: ErrorObject, root: string): string {
   return pathPart || root;
 }
 
+/**
+ * The error to tell a person about. Ajv lists the failures of each branch of an `anyOf` before the
+ * `anyOf` itself; when that schema says in words what it accepts, that says more than the first
+ * branch's failure ("since must be an ISO time or a version", not only "an ISO time").
+ */
+export function pickAjvError(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  return errors.find((e) => e.keyword === 'anyOf' && typeof (e.parentSchema as SchemaHints | undefined)?.description === 'string') ?? errors[0];
+}
+
 export function describeAjvError(err: ErrorObject, root = 'body'): string {
   const field = fieldName(err, root);
   const hints = (err.parentSchema ?? {}) as SchemaHints;
@@ -62,6 +71,9 @@ export function describeAjvError(err: ErrorObject, root = 'body'): string {
       return `Send at least one field to change`;
     case 'oneOf':
       return `${field} must have exactly one of the allowed combinations of fields`;
+    case 'anyOf':
+      if (!hints.description) return `${field} is not valid`;
+      return field === root ? `The request must include ${hints.description}` : `${field} must be ${hints.description}`;
     case 'additionalProperties':
       return `${field === root ? '' : `${field}.`}${String(params['additionalProperty'])} is not allowed`;
     default:

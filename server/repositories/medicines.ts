@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { medicineIntakes, prescriptions } from '../db/schema.ts';
+import type { IntakeRow } from './records.ts';
 
 export type PrescriptionRow = typeof prescriptions.$inferSelect;
-export type IntakeRow = typeof medicineIntakes.$inferSelect;
+export type { IntakeRow } from './records.ts';
 
 export const medicineRepo = {
   /** Active on `today` (the patient's local date): no end date, or the end date is today or later. */
@@ -19,6 +20,16 @@ export const medicineRepo = {
         ),
       )
       .orderBy(asc(prescriptions.name));
+  },
+
+  /** Prescriptions (active or not) whose version is above `since`, oldest change first: a page is `limit` of them. */
+  async changedSince(db: Db, patientId: string, since: number, limit: number): Promise<PrescriptionRow[]> {
+    return db
+      .select()
+      .from(prescriptions)
+      .where(and(eq(prescriptions.patientId, patientId), gt(prescriptions.version, since)))
+      .orderBy(asc(prescriptions.version))
+      .limit(limit + 1);
   },
 
   /**
@@ -76,19 +87,37 @@ export const medicineRepo = {
     return row;
   },
 
-  async insertIntake(db: Db, values: typeof medicineIntakes.$inferInsert & { id: string }): Promise<{ row: IntakeRow; created: boolean } | 'foreign'> {
-    const [inserted] = await db.insert(medicineIntakes).values(values).onConflictDoNothing({ target: medicineIntakes.id }).returning();
+  /**
+   * Records a dose unless its id exists (a replay: the stored row, created=false), the id is another
+   * patient's ('foreign'), or its slot already holds a dose ('slot-taken'). The one-per-slot rule is
+   * the partial unique index's: ON CONFLICT without a target yields to every unique index, so two
+   * devices recording the same slot at once cannot both succeed, and the transaction stays usable
+   * for reading the dose that won.
+   */
+  async insertDose(db: Db, values: typeof medicineIntakes.$inferInsert & { id: string }): Promise<{ row: IntakeRow; created: boolean } | 'foreign' | 'slot-taken'> {
+    const [inserted] = await db.insert(medicineIntakes).values(values).onConflictDoNothing().returning();
     if (inserted) return { row: inserted, created: true };
     const [existing] = await db.select().from(medicineIntakes).where(eq(medicineIntakes.id, values.id)).limit(1);
-    if (!existing || existing.patientId !== values.patientId) return 'foreign';
-    return { row: existing, created: false };
+    if (existing) return existing.patientId === values.patientId ? { row: existing, created: false } : 'foreign';
+    return 'slot-taken';
   },
 
-  async intakes(db: Db, patientId: string, since?: Date): Promise<IntakeRow[]> {
-    return db
+  /** The dose (not an extra one) recorded for that prescription, day and slot, if any. */
+  async doseInSlot(db: Db, patientId: string, prescrNo: string, day: string, slot: NonNullable<IntakeRow['slot']>): Promise<IntakeRow | undefined> {
+    const [row] = await db
       .select()
       .from(medicineIntakes)
-      .where(and(eq(medicineIntakes.patientId, patientId), since ? gte(medicineIntakes.updatedAt, since) : undefined))
-      .orderBy(desc(medicineIntakes.takenAt));
+      .where(
+        and(
+          eq(medicineIntakes.patientId, patientId),
+          eq(medicineIntakes.prescrNo, prescrNo),
+          eq(medicineIntakes.day, day),
+          eq(medicineIntakes.slot, slot),
+          eq(medicineIntakes.extra, false),
+          isNull(medicineIntakes.deletedAt),
+        ),
+      )
+      .limit(1);
+    return row;
   },
 };

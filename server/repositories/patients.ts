@@ -1,9 +1,12 @@
 import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { hospitals, patients, sessions } from '../db/schema.ts';
+import { hospitals, patients, sessions, type NotificationTimings } from '../db/schema.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type PatientInsert = typeof patients.$inferInsert;
+
+/** jsonb `||` merge: the meal times given replace theirs, the others stay as they are (and keep their versions). */
+const mergedTimings = (changes: Partial<NotificationTimings>) => sql`${patients.notificationTimings} || ${JSON.stringify(changes)}::jsonb`;
 
 export const patientRepo = {
   async byHospNo(db: Db, hospNo: string): Promise<PatientRow | undefined> {
@@ -38,8 +41,37 @@ export const patientRepo = {
     return row;
   },
 
-  async update(db: Db, id: string, values: Partial<PatientInsert>): Promise<PatientRow | undefined> {
-    const [row] = await db.update(patients).set({ ...values, updatedAt: new Date() }).where(eq(patients.id, id)).returning();
+  /** `mergeTimings`: meal times to change one by one, in the same statement (one new version). */
+  async update(db: Db, id: string, values: Partial<PatientInsert>, mergeTimings?: Partial<NotificationTimings>): Promise<PatientRow | undefined> {
+    const timings = mergeTimings && Object.keys(mergeTimings).length > 0 ? { notificationTimings: mergedTimings(mergeTimings) } : {};
+    const [row] = await db
+      .update(patients)
+      .set({ ...values, ...timings, updatedAt: new Date() })
+      .where(eq(patients.id, id))
+      .returning();
+    return row;
+  },
+
+  /** The patient's row, locked until the transaction ends (a check of meal-time versions, then the write). */
+  async lock(db: Db, id: string): Promise<PatientRow | undefined> {
+    const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1).for('update');
+    return row;
+  },
+
+  /**
+   * Adds or removes one glucometer day in a single statement, so two devices editing at once lose
+   * nothing (the two operations commute).
+   */
+  async changeAlertDay(db: Db, id: string, day: string, op: 'add' | 'remove'): Promise<{ glucometerAlerts: string[]; version: number } | undefined> {
+    const expr =
+      op === 'add'
+        ? sql`case when ${patients.glucometerAlerts} ? ${day} then ${patients.glucometerAlerts} else ${patients.glucometerAlerts} || jsonb_build_array(${day}::text) end`
+        : sql`${patients.glucometerAlerts} - ${day}::text`;
+    const [row] = await db
+      .update(patients)
+      .set({ glucometerAlerts: expr, updatedAt: new Date() })
+      .where(eq(patients.id, id))
+      .returning({ glucometerAlerts: patients.glucometerAlerts, version: patients.version });
     return row;
   },
 

@@ -1,18 +1,21 @@
 // Repositories of the patient record tables; each is the shared synced-records core on its table.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { appointments, glucoseReadings, labTests, symptoms } from '../db/schema.ts';
+import { appointments, glucoseReadings, labTests, medicineIntakes, symptoms } from '../db/schema.ts';
 import { syncedRecords } from './synced-records.ts';
 
 export const glucoseRepo = syncedRecords(glucoseReadings, glucoseReadings.recordedAt);
 export const symptomRepo = syncedRecords(symptoms, symptoms.recordedAt);
 export const appointmentRepo = syncedRecords(appointments, appointments.date);
 export const labTestRepo = syncedRecords(labTests, labTests.recordedAt);
+/** Doses taken: their one-per-slot insert lives in medicines.ts. */
+export const intakeRepo = syncedRecords(medicineIntakes, medicineIntakes.takenAt);
 
 export type GlucoseRow = typeof glucoseReadings.$inferSelect;
 export type SymptomRow = typeof symptoms.$inferSelect;
 export type AppointmentRow = typeof appointments.$inferSelect;
 export type LabTestRow = typeof labTests.$inferSelect;
+export type IntakeRow = typeof medicineIntakes.$inferSelect;
 
 
 /** Symptom reports (live or removed) of that name on that local day. */

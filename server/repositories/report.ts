@@ -37,7 +37,14 @@ export const reportRepo = {
     return db
       .select({ prescrNo: medicineIntakes.prescrNo, medicineName: medicineIntakes.medicineName, dose: medicineIntakes.dose, takenAt: medicineIntakes.takenAt })
       .from(medicineIntakes)
-      .where(and(eq(medicineIntakes.patientId, patientId), gte(medicineIntakes.takenAt, w.from), lte(medicineIntakes.takenAt, w.to)));
+      .where(
+        and(
+          eq(medicineIntakes.patientId, patientId),
+          isNull(medicineIntakes.deletedAt),
+          gte(medicineIntakes.takenAt, w.from),
+          lte(medicineIntakes.takenAt, w.to),
+        ),
+      );
   },
 
   /** Every prescription, ended ones too: adherence counts the days each was active in the range. */

@@ -32,6 +32,14 @@ export const sessionRepo = {
       .where(and(eq(sessions.patientId, patientId), isNull(sessions.revokedAt), exceptId ? ne(sessions.id, exceptId) : undefined));
   },
 
+  /** Moves the end of a live session later (never earlier, even if two requests renew at once). */
+  async extend(db: Db, id: string, expiresAt: Date): Promise<void> {
+    await db
+      .update(sessions)
+      .set({ expiresAt })
+      .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), lt(sessions.expiresAt, expiresAt)));
+  },
+
   async touch(db: Db, id: string, deviceId: string | undefined): Promise<void> {
     await db.update(sessions).set({ lastSeenAt: new Date(), ...(deviceId ? { deviceId } : {}) }).where(eq(sessions.id, id));
   },

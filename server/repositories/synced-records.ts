@@ -1,15 +1,18 @@
-// The four patient record tables that devices keep in sync (glucose, symptoms, appointments, lab
-// tests) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt` and a soft-delete
-// `deletedAt`. This module holds the operations whose correctness the sync protocol depends on, once.
-import { and, desc, eq, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
+// The patient record tables that devices keep in sync (glucose, symptoms, appointments, lab tests,
+// doses taken) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt`, a soft-delete
+// `deletedAt` and the database-stamped `version`. This module holds the operations whose
+// correctness the sync protocol depends on, once.
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { versionPage, type VersionPage } from './version-page.ts';
 
 type SyncedTable = PgTable<TableConfig> & {
   id: PgColumn;
   patientId: PgColumn;
   updatedAt: PgColumn;
   deletedAt: PgColumn;
+  version: PgColumn;
 };
 
 export interface Changes<Row> {
@@ -17,8 +20,10 @@ export interface Changes<Row> {
   deleted: string[];
 }
 
+export type Pull<Row> = Changes<Row> & Omit<VersionPage<Row>, 'rows'>;
+
 export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn) {
-  type Row = T['$inferSelect'];
+  type Row = T['$inferSelect'] & { id: string; patientId: string; version: number; deletedAt: Date | null };
   type Insert = T['$inferInsert'];
   const own = (patientId: string, id: string) => and(eq(table.id, id), eq(table.patientId, patientId));
 
@@ -32,12 +37,21 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       const inserted = (await db.insert(table).values(row as never).onConflictDoNothing({ target: table.id }).returning()) as Row[];
       if (inserted[0]) return { row: inserted[0], created: true };
       const [existing] = (await db.select().from(table as PgTable).where(eq(table.id, row.id)).limit(1)) as Row[];
-      if (!existing || (existing as { patientId: string }).patientId !== row.patientId) return 'foreign';
+      if (!existing || existing.patientId !== row.patientId) return 'foreign';
       return { row: existing, created: false };
     },
 
     async findOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
       const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1)) as Row[];
+      return row;
+    },
+
+    /**
+     * The patient's row (live or deleted), locked until the transaction ends: a check of its
+     * version and the write that follows cannot be split by another writer of the same row.
+     */
+    async lockOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
+      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1).for('update')) as Row[];
       return row;
     },
 
@@ -70,7 +84,8 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      * Live rows, or with `since` the rows changed at or after it plus the ids deleted at or after it.
      * Inclusive on purpose: clients take their checkpoint from an `updatedAt` they received, which
      * JSON carries to the millisecond while PostgreSQL stores microseconds, and two writes can share a
-     * millisecond. Sending a row twice is harmless; missing one is not.
+     * millisecond. Sending a row twice is harmless; missing one is not. (Wall clocks can still miss a
+     * late commit: devices that know versions pull with `pullSince` instead.)
      */
     async listChanges(db: Db, patientId: string, since?: Date, extra?: SQL): Promise<Changes<Row>> {
       const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined, extra);
@@ -83,5 +98,25 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       return { rows, deleted: gone.map((g) => String(g.id)) };
     },
 
+    /**
+     * The rows whose version is above `since`, oldest change first, at most `limit`: live ones in
+     * `rows`, deleted ones as ids. Because versions become visible in commit order per patient
+     * (migration 0004), nothing at or below the returned checkpoint can still appear later.
+     */
+    async pullSince(db: Db, patientId: string, since: number, limit: number): Promise<Pull<Row>> {
+      const fetched = (await db
+        .select()
+        .from(table as PgTable)
+        .where(and(eq(table.patientId, patientId), gt(table.version, since)))
+        .orderBy(asc(table.version))
+        .limit(limit + 1)) as Row[];
+      const page = versionPage(fetched, since, limit);
+      return {
+        rows: page.rows.filter((r) => r.deletedAt === null),
+        deleted: page.rows.filter((r) => r.deletedAt !== null).map((r) => r.id),
+        checkpoint: page.checkpoint,
+        ...(page.next !== undefined ? { next: page.next } : {}),
+      };
+    },
   };
 }

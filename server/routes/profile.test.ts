@@ -72,13 +72,37 @@ describe('notification timings', () => {
     [{ breakfast: '25:00', lunch: '13:00', dinner: '20:00' }, 'breakfast must be a time in 24-hour HH:MM format'],
     [{ breakfast: '07:00', lunch: '12:60', dinner: '20:00' }, 'lunch must be a time in 24-hour HH:MM format'],
     [{ breakfast: '07:00', lunch: '13:00', dinner: '8pm' }, 'dinner must be a time in 24-hour HH:MM format'],
-    [{ breakfast: '07:00', lunch: '13:00' }, 'dinner is required'],
+    [{}, 'The request must include at least one of breakfast, lunch or dinner'],
+    [{ baseVersion: 3, mutationId: 'device-1:1' }, 'The request must include at least one of breakfast, lunch or dinner'],
+    [{ lunch: '13:00', baseVersion: -1 }, 'baseVersion must be between 0 and 999999999999999'],
+    [{ lunch: '13:00', mutationId: 'no-sequence' }, 'mutationId must be <deviceId>:<sequence number> (letters, digits and -, a colon, then up to 15 digits)'],
     ['07:00', 'The request body must be a JSON object'],
   ])('rejects %j with a message naming the field', async (body, message) => {
     const res = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body });
     expect(res.status).toBe(400);
     expect(res.json['message']).toBe(message);
     expect((await me()).notificationTimings).toEqual({ breakfast: '07:15', lunch: '13:00', dinner: '20:45' });
+  });
+});
+
+describe('notification timings, one meal at a time', () => {
+  it('changes only the meal times sent and answers the new profile version', async () => {
+    const before = await call(h.app, 'GET', '/api/users/', { token });
+    const version = (before.json['user'] as { version: number }).version;
+    const res = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: { dinner: '21:00' } });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      message: 'Notification timings saved successfully',
+      notificationTimings: { breakfast: '07:15', lunch: '13:00', dinner: '21:00' },
+      version: expect.any(Number) as number,
+    });
+    expect(res.json['version']).toBeGreaterThan(version);
+    const after = (await call(h.app, 'GET', '/api/users/', { token })).json['user'] as UserJson & { version: number };
+    expect(after.notificationTimings).toEqual({ breakfast: '07:15', lunch: '13:00', dinner: '21:00' });
+    expect(after.version).toBe(res.json['version']);
+    // Sending the times it already has changes nothing, not even the version.
+    const same = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: { breakfast: '07:15', lunch: '13:00', dinner: '21:00' } });
+    expect(same.json['version']).toBe(after.version);
   });
 });
 

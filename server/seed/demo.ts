@@ -2,6 +2,7 @@
 // patients with 90 days of plausible diabetes data ending now. Deterministic (seeded PRNG) apart
 // from being anchored to the current date, so screenshots and tests see the same shapes.
 import { randomUUID } from 'node:crypto';
+import { MEAL_SLOTS } from '../../schemas/dose-slot.ts';
 import type { Db } from '../db/client.ts';
 import { accessKeys, appointments, glucoseReadings, labTests, medicineIntakes, prescriptions, symptoms } from '../db/schema.ts';
 import { hashPassword, sha256 } from '../lib/crypto.ts';
@@ -119,10 +120,13 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
   const intakes: (typeof medicineIntakes.$inferInsert & { id: string })[] = [];
   for (let d = 13; d >= 1; d--) {
     for (const m of meds.slice(0, 3)) {
-      const slots = m.dose.split('-').map((x, i) => (x !== '0' ? [8, 13, 20][i] : undefined)).filter((h): h is number => h !== undefined);
-      for (const hour of slots) {
+      // Taken at the default meal times, so each dose is in its meal's slot (one per slot and day).
+      const slots = m.dose.split('-').flatMap((x, i) => (x !== '0' ? [i] : []));
+      for (const i of slots) {
         if (rand() < 0.15) continue; // a missed dose now and then
-        intakes.push({ id: randomUUID(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt: at(d, hour, between(0, 30)) });
+        const takenAt = at(d, [8, 13, 20][i] ?? 8, between(0, 30));
+        const slot = MEAL_SLOTS[i] ?? 'breakfast';
+        intakes.push({ id: randomUUID(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt, slot, day: localDate(takenAt, timeZone) });
       }
     }
   }

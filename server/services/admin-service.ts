@@ -12,6 +12,7 @@ import { accessKeyRepo } from '../repositories/access-keys.ts';
 import { auditRepo } from '../repositories/audit.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
+import { intakeRepo } from '../repositories/records.ts';
 import { staffRepo, type DoctorTokenRow, type HospitalRow } from '../repositories/staff.ts';
 import { intakeDto, medicineDto } from './dto.ts';
 import type { StaffPrincipal } from './principal.ts';
@@ -173,16 +174,27 @@ export async function updatePatient(ctx: AppContext, principal: Admin, hospNo: s
   checkAlertDays('glucometerAlerts', input.glucometerAlerts);
   checkAlertDays('glucometerReadingAlerts', input.glucometerReadingAlerts);
   const alerts = input.glucometerAlerts ?? input.glucometerReadingAlerts;
-  const row = await patientRepo.update(ctx.db, p.id, {
-    ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-    ...(input.gender !== undefined ? { gender: input.gender } : {}),
-    ...(input.age !== undefined ? { age: input.age } : {}),
-    ...(input.address !== undefined ? { address: input.address } : {}),
-    ...(input.hospitalId !== undefined ? { hospitalId: input.hospitalId } : {}),
-    ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
-    ...(input.notificationTimings !== undefined ? { notificationTimings: input.notificationTimings } : {}),
-    ...(alerts !== undefined ? { glucometerAlerts: alertDaysOf({ glucometerAlerts: alerts }) } : {}),
-  });
+  // Meal times are merged one by one (only those sent, and only a changed value takes a new
+  // version): a patient's queued edit of another meal time then meets no conflict and loses nothing.
+  const timings = input.notificationTimings;
+  const row = await patientRepo.update(
+    ctx.db,
+    p.id,
+    {
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.gender !== undefined ? { gender: input.gender } : {}),
+      ...(input.age !== undefined ? { age: input.age } : {}),
+      ...(input.address !== undefined ? { address: input.address } : {}),
+      ...(input.hospitalId !== undefined ? { hospitalId: input.hospitalId } : {}),
+      ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+      ...(alerts !== undefined ? { glucometerAlerts: alertDaysOf({ glucometerAlerts: alerts }) } : {}),
+    },
+    timings && {
+      ...(timings.breakfast !== undefined ? { breakfast: timings.breakfast } : {}),
+      ...(timings.lunch !== undefined ? { lunch: timings.lunch } : {}),
+      ...(timings.dinner !== undefined ? { dinner: timings.dinner } : {}),
+    },
+  );
   if (!row) throw notFound(ADMIN_MSG.patientNotFound);
   return { data: patientDto(row) };
 }
@@ -214,7 +226,7 @@ export async function listPrescriptions(ctx: AppContext, principal: StaffPrincip
   const rows = await medicineRepo.all(ctx.db, p.id);
   return {
     prescriptions: rows.map((r) => ({ ...medicineDto(r), active: r.endDate === null || r.endDate >= today })),
-    taken: (await medicineRepo.intakes(ctx.db, p.id)).map(intakeDto),
+    taken: (await intakeRepo.listChanges(ctx.db, p.id)).rows.map(intakeDto),
   };
 }
 

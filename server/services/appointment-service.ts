@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
-import type { AppointmentAdd, AppointmentUpdate } from '../../schemas/appointment.ts';
-import { notFound } from '../http/errors.ts';
-import { appointmentRepo } from '../repositories/records.ts';
+import type { AppointmentAdd, AppointmentDelete, AppointmentUpdate } from '../../schemas/appointment.ts';
+import { appointmentRepo, type AppointmentRow } from '../repositories/records.ts';
 import { appointmentDto } from './dto.ts';
-import { calendarTime, ownAdd, recordId } from './record-helpers.ts';
+import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
+import { calendarTime, listSynced, ownAdd, recordId, type Since } from './record-helpers.ts';
 
 export const APPOINTMENT_MSG = {
   added: 'Appointment added successfully',
@@ -12,9 +12,17 @@ export const APPOINTMENT_MSG = {
   notFound: 'Appointment not found',
 } as const;
 
-export async function listAppointments(ctx: AppContext, patientId: string, since?: Date) {
-  const { rows, deleted } = await appointmentRepo.listChanges(ctx.db, patientId, since);
-  return { appointments: rows.map(appointmentDto), ...(since ? { deleted } : {}) };
+export const APPOINTMENT_CONFLICT: ConflictWords = {
+  notFound: APPOINTMENT_MSG.notFound,
+  changed: 'This appointment was changed on another device or by your care team since you edited it.',
+  deleted: 'This appointment was deleted on another device.',
+  changedNotDeleted: 'This appointment was changed on another device or by your care team, so it was not removed.',
+};
+
+const shape = (rows: AppointmentRow[]) => ({ appointments: rows.map(appointmentDto) });
+
+export async function listAppointments(ctx: AppContext, patientId: string, since?: Since) {
+  return listSynced(ctx.db, appointmentRepo, patientId, since, shape);
 }
 
 export async function addAppointment(ctx: AppContext, patientId: string, input: AppointmentAdd) {
@@ -31,16 +39,22 @@ export async function addAppointment(ctx: AppContext, patientId: string, input: 
 }
 
 export async function updateAppointment(ctx: AppContext, patientId: string, input: AppointmentUpdate) {
-  const row = await appointmentRepo.updateOwn(ctx.db, patientId, input.appointmentId, {
-    doctor: input.doctor.trim(),
-    date: calendarTime('date', input.date),
-    ...(input.notes !== undefined ? { notes: input.notes } : {}),
-  });
-  if (!row) throw notFound(APPOINTMENT_MSG.notFound);
+  const row = await guardedUpdate(
+    ctx.db,
+    appointmentRepo,
+    { patientId, id: input.appointmentId, baseVersion: input.baseVersion },
+    {
+      doctor: input.doctor.trim(),
+      date: calendarTime('date', input.date),
+      ...(input.notes !== undefined ? { notes: input.notes } : {}),
+    },
+    appointmentDto,
+    APPOINTMENT_CONFLICT,
+  );
   return { message: APPOINTMENT_MSG.updated, data: appointmentDto(row) };
 }
 
-export async function deleteAppointment(ctx: AppContext, patientId: string, appointmentId: string) {
-  if (!(await appointmentRepo.softDeleteOwn(ctx.db, patientId, appointmentId))) throw notFound(APPOINTMENT_MSG.notFound);
+export async function deleteAppointment(ctx: AppContext, patientId: string, input: AppointmentDelete) {
+  await guardedDelete(ctx.db, appointmentRepo, { patientId, id: input.appointmentId, baseVersion: input.baseVersion }, appointmentDto, APPOINTMENT_CONFLICT);
   return { message: APPOINTMENT_MSG.removed };
 }

@@ -12,8 +12,9 @@ import { patientRepo } from '../repositories/patients.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { resolvePrincipal } from './principal.ts';
+import { PATIENT_SESSION_MS } from './session-policy.ts';
 
-export const PATIENT_SESSION_MS = 7 * 24 * 3600_000;
+export { PATIENT_SESSION_MAX_MS, PATIENT_SESSION_MS } from './session-policy.ts';
 export const ADMIN_SESSION_MS = 24 * 3600_000;
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_MAX_ATTEMPTS = 5;
@@ -39,9 +40,16 @@ export interface IssuedToken {
   expiresAt: string;
 }
 
-async function issuePatientSession(ctx: AppContext, patientId: string, method: string, deviceId: string | undefined, expiresAt: Date): Promise<IssuedToken> {
+async function issuePatientSession(
+  ctx: AppContext,
+  patientId: string,
+  method: string,
+  deviceId: string | undefined,
+  expiresAt: Date,
+  accessKeyExpiresAt: Date | null = null,
+): Promise<IssuedToken> {
   const token = randomToken();
-  await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'patient', patientId, method, deviceId: deviceId ?? null, expiresAt });
+  await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'patient', patientId, method, deviceId: deviceId ?? null, expiresAt, accessKeyExpiresAt });
   return { token, expiresAt: expiresAt.toISOString() };
 }
 
@@ -111,7 +119,7 @@ export async function loginWithAccessKey(ctx: AppContext, hospNo: string, access
   if (!patient || !key) throw unauthorized(MSG.badAccessKey);
   // The session never outlives the key it was opened with.
   const expiresAt = new Date(Math.min(now.getTime() + PATIENT_SESSION_MS, key.expiresAt.getTime()));
-  return issuePatientSession(ctx, patient.id, 'access-key', deviceId, expiresAt);
+  return issuePatientSession(ctx, patient.id, 'access-key', deviceId, expiresAt, key.expiresAt);
 }
 
 export async function loginWithPassword(ctx: AppContext, hospNo: string, password: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken & { mustChangePassword: boolean }> {

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
-import type { GlucoseAdd, GlucoseUpdate } from '../../schemas/glucose.ts';
-import { notFound } from '../http/errors.ts';
-import { glucoseRepo } from '../repositories/records.ts';
+import type { GlucoseAdd, GlucoseDelete, GlucoseUpdate } from '../../schemas/glucose.ts';
+import { glucoseRepo, type GlucoseRow } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
-import { measurementTime, ownAdd, recordId } from './record-helpers.ts';
+import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
 
 export const GLUCOSE_MSG = {
   added: 'Glucose reported successfully',
@@ -12,10 +12,20 @@ export const GLUCOSE_MSG = {
   notFound: 'Glucose reading not found',
 } as const;
 
-export async function listGlucose(ctx: AppContext, patientId: string, since?: Date) {
-  const { rows, deleted } = await glucoseRepo.listChanges(ctx.db, patientId, since);
+export const GLUCOSE_CONFLICT: ConflictWords = {
+  notFound: GLUCOSE_MSG.notFound,
+  changed: 'This reading was changed on another device or by your care team since you edited it.',
+  deleted: 'This reading was deleted on another device.',
+  changedNotDeleted: 'This reading was changed on another device or by your care team, so it was not deleted.',
+};
+
+const byType = (rows: GlucoseRow[]) => {
   const of = (t: string) => rows.filter((r) => r.type === t).map(glucoseDto);
-  return { fasting: of('Fasting'), postprandial: of('Postprandial'), random: of('Random'), ...(since ? { deleted } : {}) };
+  return { fasting: of('Fasting'), postprandial: of('Postprandial'), random: of('Random') };
+};
+
+export async function listGlucose(ctx: AppContext, patientId: string, since?: Since) {
+  return listSynced(ctx.db, glucoseRepo, patientId, since, byType);
 }
 
 export async function addGlucose(ctx: AppContext, patientId: string, input: GlucoseAdd) {
@@ -32,16 +42,22 @@ export async function addGlucose(ctx: AppContext, patientId: string, input: Gluc
 }
 
 export async function updateGlucose(ctx: AppContext, patientId: string, input: GlucoseUpdate) {
-  const row = await glucoseRepo.updateOwn(ctx.db, patientId, input.glucoseId, {
-    type: input.gtype,
-    valueMgDl: input.gvalue,
-    ...(input.recordedAt ? { recordedAt: measurementTime('recordedAt', input.recordedAt) } : {}),
-  });
-  if (!row) throw notFound(GLUCOSE_MSG.notFound);
+  const row = await guardedUpdate(
+    ctx.db,
+    glucoseRepo,
+    { patientId, id: input.glucoseId, baseVersion: input.baseVersion },
+    {
+      type: input.gtype,
+      valueMgDl: input.gvalue,
+      ...(input.recordedAt ? { recordedAt: measurementTime('recordedAt', input.recordedAt) } : {}),
+    },
+    glucoseDto,
+    GLUCOSE_CONFLICT,
+  );
   return { message: GLUCOSE_MSG.updated, data: glucoseDto(row) };
 }
 
-export async function deleteGlucose(ctx: AppContext, patientId: string, glucoseId: string) {
-  if (!(await glucoseRepo.softDeleteOwn(ctx.db, patientId, glucoseId))) throw notFound(GLUCOSE_MSG.notFound);
+export async function deleteGlucose(ctx: AppContext, patientId: string, input: GlucoseDelete) {
+  await guardedDelete(ctx.db, glucoseRepo, { patientId, id: input.glucoseId, baseVersion: input.baseVersion }, glucoseDto, GLUCOSE_CONFLICT);
   return { message: GLUCOSE_MSG.deleted };
 }

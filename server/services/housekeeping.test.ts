@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { otps, rateLimits, reminderJobs, sessions } from '../db/schema.ts';
+import { appliedMutations, otps, rateLimits, reminderJobs, sessions } from '../db/schema.ts';
 import { sha256 } from '../lib/crypto.ts';
 import { createHarness, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 import { housekeeping } from './housekeeping.ts';
@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('housekeeping', () => {
-  it('removes long-ended sessions, old codes, old rate-limit windows and month-old reminders, and keeps live ones', async () => {
+  it('removes long-ended sessions, old codes, old rate-limit windows, month-old reminders and mutation ids past 90 days, and keeps live ones', async () => {
     const now = new Date();
     const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
     await h.db.insert(sessions).values([
@@ -38,10 +38,15 @@ describe('housekeeping', () => {
       status: 'sent' as const,
     });
     await h.db.insert(reminderJobs).values([job('gluco:old', daysAgo(31)), job('gluco:recent', daysAgo(29))]);
+    await h.db.insert(appliedMutations).values([
+      { patientId: fx.patientA.id, mutationId: 'device-1:1', status: 200, response: {}, createdAt: daysAgo(91) },
+      { patientId: fx.patientA.id, mutationId: 'device-1:2', status: 200, response: {}, createdAt: daysAgo(89) },
+    ]);
     await housekeeping(h, now);
     expect((await h.db.select().from(sessions)).map((s) => s.tokenHash)).toEqual([sha256('live')]);
     expect((await h.db.select().from(otps)).map((o) => o.hospNo)).toEqual(['y']);
     expect((await h.db.select().from(rateLimits)).map((r) => r.key)).toEqual(['new']);
     expect((await h.db.select().from(reminderJobs)).map((r) => r.dedupeKey)).toEqual(['gluco:recent']);
+    expect((await h.db.select().from(appliedMutations)).map((m) => m.mutationId)).toEqual(['device-1:2']);
   });
 });

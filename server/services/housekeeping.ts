@@ -1,12 +1,14 @@
 // Periodic clean-up of rows that only mattered for a while: ended sessions, spent one-time codes,
-// old rate-limit windows and month-old reminders. Safe on several instances at once (each
-// statement is idempotent).
+// old rate-limit windows, month-old reminders and applied mutation ids past their 90 days. Safe on
+// several instances at once (each statement is idempotent).
 import { lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { otps } from '../db/schema.ts';
+import { appliedMutationRepo } from '../repositories/applied-mutations.ts';
 import { rateLimitRepo } from '../repositories/rate-limits.ts';
 import { reminderJobRepo } from '../repositories/reminder-jobs.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
+import { APPLIED_MUTATION_TTL_MS } from './mutations.ts';
 
 const WEEK = 7 * 24 * 3600_000;
 
@@ -18,6 +20,7 @@ export async function housekeeping(ctx: Pick<AppContext, 'db'>, now = new Date()
   // Reminder rows only matter while they might be sent or planned again; a month answers "did my
   // reminder go out?" questions.
   await reminderJobRepo.purgeBefore(ctx.db, new Date(now.getTime() - 30 * 24 * 3600_000));
+  await appliedMutationRepo.purgeBefore(ctx.db, new Date(now.getTime() - APPLIED_MUTATION_TTL_MS));
 }
 
 /** Runs housekeeping hourly; the timer never keeps the process alive. */

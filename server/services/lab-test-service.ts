@@ -1,10 +1,10 @@
 import type { AppContext } from '../context.ts';
-import type { LabTestAdd, LabTestUpdate } from '../../schemas/lab-test.ts';
-import { notFound } from '../http/errors.ts';
-import { labTestRepo } from '../repositories/records.ts';
+import type { LabTestAdd, LabTestDelete, LabTestUpdate } from '../../schemas/lab-test.ts';
+import { labTestRepo, type LabTestRow } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { labTestDto } from './dto.ts';
-import { measurementTime, ownAdd, recordId } from './record-helpers.ts';
+import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
 
 export const LAB_MSG = {
   added: 'Lab test reported successfully',
@@ -13,9 +13,17 @@ export const LAB_MSG = {
   notFound: 'Lab test not found',
 } as const;
 
-export async function listLabTests(ctx: AppContext, patientId: string, since?: Date) {
-  const { rows, deleted } = await labTestRepo.listChanges(ctx.db, patientId, since);
-  return { tests: rows.map(labTestDto), ...(since ? { deleted } : {}) };
+export const LAB_CONFLICT: ConflictWords = {
+  notFound: LAB_MSG.notFound,
+  changed: 'This lab test was changed on another device or by your care team since you edited it.',
+  deleted: 'This lab test was deleted on another device.',
+  changedNotDeleted: 'This lab test was changed on another device or by your care team, so it was not deleted.',
+};
+
+const shape = (rows: LabTestRow[]) => ({ tests: rows.map(labTestDto) });
+
+export async function listLabTests(ctx: AppContext, patientId: string, since?: Since) {
+  return listSynced(ctx.db, labTestRepo, patientId, since, shape);
 }
 
 export async function labTestReferenceList(ctx: AppContext) {
@@ -47,17 +55,23 @@ export async function addLabTest(ctx: AppContext, patientId: string, input: LabT
 
 export async function updateLabTest(ctx: AppContext, patientId: string, input: LabTestUpdate) {
   const name = input.name.trim();
-  const row = await labTestRepo.updateOwn(ctx.db, patientId, input.testId, {
-    name,
-    value: input.value,
-    unit: await unitFor(ctx, name, input.unit),
-    recordedAt: measurementTime('recordedAt', input.recordedAt),
-  });
-  if (!row) throw notFound(LAB_MSG.notFound);
+  const row = await guardedUpdate(
+    ctx.db,
+    labTestRepo,
+    { patientId, id: input.testId, baseVersion: input.baseVersion },
+    {
+      name,
+      value: input.value,
+      unit: await unitFor(ctx, name, input.unit),
+      recordedAt: measurementTime('recordedAt', input.recordedAt),
+    },
+    labTestDto,
+    LAB_CONFLICT,
+  );
   return { message: LAB_MSG.updated, data: labTestDto(row) };
 }
 
-export async function deleteLabTest(ctx: AppContext, patientId: string, testId: string) {
-  if (!(await labTestRepo.softDeleteOwn(ctx.db, patientId, testId))) throw notFound(LAB_MSG.notFound);
+export async function deleteLabTest(ctx: AppContext, patientId: string, input: LabTestDelete) {
+  await guardedDelete(ctx.db, labTestRepo, { patientId, id: input.testId, baseVersion: input.baseVersion }, labTestDto, LAB_CONFLICT);
   return { message: LAB_MSG.deleted };
 }

@@ -1,9 +1,9 @@
-import { sql, eq } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { MEAL_SLOTS, type MealSlot } from '../../schemas/dose-slot.ts';
 import type { NotificationTimingsInput, NotificationTokenInput, NotificationTokenRemove } from '../../schemas/user-profile.ts';
 import { WEEKDAYS } from '../../schemas/user-profile.ts';
-import { patients } from '../db/schema.ts';
-import { badRequest, unauthorized } from '../http/errors.ts';
+import type { NotificationTimings } from '../db/schema.ts';
+import { badRequest, conflict, unauthorized } from '../http/errors.ts';
 import { canonicalTimeZone, isRealDate } from '../lib/time.ts';
 import { isAllowedEndpoint, parseSubscription } from '../push/web-push-sender.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
@@ -19,6 +19,10 @@ export const PROFILE_MSG = {
   removeWhat: 'endpoint (of a push subscription) or token is required',
   badTimeZone: 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata',
   badDay: 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD',
+  timingsConflict: (fields: readonly MealSlot[]) => {
+    const names = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
+    return `Your ${names} time${fields.length === 1 ? ' was' : 's were'} changed by your care team or on another device.`;
+  },
 } as const;
 
 /**
@@ -46,45 +50,64 @@ export function normaliseDay(day: string): string | undefined {
 export async function profile(ctx: AppContext, patientId: string) {
   const found = await patientRepo.withHospital(ctx.db, patientId);
   if (!found) throw unauthorized();
-  const p: PatientRow = found.patient;
+  return { user: await profileUserDto(ctx, found.patient, found.hospitalName) };
+}
+
+/** The `user` of GET /users/: the profile as the device holds it, with its version. */
+async function profileUserDto(ctx: AppContext, p: PatientRow, hospitalName: string) {
   const lastSync = await sessionRepo.lastSeenOfPatient(ctx.db, p.id);
   return {
-    user: {
-      _id: p.id,
-      name: p.name,
-      gender: p.gender,
-      age: p.age,
-      address: p.address,
-      hospNum: p.hospNo,
-      hospital: found.hospitalName,
-      timeZone: p.timeZone,
-      notificationTimings: p.notificationTimings,
-      glucometerAlerts: alertDaysOf(p),
-      mustChangePassword: p.mustChangePassword,
-      lastSyncAt: lastSync?.lastSeenAt.toISOString() ?? null,
-    },
+    _id: p.id,
+    name: p.name,
+    gender: p.gender,
+    age: p.age,
+    address: p.address,
+    hospNum: p.hospNo,
+    hospital: hospitalName,
+    timeZone: p.timeZone,
+    notificationTimings: p.notificationTimings,
+    glucometerAlerts: alertDaysOf(p),
+    mustChangePassword: p.mustChangePassword,
+    lastSyncAt: lastSync?.lastSeenAt.toISOString() ?? null,
+    version: p.version,
   };
 }
 
-export async function saveTimings(ctx: AppContext, patientId: string, timings: NotificationTimingsInput) {
-  await patientRepo.update(ctx.db, patientId, { notificationTimings: { breakfast: timings.breakfast, lunch: timings.lunch, dinner: timings.dinner } });
-  return { message: PROFILE_MSG.timings };
+/**
+ * Changes the meal times sent, each on its own (docs/sync-protocol.md, "profile: meal times"). With
+ * `baseVersion`, a meal time sent with a new value whose own version moved past `baseVersion`
+ * (someone else changed it since the device's edit was made) is a conflict: 409 with the profile as
+ * it is and the conflicting `fields`, and nothing is changed. Meal times nobody else changed are
+ * merged, so staff changing lunch while the patient's breakfast edit waits lose nothing.
+ */
+export async function saveTimings(ctx: AppContext, patientId: string, input: NotificationTimingsInput) {
+  const current = await patientRepo.lock(ctx.db, patientId);
+  if (!current) throw unauthorized();
+  const changes: Partial<NotificationTimings> = {};
+  const conflicts: MealSlot[] = [];
+  for (const meal of MEAL_SLOTS) {
+    const value = input[meal];
+    if (value === undefined || value === current.notificationTimings[meal]) continue;
+    if (input.baseVersion !== undefined && (current.timingsVersions[meal] ?? 0) > input.baseVersion) conflicts.push(meal);
+    changes[meal] = value;
+  }
+  if (conflicts.length > 0) {
+    const found = await patientRepo.withHospital(ctx.db, patientId);
+    throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: found ? await profileUserDto(ctx, found.patient, found.hospitalName) : null, fields: conflicts });
+  }
+  // Sending the times the profile already has changes nothing, and takes no new version.
+  const row = Object.keys(changes).length > 0 ? await patientRepo.update(ctx.db, patientId, {}, changes) : current;
+  if (!row) throw unauthorized();
+  return { message: PROFILE_MSG.timings, notificationTimings: row.notificationTimings, version: row.version };
 }
 
-/** Adds or removes one day in a single statement, so two devices editing at once lose nothing. */
+/** Adds or removes one day; the two operations commute, so they never conflict. */
 export async function changeAlertDay(ctx: AppContext, patientId: string, rawDay: string, op: 'add' | 'remove') {
   const day = normaliseDay(rawDay);
   if (!day) throw badRequest(PROFILE_MSG.badDay);
-  const expr =
-    op === 'add'
-      ? sql`case when ${patients.glucometerAlerts} ? ${day} then ${patients.glucometerAlerts} else ${patients.glucometerAlerts} || jsonb_build_array(${day}::text) end`
-      : sql`${patients.glucometerAlerts} - ${day}::text`;
-  const [row] = await ctx.db
-    .update(patients)
-    .set({ glucometerAlerts: expr, updatedAt: new Date() })
-    .where(eq(patients.id, patientId))
-    .returning({ glucometerAlerts: patients.glucometerAlerts });
-  return { message: op === 'add' ? PROFILE_MSG.alertSaved : PROFILE_MSG.alertRemoved, glucometerAlerts: alertDaysOf(row ?? {}) };
+  const row = await patientRepo.changeAlertDay(ctx.db, patientId, day, op);
+  if (!row) throw unauthorized();
+  return { message: op === 'add' ? PROFILE_MSG.alertSaved : PROFILE_MSG.alertRemoved, glucometerAlerts: alertDaysOf(row), version: row.version };
 }
 
 /** Why a subscription cannot be used, or undefined when it can. */

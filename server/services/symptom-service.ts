@@ -3,10 +3,11 @@ import type { SymptomAdd, SymptomRemove } from '../../schemas/symptom.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { localDate } from '../lib/time.ts';
-import { symptomRepo, symptomsOnDay } from '../repositories/records.ts';
+import { symptomRepo, symptomsOnDay, type SymptomRow } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { symptomDto } from './dto.ts';
-import { measurementTime, ownAdd, recordId } from './record-helpers.ts';
+import { guardedDelete, type ConflictWords } from './record-conflicts.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
 
 export const SYMPTOM_MSG = {
   added: 'Symptom reported successfully',
@@ -16,12 +17,21 @@ export const SYMPTOM_MSG = {
   duplicateOn: (s: string, day: string) => `You've already reported ${s} on ${day}`,
 } as const;
 
+/** Reports are only added and removed, so only a removal can meet a conflict (and a removed one is accepted). */
+export const SYMPTOM_CONFLICT: ConflictWords = {
+  notFound: SYMPTOM_MSG.notFound,
+  changed: 'This symptom report was changed on another device.',
+  deleted: 'This symptom report was removed on another device.',
+  changedNotDeleted: 'This symptom report was changed on another device, so it was not removed.',
+};
+
 /** "  Blurred   vision " and "Blurred vision" are the same symptom. */
 const normaliseSymptom = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
-export async function listSymptoms(ctx: AppContext, patientId: string, since?: Date) {
-  const { rows, deleted } = await symptomRepo.listChanges(ctx.db, patientId, since);
-  return { symptoms: rows.map(symptomDto), ...(since ? { deleted } : {}) };
+const shape = (rows: SymptomRow[]) => ({ symptoms: rows.map(symptomDto) });
+
+export async function listSymptoms(ctx: AppContext, patientId: string, since?: Since) {
+  return listSynced(ctx.db, symptomRepo, patientId, since, shape);
 }
 
 export async function symptomReferenceList(ctx: AppContext) {
@@ -52,7 +62,7 @@ export async function addSymptom(ctx: AppContext, patient: { patientId: string; 
 
 export async function removeSymptom(ctx: AppContext, patient: { patientId: string; timeZone: string }, input: SymptomRemove) {
   if (input._id) {
-    if (!(await symptomRepo.softDeleteOwn(ctx.db, patient.patientId, input._id))) throw notFound(SYMPTOM_MSG.notFound);
+    await guardedDelete(ctx.db, symptomRepo, { patientId: patient.patientId, id: input._id, baseVersion: input.baseVersion }, symptomDto, SYMPTOM_CONFLICT);
     return { message: SYMPTOM_MSG.removed };
   }
   const day = localDate(new Date(input.recordedAt), patient.timeZone);
