@@ -1,0 +1,184 @@
+// docs/sync-protocol.md, "Stated conflicts": an edit made on a version that has moved on is refused
+// with 409 {message, current} (never applied over the newer value, never silently dropped), unless
+// it changes nothing; meal times merge field by field, so edits of different meals never conflict.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
+
+interface Reading {
+  _id: string;
+  type: string;
+  value: number;
+  version: number;
+}
+interface Profile {
+  notificationTimings: { breakfast: string; lunch: string; dinner: string };
+  version: number;
+}
+
+let h: Harness;
+let fx: Fixture;
+let token: string;
+
+beforeAll(async () => {
+  h = await createHarness();
+  fx = await seedFixture(h.db);
+  token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+});
+afterAll(() => h.close());
+
+const post = (url: string, body: Record<string, unknown>) => call(h.app, 'POST', url, { token, body });
+
+async function addReading(value: number): Promise<Reading> {
+  const res = await post('/api/glucose/add', { type: 'Fasting', value });
+  expect(res.status).toBe(201);
+  return res.json['data'] as Reading;
+}
+
+const change = (r: Reading, gvalue: number, baseVersion = r.version) => post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue, baseVersion });
+
+describe('a glucose reading edited on an old version', () => {
+  it('is refused with 409 and the reading as the server has it', async () => {
+    const r = await addReading(120);
+    const newer = await change(r, 125);
+    expect(newer.status).toBe(200);
+    const stale = await change(r, 130);
+    expect(stale.status).toBe(409);
+    expect(stale.json).toEqual({
+      message: 'This reading was changed on another device or by your care team since you edited it.',
+      current: newer.json['data'],
+    });
+  });
+
+  it('is accepted as it is when it changes nothing', async () => {
+    const r = await addReading(121);
+    const newer = await change(r, 126);
+    const same = await change(r, 126);
+    expect(same.status).toBe(200);
+    expect(same.json['data']).toEqual(newer.json['data']);
+  });
+
+  it('is refused with current null when the reading was deleted; without baseVersion it is 404 as before', async () => {
+    const r = await addReading(122);
+    expect((await post('/api/glucose/delete', { glucoseId: r._id })).status).toBe(200);
+    const stale = await change(r, 131);
+    expect(stale.status).toBe(409);
+    expect(stale.json).toEqual({ message: 'This reading was deleted on another device.', current: null });
+    const plain = await post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue: 131 });
+    expect(plain.status).toBe(404);
+  });
+
+  it('a delete on an old version is refused; deleting a deleted reading is accepted', async () => {
+    const r = await addReading(123);
+    const newer = await change(r, 127);
+    const stale = await post('/api/glucose/delete', { glucoseId: r._id, baseVersion: r.version });
+    expect(stale.status).toBe(409);
+    expect(stale.json['current']).toEqual(newer.json['data']);
+    const current = newer.json['data'] as Reading;
+    expect((await post('/api/glucose/delete', { glucoseId: r._id, baseVersion: current.version })).status).toBe(200);
+    expect((await post('/api/glucose/delete', { glucoseId: r._id, baseVersion: r.version })).status).toBe(200);
+  });
+
+  it.each(['A then B', 'B then A'])('two devices editing the same reading (%s): the second is told, and keeps theirs on the current version', async (order) => {
+    const r = await addReading(140);
+    const [first, second] = order === 'A then B' ? [150, 160] : [160, 150];
+    const a = await change(r, first);
+    expect(a.status).toBe(200);
+    const b = await change(r, second);
+    expect(b.status).toBe(409);
+    const current = b.json['current'] as Reading;
+    expect(current.value).toBe(first);
+    const kept = await change(r, second, current.version);
+    expect(kept.status).toBe(200);
+    const list = await call(h.app, 'GET', '/api/glucose', { token });
+    expect((list.json['fasting'] as Reading[]).find((x) => x._id === r._id)?.value).toBe(second);
+  });
+});
+
+describe('lab tests and appointments follow the same rule', () => {
+  it('lab test', async () => {
+    const add = await post('/api/tests/add', { name: 'HbA1c', value: 7.1, unit: '%', recordedAt: '2026-11-01T08:00:00.000Z' });
+    const t = add.json['data'] as { _id: string; version: number };
+    const body = (value: number, baseVersion: number) => ({ testId: t._id, name: 'HbA1c', value, unit: '%', recordedAt: '2026-11-01T08:00:00.000Z', baseVersion });
+    expect((await post('/api/tests/update', body(7.2, t.version))).status).toBe(200);
+    const stale = await post('/api/tests/update', body(7.3, t.version));
+    expect(stale.status).toBe(409);
+    expect(stale.json['message']).toBe('This lab test was changed on another device or by your care team since you edited it.');
+    expect(stale.json['current']).toMatchObject({ _id: t._id, value: 7.2 });
+    expect((await post('/api/tests/update', body(7.2, t.version))).status).toBe(200);
+  });
+
+  it('appointment', async () => {
+    const add = await post('/api/appointments/add', { doctor: 'Dr. Lee', date: '2026-12-10T09:00:00.000Z', notes: '' });
+    const a = add.json['data'] as { _id: string; version: number };
+    const body = (doctor: string, baseVersion: number) => ({ appointmentId: a._id, doctor, date: '2026-12-10T09:00:00.000Z', baseVersion });
+    expect((await post('/api/appointments/update', body('Dr. Lee (eyes)', a.version))).status).toBe(200);
+    const stale = await post('/api/appointments/update', body('Dr. Leigh', a.version));
+    expect(stale.status).toBe(409);
+    expect(stale.json['message']).toBe('This appointment was changed on another device or by your care team since you edited it.');
+    const staleDelete = await post('/api/appointments/delete', { appointmentId: a._id, baseVersion: a.version });
+    expect(staleDelete.status).toBe(409);
+    expect(staleDelete.json['current']).toMatchObject({ doctor: 'Dr. Lee (eyes)' });
+  });
+});
+
+describe('meal times merge field by field', () => {
+  async function profile(): Promise<Profile> {
+    return (await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile;
+  }
+  const setTimes = (times: Partial<Profile['notificationTimings']>, baseVersion: number) => post('/api/users/notificationTimings', { ...times, baseVersion });
+
+  it('two devices editing different meal times on the same version: both kept, in either order', async () => {
+    for (const [first, second] of [
+      [{ breakfast: '07:05' }, { dinner: '19:55' }],
+      [{ dinner: '19:50' }, { breakfast: '07:10' }],
+    ] as const) {
+      const base = (await profile()).version;
+      expect((await setTimes(first, base)).status).toBe(200);
+      const res = await setTimes(second, base);
+      expect(res.status).toBe(200);
+      expect((await profile()).notificationTimings).toMatchObject({ ...first, ...second });
+    }
+  });
+
+  it('two devices editing the same meal time: the second is refused with the fields and the current profile', async () => {
+    const base = (await profile()).version;
+    expect((await setTimes({ lunch: '12:10' }, base)).status).toBe(200);
+    const stale = await setTimes({ lunch: '12:20', breakfast: '06:50' }, base);
+    expect(stale.status).toBe(409);
+    expect(stale.json['message']).toBe('Your lunch time was changed by your care team or on another device.');
+    expect(stale.json['fields']).toEqual(['lunch']);
+    const current = stale.json['current'] as Profile;
+    expect(current.notificationTimings.lunch).toBe('12:10');
+    expect(current.version).toBe((await profile()).version);
+    // Nothing of the refused request was applied, breakfast included.
+    expect((await profile()).notificationTimings.breakfast).not.toBe('06:50');
+    // The same value as the other device's is no conflict.
+    expect((await setTimes({ lunch: '12:10' }, base)).status).toBe(200);
+  });
+
+  it("staff changing lunch while the patient's breakfast edit waits: both are kept", async () => {
+    const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    const before = await profile();
+    const staff = await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { lunch: '12:30' } } });
+    expect(staff.status).toBe(200);
+    // Staff sending the whole object with the other times unchanged changes only lunch, too.
+    const whole = { ...before.notificationTimings, lunch: '12:35' };
+    expect((await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: whole } })).status).toBe(200);
+    const queued = await setTimes({ breakfast: '06:45' }, before.version);
+    expect(queued.status).toBe(200);
+    expect((await profile()).notificationTimings).toEqual({ breakfast: '06:45', lunch: '12:35', dinner: before.notificationTimings.dinner });
+    // The patient's old lunch, sent on the old version, would revert the staff's change: refused.
+    const stale = await setTimes({ lunch: before.notificationTimings.lunch }, before.version);
+    expect(stale.status).toBe(409);
+    expect(stale.json['fields']).toEqual(['lunch']);
+  });
+
+  it('adding and removing glucometer days never conflict, and answer the new version', async () => {
+    const v0 = (await profile()).version;
+    const add = await post('/api/users/glucometerAlerts', { day: 'Tuesday' });
+    expect(add.status).toBe(200);
+    expect(add.json['version']).toBeGreaterThan(v0);
+    const remove = await post('/api/users/glucometerAlerts/remove', { day: 'Tuesday' });
+    expect(remove.json['version']).toBeGreaterThan(add.json['version'] as number);
+  });
+});
