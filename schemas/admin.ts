@@ -1,6 +1,6 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
 import type { FromSchema } from 'json-schema-to-ts';
-import { hospNo, isoDateTime, text, uuid } from './common.ts';
+import { baseVersion, hospNo, isoDateTime, text, uuid } from './common.ts';
 import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
 
 const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -46,11 +46,13 @@ export type PatientCreate = FromSchema<typeof patientCreateSchema>;
 /**
  * Staff editing a patient. The meal times sent are merged into the patient's, one by one: a meal
  * time left out (or sent unchanged) keeps its value and its version, so a patient's own queued edit
- * of another meal time is not reported as a conflict.
+ * of another meal time is not reported as a conflict. With `baseVersion` (the patient's `version`
+ * when the form was opened), a meal time the patient changed since to another value is refused
+ * with 409 instead of being put back.
  */
 export const patientPatchSchema = {
   type: 'object',
-  properties: { ...patientFields, notificationTimings: mealTimingsPatchSchema },
+  properties: { ...patientFields, notificationTimings: mealTimingsPatchSchema, baseVersion },
   minProperties: 1,
 } as const;
 export type PatientPatch = FromSchema<typeof patientPatchSchema>;

@@ -89,7 +89,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'GET /api/admin/patients/:hospNo': { base: undefined },
   'PATCH /api/admin/patients/:hospNo': {
     base: { name: 'Alice Able' },
-    extra: ['gender', 'age', 'address', 'hospitalId', 'timeZone', 'notificationTimings', 'glucometerAlerts', 'glucometerReadingAlerts'],
+    extra: ['gender', 'age', 'address', 'hospitalId', 'timeZone', 'notificationTimings', 'glucometerAlerts', 'glucometerReadingAlerts', 'baseVersion'],
   },
   'POST /api/admin/patients/:hospNo/access-key': { base: { expiresInDays: 30 } },
   'POST /api/admin/patients/:hospNo/temporary-password': { base: undefined },

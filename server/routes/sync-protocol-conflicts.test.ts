@@ -173,6 +173,22 @@ describe('meal times merge field by field', () => {
     expect(stale.json['fields']).toEqual(['lunch']);
   });
 
+  it("staff editing on an old copy cannot put back a meal time the patient changed since", async () => {
+    const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    const path = `/api/admin/patients/${fx.patientA.hospNo}`;
+    const opened = (await call(h.app, 'GET', path, { token: admin })).json['patient'] as Profile;
+    expect((await setTimes({ dinner: '18:40' }, (await profile()).version)).status).toBe(200);
+    const form = { ...opened.notificationTimings, breakfast: '06:15' };
+    const stale = await call(h.app, 'PATCH', path, { token: admin, body: { notificationTimings: form, baseVersion: opened.version } });
+    expect(stale.status).toBe(409);
+    expect(stale.json['fields']).toEqual(['dinner']);
+    expect(stale.json['message']).toBe('The dinner time was changed by the patient or another staff member since this page was opened.');
+    expect((stale.json['current'] as Profile).notificationTimings.dinner).toBe('18:40');
+    const onlyBreakfast = await call(h.app, 'PATCH', path, { token: admin, body: { notificationTimings: { breakfast: '06:15' }, baseVersion: opened.version } });
+    expect(onlyBreakfast.status).toBe(200);
+    expect((await profile()).notificationTimings).toMatchObject({ breakfast: '06:15', dinner: '18:40' });
+  });
+
   it('adding and removing glucometer days never conflict, and answer the new version', async () => {
     const v0 = (await profile()).version;
     const add = await post('/api/users/glucometerAlerts', { day: 'Tuesday' });

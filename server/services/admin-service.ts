@@ -16,12 +16,15 @@ import { intakeRepo } from '../repositories/records.ts';
 import { staffRepo, type DoctorTokenRow, type HospitalRow } from '../repositories/staff.ts';
 import { intakeDto, medicineDto } from './dto.ts';
 import type { StaffPrincipal } from './principal.ts';
+import { mealList, mealTimeChange } from './meal-times.ts';
 import { alertDaysOf, normaliseDay } from './profile-service.ts';
 
 type Admin = Extract<StaffPrincipal, { kind: 'admin' }>;
 
 export const ADMIN_MSG = {
   patientNotFound: 'Patient not found',
+  mealTimesChanged: (fields: Parameters<typeof mealList>[0]) =>
+    `The ${mealList(fields)} time${fields.length === 1 ? ' was' : 's were'} changed by the patient or another staff member since this page was opened.`,
   hospitalNotFound: 'Hospital not found',
   hospNoTaken: (n: string) => `A patient with hospital number ${n} already exists`,
   hospitalTaken: (n: string) => `A hospital named ${n} already exists`,
@@ -49,6 +52,8 @@ export const patientDto = (p: PatientRow, hospital?: string) => ({
   glucometerAlerts: alertDaysOf(p),
   hasPassword: p.passwordHash !== null,
   mustChangePassword: p.mustChangePassword,
+  /** The `baseVersion` of an edit made on this copy. */
+  version: p.version,
 });
 
 const doctorTokenDto = (t: DoctorTokenRow) => ({
@@ -168,15 +173,22 @@ export async function createPatient(ctx: AppContext, principal: Admin, input: Pa
 }
 
 export async function updatePatient(ctx: AppContext, principal: Admin, hospNo: string, input: PatientPatch) {
-  const p = await patientForStaff(ctx, principal, hospNo);
   if (input.hospitalId) checkHospital(principal, input.hospitalId);
   checkTimeZone(input.timeZone);
   checkAlertDays('glucometerAlerts', input.glucometerAlerts);
   checkAlertDays('glucometerReadingAlerts', input.glucometerReadingAlerts);
+  return ctx.db.transaction(async (tx) => updatePatientIn({ ...ctx, db: tx }, principal, hospNo, input));
+}
+
+async function updatePatientIn(ctx: AppContext, principal: Admin, hospNo: string, input: PatientPatch) {
+  const found = await patientForStaff(ctx, principal, hospNo);
+  // Locked: the meal-time check below and the write cannot be split by a patient's write.
+  const p = (await patientRepo.lock(ctx.db, found.id)) ?? found;
   const alerts = input.glucometerAlerts ?? input.glucometerReadingAlerts;
   // Meal times are merged one by one (only those sent, and only a changed value takes a new
   // version): a patient's queued edit of another meal time then meets no conflict and loses nothing.
-  const timings = input.notificationTimings;
+  const timings = mealTimeChange(p, input.notificationTimings ?? {}, input.baseVersion);
+  if (timings.conflicts.length > 0) throw conflict(ADMIN_MSG.mealTimesChanged(timings.conflicts), { current: patientDto(p), fields: timings.conflicts });
   const row = await patientRepo.update(
     ctx.db,
     p.id,
@@ -189,11 +201,7 @@ export async function updatePatient(ctx: AppContext, principal: Admin, hospNo: s
       ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
       ...(alerts !== undefined ? { glucometerAlerts: alertDaysOf({ glucometerAlerts: alerts }) } : {}),
     },
-    timings && {
-      ...(timings.breakfast !== undefined ? { breakfast: timings.breakfast } : {}),
-      ...(timings.lunch !== undefined ? { lunch: timings.lunch } : {}),
-      ...(timings.dinner !== undefined ? { dinner: timings.dinner } : {}),
-    },
+    timings.changes,
   );
   if (!row) throw notFound(ADMIN_MSG.patientNotFound);
   return { data: patientDto(row) };

@@ -1,14 +1,14 @@
 import type { AppContext } from '../context.ts';
-import { MEAL_SLOTS, type MealSlot } from '../../schemas/dose-slot.ts';
+import type { MealSlot } from '../../schemas/dose-slot.ts';
 import type { NotificationTimingsInput, NotificationTokenInput, NotificationTokenRemove } from '../../schemas/user-profile.ts';
 import { WEEKDAYS } from '../../schemas/user-profile.ts';
-import type { NotificationTimings } from '../db/schema.ts';
 import { badRequest, conflict, unauthorized } from '../http/errors.ts';
 import { canonicalTimeZone, isRealDate } from '../lib/time.ts';
 import { isAllowedEndpoint, parseSubscription } from '../push/web-push-sender.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
+import { mealList, mealTimeChange } from './meal-times.ts';
 
 export const PROFILE_MSG = {
   timings: 'Notification timings saved successfully',
@@ -19,10 +19,8 @@ export const PROFILE_MSG = {
   removeWhat: 'endpoint (of a push subscription) or token is required',
   badTimeZone: 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata',
   badDay: 'day must be a weekday (Monday to Sunday) or a date as YYYY-MM-DD',
-  timingsConflict: (fields: readonly MealSlot[]) => {
-    const names = fields.length === 1 ? fields[0] : `${fields.slice(0, -1).join(', ')} and ${fields.at(-1)}`;
-    return `Your ${names} time${fields.length === 1 ? ' was' : 's were'} changed by your care team or on another device.`;
-  },
+  timingsConflict: (fields: readonly MealSlot[]) =>
+    `Your ${mealList(fields)} time${fields.length === 1 ? ' was' : 's were'} changed by your care team or on another device.`,
 } as const;
 
 /**
@@ -83,14 +81,7 @@ async function profileUserDto(ctx: AppContext, p: PatientRow, hospitalName: stri
 export async function saveTimings(ctx: AppContext, patientId: string, input: NotificationTimingsInput) {
   const current = await patientRepo.lock(ctx.db, patientId);
   if (!current) throw unauthorized();
-  const changes: Partial<NotificationTimings> = {};
-  const conflicts: MealSlot[] = [];
-  for (const meal of MEAL_SLOTS) {
-    const value = input[meal];
-    if (value === undefined || value === current.notificationTimings[meal]) continue;
-    if (input.baseVersion !== undefined && (current.timingsVersions[meal] ?? 0) > input.baseVersion) conflicts.push(meal);
-    changes[meal] = value;
-  }
+  const { changes, conflicts } = mealTimeChange(current, input, input.baseVersion);
   if (conflicts.length > 0) {
     const found = await patientRepo.withHospital(ctx.db, patientId);
     throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: found ? await profileUserDto(ctx, found.patient, found.hospitalName) : null, fields: conflicts });
