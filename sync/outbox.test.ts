@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { call, createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { destroyDataKey, encryptJson, getDataKey } from './crypto.ts';
 import { drainOutbox } from './drain.ts';
-import { clearOutbox, enqueue, getReplaySession, listRefusals, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
+import { clearOutbox, enqueue, getReplaySession, listRefusals, nextMutationId, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
 
 // The outbox against the real API server over real HTTP: what a device queued reaches the server
 // once, in order, with the time it was made, whatever the network and the server do meanwhile.
@@ -299,6 +299,7 @@ describe('what the outbox keeps on the device', () => {
   });
 
   it('clearOutbox removes every entry and the session', async () => {
+    const taken = await nextMutationId();
     await enqueue(addOp('Fasting', 131));
     await enqueue(addOp('Random', 132));
     await clearOutbox();
@@ -308,7 +309,8 @@ describe('what the outbox keeps on the device', () => {
     const tables = JSON.parse(await rawRows('eddy-outbox')) as [string, unknown[]][];
     for (const [name, rows] of tables) if (name !== 'counter' && name !== 'parked') expect(rows, name).toEqual([]);
     // The mutation counter outlives every session: a reused mutation id would lose a write.
-    expect(tables.find(([name]) => name === 'counter')?.[1]).toEqual([expect.objectContaining({ id: 'mutations', next: expect.any(Number) as number })]);
+    expect(tables.find(([name]) => name === 'counter')?.[1]).toEqual([expect.objectContaining({ id: 'mutations', next: Number(taken.split(':')[1]) + 1 })]);
+    expect(await nextMutationId()).not.toBe(taken);
     const net = recordingFetch();
     expect((await drainOutbox({ baseUrl, fetchImpl: net.impl })).sent).toEqual([]);
     expect(net.calls).toHaveLength(0);

@@ -248,13 +248,34 @@ export async function deleteRefusals(ids: number[]): Promise<void> {
   await db().refused.bulkDelete(ids);
 }
 
-export async function addOverride(override: Override): Promise<void> {
+export async function addOverride(override: Override, resolves: number[] = []): Promise<void> {
   const key = await getDataKey();
-  await db().overrides.add({ sealed: await encryptJson(key, override, 'override') });
+  const sealed = await encryptJson(key, override, 'override');
+  // One step: a pull never sees the refusal gone without the override there (it would pull the
+  // server's state of nothing), nor the override while the refusal still holds the record back.
+  await db().transaction('rw', [db().overrides, db().refused], async () => {
+    await db().overrides.add({ sealed });
+    await db().refused.bulkDelete(resolves);
+  });
 }
 
-/** The overrides of one collection; they are handed out once. */
-export async function takeOverrides(collection: string): Promise<Override[]> {
+/** The overrides of one collection, left in place. */
+export async function peekOverrides(collection: string): Promise<Override[]> {
+  const key = await findDataKey();
+  if (!key) return [];
+  const out: Override[] = [];
+  for (const row of await db().overrides.toArray()) {
+    const o = await openSealed<Override>(key, row.sealed, 'override');
+    if (o?.collection === collection) out.push(o);
+  }
+  return out;
+}
+
+/**
+ * The overrides of one collection, except those of records still held back (`held`); the ones
+ * returned are handed out once.
+ */
+export async function takeOverrides(collection: string, held: ReadonlySet<string> = new Set()): Promise<Override[]> {
   const key = await findDataKey();
   if (!key) return [];
   const rows = await db().overrides.toArray();
@@ -262,7 +283,7 @@ export async function takeOverrides(collection: string): Promise<Override[]> {
   const taken: number[] = [];
   for (const row of rows) {
     const o = await openSealed<Override>(key, row.sealed, 'override');
-    if (o?.collection === collection && row.id !== undefined) {
+    if (o?.collection === collection && row.id !== undefined && !held.has(o.docId)) {
       out.push(o);
       taken.push(row.id);
     }

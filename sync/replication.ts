@@ -17,7 +17,7 @@ import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'r
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { filter, firstValueFrom, type BehaviorSubject } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
-import { enqueue, listRefusals, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
+import { enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
@@ -80,16 +80,17 @@ export async function pullChanges<Doc extends { _id: string }>(
   api: ApiClient,
   mapping: RestMapping<Doc>,
   checkpoint: Checkpoint | undefined,
+  local?: (ids: string[]) => Promise<Map<string, Doc>>,
 ): Promise<{ documents: WithDeleted<Doc>[]; checkpoint: Checkpoint | undefined }> {
   // A write waiting now may be sent while the request is out, after the server has answered it:
   // the answer is then older than that write although the outbox is empty by the time it comes.
   const waitingBefore = await waitingIds(mapping.collection);
-  const overrides = await takeOverrides(mapping.collection);
   // A discarded refusal whose server copy is unknown: this pull asks for everything once.
-  const refetch = overrides.some((o) => o.doc === 'refetch');
+  const refetch = (await peekOverrides(mapping.collection)).some((o) => o.doc === 'refetch');
   const from = refetch ? undefined : checkpoint?.version;
   const { docs, deleted, version } = await fetchAll(api, mapping, from);
   const waiting = new Set([...waitingBefore, ...(await waitingIds(mapping.collection))]);
+  const overrides = await takeOverrides(mapping.collection, waiting);
   const fromServer = new Map<string, WithDeleted<Doc>>();
   for (const d of docs) fromServer.set(d._id, { ...d, _deleted: false });
   for (const id of deleted) fromServer.set(id, { _id: id, _deleted: true } as WithDeleted<Doc>);
@@ -99,7 +100,19 @@ export async function pullChanges<Doc extends { _id: string }>(
     const doc = o.doc ? (mapping.fromRecord?.(o.doc) ?? (o.doc as unknown as Doc)) : undefined;
     fromServer.set(o.docId, doc ? { ...doc, _deleted: false } : ({ _id: o.docId, _deleted: true } as WithDeleted<Doc>));
   }
-  const documents = [...fromServer.values()].filter((d) => !waiting.has(d._id));
+  let documents = [...fromServer.values()].filter((d) => !waiting.has(d._id));
+  // A deletion is written as the device's own copy marked deleted: RxDB stores what it is given,
+  // and a bare id fails the collection's schema (and its indexes). Ids this device never had
+  // need no deletion at all.
+  if (local) {
+    const gone = documents.filter((d) => d._deleted).map((d) => d._id);
+    const have = gone.length > 0 ? await local(gone) : new Map<string, Doc>();
+    documents = documents.flatMap((d) => {
+      if (!d._deleted) return [d];
+      const mine = have.get(d._id);
+      return mine ? [{ ...mine, _deleted: true }] : [];
+    });
+  }
   return { documents, checkpoint: version === undefined ? checkpoint : { version } };
 }
 
@@ -151,7 +164,7 @@ export function replicate<Doc extends { _id: string }>(opts: {
     autoStart: true,
     pull: {
       batchSize: 1000,
-      handler: (checkpoint) => pullChanges(opts.api, opts.mapping, checkpoint),
+      handler: (checkpoint) => pullChanges(opts.api, opts.mapping, checkpoint, (ids) => localDocs(opts.collection, ids)),
     },
     push: {
       batchSize: 50,
@@ -167,6 +180,14 @@ export function replicate<Doc extends { _id: string }>(opts: {
     },
   });
   return state;
+}
+
+/** The device's copies of these documents, as plain data. */
+async function localDocs<Doc extends { _id: string }>(collection: RxCollection<Doc>, ids: string[]): Promise<Map<string, Doc>> {
+  const found = await collection.findByIds(ids).exec();
+  const out = new Map<string, Doc>();
+  for (const [id, doc] of found) out.set(id, doc.toMutableJSON(false) as Doc);
+  return out;
 }
 
 /**

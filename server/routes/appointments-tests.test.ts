@@ -243,7 +243,7 @@ describe('lab tests', () => {
   it('refuses a result from the future', async () => {
     const res = await call(h.app, 'POST', '/api/tests/add', { token, body: { name: 'HbA1c', value: 7, recordedAt: new Date(Date.now() + 3600_000).toISOString() } });
     expect(res.status).toBe(400);
-    expect(res.json['message']).toBe('recordedAt cannot be in the future');
+    expect(res.json['message']).toBe('recordedAt cannot be in the future: check the date and time of the device');
   });
 
   it('answers 404 for an unknown or foreign test and 400 for a missing value on update', async () => {

@@ -66,7 +66,7 @@ describe('glucose', () => {
     const future = new Date(Date.now() + 3600_000).toISOString();
     const bad = await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Fasting', value: 95, recordedAt: future } });
     expect(bad.status).toBe(400);
-    expect(bad.json['message']).toBe('recordedAt cannot be in the future');
+    expect(bad.json['message']).toBe('recordedAt cannot be in the future: check the date and time of the device');
   });
 
   it.each([

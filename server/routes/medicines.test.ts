@@ -185,7 +185,7 @@ describe('marking a medicine taken', () => {
       body: { prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg', takenAt: new Date(Date.now() + 3600_000).toISOString() },
     });
     expect(res.status).toBe(400);
-    expect(res.json['message']).toBe('takenAt cannot be in the future');
+    expect(res.json['message']).toBe('takenAt cannot be in the future: check the date and time of the device');
   });
 
   it('is the patient’s own write: staff get 403', async () => {

@@ -208,7 +208,7 @@ describe('symptoms', () => {
   it('refuses a report from the future', async () => {
     const res = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Palpitations', recordedAt: new Date(Date.now() + 3600_000).toISOString() } });
     expect(res.status).toBe(400);
-    expect(res.json['message']).toBe('recordedAt cannot be in the future');
+    expect(res.json['message']).toBe('recordedAt cannot be in the future: check the date and time of the device');
   });
 
   it('rejects a remove without recordedAt', async () => {

@@ -13,7 +13,7 @@ export function measurementTime(field: string, value: string | undefined, now = 
   if (value === undefined) return now;
   const t = new Date(value);
   if (Number.isNaN(t.getTime())) throw badRequest(`${field} must be a valid ISO date and time`);
-  if (t.getTime() > now.getTime() + MAX_FUTURE_MS) throw badRequest(`${field} cannot be in the future`);
+  if (t.getTime() > now.getTime() + MAX_FUTURE_MS) throw badRequest(`${field} cannot be in the future: check the date and time of the device`);
   if (t.getTime() < EARLIEST) throw badRequest(`${field} is too far in the past`);
   return t;
 }

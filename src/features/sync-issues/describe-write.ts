@@ -24,7 +24,7 @@ export function describeRecord(i18n: I18n, collection: string, fields: Fields, u
     case 'glucose': {
       const value = num(fields['value'] ?? fields['gvalue']);
       const type = str(fields['type'] ?? fields['gtype']);
-      return join(i18n._(msg`Glucose reading`), value !== undefined ? formatGlucose(value, unit, i18n.locale) : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt']));
+      return join(i18n._(msg`Glucose reading`), value !== undefined ? `${formatGlucose(value, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt']));
     }
     case 'symptoms':
       return join(i18n._(msg`Symptom`), str(fields['symptom']), when(i18n, fields['recordedAt']));
