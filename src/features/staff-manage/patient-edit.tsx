@@ -38,7 +38,14 @@ export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPat
     if (Object.keys(found).length > 0 || badTime) return;
     setBusy(true);
     try {
-      const res = await staffRuntime.api.patch<{ data: AdminPatient }>(patientPath(patient.hospNo), { ...patientBody(values), notificationTimings: times });
+      // Only the meal times changed here, on the version this form was opened with: a patient's
+      // own change of a meal time meanwhile is refused (409) instead of being put back silently.
+      const changed = Object.fromEntries(MEALS.filter((m) => times[m] !== patient.notificationTimings[m]).map((m) => [m, times[m]]));
+      const res = await staffRuntime.api.patch<{ data: AdminPatient }>(patientPath(patient.hospNo), {
+        ...patientBody(values),
+        ...(Object.keys(changed).length > 0 ? { notificationTimings: changed } : {}),
+        ...(patient.version !== undefined ? { baseVersion: patient.version } : {}),
+      });
       toast({ type: 'success', text: t`Patient details saved` });
       onSaved(res.data);
     } catch (err) {

@@ -18,6 +18,8 @@ export interface AdminPatient {
   address: string | null;
   hospitalId: string;
   notificationTimings: MealTimes;
+  /** The patient record's version when it was read: a save states it, so it never puts back an older meal time. */
+  version?: number;
 }
 
 export interface AdminPrescription {
