@@ -5,15 +5,16 @@ import { createRxDatabase, wrappedValidateStorageFactory, type RxCollection, typ
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecryptionError, destroyDataKey, findDataKey } from '../../../sync/crypto.ts';
+import { DecryptionError, destroyDataKey, findDataKey, getDataKey } from '../../../sync/crypto.ts';
 import {
   PENDING_MEDICINE_TTL_MS,
   PROFILE_ID,
+  COLLECTION_SCHEMA_VERSION,
   eddyCollectionSchemas,
   type GlucoseReading,
 } from './collections.ts';
 import { destroyEddyDatabase, openEddyDatabase, type EddyDatabase } from './database.ts';
-import { SEALED_FIELD } from './encrypted-storage.ts';
+import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
 
 // Everything here runs on the real stack: RxDB, its Dexie storage and IndexedDB (fake-indexeddb),
 // with dev-mode on (Vitest sets import.meta.env.DEV), so RxDB's schema and query checks run too.
@@ -71,7 +72,7 @@ async function dumpAllRows(): Promise<string[]> {
   }
   return lines;
 }
-const docsDbName = (db: string, collection: string) => `rxdb-dexie-${db}--0--${collection}`;
+const docsDbName = (db: string, collection: string) => `rxdb-dexie-${db}--${COLLECTION_SCHEMA_VERSION}--${collection}`;
 /** Rewrites one stored document row in place. */
 async function editRawRow(dbName: string, id: string, edit: (row: Record<string, unknown>) => void): Promise<void> {
   const idb = await openRaw(dbName);
@@ -262,7 +263,7 @@ const PLAIN_VALUES = [
 ];
 
 describe('the Eddy database', () => {
-  it('has every collection of spec §3, with patient fields encrypted and only ids and timestamps plain', async () => {
+  it('has every collection of spec §3, with patient fields encrypted and only ids, timestamps and server versions plain', async () => {
     const db = await open('eddy-shape');
     expect(Object.keys(db.collections).sort()).toEqual(
       ['appointments', 'glucose', 'labTestReference', 'labTests', 'medicineIntakes', 'medicines', 'pendingMedicines', 'profile', 'symptomReference', 'symptoms'].sort(),
@@ -274,17 +275,30 @@ describe('the Eddy database', () => {
       ]),
     );
     expect(plainFields).toEqual({
-      glucose: ['_id', 'recordedAt', 'updatedAt'],
-      symptoms: ['_id', 'recordedAt', 'updatedAt'],
+      glucose: ['_id', 'recordedAt', 'updatedAt', 'version'],
+      symptoms: ['_id', 'recordedAt', 'updatedAt', 'version'],
       symptomReference: ['_id'],
-      medicines: ['_id', 'updatedAt'],
-      medicineIntakes: ['_id', 'takenAt', 'updatedAt'],
+      medicines: ['_id', 'updatedAt', 'version'],
+      medicineIntakes: ['_id', 'takenAt', 'updatedAt', 'version'],
       pendingMedicines: ['_id', 'expiry'],
-      appointments: ['_id', 'date', 'updatedAt'],
-      labTests: ['_id', 'recordedAt', 'updatedAt'],
+      appointments: ['_id', 'date', 'updatedAt', 'version'],
+      labTests: ['_id', 'recordedAt', 'updatedAt', 'version'],
       labTestReference: ['_id'],
-      profile: ['_id'],
+      profile: ['_id', 'version'],
     });
+  });
+
+  it('keeps what a device stored before documents carried server versions (schema 0 → 1)', async () => {
+    const before: Record<string, object> = { ...eddyCollectionSchemas.glucose.properties };
+    delete before['version'];
+    const oldSchema = { ...eddyCollectionSchemas.glucose, version: 0, properties: before };
+    const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
+    const old = await createRxDatabase<{ glucose: RxCollection<GlucoseReading> }>({ name: 'eddy-upgrade', storage, multiInstance: true });
+    await old.addCollections({ glucose: { schema: oldSchema } });
+    await old.glucose.insert(glucose(123, 1));
+    await old.close();
+    const db = await open('eddy-upgrade');
+    expect((await db.glucose.find().exec()).map((d) => d.value)).toEqual([123]);
   });
 
   it('shares one instance between concurrent opens, and in development validates the plain documents', async () => {
@@ -448,7 +462,7 @@ describe('performance', () => {
     // dev-mode demands a validator at the top of any storage; validation only costs on writes.
     const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: base });
     const db = await createRxDatabase<{ glucose: RxCollection<GlucoseReading> }>({ name, storage, multiInstance: true });
-    await db.addCollections({ glucose: { schema: plainSchema } });
+    await db.addCollections({ glucose: { schema: plainSchema, migrationStrategies: { 1: (doc: unknown) => doc } } });
     return db;
   }
 
