@@ -25,6 +25,7 @@ import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
 import {
   DEFAULT_ACTION_TITLES,
   isMedicineReminder,
+  slotOfReminder,
   parsePushPayload,
   PUSH_ACTION_LATER,
   PUSH_ACTION_TAKEN,
@@ -149,7 +150,15 @@ async function recordThroughPage(intake: IntakeFromPush): Promise<boolean> {
 }
 
 async function markTaken(reminder: MedicineReminderData, inboxId: string | undefined, onReplay: () => Promise<unknown>): Promise<void> {
-  const intake: IntakeFromPush = { _id: uuidv7(), prescrNo: reminder.prescrNo, medicineName: reminder.medicineName, dose: reminder.dose, takenAt: new Date().toISOString() };
+  const slot = slotOfReminder(reminder);
+  const intake: IntakeFromPush = {
+    _id: uuidv7(),
+    prescrNo: reminder.prescrNo,
+    medicineName: reminder.medicineName,
+    dose: reminder.dose,
+    takenAt: new Date().toISOString(),
+    ...(slot ? { slot } : {}),
+  };
   // Answered: the reminder must not become a pending entry afterwards.
   if (inboxId) await removeFromInbox([inboxId]);
   if (await recordThroughPage(intake)) return;

@@ -170,7 +170,8 @@ export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp 
   return openSealed<OutboxOp>(key, entry.sealed, 'outbox');
 }
 
-async function openSealed<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
+/** Opens something sealed for `purpose`; undefined when it was sealed under another key or purpose. */
+export async function openSealed<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
   try {
     return await decryptJson<T>(key, sealed, purpose);
   } catch (err) {

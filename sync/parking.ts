@@ -3,8 +3,8 @@
 // entries and refusals are set aside, still sealed under A's key, which is kept under a new id;
 // B never sees or sends them. When A logs in again they go back into the outbox and are sent.
 // After PARK_MAX_MS they are deleted, and A is told at their next login how many were lost.
-import { decryptJson, DecryptionError, deleteParkedKey, encryptJson, findDataKey, findParkedKey, getDataKey, parkDataKey } from './crypto.ts';
-import { addRefusal, enqueue, getOwner, outboxDatabase, type OutboxOp, type Refusal } from './outbox.ts';
+import { deleteParkedKey, encryptJson, findDataKey, findParkedKey, getDataKey, parkDataKey } from './crypto.ts';
+import { addRefusal, enqueue, getOwner, openSealed as open, outboxDatabase, type OutboxOp, type Refusal } from './outbox.ts';
 
 export const PARK_MAX_MS = 30 * 24 * 3600_000;
 
@@ -42,15 +42,6 @@ async function park(owner: string): Promise<void> {
     await db.entries.clear();
     await db.refused.clear();
   });
-}
-
-async function open<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
-  try {
-    return await decryptJson<T>(key, sealed, purpose);
-  } catch (err) {
-    if (err instanceof DecryptionError) return undefined;
-    throw err;
-  }
 }
 
 export interface Unparked {

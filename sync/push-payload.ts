@@ -5,6 +5,7 @@
 // The same fields arrive from Web Push (JSON, any value types) and from Firebase Cloud Messaging
 // (`data` values are always strings), so every field is read as text and `snoozed` also as "true".
 
+import { MEAL_SLOTS, type MealSlot } from '../schemas/dose-slot.ts';
 import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction } from '../schemas/push.ts';
 
 export { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN };
@@ -126,7 +127,12 @@ export interface IntakeFromPush {
   medicineName: string;
   dose: string;
   takenAt: string;
+  /** The meal the reminder was for: the dose belongs to it (one per medicine, day and meal). */
+  slot?: MealSlot;
 }
+
+/** The reminder's meal as a dose slot, when it names one. */
+export const slotOfReminder = (reminder: { meal?: string }): MealSlot | undefined => MEAL_SLOTS.find((m) => m === reminder.meal);
 
 // Worker → pages (besides 'replay-done', see sync/outbox.ts).
 export interface PushReceivedMessage {
@@ -157,7 +163,8 @@ export function isIntakeFromPush(v: unknown): v is IntakeFromPush {
     textOf(v['medicineName']) !== undefined &&
     textOf(v['dose']) !== undefined &&
     typeof v['takenAt'] === 'string' &&
-    Number.isFinite(Date.parse(v['takenAt']))
+    Number.isFinite(Date.parse(v['takenAt'])) &&
+    (v['slot'] === undefined || MEAL_SLOTS.some((m) => m === v['slot']))
   );
 }
 

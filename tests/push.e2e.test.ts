@@ -398,7 +398,9 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     it('"Mark as Taken" with the app closed queues the dose in the worker, which sends it', async () => {
       const since = new Date().toISOString();
       await page.close();
-      await channel.deliver(medicinePush('med-e2e-3'));
+      // The dinner reminder: breakfast's dose was marked taken above, and a medicine's dose is
+      // recorded once per meal (a second "Mark as Taken" for breakfast would be the same dose).
+      await channel.deliver(medicinePush('med-e2e-3', { time: '20:00', meal: 'dinner' }));
       await until('the reminder while the app is closed', async () =>
         (await worker.evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag: 'med-e2e-3' })).length)) === 1 ? true : undefined,
       );

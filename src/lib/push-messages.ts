@@ -60,7 +60,14 @@ export async function addPending(cols: PushCollections, pending: PendingMedicine
 export async function recordIntake(cols: PushCollections, intake: IntakeFromPush): Promise<void> {
   if (!(await cols.medicineIntakes.findOne(intake._id).exec())) {
     try {
-      await cols.medicineIntakes.insert({ _id: intake._id, prescrNo: intake.prescrNo, medicineName: intake.medicineName, dose: intake.dose, takenAt: intake.takenAt });
+      await cols.medicineIntakes.insert({
+        _id: intake._id,
+        prescrNo: intake.prescrNo,
+        medicineName: intake.medicineName,
+        dose: intake.dose,
+        takenAt: intake.takenAt,
+        ...(intake.slot ? { slot: intake.slot } : {}),
+      });
     } catch (err) {
       // Another tab got the same message and stored it first: that is the dose recorded.
       if (!(await cols.medicineIntakes.findOne(intake._id).exec())) throw err;

@@ -222,6 +222,9 @@ async function startSync(owner: StoredSession): Promise<void> {
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
   session.startValidation(() => status.update({ offline: true }));
+  // The server renews a session in use (sliding); asking once at start keeps the stored expiry in
+  // step, so a patient who opens the app briefly every day is not locked out after 7 days.
+  if (navigator.onLine) void session.validate();
   void syncNow({ announce: false, refresh: false });
   void startReminders(db, owner);
 }
