@@ -115,7 +115,8 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     const page = await open();
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
-    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    // The banner renders just after the login form: wait for it rather than sample it once.
+    await sheet(page).waitFor({ state: 'visible', timeout: 5_000 });
     await expect(sheet(page).getByText('Always Active').isVisible()).resolves.toBe(true);
     await expect(sheet(page).getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).resolves.toBe('/privacy');
     await expect(seriousA11yViolations(page)).resolves.toEqual([]);
@@ -170,7 +171,8 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     });
     await button(page, 'Accept All').click();
     await until('the failure in the log', async () => (logs.some((l) => l.includes('Saving the cookie preferences failed')) ? true : undefined), 10_000);
-    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    // The banner renders just after the login form: wait for it rather than sample it once.
+    await sheet(page).waitFor({ state: 'visible', timeout: 5_000 });
     await expect(button(page, 'Accept All').isEnabled()).resolves.toBe(true);
     expect(await stored(page, C15T_KEY)).toBeNull();
     await page.reload();
@@ -238,7 +240,8 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
       await page.waitForTimeout(1500);
     }
     expect(logs.some((l) => l.includes('Cookie consent manager not available'))).toBe(true);
-    await expect(sheet(page).isVisible()).resolves.toBe(true);
+    // The banner renders just after the login form: wait for it rather than sample it once.
+    await sheet(page).waitFor({ state: 'visible', timeout: 5_000 });
     expect(await stored(page, RECORD_KEY)).toBeNull();
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
   });
