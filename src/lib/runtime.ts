@@ -5,13 +5,10 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
-import { createSyncController } from '../../sync/controller.ts';
-import { drainOutbox } from '../../sync/drain.ts';
+import type { SyncController } from '../../sync/controller.ts';
 import { clearOutbox, dropReplaySession, outboxCounts, setOwner, setReplaySession } from '../../sync/outbox.ts';
-import { prepareForOwner, unparkFor } from '../../sync/parking.ts';
 import { clearInbox } from '../../sync/push-inbox.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
-import { settleAutomatically } from '../../sync/refusals.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
@@ -139,6 +136,8 @@ async function onLoggedIn(s: StoredSession): Promise<void> {
   await setReplaySession({ token: s.token, deviceId: deviceId() });
   await setOwner(s.hospNo);
   // Entries this patient made before another patient used this device come back to be sent.
+  // Loaded at login, not on the login page (its script budget).
+  const { unparkFor } = await import('../../sync/parking.ts');
   const back = await unparkFor(s.hospNo);
   const restored = back.restored;
   if (restored > 0) toast({ type: 'info', text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}` });
@@ -161,27 +160,42 @@ const session = createPatientSession({
   vault,
   wipeLocalData,
   lockLocalData,
-  prepareLocalData: async (hospNo) => void (await prepareForOwner(hospNo, wipeLocalData)),
+  prepareLocalData: async (hospNo) => {
+    const { prepareForOwner } = await import('../../sync/parking.ts');
+    await prepareForOwner(hospNo, wipeLocalData);
+  },
   onLoggedIn,
 });
 
 // Sending, pulling and retrying live in sync/controller.ts; the runtime only wires it to the app.
-const controller = createSyncController({
-  status,
-  drain: () => drainOutbox(),
-  replications: () => replications,
-  onUnauthorized: handleUnauthorized,
-  registerBackgroundSync: registerBackgroundReplay,
-  settle: settleAutomatically,
-  onSettled: (messages) => {
-    for (const text of messages) toast({ type: 'error', text: text || MSG_RESPONSE_FAILED });
-  },
-  onSynchronized: () => toast({ type: 'success', text: msg`Data synchronized successfully` }),
-  // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
-  isStale: (lastSyncAt) => lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh',
-  isOnline: () => navigator.onLine,
-});
-const syncNow = controller.syncNow;
+// The controller loads after login with the replication (the login page does not need it).
+let controller: Promise<SyncController> | undefined;
+function loadController(): Promise<SyncController> {
+  controller ??= Promise.all([import('../../sync/controller.ts'), import('../../sync/drain.ts'), import('../../sync/refusals.ts')]).then(
+    ([{ createSyncController }, { drainOutbox }, { settleAutomatically }]) =>
+      createSyncController({
+        status,
+        drain: () => drainOutbox(),
+        replications: () => replications,
+        onUnauthorized: handleUnauthorized,
+        registerBackgroundSync: registerBackgroundReplay,
+        settle: settleAutomatically,
+        onSettled: (messages) => {
+          for (const text of messages) toast({ type: 'error', text: text || MSG_RESPONSE_FAILED });
+        },
+        onSynchronized: () => toast({ type: 'success', text: msg`Data synchronized successfully` }),
+        // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
+        isStale: (lastSyncAt) => lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh',
+        isOnline: () => navigator.onLine,
+      }),
+  );
+  return controller;
+}
+
+/** Sends what the outbox holds, then refreshes from the server (nothing to do before a login started sync). */
+const syncNow = async (o: { announce: boolean; refresh?: boolean }): Promise<void> => {
+  if (controller) await (await controller).syncNow(o);
+};
 
 /** How long logging out waits for unsent entries to be sent before asking what to do with them. */
 const LOGOUT_SEND_TIMEOUT_MS = 10_000;
@@ -206,7 +220,7 @@ async function startSync(owner: StoredSession): Promise<void> {
   const [{ replicate }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
   await setReplaySession({ token: owner.token, deviceId: deviceId() });
   const afterPush = () => void syncNow({ announce: false });
-  controller.start();
+  (await loadController()).start();
   const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
     replicate({ collection, mapping, api, owner: owner.hospNo, afterPush }) as unknown as RxReplicationState<unknown, Checkpoint>;
   replications = [
@@ -247,7 +261,7 @@ function stopSync(): void {
   session.stopValidation();
   stopPushMessages?.();
   stopPushMessages = undefined;
-  controller.stop();
+  void controller?.then((c) => c.stop());
 }
 
 session.subscribe((s) => {
