@@ -189,12 +189,12 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
       } else {
         const attempts = entry.attempts + 1;
         if (attempts < STUCK_AFTER) {
-          await keep(entry, { attempts, lastStatus: status });
+          await keep(entry, { attempts });
           result.kept += entries.length - i;
           break;
         }
         log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
-        await keep(entry, { attempts, lastStatus: status || 599, nextAttemptAt: now() + backoffMs(attempts) });
+        await keep(entry, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
         waitingDocs.add(doc);
         result.stuck++;
         result.kept++;

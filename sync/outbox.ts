@@ -43,8 +43,6 @@ export interface Entry {
   attempts: number;
   /** A failing entry is not tried again before this time (ms); see the dead-letter rule in drain.ts. */
   nextAttemptAt?: number;
-  /** The last status it failed with (0: no answer), to tell "server keeps failing" from "offline". */
-  lastStatus?: number;
 }
 
 /** A write the server refused for good, kept until the patient decides (sealed as a whole). */
@@ -295,8 +293,9 @@ export async function takeOverrides(collection: string, held: ReadonlySet<string
 
 /** Entries that keep failing on the server (the dead-letter rule): not dropped, retried later. */
 export async function stuckCount(stuckAfter: number): Promise<number> {
+  // Only failures with an answer (5xx, timeouts) count as attempts: being offline never does.
   return db()
-    .entries.filter((e) => e.attempts >= stuckAfter && (e.lastStatus ?? 0) !== 0)
+    .entries.filter((e) => e.attempts >= stuckAfter)
     .count();
 }
 

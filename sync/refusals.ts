@@ -37,8 +37,7 @@ export async function refusedRecords(): Promise<RefusedRecord[]> {
 }
 
 async function take(key: string): Promise<StoredRefusal[]> {
-  const list = (await listRefusals()).filter((r) => keyOf(r) === key);
-  return list;
+  return (await listRefusals()).filter((r) => keyOf(r) === key);
 }
 
 /** Sends the group again as it was (same mutation ids: the server applies each at most once). */

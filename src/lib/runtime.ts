@@ -6,7 +6,7 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import type { SyncController } from '../../sync/controller.ts';
-import { clearOutbox, dropReplaySession, outboxCounts, setOwner, setReplaySession } from '../../sync/outbox.ts';
+import { clearOutbox, dropReplaySession, pendingCount, refusedCount, setOwner, setReplaySession } from '../../sync/outbox.ts';
 import { clearInbox } from '../../sync/push-inbox.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
@@ -205,12 +205,11 @@ const LOGOUT_SEND_TIMEOUT_MS = 10_000;
  * server (unsent or refused). The caller asks the patient before a logout that would delete them.
  */
 async function prepareLogout(): Promise<number> {
-  const before = await outboxCounts(0);
-  if (before.pending > 0 && navigator.onLine) {
+  if ((await pendingCount()) > 0 && navigator.onLine) {
     await Promise.race([syncNow({ announce: false, refresh: false }), new Promise((resolve) => setTimeout(resolve, LOGOUT_SEND_TIMEOUT_MS))]);
   }
-  const after = await outboxCounts(0);
-  return after.pending + after.refused;
+  const [pending, refused] = await Promise.all([pendingCount(), refusedCount()]);
+  return pending + refused;
 }
 
 async function startSync(owner: StoredSession): Promise<void> {

@@ -1,5 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
+import { log } from '../../../sync/log.ts';
 import { discardRefused, keepMine, refusedRecords, retryRefused, type RefusedRecord } from '../../../sync/refusals.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { Icon } from '../../components/icon.tsx';
@@ -70,7 +71,7 @@ function RefusedDialog({ open, onClose }: { open: boolean; onClose: () => void }
 }
 
 function RefusedItem({ record }: { record: RefusedRecord }) {
-  const { i18n } = useLingui();
+  const { i18n, t } = useLingui();
   const runtime = useRuntime();
   const unit = useGlucoseUnit();
   const [busy, setBusy] = useState(false);
@@ -82,6 +83,10 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
     try {
       await fn(record.key);
       void runtime.syncNow({ announce: false });
+    } catch (err) {
+      // The entry stays in the list as it was; the patient can try again.
+      log.error('refused entry not resolved', err);
+      runtime.notify({ type: 'error', text: t`Something went wrong. Please try again.` });
     } finally {
       setBusy(false);
     }
