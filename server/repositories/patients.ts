@@ -52,9 +52,14 @@ export const patientRepo = {
     return row;
   },
 
-  /** The patient's row, locked until the transaction ends (a check of meal-time versions, then the write). */
+  /**
+   * The patient's row, locked until the transaction ends (a check of meal-time versions, then the
+   * write). FOR NO KEY UPDATE, not FOR UPDATE: a concurrent insert of this patient's record holds the
+   * version counter and then checks its foreign key with KEY SHARE on this row; FOR UPDATE would make
+   * it wait on us while we wait on the counter (a deadlock PostgreSQL breaks with an error).
+   */
   async lock(db: Db, id: string): Promise<PatientRow | undefined> {
-    const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1).for('update');
+    const [row] = await db.select().from(patients).where(eq(patients.id, id)).limit(1).for('no key update');
     return row;
   },
 

@@ -49,9 +49,11 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
     /**
      * The patient's row (live or deleted), locked until the transaction ends: a check of its
      * version and the write that follows cannot be split by another writer of the same row.
+     * FOR NO KEY UPDATE, like every lock on a patient's rows: a foreign key check (KEY SHARE) of a
+     * concurrent insert never waits on it, so it cannot close a circle with the version counter.
      */
     async lockOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
-      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1).for('update')) as Row[];
+      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1).for('no key update')) as Row[];
       return row;
     },
 
