@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../server/db/client.ts';
 import { glucoseReadings, patients } from '../server/db/schema.ts';
-import { e2eUnavailable, launchChromium, startServer, uiLogin } from '../tests/support/e2e.ts';
+import { e2eUnavailable, launchChromium, startServer, uiLogin } from '../tests/fixtures/index.ts';
 
 const BUDGET_KB = 170;
 

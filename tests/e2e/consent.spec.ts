@@ -3,41 +3,39 @@
 // twice, and one that is down. Remote mode is a build setting (VITE_CONSENT_MODE=remote), so that
 // build is made here into a temporary folder and its files are served to the browser in place of
 // dist/; every /api request still goes to the real server.
+import { expect, test } from '../fixtures/index.ts';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type RunningServer } from './support/e2e.ts';
+import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
+import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[consent e2e] skipped: ${skip}\n`);
 
 const root = path.resolve(import.meta.dirname, '..');
 const RECORD_KEY = 'eddy-cookie-consent';
 const C15T_KEY = 'c15t-consent';
 const PENDING_KEY = 'c15t-pending-consent-submissions';
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext | undefined;
 let remoteDist: string | undefined;
 let logs: string[];
 
-beforeAll(async () => {
-  if (skip) return;
-  server = await startServer({ AUTH_RATE_LIMIT: '200', CONSENT_RATE_LIMIT: '1000' });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer({ env: { AUTH_RATE_LIMIT: '200', CONSENT_RATE_LIMIT: '1000' } });
   browser = await launchChromium({ savedCookieChoice: false });
-}, 120_000);
+});
 
-afterEach(async () => {
+test.afterEach(async () => {
   await context?.close();
   context = undefined;
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
   if (remoteDist) await rm(path.dirname(remoteDist), { recursive: true, force: true });
@@ -110,8 +108,8 @@ async function verify(subjectId: string, preferences: string[]) {
   return (await res.json()) as { isValid: boolean; consent?: { purposeIds: string[] } };
 }
 
-describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
-  it('shows the banner only while no choice is saved, and remembers the choice across reloads', async () => {
+test.describe('cookie consent, offline (the default build)', () => {
+  test('shows the banner only while no choice is saved, and remembers the choice across reloads', async () => {
     const page = await open();
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
@@ -133,7 +131,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(requests.filter((r) => r.url().includes('/api/c15t'))).toEqual([]);
   });
 
-  it('Reject All refuses analytics and functional, and the choice is the spec record', async () => {
+  test('Reject All refuses analytics and functional, and the choice is the spec record', async () => {
     const page = await open();
     await choose(page, 'Reject All');
     expect(await stored(page, RECORD_KEY)).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { necessary: true, analytics: false, functional: false } });
@@ -141,14 +139,14 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(typeof ((await stored(page, RECORD_KEY)) as { timestamp: unknown }).timestamp).toBe('number');
   });
 
-  it('Accept All allows both', async () => {
+  test('Accept All allows both', async () => {
     const page = await open();
     await choose(page, 'Accept All');
     expect(await stored(page, RECORD_KEY)).toMatchObject({ preferences: { necessary: true, analytics: true, functional: true } });
     expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: true, functionality: true } });
   });
 
-  it('Save Preferences keeps the switches as set', async () => {
+  test('Save Preferences keeps the switches as set', async () => {
     const page = await open();
     await toggle(page, 'Analytics').click();
     await expect(toggle(page, 'Analytics').isChecked()).resolves.toBe(true);
@@ -159,7 +157,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: true, functionality: false } });
   });
 
-  it('keeps the banner and only logs when the save fails', async () => {
+  test('keeps the banner and only logs when the save fails', async () => {
     const page = await open({
       init: () => {
         const setItem = Storage.prototype.setItem;
@@ -179,7 +177,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     await sheet(page).waitFor();
   });
 
-  it('Cookie preferences on the privacy page removes the choice and reloads, so the banner asks again', async () => {
+  test('Cookie preferences on the privacy page removes the choice and reloads, so the banner asks again', async () => {
     const page = await open();
     await choose(page, 'Reject All');
     await page.getByRole('link', { name: 'Privacy Policy' }).click();
@@ -196,7 +194,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(await page.evaluate(() => document.cookie)).not.toContain('c15t-consent');
   });
 
-  it('Cookie preferences on the profile does the same for a patient', async () => {
+  test('Cookie preferences on the profile does the same for a patient', async () => {
     const page = await open();
     await choose(page, 'Accept All');
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
@@ -208,7 +206,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(await stored(page, C15T_KEY)).toBeNull();
   });
 
-  it('looks right at 360 px, at 1280 px and right-to-left', async () => {
+  test('looks right at 360 px, at 1280 px and right-to-left', async () => {
     const wide = await open({ width: 1280 });
     await shot(wide, 'consent-banner-1280');
     await context?.close();
@@ -231,7 +229,7 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
     expect(padding).toBeGreaterThanOrEqual(Math.floor(box!.height));
   });
 
-  it('when the consent manager cannot load, the app still works and says so in the log', async () => {
+  test('when the consent manager cannot load, the app still works and says so in the log', async () => {
     const page = await open({ noWorker: true });
     await context!.route(/\/assets\/c15t-[^/]*\.js$/, (route) => route.abort());
     // The first failed chunk may reload the page once (spec §8 chunk guard); the banner comes back.
@@ -247,12 +245,13 @@ describe.skipIf(skip)('cookie consent, offline (the default build)', () => {
   });
 });
 
-describe.skipIf(skip)('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
-  beforeAll(async () => {
-    if (!skip) await remoteBuild();
-  }, 300_000);
+test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    await remoteBuild();
+  });
 
-  it('asks the server whether to show the banner, records the choice there, and shows "Saving..." meanwhile', async () => {
+  test('asks the server whether to show the banner, records the choice there, and shows "Saving..." meanwhile', async () => {
     const requests: Request[] = [];
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -289,7 +288,7 @@ describe.skipIf(skip)('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', 
     await expect(sheet(page).count()).resolves.toBe(0);
   });
 
-  it('retries a server that fails twice (503) after 100 and 200 ms, with a new X-Request-ID each time', async () => {
+  test('retries a server that fails twice (503) after 100 and 200 ms, with a new X-Request-ID each time', async () => {
     const page = await open({ remote: true });
     const attempts: { at: number; id: string | undefined }[] = [];
     await page.route('**/api/c15t/consent/set', async (route) => {
@@ -308,7 +307,7 @@ describe.skipIf(skip)('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', 
     expect(await stored(page, PENDING_KEY)).toBeNull();
   });
 
-  it('with the server down: saves on the device, queues the save, and resubmits it 2 s after the next load', async () => {
+  test('with the server down: saves on the device, queues the save, and resubmits it 2 s after the next load', async () => {
     const page = await open({ remote: true });
     await page.route('**/api/c15t/**', (route) => route.abort('connectionrefused'));
     await page.reload();

@@ -14,27 +14,25 @@
 // on loopback): the server's scheduler sends a due reminder to the subscription the page made, the
 // peer decrypts it with the subscription's private key, and exactly that text is delivered to the
 // worker, whose "Mark as Taken" records the dose on the server.
+import { expect, test } from '../fixtures/index.ts';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatClockTime } from '../src/lib/dates.ts';
-import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../server/testing/push-peer.ts';
-import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from '@playwright/test';
+import { formatClockTime } from '../../src/lib/dates.ts';
+import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
+import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[push e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.cleanup();
@@ -57,7 +55,7 @@ interface SubscriptionJSON {
  * subscription PushManager.subscribe hands out is `subscription` when given (the push peer's),
  * otherwise one at an unreachable https endpoint with fixed keys.
  */
-async function newContext(opts: { granted: boolean; width?: number; at?: RunningServer; subscription?: SubscriptionJSON; timezoneId?: string }): Promise<BrowserContext> {
+async function newContext(opts: { granted: boolean; width?: number; at?: EddyServer; subscription?: SubscriptionJSON; timezoneId?: string }): Promise<BrowserContext> {
   const origin = (opts.at ?? server).url;
   const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   contexts.push(context);
@@ -97,7 +95,7 @@ async function newContext(opts: { granted: boolean; width?: number; at?: Running
 }
 
 /** The DevTools protocol's way into the worker: its registration id, and a push delivered to it. */
-async function pushChannel(page: Page, at: RunningServer = server): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
+async function pushChannel(page: Page, at: EddyServer = server): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
   const cdp = await page.context().newCDPSession(page);
   const scope = `${at.url}/`;
   let registrationId: string | undefined;
@@ -162,13 +160,14 @@ const snap = (locator: ReturnType<Page['locator']>, name: string) => locator.scr
 
 const waiting = (page: Page) => page.getByTestId('medicines').locator('.pending');
 
-async function serverDoses(token: string, since: string, at: RunningServer = server): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
+async function serverDoses(token: string, since: string, at: EddyServer = server): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
   const res = await fetch(`${at.url}/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { headers: { authorization: `Bearer ${token}` } });
   return ((await res.json()) as { taken: { _id: string; prescrNo: string; takenAt: string }[] }).taken;
 }
 
-describe.skipIf(skip)('reminders in Chromium', () => {
-  it('offers reminders on the dashboard without asking on load; "Not now" is remembered; 360 px, 1280 px, RTL, axe', async () => {
+test.describe('reminders in Chromium', () => {
+  test('offers reminders on the dashboard without asking on load; "Not now" is remembered; 360 px, 1280 px, RTL, axe', async () => {
+    test.setTimeout(120_000);
     const context = await newContext({ granted: false });
     const page = await context.newPage();
     const asked: string[] = [];
@@ -214,9 +213,9 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
     expect(await prompt.count()).toBe(0);
     expect(asked).toEqual([]);
-  }, 120_000);
+  });
 
-  describe('with notifications allowed', () => {
+  test.describe('with notifications allowed', () => {
     let context: BrowserContext;
     let page: Page;
     /** A second, blank tab: keeps the DevTools session when the app's tab is closed. */
@@ -229,8 +228,7 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     /** What the server answered the worker's remindLater requests (their bodies are not kept otherwise). */
     const remindLaterAnswers: { status: number; body: unknown }[] = [];
 
-    beforeAll(async () => {
-      if (skip) return;
+    test.beforeAll(async () => {
       context = await newContext({ granted: true });
       context.on('request', (r) => requests.push(r));
       await context.route('**/api/users/medicines/remindLater', async (route) => {
@@ -243,7 +241,8 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     });
 
-    it('subscribes after login and gives the server the token with the time zone and language', async () => {
+    test('subscribes after login and gives the server the token with the time zone and language', async () => {
+      test.setTimeout(120_000);
       const posted = page.waitForRequest((r) => r.url().endsWith('/api/users/notificationToken') && r.method() === 'POST', { timeout: 60_000 });
       await uiLogin(page, server.url, '100001', 'Demo-patient-1');
       const body = (await posted).postDataJSON() as { token: { endpoint: string; keys: { p256dh: string; auth: string } }; timeZone?: string; locale?: string };
@@ -272,9 +271,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
 
       channel = await pushChannel(keeper);
       worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-    }, 120_000);
+    });
 
-    it('the profile turns reminders off (unsubscribing and telling the server) and on again', async () => {
+    test('the profile turns reminders off (unsubscribing and telling the server) and on again', async () => {
+      test.setTimeout(90_000);
       await page.getByRole('link', { name: 'Profile' }).click();
       const section = page.getByTestId('reminders-settings');
       await section.getByText('Reminders are on for this device.').waitFor();
@@ -296,9 +296,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await page.getByText('Reminders are on', { exact: true }).first().waitFor();
       await page.getByRole('link', { name: 'Dashboard' }).click();
       await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
-    }, 90_000);
+    });
 
-    it('ignores malformed pushes: no notification part, no data part, a medicine missing a field', async () => {
+    test('ignores malformed pushes: no notification part, no data part, a medicine missing a field', async () => {
+      test.setTimeout(60_000);
       const good = medicinePush('med-malformed');
       const noDose: Partial<typeof good.data> = { ...good.data };
       delete noDose.dose;
@@ -316,9 +317,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await page.waitForTimeout(500);
       expect(await waiting(page).count()).toBe(0);
       await closeNotifications(page);
-    }, 60_000);
+    });
 
-    it('titles the two actions in the language the server words the reminder in', async () => {
+    test('titles the two actions in the language the server words the reminder in', async () => {
+      test.setTimeout(60_000);
       const push = medicinePush('med-e2e-hi');
       const notification = {
         ...push.notification,
@@ -335,9 +337,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
         { action: 'later', title: 'बाद में याद दिलाएँ' },
       ]);
       await closeNotifications(page);
-    }, 60_000);
+    });
 
-    it('shows a medicine reminder with both actions and lists it as waiting on the dashboard', async () => {
+    test('shows a medicine reminder with both actions and lists it as waiting on the dashboard', async () => {
+      test.setTimeout(60_000);
       await channel.deliver(medicinePush('med-e2e-1'));
       const shown = await until('the reminder notification', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-1'));
       expect(shown).toEqual({
@@ -361,9 +364,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await screenshot(page, 'dashboard-pending-reminder-1280');
       await page.setViewportSize({ width: 360, height: 780 });
       expect(await seriousA11yViolations(page)).toEqual([]);
-    }, 60_000);
+    });
 
-    it('"Mark as Taken" with the app open records the dose through the page and clears the reminder', async () => {
+    test('"Mark as Taken" with the app open records the dose through the page and clears the reminder', async () => {
+      test.setTimeout(90_000);
       const clickedAt = Date.now();
       await click(worker, 'med-e2e-1', 'taken');
       await page.getByText('Medicine recorded successfully').first().waitFor({ timeout: 15_000 });
@@ -373,9 +377,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       const dose = await until('the dose on the server', async () => (await serverDoses(token, startedAt)).find((d) => d.prescrNo === PRESCR && Date.parse(d.takenAt) >= clickedAt - 1_000), 45_000);
       expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
       expect(await shownNotifications(page)).toEqual([]);
-    }, 90_000);
+    });
 
-    it('"Remind Later" asks the server to send the reminder again in 15 minutes and says so', async () => {
+    test('"Remind Later" asks the server to send the reminder again in 15 minutes and says so', async () => {
+      test.setTimeout(60_000);
       await channel.deliver(medicinePush('med-e2e-2'));
       await until('the second reminder', async () => (await shownNotifications(page)).find((n) => n.tag === 'med-e2e-2'));
       const before = Date.now();
@@ -393,9 +398,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await page.getByText(/^We will remind you about Metformin 500 mg tablet again at /).first().waitFor({ timeout: 15_000 });
       // Still due: the reminder stays waiting until taken or expired.
       await waiting(page).getByText('Metformin 500 mg tablet').waitFor();
-    }, 60_000);
+    });
 
-    it('"Mark as Taken" with the app closed queues the dose in the worker, which sends it', async () => {
+    test('"Mark as Taken" with the app closed queues the dose in the worker, which sends it', async () => {
+      test.setTimeout(120_000);
       const since = new Date().toISOString();
       await page.close();
       // The dinner reminder: breakfast's dose was marked taken above, and a medicine's dose is
@@ -418,9 +424,10 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       await page.waitForTimeout(1_000);
       expect(await waiting(page).count()).toBe(0);
       expect((await serverDoses(token, since)).filter((d) => d._id === dose._id)).toHaveLength(1);
-    }, 120_000);
+    });
 
-    it('after logout a push shows nothing and leaves nothing behind', async () => {
+    test('after logout a push shows nothing and leaves nothing behind', async () => {
+      test.setTimeout(60_000);
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.getByLabel('Hospital number').waitFor();
       await channel.deliver(medicinePush('med-after-logout'));
@@ -440,10 +447,11 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       );
       expect(inbox).toBe(0);
       expect(await page.evaluate(() => localStorage.getItem('e2e-push-subscription'))).toBeNull();
-    }, 60_000);
+    });
   });
 
-  it('a pending reminder expires 2 hours after it arrived (clock control)', async () => {
+  test('a pending reminder expires 2 hours after it arrived (clock control)', async () => {
+    test.setTimeout(120_000);
     const context = await newContext({ granted: true });
     const page = await context.newPage();
     await page.clock.install();
@@ -457,25 +465,26 @@ describe.skipIf(skip)('reminders in Chromium', () => {
     expect(await waiting(page).count()).toBe(1);
     await page.clock.fastForward('00:03:00');
     await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
-  }, 120_000);
+  });
 
-  describe('the whole chain: scheduler → push service → service worker → server', () => {
-    let chain: RunningServer;
+  test.describe('the whole chain: scheduler → push service → service worker → server', () => {
+    let chain: EddyServer;
     let peer: PushPeer;
 
-    beforeAll(async () => {
-      if (skip) return;
+    test.beforeAll(async () => {
+      test.setTimeout(120_000);
       // A scheduler pass every 5 s, and a push service on loopback http allowed (https otherwise).
-      chain = await startServer({ PUSH_ALLOW_INSECURE_ENDPOINTS: '1', REMINDER_INTERVAL_SECONDS: '5' });
+      chain = await startServer({ env: { PUSH_ALLOW_INSECURE_ENDPOINTS: '1', REMINDER_INTERVAL_SECONDS: '5' } });
       peer = await startPushPeer();
-    }, 120_000);
+    });
 
-    afterAll(async () => {
+    test.afterAll(async () => {
       await peer?.close();
       await chain?.cleanup();
     });
 
-    it('a reminder the scheduler sends at the meal time reaches the worker, is shown, and "Mark as Taken" records the dose', async () => {
+    test('a reminder the scheduler sends at the meal time reaches the worker, is shown, and "Mark as Taken" records the dose', async () => {
+      test.setTimeout(240_000);
       const since = new Date().toISOString();
       // The phone's time zone, a half-hour offset unlike the server's: the device gives it with its
       // token and the scheduler must time the meal by it.
@@ -581,6 +590,6 @@ describe.skipIf(skip)('reminders in Chromium', () => {
       const dose = await until('the dose on the server', async () => (await serverDoses(token, since, chain)).find((d) => d.prescrNo === PRESCR), 45_000);
       expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
       expect(await shownNotifications(page)).toEqual([]);
-    }, 240_000);
+    });
   });
 });

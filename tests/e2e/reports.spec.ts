@@ -3,17 +3,17 @@
 // worker) and the CSV, and again with no connection at all; the server makes the same PDF for
 // POST /api/users/report; an admin downloads the patient's PDF and FHIR bundle from /admin/report,
 // and the PDF again offline from the staff member's encrypted copy.
+import { expect, test } from '../fixtures/index.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Download, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../schemas/report/build-report.ts';
-import type { ReportModel } from '../schemas/report/types.ts';
-import { formatGlucose } from '../schemas/report/units.ts';
-import { presetRange, todayIn } from '../src/features/reports/range.ts';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import type { Browser, BrowserContext, Download, Page } from '@playwright/test';
+import { buildReport } from '../../schemas/report/build-report.ts';
+import type { ReportModel } from '../../schemas/report/types.ts';
+import { formatGlucose } from '../../schemas/report/units.ts';
+import { presetRange, todayIn } from '../../src/features/reports/range.ts';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 const pdftotextMissing = (() => {
   try {
@@ -24,11 +24,10 @@ const pdftotextMissing = (() => {
   }
 })();
 const skip = e2eUnavailable() ?? pdftotextMissing;
-if (skip) process.stderr.write(`[reports e2e] skipped: ${skip}\n`);
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -36,8 +35,8 @@ let token: string;
 let work: string;
 let expected: ReportModel;
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
@@ -47,9 +46,9 @@ beforeAll(async () => {
   });
   token = await apiLogin(server.url, '100001', 'Demo-patient-1');
   work = await mkdtemp(path.join(tmpdir(), 'eddy-reports-'));
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
   if (work) await rm(work, { recursive: true, force: true });
@@ -76,8 +75,9 @@ async function downloadVia(p: Page, button: string, name: string): Promise<{ fil
 
 const figure = (id: string) => page.getByTestId(id).locator('.report-figure-value').textContent();
 
-describe.skipIf(skip)('reports', () => {
-  it('shows the 30-day summary that buildReport gives over the server data', async () => {
+test.describe('reports', () => {
+  test('shows the 30-day summary that buildReport gives over the server data', async () => {
+    test.setTimeout(120_000);
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
     // The service worker controls the page before anything is asked of it offline later.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
@@ -122,9 +122,9 @@ describe.skipIf(skip)('reports', () => {
       String(expected.overall.lows.below54),
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
-  }, 120_000);
+  });
 
-  it('says what is wrong with a custom range', async () => {
+  test('says what is wrong with a custom range', async () => {
     await page.getByRole('radio', { name: 'Custom' }).check();
     await page.getByLabel('From', { exact: true }).fill('2026-01-10');
     await page.getByLabel('To', { exact: true }).fill('2026-01-01');
@@ -135,7 +135,8 @@ describe.skipIf(skip)('reports', () => {
     await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
   });
 
-  it('downloads the PDF made on the device: name, hospital number and mean', async () => {
+  test('downloads the PDF made on the device: name, hospital number and mean', async () => {
+    test.setTimeout(90_000);
     const { file, suggested } = await downloadVia(page, 'Download PDF', 'online.pdf');
     expect(suggested).toBe(`eddy-report-100001-${expected.input.range.from}-${expected.input.range.to}.pdf`);
     const bytes = await readFile(file);
@@ -145,9 +146,9 @@ describe.skipIf(skip)('reports', () => {
     expect(text).toContain('100001');
     expect(text).toContain(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
     execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, path.join(SCREENSHOT_DIR, 'report-pdf-page')]);
-  }, 90_000);
+  });
 
-  it('downloads the CSV: a header and one row per reading of the period', async () => {
+  test('downloads the CSV: a header and one row per reading of the period', async () => {
     const { file, suggested } = await downloadVia(page, 'Download CSV', 'report.csv');
     expect(suggested).toMatch(/^eddy-report-100001-.*\.csv$/);
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
@@ -155,7 +156,8 @@ describe.skipIf(skip)('reports', () => {
     expect(lines).toHaveLength(expected.overall.count + 1);
   });
 
-  it('looks right at 360 px, 1280 px and right to left', async () => {
+  test('looks right at 360 px, 1280 px and right to left', async () => {
+    test.setTimeout(60_000);
     await screenshot(page, 'reports-1280');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, 'reports-360');
@@ -165,9 +167,10 @@ describe.skipIf(skip)('reports', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(page, 'reports-1280-rtl');
     await page.evaluate(() => document.documentElement.setAttribute('dir', 'ltr'));
-  }, 60_000);
+  });
 
-  it('makes the PDF again with no connection, after an offline reload', async () => {
+  test('makes the PDF again with no connection, after an offline reload', async () => {
+    test.setTimeout(90_000);
     await context.setOffline(true);
     await page.reload();
     await page.getByTestId('report').waitFor({ timeout: 30_000 });
@@ -176,9 +179,10 @@ describe.skipIf(skip)('reports', () => {
     expect(text).toContain('Maria Lopez');
     expect(text).toContain('100001');
     await context.setOffline(false);
-  }, 90_000);
+  });
 
-  it('the server answers POST /api/users/report with the same report as a PDF', async () => {
+  test('the server answers POST /api/users/report with the same report as a PDF', async () => {
+    test.setTimeout(60_000);
     const { from, to } = expected.input.range;
     const res = await fetch(`${server.url}/api/users/report`, {
       method: 'POST',
@@ -192,9 +196,10 @@ describe.skipIf(skip)('reports', () => {
     const text = pdfText(file);
     expect(text).toContain('Maria Lopez');
     expect(text).toContain(formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en'));
-  }, 60_000);
+  });
 
-  it('an admin downloads the patient PDF and FHIR bundle from /admin/report', async () => {
+  test('an admin downloads the patient PDF and FHIR bundle from /admin/report', async () => {
+    test.setTimeout(120_000);
     const staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const p = await staff.newPage();
     try {
@@ -236,5 +241,5 @@ describe.skipIf(skip)('reports', () => {
     } finally {
       await staff.close();
     }
-  }, 120_000);
+  });
 });

@@ -1,22 +1,20 @@
 // The staff patient review (issue "The staff area"): an admin opens a patient's report, every read
 // is in the audit log, the report survives going offline from the staff member's encrypted copy,
 // and Reset forgets the patient.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, until, type RunningServer } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[staff-review e2e] skipped: ${skip}\n`);
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -24,9 +22,9 @@ beforeAll(async () => {
   page.on('console', (m) => {
     if (m.type() === 'warning' || m.type() === 'error') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
   });
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -63,8 +61,9 @@ function dumpIndexedDb(): Promise<string> {
 
 const report = () => page.locator('#staff-main');
 
-describe.skipIf(skip)('staff patient review', () => {
-  it('1. an admin opens Maria Lopez: profile, statistics, readings, medicines with taken history; the view is audited', async () => {
+test.describe('staff patient review', () => {
+  test('1. an admin opens Maria Lopez: profile, statistics, readings, medicines with taken history; the view is audited', async () => {
+    test.setTimeout(90_000);
     await page.goto(`${server.url}/admin`);
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
@@ -136,9 +135,10 @@ describe.skipIf(skip)('staff patient review', () => {
       await navigator.serviceWorker.ready;
     });
     await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
-  }, 90_000);
+  });
 
-  it('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
+  test('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
+    test.setTimeout(60_000);
     await context.setOffline(true);
     await page.reload();
     await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 20_000 });
@@ -148,9 +148,10 @@ describe.skipIf(skip)('staff patient review', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'staff-review-offline-1280');
     await context.setOffline(false);
-  }, 60_000);
+  });
 
-  it('3. at 768 px and right-to-left the report stays usable', async () => {
+  test('3. at 768 px and right-to-left the report stays usable', async () => {
+    test.setTimeout(60_000);
     await page.reload();
     await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor();
     await page.getByText(/^Fetched /).waitFor();
@@ -164,9 +165,10 @@ describe.skipIf(skip)('staff patient review', () => {
     await screenshot(page, 'staff-review-768-rtl');
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
     await page.setViewportSize({ width: 1280, height: 900 });
-  }, 60_000);
+  });
 
-  it('4. Reset asks, then forgets the patient and goes back to choosing one; logout removes the staff database', async () => {
+  test('4. Reset asks, then forgets the patient and goes back to choosing one; logout removes the staff database', async () => {
+    test.setTimeout(60_000);
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Reset the review of Maria Lopez?' });
     await dialog.waitFor();
@@ -193,5 +195,5 @@ describe.skipIf(skip)('staff patient review', () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/admin$/);
     await expect.poll(async () => (await dumpIndexedDb()).includes('eddy-staff'), { timeout: 10_000 }).toBe(false);
-  }, 60_000);
+  });
 });

@@ -1,14 +1,12 @@
 // The patient's dashboard (issue "Everything a patient does"): quick glucose entry in either unit
 // with its safety checks, the latest readings against their targets, the trend chart and its
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[dashboard e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -16,16 +14,16 @@ let token: string;
 /** The reading recorded by the test, followed through edit, delete and undo. */
 let storedId: string;
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
   page = await context.newPage();
   token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -38,8 +36,9 @@ async function api<T>(path: string): Promise<T> {
 
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
 
-describe.skipIf(skip)('dashboard', () => {
-  it('greets the patient and shows the latest readings, medicines and appointments from the demo data', async () => {
+test.describe('dashboard', () => {
+  test('greets the patient and shows the latest readings, medicines and appointments from the demo data', async () => {
+    test.setTimeout(90_000);
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
     await page.getByRole('heading', { level: 1, name: /Maria/ }).waitFor({ timeout: 30_000 });
     await page.getByTestId('latest-Fasting').getByText(/In target|Above target|High|Low|Very/).waitFor();
@@ -50,9 +49,10 @@ describe.skipIf(skip)('dashboard', () => {
     await page.locator('.trend-canvas canvas').first().waitFor();
     await screenshot(page, 'dashboard-360');
     expect(await seriousA11yViolations(page)).toEqual([]);
-  }, 90_000);
+  });
 
-  it('records a reading, refuses an implausible value and asks when a value looks like the other unit', async () => {
+  test('records a reading, refuses an implausible value and asks when a value looks like the other unit', async () => {
+    test.setTimeout(90_000);
     await page.getByRole('radio', { name: 'Fasting' }).check();
     const value = page.getByLabel('Glucose (mg/dL)');
     await value.fill('700');
@@ -71,9 +71,10 @@ describe.skipIf(skip)('dashboard', () => {
     const stored = await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 117.1));
     expect(stored.type).toBe('Fasting');
     storedId = stored._id;
-  }, 90_000);
+  });
 
-  it('edits a reading and deletes one with confirmation and undo', async () => {
+  test('edits a reading and deletes one with confirmation and undo', async () => {
+    test.setTimeout(90_000);
     const list = page.getByTestId('glucose-list-Fasting');
     await list.getByRole('button', { name: /^Edit reading 117 mg\/dL/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit reading' });
@@ -99,9 +100,10 @@ describe.skipIf(skip)('dashboard', () => {
     );
     expect(restored._id).not.toBe(edited._id);
     expect(restored.recordedAt).toBe(edited.recordedAt);
-  }, 90_000);
+  });
 
-  it('marks a medicine as taken', async () => {
+  test('marks a medicine as taken', async () => {
+    test.setTimeout(90_000);
     const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Glimepiride 1 mg tablet' });
     await row.getByRole('button', { name: 'Mark as taken' }).click();
     await toast('Medicine recorded successfully');
@@ -111,9 +113,10 @@ describe.skipIf(skip)('dashboard', () => {
       return taken.find((t) => t.prescrNo === 'RX-100001-02' && Date.now() - Date.parse(t.takenAt) < 120_000);
     });
     expect(taken).toBeTruthy();
-  }, 90_000);
+  });
 
-  it('a second tap on "Mark as taken" records no second dose, and offers undo', async () => {
+  test('a second tap on "Mark as taken" records no second dose, and offers undo', async () => {
+    test.setTimeout(90_000);
     const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Glimepiride 1 mg tablet' });
     const doses = async () =>
       (await api<{ taken: { _id: string; prescrNo: string; takenAt: string }[] }>('/user/medicines/taken')).taken.filter(
@@ -136,9 +139,10 @@ describe.skipIf(skip)('dashboard', () => {
     await button.click();
     await toast('Medicine recorded successfully');
     await until('one dose on the server', async () => ((await doses()).length === 1 ? true : undefined));
-  }, 90_000);
+  });
 
-  it('adds, edits and removes an appointment', async () => {
+  test('adds, edits and removes an appointment', async () => {
+    test.setTimeout(90_000);
     const card = page.getByTestId('appointments');
     await card.getByRole('button', { name: 'Add appointment' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add appointment' });
@@ -167,9 +171,10 @@ describe.skipIf(skip)('dashboard', () => {
     await page.getByRole('dialog', { name: 'Delete this appointment?' }).getByRole('button', { name: 'Delete' }).click();
     await toast('Appointment removed successfully');
     await until('the removal on the server', async () => ((await api<{ appointments: Appt[] }>('/appointments')).appointments.some((a) => a._id === added._id) ? undefined : true));
-  }, 90_000);
+  });
 
-  it('shows the trend over other periods, as a table too, and in mmol/L', async () => {
+  test('shows the trend over other periods, as a table too, and in mmol/L', async () => {
+    test.setTimeout(90_000);
     await page.getByRole('radio', { name: '90 days' }).check();
     await page.getByText(/readings in the last 90 days/).waitFor();
     await page.getByRole('button', { name: 'Show as table' }).click();
@@ -182,9 +187,10 @@ describe.skipIf(skip)('dashboard', () => {
     await page.getByLabel('Glucose (mmol/L)').waitFor({ timeout: 30_000 });
     await page.getByText(/within the target range 3.9–10.0 mmol\/L/).waitFor();
     await page.evaluate(() => localStorage.removeItem('eddy_user_glucose_unit'));
-  }, 90_000);
+  });
 
-  it('looks right on a wide screen and right to left', async () => {
+  test('looks right on a wide screen and right to left', async () => {
+    test.setTimeout(90_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
     await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
@@ -194,5 +200,5 @@ describe.skipIf(skip)('dashboard', () => {
     await screenshot(page, 'dashboard-1280-rtl');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, 'dashboard-360-rtl');
-  }, 90_000);
+  });
 });

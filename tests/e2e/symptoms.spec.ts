@@ -1,18 +1,16 @@
 // The symptoms screen in a real browser against the real server: reporting from the hospital's list
 // or in one's own words, one report per symptom per day (on the device, and across devices through
 // the server's 409), removal with confirmation and undo, accessibility and small screens.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[symptoms e2e] skipped: ${skip}\n`);
 
 const HOSP_NO = '100002';
 const PASSWORD = 'Demo-patient-2';
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -50,8 +48,8 @@ const today = () => page.getByRole('region', { name: 'Today' });
 const entriesToday = (name: string) => today().getByText(name, { exact: true });
 const symptomField = () => page.getByRole('combobox', { name: 'Symptom' });
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   token = await apiLogin(server.url, HOSP_NO, PASSWORD);
   // The demo patient starts with reports of earlier days; removed here so the empty state shows.
@@ -61,15 +59,16 @@ beforeAll(async () => {
   page = await context.newPage();
   page.setDefaultTimeout(15_000);
   page.on('pageerror', (err) => process.stderr.write(`[symptoms e2e] page error: ${err.message}\n`));
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
 
-describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
-  it('shows what to do when nothing is reported yet', async () => {
+test.describe('symptoms screen', () => {
+  test.describe.configure({ timeout: 60_000 });
+  test('shows what to do when nothing is reported yet', async () => {
     expect(await serverSymptoms()).toEqual([]);
     await uiLogin(page, server.url, HOSP_NO, PASSWORD);
     await page.getByRole('link', { name: 'Symptoms' }).click();
@@ -80,7 +79,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     await screenshot(page, 'symptoms-empty-360');
   });
 
-  it('reports a symptom found by typing, with the pointer and with the keyboard', async () => {
+  test('reports a symptom found by typing, with the pointer and with the keyboard', async () => {
     // The reference list arrives with the first pull.
     await symptomField().click();
     await symptomField().fill('dizz');
@@ -107,7 +106,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     await until('both reports on the server', async () => ((await onServerToday('Dizziness')).length === 1 && (await onServerToday('Headache')).length === 1 ? true : undefined));
   });
 
-  it('refuses a second report of the same symptom today, whatever its case, and writes nothing', async () => {
+  test('refuses a second report of the same symptom today, whatever its case, and writes nothing', async () => {
     await symptomField().fill('  dizziness ');
     await page.getByRole('button', { name: 'Report symptom' }).click();
     await page.getByRole('alert').filter({ hasText: "You've already reported Dizziness today" }).waitFor();
@@ -120,7 +119,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     await symptomField().fill('');
   });
 
-  it('reports a symptom in the patient’s own words', async () => {
+  test('reports a symptom in the patient’s own words', async () => {
     const own = 'Tingling in my left hand';
     await symptomField().fill(`  ${own}  `);
     expect(await page.getByRole('option').count()).toBe(0);
@@ -137,7 +136,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     await symptomField().fill('');
   });
 
-  it('shows the server’s refusal when another device reported the same symptom today (409)', async () => {
+  test('shows the server’s refusal when another device reported the same symptom today (409)', async () => {
     // Another device reports Nausea; this device has not pulled it yet, so its own check passes.
     const res = await api('/symptoms/add', { symptom: 'Nausea' });
     expect(res.status).toBe(201);
@@ -153,7 +152,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     );
   });
 
-  it('removes a report after asking, on the server too, and undo brings it back', async () => {
+  test('removes a report after asking, on the server too, and undo brings it back', async () => {
     const own = 'Tingling in my left hand';
     await page.getByRole('button', { name: new RegExp(`^Remove ${own} at `) }).click();
     const dialog = page.getByRole('dialog', { name: 'Remove this report?' });
@@ -179,7 +178,7 @@ describe.skipIf(skip)('symptoms screen', { timeout: 60_000 }, () => {
     await until('the report back on the server', async () => ((await onServerToday(own)).length === 1 ? true : undefined));
   });
 
-  it('is accessible and fits on a phone, a desktop and right to left', async () => {
+  test('is accessible and fits on a phone, a desktop and right to left', async () => {
     await until('every entry sent', async () => ((await page.getByTestId('sync-badge').count()) === 0 ? true : undefined));
     expect(await seriousA11yViolations(page)).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

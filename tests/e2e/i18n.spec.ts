@@ -4,16 +4,16 @@
 // Arabic also 1280 px). Arabic is right to left and its layout mirrored; the switcher changes the
 // language and the i18n_redirected cookie brings it back after a reload; a catalog that cannot be
 // loaded logs "Failed locale loading" and the page works in English.
+import { expect, test } from '../fixtures/index.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatter } from '@lingui/format-po';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LANGUAGE_NAMES, LOCALES, type Locale } from '../src/lib/i18n.ts';
-import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer, type RunningServer } from './support/e2e.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/i18n.ts';
+import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
 
 /**
  * The words pdftotext reads from a PDF, each as its sorted letters: Devanagari comes back in the
@@ -24,8 +24,6 @@ const letters = (word: string) => [...word].sort().join('');
 const pdfWords = (file: string) => new Set(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).split(/[\s\u200e\u200f\u202a-\u202e]+/).map(letters));
 
 const root = path.resolve(import.meta.dirname, '..');
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[i18n e2e] skipped: ${skip}\n`);
 
 type Catalog = Map<string, string>;
 
@@ -95,7 +93,7 @@ function tr(locale: Locale, text: string): string {
   return translated;
 }
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
@@ -108,110 +106,116 @@ async function newContext(locale: string, opts: { serviceWorkers?: 'allow' | 'bl
 const cookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'i18n_redirected');
 const htmlLangDir = (page: Page) => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
 
-beforeAll(async () => {
-  if (skip) return;
-  server = await startServer({ AUTH_RATE_LIMIT: '200' });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer({ env: { AUTH_RATE_LIMIT: '200' } });
   browser = await launchChromium();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.cleanup();
 });
 
-describe.skipIf(skip)('five languages', () => {
-  it('has catalogs to check', () => {
+test.describe('five languages', () => {
+  test('has catalogs to check', () => {
     expect(present).toContain('en');
     process.stderr.write(`[i18n e2e] locales with a catalog: ${present.join(', ')}\n`);
   });
 
-  describe.each(present)('%s', (locale) => {
-    let context: BrowserContext;
-    let page: Page;
-    const prefix = locale === 'en' ? '' : `/${locale}`;
+  for (const locale of present) {
+    test.describe(locale, () => {
+      let context: BrowserContext;
+      let page: Page;
+      const prefix = locale === 'en' ? '' : `/${locale}`;
 
-    it('a first visit follows the browser: login page in the language, nothing left in English', async () => {
-      context = await newContext(locale === 'hi' ? 'hi-IN' : locale === 'ar' ? 'ar-EG' : locale);
-      page = await context.newPage();
-      await page.goto(`${server.url}/`);
-      await page.getByRole('heading', { level: 1, name: tr(locale, 'Log in') }).waitFor({ timeout: 30_000 });
-      expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
-      expect(await cookie(context)).toMatchObject({ value: locale, sameSite: 'Lax', path: '/' });
-      const days = (((await cookie(context))?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
-      expect(days).toBeGreaterThan(364);
-      expect(days).toBeLessThanOrEqual(365);
-      expect(await untranslated(page, locale)).toEqual([]);
-      // The same check sees English where it is: the English page is full of what French words differently.
-      if (locale === 'en' && present.includes('fr')) expect((await untranslated(page, 'fr')).length).toBeGreaterThan(3);
-      await screenshot(page, `i18n-login-${locale}-360`);
-      if (locale === 'ar') {
-        await page.setViewportSize({ width: 1280, height: 800 });
-        await screenshot(page, 'i18n-login-ar-1280');
-        await page.setViewportSize({ width: 360, height: 780 });
-      }
-    }, 90_000);
+      test('a first visit follows the browser: login page in the language, nothing left in English', async () => {
+        test.setTimeout(90_000);
+        context = await newContext(locale === 'hi' ? 'hi-IN' : locale === 'ar' ? 'ar-EG' : locale);
+        page = await context.newPage();
+        await page.goto(`${server.url}/`);
+        await page.getByRole('heading', { level: 1, name: tr(locale, 'Log in') }).waitFor({ timeout: 30_000 });
+        expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
+        expect(await cookie(context)).toMatchObject({ value: locale, sameSite: 'Lax', path: '/' });
+        const days = (((await cookie(context))?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
+        expect(days).toBeGreaterThan(364);
+        expect(days).toBeLessThanOrEqual(365);
+        expect(await untranslated(page, locale)).toEqual([]);
+        // The same check sees English where it is: the English page is full of what French words differently.
+        if (locale === 'en' && present.includes('fr')) expect((await untranslated(page, 'fr')).length).toBeGreaterThan(3);
+        await screenshot(page, `i18n-login-${locale}-360`);
+        if (locale === 'ar') {
+          await page.setViewportSize({ width: 1280, height: 800 });
+          await screenshot(page, 'i18n-login-ar-1280');
+          await page.setViewportSize({ width: 360, height: 780 });
+        }
+      });
 
-    it('logs in and shows the dashboard of patient 100001 in the language, under its prefix', async () => {
-      await page.getByLabel(tr(locale, 'Hospital number')).fill('100001');
-      await page.getByLabel(tr(locale, 'Password'), { exact: true }).fill('Demo-patient-1');
-      await page.getByRole('button', { name: tr(locale, 'Log in'), exact: true }).click();
-      await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
-      await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
-      await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
-      // The nav's links keep the prefix.
-      expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
-      expect(await untranslated(page, locale)).toEqual([]);
-      await screenshot(page, `i18n-dashboard-${locale}-360`);
-      if (locale === 'ar') {
-        // Mirrored: the nav's first item (Dashboard) is at the right, the brand at the right of the header.
-        const items = page.locator('.app-nav .nav-item');
-        const first = await items.first().boundingBox();
-        const last = await items.last().boundingBox();
-        expect(first && last && first.x > last.x).toBe(true);
-        const brand = await page.locator('.app-header .brand').boundingBox();
-        expect((brand?.x ?? 0) + (brand?.width ?? 0)).toBeGreaterThan(300);
-        await page.setViewportSize({ width: 1280, height: 900 });
-        await screenshot(page, 'i18n-dashboard-ar-1280');
-        await page.setViewportSize({ width: 360, height: 780 });
-      }
-    }, 120_000);
+      test('logs in and shows the dashboard of patient 100001 in the language, under its prefix', async () => {
+        test.setTimeout(120_000);
+        await page.getByLabel(tr(locale, 'Hospital number')).fill('100001');
+        await page.getByLabel(tr(locale, 'Password'), { exact: true }).fill('Demo-patient-1');
+        await page.getByRole('button', { name: tr(locale, 'Log in'), exact: true }).click();
+        await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
+        await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+        await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+        // The nav's links keep the prefix.
+        expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
+        expect(await untranslated(page, locale)).toEqual([]);
+        await screenshot(page, `i18n-dashboard-${locale}-360`);
+        if (locale === 'ar') {
+          // Mirrored: the nav's first item (Dashboard) is at the right, the brand at the right of the header.
+          const items = page.locator('.app-nav .nav-item');
+          const first = await items.first().boundingBox();
+          const last = await items.last().boundingBox();
+          expect(first && last && first.x > last.x).toBe(true);
+          const brand = await page.locator('.app-header .brand').boundingBox();
+          expect((brand?.x ?? 0) + (brand?.width ?? 0)).toBeGreaterThan(300);
+          await page.setViewportSize({ width: 1280, height: 900 });
+          await screenshot(page, 'i18n-dashboard-ar-1280');
+          await page.setViewportSize({ width: 360, height: 780 });
+        }
+      });
 
-    it('keeps the language on the other pages, the staff area included', async () => {
-      await page.goto(`${server.url}${prefix}/app/reports`);
-      await page.getByTestId('report-period').waitFor({ timeout: 30_000 });
-      await page.locator('.report-svg').first().waitFor({ timeout: 30_000 });
-      expect(await untranslated(page, locale)).toEqual([]);
-      if (locale === 'ar' || locale === 'hi') {
-        await screenshot(page, `i18n-reports-${locale}-360`);
-        // The PDF made on the device, in the language: its script's font embedded, its title translated.
-        const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: tr(locale, 'Download PDF') }).first().click()]);
-        const file = path.join(await mkdtemp(path.join(tmpdir(), 'eddy-i18n-')), `report-${locale}.pdf`);
-        await download.saveAs(file);
-        expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toContain(locale === 'ar' ? 'NotoSansArabic' : 'NotoSansDevanagari');
-        const title = readCatalog(locale)?.get('report.pdf.title') ?? '';
-        expect(title).not.toBe('');
-        const words = pdfWords(file);
-        // Whole words of the title come back (a few joined Arabic letters share a glyph: see pdf-scripts.test.ts).
-        expect(title.split(/\s+/).filter((w) => words.has(letters(w))).length).toBeGreaterThan(0);
-        execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '2', file, path.join(SCREENSHOT_DIR, `i18n-report-pdf-${locale}`)]);
-      }
-      if (locale === 'ar') {
-        await page.setViewportSize({ width: 1280, height: 900 });
-        await screenshot(page, 'i18n-reports-ar-1280');
-        await page.setViewportSize({ width: 360, height: 780 });
-      }
-      await page.goto(`${server.url}${prefix}/app/profile`);
-      await page.getByRole('heading', { level: 1, name: tr(locale, 'Profile') }).waitFor({ timeout: 30_000 });
-      expect(await untranslated(page, locale)).toEqual([]);
-      await page.goto(`${server.url}${prefix}/admin`);
-      await page.getByRole('heading', { level: 1, name: tr(locale, 'Staff login') }).waitFor({ timeout: 30_000 });
-      expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
-      expect(await untranslated(page, locale)).toEqual([]);
-    }, 150_000);
-  });
+      test('keeps the language on the other pages, the staff area included', async () => {
+        test.setTimeout(150_000);
+        await page.goto(`${server.url}${prefix}/app/reports`);
+        await page.getByTestId('report-period').waitFor({ timeout: 30_000 });
+        await page.locator('.report-svg').first().waitFor({ timeout: 30_000 });
+        expect(await untranslated(page, locale)).toEqual([]);
+        if (locale === 'ar' || locale === 'hi') {
+          await screenshot(page, `i18n-reports-${locale}-360`);
+          // The PDF made on the device, in the language: its script's font embedded, its title translated.
+          const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: tr(locale, 'Download PDF') }).first().click()]);
+          const file = path.join(await mkdtemp(path.join(tmpdir(), 'eddy-i18n-')), `report-${locale}.pdf`);
+          await download.saveAs(file);
+          expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toContain(locale === 'ar' ? 'NotoSansArabic' : 'NotoSansDevanagari');
+          const title = readCatalog(locale)?.get('report.pdf.title') ?? '';
+          expect(title).not.toBe('');
+          const words = pdfWords(file);
+          // Whole words of the title come back (a few joined Arabic letters share a glyph: see pdf-scripts.test.ts).
+          expect(title.split(/\s+/).filter((w) => words.has(letters(w))).length).toBeGreaterThan(0);
+          execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '2', file, path.join(SCREENSHOT_DIR, `i18n-report-pdf-${locale}`)]);
+        }
+        if (locale === 'ar') {
+          await page.setViewportSize({ width: 1280, height: 900 });
+          await screenshot(page, 'i18n-reports-ar-1280');
+          await page.setViewportSize({ width: 360, height: 780 });
+        }
+        await page.goto(`${server.url}${prefix}/app/profile`);
+        await page.getByRole('heading', { level: 1, name: tr(locale, 'Profile') }).waitFor({ timeout: 30_000 });
+        expect(await untranslated(page, locale)).toEqual([]);
+        await page.goto(`${server.url}${prefix}/admin`);
+        await page.getByRole('heading', { level: 1, name: tr(locale, 'Staff login') }).waitFor({ timeout: 30_000 });
+        expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
+        expect(await untranslated(page, locale)).toEqual([]);
+      });
+    });
+  }
 
-  it('the switcher changes the language; the cookie brings it back on the next visit without a prefix', async () => {
+  test('the switcher changes the language; the cookie brings it back on the next visit without a prefix', async () => {
+    test.setTimeout(90_000);
     const others = present.filter((l) => l !== 'en');
     if (others.length === 0) return;
     const target = others.includes('fr') ? 'fr' : (others[0] as Locale);
@@ -236,9 +240,10 @@ describe.skipIf(skip)('five languages', () => {
     await page.getByRole('heading', { level: 1, name: 'Staff login' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin');
     expect((await cookie(context))?.value).toBe('en');
-  }, 90_000);
+  });
 
-  it('falls back to English and logs "Failed locale loading" when the catalog cannot be loaded', async () => {
+  test('falls back to English and logs "Failed locale loading" when the catalog cannot be loaded', async () => {
+    test.setTimeout(90_000);
     const locale = present.find((l) => l === 'ar') ?? present.find((l) => l !== 'en');
     if (!locale) return;
     // The catalog chunk of `locale`: the built chunk that holds its word for "Log in".
@@ -264,5 +269,5 @@ describe.skipIf(skip)('five languages', () => {
     expect(await page.getByLabel('Hospital number').inputValue()).toBe('100001');
     // The patient's choice is kept for when the catalog loads again.
     expect((await cookie(context))?.value).toBe(locale);
-  }, 90_000);
+  });
 });

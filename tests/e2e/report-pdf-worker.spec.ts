@@ -1,6 +1,7 @@
 // The report PDF made in a real browser's module Web Worker: Vite bundles tests/support/report-worker
 // (which imports schemas/report as the app's worker does; pdfmake resolves to its browser build,
 // the fonts to its vfs), Chromium runs it, and pdftotext reads what came back.
+import { expect, test } from '../fixtures/index.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -8,23 +9,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser } from '@playwright/test';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfmakeBidi } from '../scripts/pdfmake-bidi-plugin.ts';
-import { pdfText, writeTemp } from '../schemas/report/testing/pdf-tools.ts';
-import { chromiumPath, launchChromium } from './support/e2e.ts';
+import { pdfmakeBidi } from '../../scripts/pdfmake-bidi-plugin.ts';
+import { pdfText, writeTemp } from '../../schemas/report/testing/pdf-tools.ts';
+import { chromiumPath, launchChromium } from '../fixtures/index.ts';
 
-const root = path.resolve(import.meta.dirname, 'support/report-worker');
+const root = path.resolve(import.meta.dirname, 'report-worker');
 type Result = { ok: true; bytes: Record<string, number>; progress: number } | { ok: false; error: string };
 
-describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker', () => {
+test.describe('report PDF in a browser Web Worker', () => {
   let outDir: string;
   let server: http.Server;
   let browser: Browser;
   let url: string;
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
+    test.setTimeout(120_000);
     outDir = await mkdtemp(path.join(tmpdir(), 'eddy-report-worker-'));
     await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es', plugins: () => [pdfmakeBidi()] } });
     server = http.createServer(async (req, res) => {
@@ -36,15 +37,16 @@ describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker',
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     browser = await launchChromium();
-  }, 120_000);
+  });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await browser?.close();
     server?.close();
     if (outDir) await rm(outDir, { recursive: true, force: true });
   });
 
-  it('bundles pdfmake for the browser and renders the report off the main thread', async () => {
+  test('bundles pdfmake for the browser and renders the report off the main thread', async () => {
+    test.setTimeout(120_000);
     const page = await browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => 'makeReport' in window);
@@ -58,9 +60,10 @@ describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker',
     expect(text).toMatch(/Page 1 of \d/);
     expect(result.progress).toBeGreaterThan(0); // onProgress reached the worker
     await page.close();
-  }, 120_000);
+  });
 
-  it('renders an Arabic report in the browser build: the Arabic font fetched, lines right to left', async () => {
+  test('renders an Arabic report in the browser build: the Arabic font fetched, lines right to left', async () => {
+    test.setTimeout(120_000);
     const page = await browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => 'makeReport' in window);
@@ -73,5 +76,5 @@ describe.skipIf(!existsSync(chromiumPath))('report PDF in a browser Web Worker',
     expect(text).toContain('متوسط السكر');
     expect(text).toContain('المريض');
     await page.close();
-  }, 120_000);
+  });
 });

@@ -1,21 +1,19 @@
 // The proof of the offline-first foundation (issue "The offline-first app shell"): a patient on a
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type RunningServer, until } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[offline-sync e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let sessionToken = '';
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -23,9 +21,9 @@ beforeAll(async () => {
   page.on('response', async (res) => {
     if (res.url().endsWith('/api/auth/loginWithPassword') && res.ok()) sessionToken = String(((await res.json()) as { token?: string }).token ?? '');
   });
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -97,11 +95,11 @@ async function dumpBrowserStorage(): Promise<string> {
 // number (RxDB's `_meta.lwt` times such as 1795478364601.373 once matched 373 by chance).
 const plain = (n: number) => new RegExp(`(?<![A-Za-z0-9_.-])${n}(?![A-Za-z0-9_-]|\\.\\d)`);
 
-describe.skipIf(skip)('offline-first patient app in Chromium', () => {
+test.describe('offline-first patient app in Chromium', () => {
   const values = { online: 347, offline: [351, 362, 373], crash: 384 };
   const times: Record<number, number> = {};
 
-  it('1. logs in with a password, records a reading, and the server has it', async () => {
+  test('1. logs in with a password, records a reading, and the server has it', async () => {
     await login('100001', 'Demo-patient-1');
     times[values.online] = Date.now();
     await record(values.online);
@@ -114,7 +112,7 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
   });
 
-  it('2. offline: records three readings, survives a reload and shows all four', async () => {
+  test('2. offline: records three readings, survives a reload and shows all four', async () => {
     await context.setOffline(true);
     for (const v of values.offline) {
       times[v] = Date.now();
@@ -126,14 +124,15 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     for (const v of [values.online, ...values.offline]) await listed(v);
   });
 
-  it('3. back online: "Data synchronized successfully", and the server holds each reading once with its time', async () => {
+  test('3. back online: "Data synchronized successfully", and the server holds each reading once with its time', async () => {
     await context.setOffline(false);
     await page.getByText('Data synchronized successfully').first().waitFor({ timeout: 45_000 });
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     const mine = await until('all readings on the server', async () => {
+      test.setTimeout(45_000);
       const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
       return all.length >= 4 ? all : undefined;
-    }, 45_000);
+    });
     expect(mine.map((r) => r.value).sort()).toEqual([values.online, ...values.offline].sort());
     for (const r of mine) {
       // The time the reading was taken on the device, not when it reached the server.
@@ -141,7 +140,7 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     }
   });
 
-  it('4. the server dies while a write is in flight: after a restart nothing is lost or doubled', async () => {
+  test('4. the server dies while a write is in flight: after a restart nothing is lost or doubled', async () => {
     // The add reaches the server and is stored, but the server dies before the answer arrives.
     await page.route('**/api/glucose/add', async (route) => {
       await route.fetch();
@@ -155,15 +154,16 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     await server.restart();
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     await until('the replayed write', async () => {
+      test.setTimeout(60_000);
       const readings = (await serverReadings(server.url, token)).filter((r) => r.value === values.crash);
       const pending = await page.getByTestId('sync-badge').count();
       return readings.length === 1 && pending === 0 ? readings : undefined;
-    }, 60_000);
+    });
     const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline, values.crash].includes(r.value));
     expect(all).toHaveLength(5);
   });
 
-  it('5. neither the session token nor a glucose value is stored in plain form anywhere', async () => {
+  test('5. neither the session token nor a glucose value is stored in plain form anywhere', async () => {
     expect(sessionToken.length).toBeGreaterThan(20);
     const dump = await dumpBrowserStorage();
     expect(dump.length).toBeGreaterThan(100);
@@ -174,7 +174,7 @@ describe.skipIf(skip)('offline-first patient app in Chromium', () => {
     }
   });
 
-  it('6. logout removes the local data and key; the next patient sees none of it', async () => {
+  test('6. logout removes the local data and key; the next patient sees none of it', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByLabel('Hospital number').waitFor();
     const left = await page.evaluate(async () => {

@@ -2,22 +2,20 @@
 // out an access key and a temporary password that really log the patient in, manages prescriptions
 // and doctor tokens (a revoked token stops working at once) and reads the audit log. A doctor gets
 // the admins-only message and no forms.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type RunningServer, until } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[staff-manage e2e] skipped: ${skip}\n`);
 
 const HOSP_NO = '100077';
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let adminToken = '';
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -25,9 +23,9 @@ beforeAll(async () => {
   page.on('response', async (res) => {
     if (res.url().endsWith('/api/admin/login') && res.ok()) adminToken = String(((await res.json()) as { token?: string }).token ?? '');
   });
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -48,8 +46,9 @@ async function noSeriousViolations() {
 const region = (name: string) => page.getByRole('region', { name, exact: true });
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
-describe.skipIf(skip)('staff management', () => {
-  it('lets an admin manage a patient, doctor tokens and read the audit log', async () => {
+test.describe('staff management', () => {
+  test('lets an admin manage a patient, doctor tokens and read the audit log', async () => {
+    test.setTimeout(120_000);
     await page.goto(`${server.url}/admin`);
     await page.getByLabel('Email').fill('admin@demo.hospital');
     await page.getByLabel('Password', { exact: true }).fill('Demo-admin-1');
@@ -168,9 +167,10 @@ describe.skipIf(skip)('staff management', () => {
     await until('a full first page', async () => ((await audit.getByRole('row').count()) === 51 ? true : undefined), 10_000);
     await audit.getByRole('button', { name: 'Load older' }).click();
     const total = await until('the older page', async () => {
+      test.setTimeout(10_000);
       const n = await audit.getByRole('row').count();
       return n > 51 ? n : undefined;
-    }, 10_000);
+    });
     const firstPage = (await api('GET', `/admin/audit?hospNo=${HOSP_NO}&limit=500`)).json['entries'] as unknown[];
     expect(total - 1).toBe(firstPage.length);
 
@@ -180,9 +180,10 @@ describe.skipIf(skip)('staff management', () => {
     await page.evaluate(() => (document.documentElement.dir = 'rtl'));
     await screenshot(page, 'staff-manage-768-rtl');
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
-  }, 120_000);
+  });
 
-  it('shows a doctor the admins-only message and no forms', async () => {
+  test('shows a doctor the admins-only message and no forms', async () => {
+    test.setTimeout(60_000);
     const created = await api('POST', '/admin/doctor-tokens', {
       doctorName: 'Dr House',
       hospitalIds: ((await api('GET', '/admin/hospitals')).json['hospitals'] as { _id: string }[]).map((h) => h._id),
@@ -200,5 +201,5 @@ describe.skipIf(skip)('staff management', () => {
     expect(await seriousA11yViolations(p)).toEqual([]);
     await screenshot(p, 'staff-manage-doctor-1280');
     await doctor.close();
-  }, 60_000);
+  });
 });

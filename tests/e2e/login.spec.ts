@@ -1,31 +1,29 @@
 // The patient login page (spec §1, §2, §4, §8): the three ways to log in, what a failure keeps, the
 // one-time code's 60-second wait, changing a password, and logging out again.
+import { expect, test } from '../fixtures/index.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type RunningServer } from './support/e2e.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[login e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext | undefined;
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   // Every test here logs in or fails to, more often than the default 20 a minute allows.
-  server = await startServer({ AUTH_RATE_LIMIT: '200' });
+  server = await startServer({ env: { AUTH_RATE_LIMIT: '200' } });
   browser = await launchChromium();
-}, 120_000);
+});
 
-afterEach(async () => {
+test.afterEach(async () => {
   await context?.close();
   context = undefined;
 });
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -68,8 +66,9 @@ async function newestOtp(): Promise<string> {
   return code;
 }
 
-describe.skipIf(skip)('patient login page', () => {
-  it('checks input first, keeps what was typed on a wrong password, logs in with the right one and out again', async () => {
+test.describe('patient login page', () => {
+  test('checks input first, keeps what was typed on a wrong password, logs in with the right one and out again', async () => {
+    test.setTimeout(60_000);
     const page = await openLogin();
     expect(await page.title()).toBe('Log in | Eddy - Diabetes Management');
     expect(await page.getByRole('radio', { name: 'Password' }).getAttribute('aria-checked')).toBe('true');
@@ -118,9 +117,10 @@ describe.skipIf(skip)('patient login page', () => {
     await notice(page, 'You have successfully logged out.');
     await page.waitForURL(`${server.url}/`);
     await page.getByLabel('Hospital number').waitFor();
-  }, 60_000);
+  });
 
-  it('sends a one-time code, waits 60 s before another, and logs in with the code from the mail', async () => {
+  test('sends a one-time code, waits 60 s before another, and logs in with the code from the mail', async () => {
+    test.setTimeout(60_000);
     const page = await openLogin();
     // The mode switch works from the keyboard: arrows move between the options.
     await page.getByRole('radio', { name: 'Password' }).focus();
@@ -175,9 +175,10 @@ describe.skipIf(skip)('patient login page', () => {
     await logIn(page);
     await notice(page, 'Login successful - Welcome to the app!');
     await page.waitForURL(/\/app$/);
-  }, 60_000);
+  });
 
-  it('logs in with the access key from the hospital', async () => {
+  test('logs in with the access key from the hospital', async () => {
+    test.setTimeout(60_000);
     const page = await openLogin(1280);
     await page.getByRole('radio', { name: 'Access key' }).click();
     await page.getByLabel('Hospital number').fill('100001');
@@ -191,9 +192,10 @@ describe.skipIf(skip)('patient login page', () => {
     await logIn(page);
     await notice(page, 'Login successful - Welcome to the app!');
     await page.waitForURL(/\/app$/);
-  }, 60_000);
+  });
 
-  it('changes a password with the current one, then logs in with the new one', async () => {
+  test('changes a password with the current one, then logs in with the new one', async () => {
+    test.setTimeout(60_000);
     const page = await openLogin();
     await page.getByRole('button', { name: 'Forgot or change password?' }).click();
     const form = page.getByRole('region', { name: 'Change your password' });
@@ -251,9 +253,10 @@ describe.skipIf(skip)('patient login page', () => {
     await logIn(page);
     await notice(page, 'You have successfully logged in.');
     await page.waitForURL(/\/app$/);
-  }, 60_000);
+  });
 
-  it('fits a 1280 px screen and mirrors in right-to-left text', async () => {
+  test('fits a 1280 px screen and mirrors in right-to-left text', async () => {
+    test.setTimeout(60_000);
     const page = await openLogin(1280);
     await screenshot(page, 'login-password-1280');
     await page.evaluate(() => (document.documentElement.dir = 'rtl'));
@@ -266,5 +269,5 @@ describe.skipIf(skip)('patient login page', () => {
     // Nothing sticks out sideways at 360 px.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     expect(await seriousA11yViolations(page)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -1,26 +1,24 @@
 // The staff area's entry (issue "The staff area"): admins log in, doctors enter with a token, both
 // choose a hospital and find a patient; a patient session never opens the staff area.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[staff-login e2e] skipped: ${skip}\n`);
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 const MSG_DOCTOR_INVALID = 'Invalid or expired doctor token. Contact admin.';
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  if (skip) return;
-  server = await startServer({ AUTH_RATE_LIMIT: '1000' });
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer({ env: { AUTH_RATE_LIMIT: '1000' } });
   browser = await launchChromium();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -57,8 +55,9 @@ async function adminLogin(page: Page) {
 
 const rows = (page: Page) => page.locator('.users-table tbody tr');
 
-describe.skipIf(skip)('staff login and hospital select', () => {
-  it('an admin logs in, chooses a hospital, finds a patient and opens the report', async () => {
+test.describe('staff login and hospital select', () => {
+  test('an admin logs in, chooses a hospital, finds a patient and opens the report', async () => {
+    test.setTimeout(90_000);
     const page = await newPage();
     await page.goto(`${server.url}/admin`);
     await page.getByRole('heading', { name: 'Staff login' }).waitFor();
@@ -128,9 +127,10 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await page.waitForURL(/\/admin$/);
     await page.goto(`${server.url}/admin/hospital-select`);
     await page.waitForURL(/\/admin$/);
-  }, 90_000);
+  });
 
-  it('a doctor link logs the doctor in, and an invalid token is refused', async () => {
+  test('a doctor link logs the doctor in, and an invalid token is refused', async () => {
+    test.setTimeout(60_000);
     const page = await newPage(768, 1024);
     const token = await createDoctorToken();
     await page.goto(`${server.url}/admin?doctorToken=${encodeURIComponent(token)}`);
@@ -180,9 +180,10 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await expect.poll(() => other.getByText(MSG_DOCTOR_INVALID).count()).toBeGreaterThanOrEqual(1);
     expect(await other.getByLabel('Doctor token').inputValue()).toBe('not-a-real-token');
     expect(await seriousA11yViolations(other)).toEqual([]);
-  }, 60_000);
+  });
 
-  it('a session the server forgot ends at the next call', async () => {
+  test('a session the server forgot ends at the next call', async () => {
+    test.setTimeout(60_000);
     const page = await newPage();
     let token = '';
     page.on('response', async (res) => {
@@ -197,9 +198,10 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await page.getByText('Session Expired. Please login again.').waitFor();
     await page.waitForURL(/\/admin$/);
     await page.getByLabel('Email').waitFor();
-  }, 60_000);
+  });
 
-  it('a logged-in patient who opens the staff area is sent to the staff login', async () => {
+  test('a logged-in patient who opens the staff area is sent to the staff login', async () => {
+    test.setTimeout(60_000);
     const page = await newPage();
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
     await page.goto(`${server.url}/admin/report`);
@@ -207,5 +209,5 @@ describe.skipIf(skip)('staff login and hospital select', () => {
     await page.getByRole('heading', { name: 'Staff login' }).waitFor();
     expect(await page.getByText('Eddy staff area').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Log out' }).count()).toBe(0);
-  }, 60_000);
+  });
 });

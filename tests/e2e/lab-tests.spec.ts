@@ -1,15 +1,13 @@
 // The lab tests screen in a real browser against the real server: results from the hospital's list
 // (unit filled in) or by name, changed in a dialog, deleted after asking (with undo), each test's
 // trend drawn from the demo patient's seeded results, accessibility and small screens.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer, until } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[lab tests e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let page: Page;
 
@@ -36,19 +34,20 @@ const field = (label: string) => page.getByLabel(label, { exact: true });
 const pad = (n: number) => String(n).padStart(2, '0');
 const dateInput = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
 
-describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
-  it('tells a patient without results what to do', async () => {
+test.describe('lab tests screen', () => {
+  test.describe.configure({ timeout: 60_000 });
+  test('tells a patient without results what to do', async () => {
     // Patient 100002's seeded results are deleted first, in a context of its own.
     const token = await apiLogin(server.url, '100002', 'Demo-patient-2');
     for (const t of await serverTests('100002', 'Demo-patient-2')) {
@@ -64,7 +63,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     await context.close();
   });
 
-  it('shows each test’s latest value and the trend of the seeded results', async () => {
+  test('shows each test’s latest value and the trend of the seeded results', async () => {
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -87,7 +86,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     await screenshot(page, 'lab-tests-filled-360');
   });
 
-  it('adds a result from the list with its unit filled in', async () => {
+  test('adds a result from the list with its unit filled in', async () => {
     await field('Test').selectOption('Potassium');
     expect(await field('Unit').inputValue()).toBe('mmol/L');
     expect(await field('Date of the test').inputValue()).toBe(dateInput(new Date()));
@@ -103,7 +102,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     expect(new Date(row?.recordedAt ?? '').getTime()).toBeLessThanOrEqual(Date.now());
   });
 
-  it('adds another test by name, on an earlier day, and says what is wrong first', async () => {
+  test('adds another test by name, on an earlier day, and says what is wrong first', async () => {
     await field('Test').selectOption({ label: 'Another test…' });
     await page.getByRole('button', { name: 'Add result' }).click();
     await page.getByRole('alert').filter({ hasText: 'Type the name of the test.' }).waitFor();
@@ -127,7 +126,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     expect(row).toMatchObject({ value: 31.5, unit: 'ng/mL', recordedAt: new Date(day.getFullYear(), day.getMonth(), day.getDate(), 12).toISOString() });
   });
 
-  it('changes a result in a dialog', async () => {
+  test('changes a result in a dialog', async () => {
     const before = (await mine()).find((t) => t.name === 'Potassium');
     await card('Potassium').getByRole('button', { name: /^Change Potassium result of / }).click();
     const dialog = page.getByRole('dialog', { name: 'Change result: Potassium' });
@@ -143,7 +142,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     expect((await mine()).filter((t) => t.name === 'Potassium')).toHaveLength(1);
   });
 
-  it('deletes a result after asking, and undo brings it back', async () => {
+  test('deletes a result after asking, and undo brings it back', async () => {
     await card('Vitamin D').getByRole('button', { name: /^Delete Vitamin D result of / }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this result?' });
     await dialog.waitFor();
@@ -162,7 +161,7 @@ describe.skipIf(skip)('lab tests screen', { timeout: 60_000 }, () => {
     await until('the result back on the server', async () => ((await mine()).filter((t) => t.name === 'Vitamin D').length === 1 ? true : undefined));
   });
 
-  it('is accessible and fits on a phone, a desktop and right to left', async () => {
+  test('is accessible and fits on a phone, a desktop and right to left', async () => {
     await until('every entry sent', async () => ((await page.getByTestId('sync-badge').count()) === 0 ? true : undefined));
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);

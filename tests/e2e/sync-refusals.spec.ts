@@ -2,14 +2,12 @@
 // a 409 (another device changed the reading first) and a 400 (this device's clock is ahead) from
 // the service worker's replay survive a reload and are shown with a way to decide; a logout from
 // the header with entries unsent asks first; a 401 with entries unsent loses nothing.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type RunningServer } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[sync-refusals e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -17,16 +15,16 @@ let token: string;
 const HOSP_NO = '100001';
 let password = 'Demo-patient-1';
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
   page = await context.newPage();
   token = await apiLogin(server.url, HOSP_NO, password);
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -90,16 +88,18 @@ async function replayInWorker(): Promise<{ sent: number; rejected: number; kept:
   }
 }
 
-describe.skipIf(skip)('refused writes and ended sessions', () => {
-  it('logs in and has a reading on the device', async () => {
+test.describe('refused writes and ended sessions', () => {
+  test('logs in and has a reading on the device', async () => {
+    test.setTimeout(120_000);
     await uiLogin(page, server.url, HOSP_NO, password);
     await page.getByTestId('glucose-list-Random').waitFor({ timeout: 30_000 });
     await offlineReady(page);
     await record(431);
     await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 431));
-  }, 120_000);
+  });
 
-  it('a 409 and a 400 from the service worker survive a reload and are shown with the reason', async () => {
+  test('a 409 and a 400 from the service worker survive a reload and are shown with the reason', async () => {
+    test.setTimeout(180_000);
     const mine = await until('the reading with its version', async () => {
       const res = await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${token}` } });
       const json = (await res.json()) as { random: { _id: string; value: number; version: number }[] };
@@ -168,9 +168,10 @@ describe.skipIf(skip)('refused writes and ended sessions', () => {
     expect(after.value).toBe(432);
     expect((await serverReadings(server.url, token)).some((r) => r.value === 434)).toBe(false);
     await page.getByTestId('glucose-list-Random').getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
-  }, 180_000);
+  });
 
-  it('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {
+  test('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {
+    test.setTimeout(120_000);
     await offlineReady(page);
     await context.setOffline(true);
     await record(435);
@@ -181,9 +182,10 @@ describe.skipIf(skip)('refused writes and ended sessions', () => {
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await context.setOffline(false);
     await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 435), 45_000);
-  }, 120_000);
+  });
 
-  it('a session that ends (401) with an entry unsent locks the app; the same patient logs in and it is sent', async () => {
+  test('a session that ends (401) with an entry unsent locks the app; the same patient logs in and it is sent', async () => {
+    test.setTimeout(120_000);
     await context.setOffline(true);
     await record(436);
     // The patient changes the password on another device: every other session of theirs ends.
@@ -203,5 +205,5 @@ describe.skipIf(skip)('refused writes and ended sessions', () => {
     await uiLogin(page, server.url, HOSP_NO, password);
     const sent = await until('the unsent reading on the server', async () => (await serverReadings(server.url, token)).filter((r) => r.value === 436).length || undefined, 45_000);
     expect(sent).toBe(1);
-  }, 120_000);
+  });
 });

@@ -1,14 +1,12 @@
 // The patient's profile in a real Chromium against the built app: the hospital's details, meal-time
 // reminders and glucometer days written locally and found on the server after sync (also when
 // changed offline), the unit and language of the device, and the install banner.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[profile e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -53,21 +51,22 @@ async function setTimes(times: { breakfast: string; lunch: string; dinner: strin
   await page.getByRole('button', { name: 'Save', exact: true }).click();
 }
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
   page = await context.newPage();
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
 
-describe.skipIf(skip)('profile in Chromium', () => {
-  it('shows the hospital record read-only, and a clear message until the profile is on the device', async () => {
+test.describe('profile in Chromium', () => {
+  test('shows the hospital record read-only, and a clear message until the profile is on the device', async () => {
+    test.setTimeout(90_000);
     // Another patient whose profile cannot be fetched yet: no empty form, a message.
     const other = await browser.newContext({ viewport: { width: 360, height: 780 } });
     const otherPage = await other.newPage();
@@ -96,9 +95,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await screenshot(page, 'profile-1280-rtl');
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
     await page.setViewportSize({ width: 360, height: 780 });
-  }, 90_000);
+  });
 
-  it('saves meal times, which reach the server; refuses them out of order', async () => {
+  test('saves meal times, which reach the server; refuses them out of order', async () => {
+    test.setTimeout(90_000);
     await setTimes({ breakfast: '07:15', lunch: '12:30', dinner: '19:45' });
     await notice('Notification timings saved successfully');
     await until('the new meal times', (u) => u.notificationTimings.breakfast === '07:15' && u.notificationTimings.lunch === '12:30' && u.notificationTimings.dinner === '19:45');
@@ -112,9 +112,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await page.getByText('Enter the dinner time.').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect((await serverUser()).notificationTimings.lunch).toBe('12:30');
-  }, 90_000);
+  });
 
-  it('adds and removes glucometer days, refusing a day twice and a past date', async () => {
+  test('adds and removes glucometer days, refusing a day twice and a past date', async () => {
+    test.setTimeout(90_000);
     const days = page.getByRole('list', { name: 'Your glucometer days' });
     await days.getByText('Every Monday').waitFor();
     await page.getByLabel('Day of the week').selectOption('Tuesday');
@@ -147,9 +148,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await notice('Glucometer alert removed successfully');
     await days.getByText('Every Tuesday').waitFor({ state: 'detached' });
     await until('Tuesday gone from the server', (u) => !u.glucometerAlerts.includes('Tuesday'));
-  }, 90_000);
+  });
 
-  it('keeps a meal time changed offline across a reload and sends it when back online', async () => {
+  test('keeps a meal time changed offline across a reload and sends it when back online', async () => {
+    test.setTimeout(90_000);
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -163,9 +165,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     expect((await serverUser()).notificationTimings.breakfast).toBe('07:15');
     await context.setOffline(false);
     await until('the offline change on the server', (u) => u.notificationTimings.breakfast === '06:40', 45_000);
-  }, 90_000);
+  });
 
-  it('remembers the glucose unit on this device', async () => {
+  test('remembers the glucose unit on this device', async () => {
+    test.setTimeout(90_000);
     await page.getByRole('radio', { name: 'mmol/L' }).check();
     await notice('Glucose values are now shown in mmol/L.');
     expect(await page.evaluate(() => localStorage.getItem('eddy_user_glucose_unit'))).toBe('mmol/L');
@@ -173,9 +176,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await page.getByRole('radio', { name: 'mmol/L' }).waitFor();
     expect(await page.getByRole('radio', { name: 'mmol/L' }).isChecked()).toBe(true);
     expect(await page.getByRole('radio', { name: 'mg/dL' }).isChecked()).toBe(false);
-  }, 90_000);
+  });
 
-  it('switches to Spanish (URL /es/app/profile, remembered in the cookie) and back', async () => {
+  test('switches to Spanish (URL /es/app/profile, remembered in the cookie) and back', async () => {
+    test.setTimeout(90_000);
     const language = page.locator('select:has(option[value="es"])');
     expect(await language.locator('option[value="es"]').textContent()).toBe('Español');
     await language.selectOption('es');
@@ -191,9 +195,10 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await page.waitForURL((u) => u.pathname === '/app/profile');
     await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     expect((await context.cookies()).find((c) => c.name === 'i18n_redirected')?.value).toBe('en');
-  }, 90_000);
+  });
 
-  it('offers installation in a banner 2 s after the browser does; "Don\'t show again" is kept', async () => {
+  test('offers installation in a banner 2 s after the browser does; "Don\'t show again" is kept', async () => {
+    test.setTimeout(90_000);
     // Chromium fires beforeinstallprompt only for real installable profiles (not incognito test
     // contexts), so the event is made here, with a prompt that like Chromium's needs a tap. (Not
     // navigator.userActivation: page.evaluate itself counts as a user gesture for 5 s.)
@@ -228,5 +233,5 @@ describe.skipIf(skip)('profile in Chromium', () => {
     await offer();
     await page.waitForTimeout(3_000);
     expect(await banner.count()).toBe(0);
-  }, 90_000);
+  });
 });

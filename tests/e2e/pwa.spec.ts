@@ -3,6 +3,7 @@
 // the manifest makes the app installable, the app starts with the network off, /api is never
 // answered from a cache, the worker replays on request and on Background Sync, and a new version
 // takes over and reloads the page exactly once.
+import { expect, test } from '../fixtures/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,14 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import type { Db } from '../server/db/client.ts';
-import type * as OutboxModule from '../sync/outbox.ts';
-import { call, loginPatient, openTestDatabase, seedFixture } from '../server/testing/harness.ts';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import type { Db } from '../../server/db/client.ts';
+import type * as OutboxModule from '../../sync/outbox.ts';
+import { call, loginPatient, openTestDatabase, seedFixture } from '../../server/testing/harness.ts';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -31,7 +31,7 @@ const missing = !existsSync(chromiumPath)
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: ${missing})` : ''}`, () => {
+test.describe(`PWA in Chromium${missing ? ` (skipped: ${missing})` : ''}`, () => {
   let app: FastifyInstance;
   let dropDatabase: () => Promise<void>;
   let dataDir: string;
@@ -44,7 +44,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
   let glucoseAddStatus: number | undefined;
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-pwa-e2e-'));
     const { database, drop } = await openTestDatabase();
     dropDatabase = drop;
@@ -64,7 +64,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
     browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
     await app?.close();
@@ -102,7 +102,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
   const rootIsRendered = (page: Page) =>
     page.waitForFunction(() => (document.querySelector('#root')?.children.length ?? 0) > 0, undefined, { timeout: 10_000 });
 
-  it('is installable: the linked manifest is valid and Chromium reports no installability error', async () => {
+  test('is installable: the linked manifest is valid and Chromium reports no installability error', async () => {
     // A persistent profile: Playwright's other contexts are incognito, where Chromium never installs.
     const profile = await mkdtemp(path.join(tmpdir(), 'eddy-pwa-profile-'));
     const persistent = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: CHROMIUM_ARGS });
@@ -151,7 +151,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
     expect(installabilityErrors).toEqual([]);
   }
 
-  it('starts offline from the precache, deep links included, and never answers /api from a cache', async () => {
+  test('starts offline from the precache, deep links included, and never answers /api from a cache', async () => {
     const { context, page } = await openControlledPage();
     await rootIsRendered(page);
     // An API answer seen while online must not be kept for offline use.
@@ -189,7 +189,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
     await context.setOffline(false);
   });
 
-  it('replays the outbox on request and on Background Sync and tells the page', async () => {
+  test('replays the outbox on request and on Background Sync and tells the page', async () => {
     const { page } = await openControlledPage();
     // Nobody is logged in, so there is nothing to send; the point is the round trip through the
     // worker's bundled outbox code (IndexedDB, Web Locks) and the message back.
@@ -212,7 +212,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
     expect(viaSync).toEqual({ type: 'replay-done', sent: 0, kept: 0, rejected: 0, unauthorized: false });
   });
 
-  it('replays a sealed outbox entry: a 5xx keeps it, Background Sync later delivers it once', async () => {
+  test('replays a sealed outbox entry: a 5xx keeps it, Background Sync later delivers it once', async () => {
     const patient = (await seedFixture(db)).patientA;
     const token = await loginPatient(app, patient.hospNo, patient.password);
     // The built app exposes no outbox to a test, so the page gets sync/outbox.ts bundled on its own
@@ -287,7 +287,7 @@ describe.skipIf(missing !== undefined)(`PWA in Chromium${missing ? ` (skipped: $
     await context.close();
   });
 
-  it('a new version takes over and reloads the page exactly once', async () => {
+  test('a new version takes over and reloads the page exactly once', async () => {
     const { page } = await openControlledPage();
     await rootIsRendered(page);
     let loads = 0;

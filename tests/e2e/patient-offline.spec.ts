@@ -1,30 +1,28 @@
 // A patient's day done entirely offline (issue "Everything a patient does"): every kind of entry is
 // (glucose, a dose, an appointment, a symptom, a lab result, meal times) made without a connection, survives a reload while still offline, and reaches the server exactly
 // once, with the time it was made, when the connection returns.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiLogin, e2eUnavailable, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type RunningServer } from './support/e2e.ts';
+import { expect, test } from '../fixtures/index.ts';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { apiLogin, e2eUnavailable, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
-const skip = e2eUnavailable();
-if (skip) process.stderr.write(`[patient-offline e2e] skipped: ${skip}\n`);
 
-let server: RunningServer;
+let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let token: string;
 const startedAt = Date.now();
 
-beforeAll(async () => {
-  if (skip) return;
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
   server = await startServer();
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
   page = await context.newPage();
   token = await apiLogin(server.url, '100002', 'Demo-patient-2');
-}, 120_000);
+});
 
-afterAll(async () => {
+test.afterAll(async () => {
   await browser?.close();
   await server?.cleanup();
 });
@@ -39,8 +37,9 @@ const go = async (link: string) => {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link }).click();
 };
 
-describe.skipIf(skip)('a patient offline', () => {
-  it('logs in online and has the data on the device', async () => {
+test.describe('a patient offline', () => {
+  test('logs in online and has the data on the device', async () => {
+    test.setTimeout(120_000);
     await uiLogin(page, server.url, '100002', 'Demo-patient-2');
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
     // The profile screen has been visited once online, so it is on the device too.
@@ -49,9 +48,10 @@ describe.skipIf(skip)('a patient offline', () => {
     await go('Dashboard');
     // The screens' code comes from the service worker's precache once the connection is gone.
     await offlineReady(page);
-  }, 120_000);
+  });
 
-  it('records a reading, a dose, an appointment and new meal times without a connection', async () => {
+  test('records a reading, a dose, an appointment and new meal times without a connection', async () => {
+    test.setTimeout(90_000);
     await context.setOffline(true);
     await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
 
@@ -92,9 +92,10 @@ describe.skipIf(skip)('a patient offline', () => {
     await toast('Notification timings saved successfully');
     await screenshot(page, 'offline-profile-360');
     expect(await seriousA11yViolations(page)).toEqual([]);
-  }, 90_000);
+  });
 
-  it('still shows everything after a reload while offline', async () => {
+  test('still shows everything after a reload while offline', async () => {
+    test.setTimeout(90_000);
     await page.reload();
     await page.getByLabel('Breakfast').waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:50');
@@ -111,9 +112,10 @@ describe.skipIf(skip)('a patient offline', () => {
     await screenshot(page, 'offline-dashboard-360');
     // Nothing reached the server yet.
     expect((await serverReadings(server.url, token)).some((r) => r.value === 166 && Date.parse(r.recordedAt) >= startedAt)).toBe(false);
-  }, 90_000);
+  });
 
-  it('sends everything once when the connection returns', async () => {
+  test('sends everything once when the connection returns', async () => {
+    test.setTimeout(90_000);
     const sentAfter = Date.now();
     await context.setOffline(false);
     await toast('Data synchronized successfully');
@@ -147,5 +149,5 @@ describe.skipIf(skip)('a patient offline', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
     expect(await page.getByTestId('sync-badge').count()).toBe(0);
-  }, 90_000);
+  });
 });

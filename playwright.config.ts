@@ -1,0 +1,37 @@
+// The browser suite (TESTING.md): Playwright Test on Debian's Chromium, against the built app and the
+// real server. `npm run test:e2e` (or `npx playwright test`) runs it; `-- --ui` opens the UI mode.
+// A failing test keeps its trace, screenshot and the server's log in test-results/; the HTML report
+// is in playwright-report/ (`npx playwright show-report`).
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './tests/fixtures/browser.ts';
+
+const ci = process.env['CI'] === 'true' || process.env['CI'] === '1';
+if (!existsSync(chromiumPath)) {
+  // A suite that skips its browser tests on a machine without a browser would pass while proving
+  // nothing: this stops the run, on CI and at a desk alike.
+  throw new Error(`No Chromium at ${chromiumPath}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH.`);
+}
+
+export default defineConfig({
+  testDir: 'tests',
+  testMatch: ['e2e/**/*.spec.ts', 'chaos/**/*.spec.ts'],
+  // The machine the suite is made for has 2 cores: two files at a time (each starts its own server).
+  workers: Number(process.env['E2E_WORKERS'] ?? 2),
+  fullyParallel: false,
+  forbidOnly: ci,
+  // No retries: a test that passes only on its second try is a bug to find, not a pass.
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: ci ? [['list'], ['html', { open: 'never' }]] : [['list'], ['html', { open: 'on-failure' }]],
+  outputDir: 'test-results/e2e',
+  use: {
+    viewport: { width: 390, height: 844 },
+    launchOptions: { executablePath: chromiumPath, args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    video: 'off',
+    serviceWorkers: 'allow',
+  },
+});
