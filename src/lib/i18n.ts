@@ -2,14 +2,12 @@
 import { i18n, type Messages } from '@lingui/core';
 import { log } from '../../sync/log.ts';
 
-export const LOCALES = ['en', 'es', 'fr', 'hi', 'ar'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const SOURCE_LOCALE: Locale = 'en';
+import { LOCALES, SOURCE_LOCALE, type Locale } from './locales.ts';
+
+export { LANGUAGE_NAMES, LOCALES, SOURCE_LOCALE, type Locale } from './locales.ts';
 export const LOCALE_COOKIE = 'i18n_redirected';
 const COOKIE_MAX_AGE = 365 * 24 * 3600;
 
-/** Each language in its own name and script, so a patient finds theirs whatever language is showing. */
-export const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', es: 'Español', fr: 'Français', hi: 'हिन्दी', ar: 'العربية' };
 /** Locales written right to left: the page gets dir="rtl" and its layout mirrors. */
 const RTL_LOCALES: ReadonlySet<Locale> = new Set(['ar']);
 export const isRtl = (locale: string): boolean => RTL_LOCALES.has(locale as Locale);

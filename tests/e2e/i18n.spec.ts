@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatter } from '@lingui/format-po';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/i18n.ts';
+import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/locales.ts';
 import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
 
 /**
