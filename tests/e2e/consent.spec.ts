@@ -10,10 +10,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
-import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const RECORD_KEY = 'eddy-cookie-consent';
 const C15T_KEY = 'c15t-consent';
 const PENDING_KEY = 'c15t-pending-consent-submissions';

@@ -3,7 +3,7 @@
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { formatter } from '@lingui/format-po';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
 
 /**
  * The words pdftotext reads from a PDF, each as its sorted letters: Devanagari comes back in the
@@ -23,7 +23,7 @@ import { e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, startServer
 const letters = (word: string) => [...word].sort().join('');
 const pdfWords = (file: string) => new Set(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).split(/[\s\u200e\u200f\u202a-\u202e]+/).map(letters));
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 
 type Catalog = Map<string, string>;
 

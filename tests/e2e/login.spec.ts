@@ -4,7 +4,7 @@ import { expect, test } from '../fixtures/index.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

@@ -2,7 +2,7 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 
 

@@ -3,7 +3,7 @@
 // once, with the time it was made, when the connection returns.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

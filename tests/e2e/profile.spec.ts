@@ -3,7 +3,7 @@
 // changed offline), the unit and language of the device, and the install banner.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from '@playwright/test';
 import { formatClockTime } from '../../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
-import { apiLogin, e2eUnavailable, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

@@ -3,7 +3,7 @@
 // the manifest makes the app installable, the app starts with the network off, /api is never
 // answered from a cache, the worker replays on request and on Background Sync, and a new version
 // takes over and reloads the page exactly once.
-import { expect, test } from '../fixtures/index.ts';
+import { CHROMIUM_ARGS, chromiumPath, expect, test } from '../fixtures/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -19,19 +19,11 @@ import type { Db } from '../../server/db/client.ts';
 import type * as OutboxModule from '../../sync/outbox.ts';
 import { call, loginPatient, openTestDatabase, seedFixture } from '../../server/testing/harness.ts';
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
-const chromiumPath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+if (!existsSync(path.join(dist, 'index.html')) || !existsSync(path.join(dist, 'sw.js'))) throw new Error('dist/index.html or dist/sw.js is missing (run `npm run build`)');
 
-const missing = !existsSync(chromiumPath)
-  ? `no Chromium at ${chromiumPath} (install Debian's chromium or set CHROMIUM_PATH)`
-  : !existsSync(path.join(dist, 'index.html')) || !existsSync(path.join(dist, 'sw.js'))
-    ? 'dist/index.html or dist/sw.js is missing (run `npm run build`)'
-    : undefined;
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-
-test.describe(`PWA in Chromium${missing ? ` (skipped: ${missing})` : ''}`, () => {
+test.describe('PWA in Chromium', () => {
   let app: FastifyInstance;
   let dropDatabase: () => Promise<void>;
   let dataDir: string;

@@ -13,7 +13,7 @@ import type { Browser } from '@playwright/test';
 import { build } from 'vite';
 import { pdfmakeBidi } from '../../scripts/pdfmake-bidi-plugin.ts';
 import { pdfText, writeTemp } from '../../schemas/report/testing/pdf-tools.ts';
-import { chromiumPath, launchChromium } from '../fixtures/index.ts';
+import { launchChromium } from '../fixtures/index.ts';
 
 const root = path.resolve(import.meta.dirname, 'report-worker');
 type Result = { ok: true; bytes: Record<string, number>; progress: number } | { ok: false; error: string };

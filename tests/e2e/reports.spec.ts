@@ -13,7 +13,7 @@ import { buildReport } from '../../schemas/report/build-report.ts';
 import type { ReportModel } from '../../schemas/report/types.ts';
 import { formatGlucose } from '../../schemas/report/units.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 const pdftotextMissing = (() => {
   try {
@@ -23,7 +23,8 @@ const pdftotextMissing = (() => {
     return 'pdftotext (poppler-utils) is not installed';
   }
 })();
-const skip = e2eUnavailable() ?? pdftotextMissing;
+// The report's PDF is read back with poppler: without it this file cannot prove anything.
+if (pdftotextMissing) throw new Error(pdftotextMissing);
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 

@@ -2,7 +2,7 @@
 // choose a hospital and find a patient; a patient session never opens the staff area.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };

@@ -4,7 +4,7 @@
 // the admins-only message and no forms.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import { launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 
 const HOSP_NO = '100077';

@@ -3,7 +3,7 @@
 // and Reset forgets the patient.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
 
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };

@@ -3,7 +3,7 @@
 // the server's 409), removal with confirmation and undo, accessibility and small screens.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
 

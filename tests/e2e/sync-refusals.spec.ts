@@ -4,7 +4,7 @@
 // the header with entries unsent asks first; a 401 with entries unsent loses nothing.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, e2eUnavailable, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;

@@ -1,0 +1,67 @@
+// The worked examples of TESTING.md, kept as tests so they stay true: offline/online scenarios written
+// with the fixtures of tests/fixtures (server, network, clock, patient, staff). The values (411–416
+// mg/dL) are ones the demo data never has (its readings stay below 260), so a count is of ours only.
+import { expect, test } from '../fixtures/index.ts';
+
+test('a reading typed offline survives a reload and reaches the server once', async ({ patient, network, server }) => {
+  await network.offline();
+  await patient.recordGlucose(411);
+  await patient.page.reload();
+  await patient.page.getByTestId('glucose-list-Random').getByText('411', { exact: true }).waitFor();
+  expect(await server.api.readings()).not.toContainEqual(expect.objectContaining({ value: 411 }));
+
+  await network.online();
+  await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 411).length, { timeout: 30_000 }).toBe(1);
+});
+
+test('the server saves a reading but the answer is lost: the device sends it again and it is kept once', async ({ patient, network, server }) => {
+  network.loseResponses(1);
+  await patient.recordGlucose(412);
+  // The device heard nothing, so it asks again; the server answers the repeat with its first answer.
+  await expect.poll(() => network.seen('POST', '/api/glucose/add'), { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
+  expect(network.stats().lost).toBe(1);
+  await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 412).length, { timeout: 30_000 }).toBe(1);
+  // Settled: no further sends, still one.
+  await patient.page.reload();
+  await patient.page.getByTestId('glucose-list-Random').getByText('412', { exact: true }).waitFor();
+  expect((await server.api.readings()).filter((r) => r.value === 412)).toHaveLength(1);
+});
+
+test('the server is killed with writes queued and answers 503 twice after its restart: nothing is lost or doubled', async ({ patient, network, server }) => {
+  await network.offline();
+  await patient.recordGlucose(413);
+  await patient.recordGlucose(414);
+  await server.kill();
+  await network.online();
+  network.serverErrors(2, 503);
+  await server.restart();
+  await expect
+    .poll(async () => (await server.api.readings()).filter((r) => r.value === 413 || r.value === 414).map((r) => r.value).sort(), { timeout: 45_000 })
+    .toEqual([413, 414]);
+  expect(network.stats().failed).toBe(2);
+});
+
+test('a second tab of the same patient sees a reading typed offline in the first, and it is sent once', async ({ patient, network, server }) => {
+  const tab = await patient.newTab();
+  await network.offline();
+  await patient.recordGlucose(415);
+  await tab.getByTestId('glucose-list-Random').getByText('415', { exact: true }).waitFor({ timeout: 15_000 });
+  await network.online();
+  await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 415).length, { timeout: 30_000 }).toBe(1);
+  expect(network.seen('POST', '/api/glucose/add')).toBeGreaterThanOrEqual(1);
+});
+
+test('a device whose clock runs eight days ahead: the server refuses the reading, the patient is told why and nothing is lost', async ({ patient, network, server, clock }) => {
+  await clock.setSystemTime(new Date(Date.now() + 8 * 86_400_000));
+  await network.offline();
+  await patient.recordGlucose(416);
+  await network.online();
+  const notice = patient.page.getByTestId('refused-notice');
+  await notice.getByText("1 entry was not accepted by your hospital's server.").waitFor({ timeout: 30_000 });
+  await notice.getByRole('button', { name: 'Review' }).click();
+  const review = patient.page.getByRole('dialog', { name: 'Entries not accepted' });
+  await review.getByText(/cannot be in the future: check the date and time of the device/).waitFor();
+  // Kept on the device (sealed, in the refused list) until the patient decides; never on the server.
+  await expect(patient.page.getByTestId('glucose-list-Random').getByText('416', { exact: true })).not.toHaveCount(0);
+  expect((await server.api.readings()).some((r) => r.value === 416)).toBe(false);
+});
