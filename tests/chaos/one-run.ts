@@ -1,0 +1,736 @@
+// One randomized fault run (see run.ts for the rule it checks): a fresh server, fault proxy and
+// browser; a seeded sequence of patient actions through the real UI interleaved with faults; then,
+// back online and settled, the invariants against the server's own data and each device's screens.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { FaultProxy, launchChromium, loginPatient, root, startServer, type EddyServer } from '../fixtures/index.ts';
+import * as ui from './ui.ts';
+
+export interface RunResult {
+  seed: number;
+  writes: number;
+  lost: number;
+  duplicated: number;
+  stuck: number;
+  diverged: number;
+  /** Why the run failed (each invariant broken, or the crash). */
+  problems: string[];
+  log: string[];
+  ms: number;
+}
+
+/** mulberry32: a small seeded PRNG, so a run replays from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Kind = 'glucose' | 'lab' | 'appt' | 'symptom';
+
+/** What the run expects of one record it created: its current value, or gone. */
+interface Rec {
+  id: number;
+  kind: Kind;
+  /** The lab test's name, the appointment's doctor, the symptom's name; glucose: '' (identified by its values). */
+  name: string;
+  /** glucose: mg/dL; lab: result; appt: notes; symptom: ''. */
+  value: number | string;
+  /** Every value this record ever had on any device (glucose readings are found on the server by these). */
+  values: (number | string)[];
+  deleted: boolean;
+  /** Device time of the add (ms), for the "with its own time" check. */
+  madeAt: number;
+  /** Which devices hold it (device B only those it pulled). */
+  onB: boolean;
+}
+
+interface Device {
+  name: 'A' | 'B';
+  context: BrowserContext;
+  page: Page;
+  /** Device clock minus real clock (ms). */
+  offset: number;
+}
+
+const TYPES = ['Fasting', 'Postprandial', 'Random'] as const;
+
+interface ServerState {
+  readings: { _id: string; type: string; value: number; recordedAt: string }[];
+  tests: { _id: string; name: string; value: number; recordedAt: string }[];
+  appointments: { _id: string; doctor: string; notes?: string | null; date: string }[];
+  symptoms: { _id: string; symptom: string; recordedAt: string }[];
+  taken: { _id: string; prescrNo: string; takenAt: string }[];
+  breakfast: string;
+}
+
+async function serverState(server: EddyServer): Promise<ServerState> {
+  const api = server.api;
+  const [g, t, a, s, d, p] = await Promise.all([
+    api.pull<ServerState['readings'][number]>('/api/glucose', 'readings'),
+    api.pull<ServerState['tests'][number]>('/api/tests', 'tests'),
+    api.pull<ServerState['appointments'][number]>('/api/appointments', 'appointments'),
+    api.pull<ServerState['symptoms'][number]>('/api/symptoms', 'symptoms'),
+    api.pull<ServerState['taken'][number]>('/api/user/medicines/taken', 'taken'),
+    api.profile(),
+  ]);
+  const live = <T extends { _id: string }>(x: { rows: T[]; deleted: string[] }) => {
+    const gone = new Set(x.deleted);
+    // A pull lists each row once, at its latest version; a deleted one only in `deleted`.
+    return x.rows.filter((r) => !gone.has(r._id));
+  };
+  const timings = (p['notificationTimings'] ?? {}) as { breakfast?: string };
+  return { readings: live(g), tests: live(t), appointments: live(a), symptoms: live(s), taken: live(d), breakfast: String(timings.breakfast ?? '') };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function chaosRun(seed: number, opts: { actions: number; artifacts: string }): Promise<RunResult> {
+  const started = Date.now();
+  const random = prng(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const chance = (p: number) => random() < p;
+  const log: string[] = [];
+  const problems: string[] = [];
+  const say = (line: string) => log.push(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${line}`);
+  const result: RunResult = { seed, writes: 0, lost: 0, duplicated: 0, stuck: 0, diverged: 0, problems, log, ms: 0 };
+
+  let server: EddyServer | undefined;
+  let proxy: FaultProxy | undefined;
+  let browser: Browser | undefined;
+  const devices: Device[] = [];
+  const recs: Rec[] = [];
+  let breakfast: string | undefined;
+  let doses = 0;
+  const medicinesMarked = new Set<string>();
+  let killed: Promise<void> | undefined;
+  let failed = false;
+
+  try {
+    server = await startServer({ env: { AUTH_RATE_LIMIT: '1000' } });
+    proxy = await FaultProxy.start(server.url, { random });
+    browser = await launchChromium();
+    const base = await serverState(server);
+    const used = new Set<number>(base.readings.map((r) => Math.round(r.value)));
+    const freshGlucose = () => {
+      for (;;) {
+        const v = int(60, 399);
+        if (!used.has(v)) {
+          used.add(v);
+          return v;
+        }
+      }
+    };
+    let labSeq = 0;
+    const freshLab = () => Math.round((1 + random() * 98) * 10) / 10 + (++labSeq % 10) / 1000;
+    let noteSeq = 0;
+    const freshNote = () => `note ${seed}-${++noteSeq}`;
+
+    const openDevice = async (name: 'A' | 'B'): Promise<Device> => {
+      if (!browser || !proxy) throw new Error('no browser');
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+      await context.tracing.start({ screenshots: true, snapshots: true });
+      proxy.follow(context);
+      const page = await context.newPage();
+      await loginPatient(page, proxy.url);
+      const d: Device = { name, context, page, offset: 0 };
+      devices.push(d);
+      return d;
+    };
+    say(`server ${server.url} (${server.databaseUrl ? 'PostgreSQL' : 'PGlite'}), proxy ${proxy.url}`);
+    const A = await openDevice('A');
+    say('device A logged in, offline-ready');
+    let B: Device | undefined;
+
+    const devNow = (d: Device) => Date.now() + d.offset;
+    const live = (k?: Kind) => recs.filter((r) => !r.deleted && (k === undefined || r.kind === k));
+    /** Records device d can edit: a clock running behind makes later ones "from the future", which the forms refuse. */
+    const editable = (d: Device, k: Kind) => live(k).filter((r) => r.madeAt <= devNow(d) - 60_000 || d.offset === 0);
+    const accepted = (d: Device, what: string) => {
+      result.writes++;
+      say(`  ${d.name}: ${what}`);
+    };
+
+    /** A patient action on device d (the page it has open now). */
+    const action = async (d: Device): Promise<void> => {
+      const p = d.page;
+      const choices: string[] = ['glucose.add', 'glucose.add', 'symptom.add', 'lab.add', 'appt.add', 'meal'];
+      if (editable(d, 'glucose').length) choices.push('glucose.edit', 'glucose.edit', 'glucose.delete');
+      if (editable(d, 'lab').length) choices.push('lab.edit', 'lab.delete');
+      if (live('appt').length) choices.push('appt.edit', 'appt.delete');
+      if (live('symptom').length) choices.push('symptom.remove');
+      if (d.offset === 0) choices.push('dose');
+      const what = pick(choices);
+      say(`${d.name} ${what}`);
+      switch (what) {
+        case 'glucose.add': {
+          const v = freshGlucose();
+          const madeAt = devNow(d);
+          await ui.addGlucose(p, v);
+          recs.push({ id: recs.length, kind: 'glucose', name: '', value: v, values: [v], deleted: false, madeAt, onB: false });
+          return accepted(d, `reading ${v}`);
+        }
+        case 'glucose.edit': {
+          const r = pick(editable(d, 'glucose'));
+          const v = freshGlucose();
+          await ui.editGlucose(p, r.value as number, v);
+          r.value = v;
+          r.values.push(v);
+          return accepted(d, `reading #${r.id} → ${v}`);
+        }
+        case 'glucose.delete': {
+          const r = pick(live('glucose'));
+          await ui.deleteGlucose(p, r.value as number);
+          r.deleted = true;
+          return accepted(d, `reading #${r.id} (${r.value}) deleted`);
+        }
+        case 'lab.add': {
+          const name = `Chaos lab ${seed}-${recs.length}`;
+          const v = freshLab();
+          const madeAt = devNow(d);
+          await ui.addLab(p, name, v);
+          recs.push({ id: recs.length, kind: 'lab', name, value: v, values: [v], deleted: false, madeAt, onB: false });
+          return accepted(d, `${name} = ${v}`);
+        }
+        case 'lab.edit': {
+          const r = pick(editable(d, 'lab'));
+          const v = freshLab();
+          await ui.editLab(p, r.name, v);
+          r.value = v;
+          r.values.push(v);
+          return accepted(d, `${r.name} → ${v}`);
+        }
+        case 'lab.delete': {
+          const r = pick(live('lab'));
+          await ui.deleteLab(p, r.name);
+          r.deleted = true;
+          return accepted(d, `${r.name} deleted`);
+        }
+        case 'appt.add': {
+          const doctor = `Dr Chaos ${seed}-${recs.length}`;
+          const notes = freshNote();
+          const madeAt = devNow(d);
+          await ui.addAppointment(p, doctor, notes, Date.now() + int(2, 20) * 86_400_000 + int(0, 600) * 60_000);
+          recs.push({ id: recs.length, kind: 'appt', name: doctor, value: notes, values: [notes], deleted: false, madeAt, onB: false });
+          return accepted(d, `${doctor}: ${notes}`);
+        }
+        case 'appt.edit': {
+          const r = pick(live('appt'));
+          const notes = freshNote();
+          await ui.editAppointment(p, r.name, notes);
+          r.value = notes;
+          r.values.push(notes);
+          return accepted(d, `${r.name} → ${notes}`);
+        }
+        case 'appt.delete': {
+          const r = pick(live('appt'));
+          await ui.deleteAppointment(p, r.name);
+          r.deleted = true;
+          return accepted(d, `${r.name} deleted`);
+        }
+        case 'symptom.add': {
+          const name = `Chaos symptom ${seed}-${recs.length}`;
+          const madeAt = devNow(d);
+          await ui.addSymptom(p, name);
+          recs.push({ id: recs.length, kind: 'symptom', name, value: '', values: [''], deleted: false, madeAt, onB: false });
+          return accepted(d, name);
+        }
+        case 'symptom.remove': {
+          const r = pick(live('symptom'));
+          await ui.removeSymptom(p, r.name);
+          r.deleted = true;
+          return accepted(d, `${r.name} removed`);
+        }
+        case 'meal': {
+          const t = `0${int(5, 9)}:${String(int(0, 59)).padStart(2, '0')}`;
+          if ((await ui.breakfastShown(p)) === t) return;
+          await ui.setBreakfast(p, t);
+          breakfast = t;
+          return accepted(d, `breakfast ${t}`);
+        }
+        case 'dose': {
+          await ui.ensure(p, 'Dashboard');
+          const rows = await ui.medicinesShown(p);
+          const names = rows.map((t) => /^(.*? tablet)/.exec(t)?.[1]).filter((x): x is string => !!x);
+          if (names.length === 0) return;
+          const m = pick(names);
+          if (await ui.markTaken(p, m)) {
+            doses++;
+            medicinesMarked.add(m);
+            return accepted(d, `dose of ${m}`);
+          }
+          say(`  ${d.name}: ${m} already recorded for this meal (no write)`);
+          return;
+        }
+      }
+    };
+
+    const reload = async (d: Device) => {
+      await d.page.reload();
+      await ui.appReady(d.page);
+    };
+
+    /** Waits until the server holds `r` as the device last had it (false after the timeout). */
+    const onServer = async (r: Rec, timeoutMs = 30_000): Promise<boolean> => {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const s = await serverState(server as EddyServer);
+        if (r.kind === 'glucose' && s.readings.some((x) => Math.round(x.value) === r.value)) return true;
+        if (r.kind === 'lab' && s.tests.some((x) => x.name === r.name && x.value === r.value)) return true;
+        if (r.kind === 'appt' && s.appointments.some((x) => x.doctor === r.name && x.notes === r.value)) return true;
+        await sleep(400);
+      }
+      return false;
+    };
+
+    const drained = async (d: Device, timeoutMs: number): Promise<boolean> => {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const c = await ui.outboxCounts(d.page).catch(() => undefined);
+        if (c && c.entries === 0) return true;
+        await sleep(300);
+      }
+      return false;
+    };
+
+    /** Resolves the refusals device d shows, choosing from the seed; returns what was decided. */
+    const resolveRefusals = async (d: Device): Promise<number> => {
+      const shown = await ui.openRefusals(d.page);
+      let n = 0;
+      for (const item of shown) {
+        const keep = item.buttons.includes('Keep mine');
+        const rec = recs.find((r) => (r.kind === 'glucose' ? r.values.some((v) => item.text.includes(`reading, ${v} mg/dL`)) : r.name !== '' && item.text.includes(r.name)));
+        const serverHas = /Now on the server: (.*)$/.exec(item.text)?.[1] ?? '(removed on the server)';
+        let choice: string;
+        if (keep && chance(0.5)) choice = 'Keep mine';
+        else if (item.buttons.includes("Use the server's")) choice = "Use the server's";
+        else {
+          // A 400/403/404 on a write this run made through the UI: the app or the server is wrong.
+          problems.push(`device ${d.name}: an entry was refused for a reason other than a stated conflict: ${item.text}`);
+          result.diverged++;
+          choice = 'Discard mine';
+        }
+        const mine = rec ? rec.value : undefined;
+        say(`  ${d.name} refused: "${item.text.slice(0, 160)}" → ${choice}`);
+        const match = rec ? (rec.kind === 'glucose' ? `${item.text.match(/reading, (\d+) mg\/dL/)?.[1] ?? ''} mg/dL` : rec.name) : item.text.slice(0, 30);
+        await ui.decideRefusal(d.page, match, choice);
+        n++;
+        if (!rec) {
+          problems.push(`device ${d.name}: a refused entry the run cannot tell: ${item.text}`);
+          result.diverged++;
+          continue;
+        }
+        const conflicted = conflicts.get(rec.id);
+        if (!conflicted) {
+          problems.push(`device ${d.name}: record #${rec.id} was refused without a conflicting edit: ${item.text}`);
+          result.diverged++;
+        }
+        if (conflicted) {
+          const own = conflicted[d.name];
+          const other = conflicted[d.name === 'A' ? 'B' : 'A'];
+          rec.value = choice === 'Keep mine' ? own : other;
+          if (rec.kind === 'glucose' || rec.kind === 'lab' || rec.kind === 'appt') rec.deleted = false;
+          conflicts.delete(rec.id);
+          say(`  record #${rec.id}: ${choice === 'Keep mine' ? `${d.name} keeps ${String(own)}` : `${d.name} takes the server's ${String(other)} (${serverHas.slice(0, 60)})`}`);
+        }
+        void mine;
+      }
+      await ui.closeRefusals(d.page);
+      return n;
+    };
+
+    /** Two devices edit the same record while both are offline; the later one is refused (409). */
+    const conflicts = new Map<number, { A: number | string; B: number | string }>();
+    const secondDeviceConflict = async () => {
+      const candidates = [...editable(A, 'glucose'), ...editable(A, 'lab'), ...live('appt')];
+      if (candidates.length === 0 || !proxy?.isOnline || !server?.running()) return;
+      const r = pick(candidates);
+      say(`FAULT second device edits record #${r.id} (${r.kind} ${r.name || r.value}) while both are offline`);
+      const isDrained = await drained(A, 30_000);
+      if (!isDrained || !(await onServer(r))) {
+        say(`  (skipped: ${isDrained ? 'the record is not on the server' : 'device A has not sent everything'} after 30 s; outbox ${JSON.stringify(await ui.outboxCounts(A.page))})`);
+        return;
+      }
+      if (!B) {
+        B = await openDevice('B');
+        say('  device B logged in');
+      } else {
+        await reload(B);
+      }
+      const b = B;
+      // B shows the record as the server has it.
+      const shownOnB = async () => {
+        if (r.kind === 'glucose') return (await ui.glucoseShown(b.page, 'Random')).includes(r.value as number);
+        if (r.kind === 'lab') return ((await ui.labsShown(b.page, [r.name])).get(r.name) ?? []).includes(`${r.value} mg/L`);
+        return ((await ui.appointmentsShown(b.page)).get(r.name) ?? []).includes(r.value as string);
+      };
+      let seen = false;
+      for (let i = 0; i < 10 && !seen; i++) {
+        seen = await shownOnB();
+        if (!seen) {
+          await sleep(1000);
+          await reload(b);
+        }
+      }
+      if (!seen) {
+        problems.push(`device B never showed record #${r.id} (${r.kind} ${String(r.value)}) that the server holds`);
+        result.diverged++;
+        return;
+      }
+      await ui.ensure(A.page, ui.screenOf(b.page));
+      await proxy.offline();
+      const va = r.kind === 'glucose' ? freshGlucose() : r.kind === 'lab' ? freshLab() : freshNote();
+      const vb = r.kind === 'glucose' ? freshGlucose() : r.kind === 'lab' ? freshLab() : freshNote();
+      const edit = async (d: Device, v: number | string) => {
+        if (r.kind === 'glucose') await ui.editGlucose(d.page, r.value as number, v as number);
+        else if (r.kind === 'lab') await ui.editLab(d.page, r.name, v as number);
+        else await ui.editAppointment(d.page, r.name, v as string);
+        accepted(d, `record #${r.id} → ${String(v)} (offline)`);
+      };
+      const first = chance(0.5) ? A : b;
+      const second = first === A ? b : A;
+      await edit(first, first === A ? va : vb);
+      await edit(second, second === A ? va : vb);
+      r.values.push(va, vb);
+      conflicts.set(r.id, { A: va, B: vb });
+      r.value = va; // provisional: decided when the refusal is resolved
+      await proxy.online();
+      // Both send; the later one is refused with 409 and shown. Resolve it now.
+      const deadline = Date.now() + 45_000;
+      while (conflicts.has(r.id) && Date.now() < deadline) {
+        for (const d of [A, b]) {
+          if ((await d.page.getByTestId('refused-notice').count()) > 0) await resolveRefusals(d);
+        }
+        if (conflicts.has(r.id)) await sleep(500);
+      }
+      if (conflicts.has(r.id)) {
+        const s = await serverState(server);
+        problems.push(`record #${r.id}: edits ${String(va)} (A) and ${String(vb)} (B) were made on the same version and no refusal was shown within 45 s (server: ${JSON.stringify(s.readings.filter((x) => r.values.includes(Math.round(x.value))))})`);
+        result.diverged++;
+        conflicts.delete(r.id);
+      }
+    };
+
+    // ---- the run ----
+    let k = 0;
+    while (k < opts.actions) {
+      const roll = random();
+      if (roll < 0.62) {
+        await action(A);
+        k++;
+        continue;
+      }
+      const fault = pick(['offline', 'offline', 'reload-offline', 'tab-close-offline', 'lose', 'errors', 'latency', 'kill', 'second-tab', 'second-device', 'second-device', 'clock', 'logout']);
+      if (fault === 'offline') {
+        const n = int(1, 3);
+        say(`FAULT offline burst (${n} actions)`);
+        await proxy.offline();
+        for (let i = 0; i < n; i++, k++) await action(A);
+        if (chance(0.4)) {
+          say('  reload while offline');
+          await reload(A);
+        }
+        await proxy.online();
+      } else if (fault === 'reload-offline') {
+        say('FAULT offline, one action, reload');
+        await proxy.offline();
+        await action(A);
+        k++;
+        await reload(A);
+        await proxy.online();
+      } else if (fault === 'tab-close-offline') {
+        say('FAULT offline, one action, the tab is closed; a new tab later');
+        await proxy.offline();
+        await action(A);
+        k++;
+        await A.page.close();
+        if (chance(0.5)) {
+          await proxy.online();
+          say('  back online with no page open (the service worker may send)');
+          await sleep(int(200, 2000));
+        }
+        A.page = await A.context.newPage();
+        await A.page.goto(`${proxy.url}/app`);
+        await ui.appReady(A.page);
+        await proxy.online();
+      } else if (fault === 'lose') {
+        const n = int(1, 3);
+        say(`FAULT the next ${n} write answers are lost`);
+        proxy.loseResponses(n);
+      } else if (fault === 'errors') {
+        const n = int(1, 4);
+        const status = pick([500, 502, 503, 504]);
+        say(`FAULT the next ${n} API requests answer ${status}`);
+        proxy.serverErrors(n, status);
+      } else if (fault === 'latency') {
+        const ms = pick([0, 150, 400, 900]);
+        say(`FAULT latency ${ms} ms`);
+        proxy.latency(ms);
+      } else if (fault === 'kill') {
+        if (!server.running()) continue;
+        const delay = int(0, 600);
+        say(`FAULT server SIGKILL in ${delay} ms, during the next action(s)`);
+        const s = server;
+        killed = sleep(delay).then(() => s.kill());
+        const n = int(1, 2);
+        for (let i = 0; i < n; i++, k++) await action(A);
+        await killed;
+        killed = undefined;
+        say('  server restarts');
+        await s.restart();
+      } else if (fault === 'second-tab') {
+        say('FAULT a second tab of the same patient does an action');
+        const tab = await A.context.newPage();
+        await tab.goto(`${proxy.url}/app`);
+        await ui.appReady(tab);
+        const main = A.page;
+        A.page = tab;
+        try {
+          await action(A);
+          k++;
+        } finally {
+          A.page = main;
+          if (chance(0.5)) await tab.close();
+          else say('  (the second tab stays open)');
+        }
+      } else if (fault === 'second-device') {
+        await secondDeviceConflict();
+        k++;
+      } else if (fault === 'clock') {
+        const back = pick([0, 0, 3600_000, 5 * 3600_000, 20 * 3600_000]);
+        say(`FAULT device A's clock ${back === 0 ? 'back to the real time' : `runs ${back / 3600_000} h behind`}`);
+        await A.context.clock.setSystemTime(new Date(Date.now() - back));
+        A.offset = -back;
+        // The entry forms take their time when shown.
+        await reload(A);
+      } else if (fault === 'logout') {
+        say('FAULT offline, one action, then Log out (must ask first; cancelled)');
+        await proxy.offline();
+        await action(A);
+        k++;
+        const queued = (await ui.outboxCounts(A.page)).entries;
+        const stated = await ui.logoutAsksFirst(A.page);
+        say(`  logout asked about ${String(stated)} entries (outbox holds ${queued})`);
+        if (stated === undefined) {
+          problems.push('logout with entries unsent and no connection logged out without asking');
+          result.lost++;
+          throw new Error('logged out without asking');
+        }
+        if (queued > 0 && stated < 1) {
+          problems.push(`logout said ${stated} entries would be lost, but the outbox holds ${queued}`);
+          result.diverged++;
+        }
+        await proxy.online();
+      }
+    }
+
+    // ---- settle ----
+    say('SETTLE back online, no faults, real clocks');
+    if (killed) await killed;
+    await proxy.reset();
+    if (!server.running()) await server.restart();
+    for (const d of devices) {
+      if (d.offset !== 0) {
+        await d.context.clock.setSystemTime(new Date());
+        d.offset = 0;
+      }
+      if (d.page.isClosed()) d.page = await d.context.newPage();
+      await d.page.goto(`${proxy.url}/app`);
+      await ui.appReady(d.page);
+    }
+    // Wait for every outbox to drain, resolving what the patient is shown.
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      let busy = 0;
+      for (const d of devices) {
+        const c = await ui.outboxCounts(d.page);
+        if (c.refused > 0 && (await d.page.getByTestId('refused-notice').getByRole('button', { name: 'Review' }).count()) > 0) await resolveRefusals(d);
+        const after = await ui.outboxCounts(d.page);
+        busy += after.entries + after.refused;
+      }
+      if (busy === 0) break;
+      if (Date.now() > deadline) {
+        for (const d of devices) {
+          const c = await ui.outboxCounts(d.page);
+          const notice = (await d.page.getByTestId('refused-notice').textContent().catch(() => '')) ?? '';
+          if (c.entries + c.refused > 0) {
+            result.stuck += c.entries + c.refused;
+            problems.push(`device ${d.name}: ${c.entries} entries still in the outbox and ${c.refused} refused after 90 s online${notice ? ` (the app says: ${notice})` : ''}`);
+          }
+        }
+        break;
+      }
+      await sleep(500);
+    }
+    for (const id of conflicts.keys()) {
+      problems.push(`record #${id}: the conflict between the devices was never shown to the patient`);
+      result.diverged++;
+    }
+
+    // ---- invariants: the server ----
+    const s = await serverState(server);
+    for (const r of recs) {
+      const label = `record #${r.id} (${r.kind}${r.name ? ` ${r.name}` : ''})`;
+      if (r.kind === 'glucose') {
+        const rows = s.readings.filter((x) => r.values.includes(Math.round(x.value)));
+        if (r.deleted) {
+          if (rows.length) {
+            result.diverged++;
+            problems.push(`${label}: deleted on the device, still on the server: ${JSON.stringify(rows)}`);
+          }
+          continue;
+        }
+        if (rows.length === 0) {
+          result.lost++;
+          problems.push(`${label}: accepted with value ${String(r.value)}, not on the server`);
+          continue;
+        }
+        if (rows.length > 1) {
+          result.duplicated += rows.length - 1;
+          problems.push(`${label}: ${rows.length} rows on the server: ${JSON.stringify(rows)}`);
+        }
+        const row = rows[0];
+        if (row && Math.round(row.value) !== r.value) {
+          result.diverged++;
+          problems.push(`${label}: the server holds ${row.value}, the device's final value is ${String(r.value)}`);
+        }
+        if (row && Math.abs(Date.parse(row.recordedAt) - r.madeAt) > 10 * 60_000) {
+          result.diverged++;
+          problems.push(`${label}: recorded at ${row.recordedAt} on the server, made at ${new Date(r.madeAt).toISOString()} (device time)`);
+        }
+        if (row && row.type !== 'Random') {
+          result.diverged++;
+          problems.push(`${label}: type ${row.type} on the server, Random on the device`);
+        }
+      } else {
+        const rows =
+          r.kind === 'lab'
+            ? s.tests.filter((x) => x.name === r.name).map((x) => x.value as number | string)
+            : r.kind === 'appt'
+              ? s.appointments.filter((x) => x.doctor === r.name).map((x) => (x.notes ?? '') as number | string)
+              : s.symptoms.filter((x) => x.symptom === r.name).map(() => '' as number | string);
+        if (r.deleted) {
+          if (rows.length) {
+            result.diverged++;
+            problems.push(`${label}: deleted on the device, still on the server: ${JSON.stringify(rows)}`);
+          }
+          continue;
+        }
+        if (rows.length === 0) {
+          result.lost++;
+          problems.push(`${label}: accepted as ${JSON.stringify(r.value)}, not on the server`);
+          continue;
+        }
+        if (rows.length > 1) {
+          result.duplicated += rows.length - 1;
+          problems.push(`${label}: ${rows.length} rows on the server: ${JSON.stringify(rows)}`);
+        }
+        if (rows[0] !== r.value) {
+          result.diverged++;
+          problems.push(`${label}: the server holds ${JSON.stringify(rows[0])}, the device's final value is ${JSON.stringify(r.value)}`);
+        }
+      }
+    }
+    if (breakfast !== undefined && s.breakfast !== breakfast) {
+      result.diverged++;
+      problems.push(`breakfast: the server holds ${s.breakfast}, the device set ${breakfast}`);
+    }
+    const newDoses = s.taken.filter((x) => !base.taken.some((b) => b._id === x._id));
+    if (newDoses.length < doses) {
+      result.lost += doses - newDoses.length;
+      problems.push(`doses: ${doses} marked taken on the device, ${newDoses.length} new on the server`);
+    } else if (newDoses.length > doses) {
+      result.duplicated += newDoses.length - doses;
+      problems.push(`doses: ${doses} marked taken on the device, ${newDoses.length} new on the server: ${JSON.stringify(newDoses)}`);
+    }
+
+    // ---- invariants: every device shows what the server holds ----
+    const mine = (k: Kind) => recs.filter((r) => r.kind === k).map((r) => r.name);
+    const expectOn = async (d: Device): Promise<string[]> => {
+      const diff: string[] = [];
+      for (const t of TYPES) {
+        const shown = (await ui.glucoseShown(d.page, t)).sort((x, y) => x - y);
+        const held = s.readings.filter((x) => x.type === t).map((x) => Math.round(x.value)).sort((x, y) => x - y);
+        if (JSON.stringify(shown) !== JSON.stringify(held)) {
+          const extra = shown.filter((v, i) => shown.indexOf(v) === i && shown.filter((x) => x === v).length > held.filter((x) => x === v).length);
+          const missing = held.filter((v, i) => held.indexOf(v) === i && held.filter((x) => x === v).length > shown.filter((x) => x === v).length);
+          diff.push(`${t} readings: device shows ${shown.length}, server holds ${held.length}; only on the device ${JSON.stringify(extra)}, only on the server ${JSON.stringify(missing)}`);
+        }
+      }
+      const appts = await ui.appointmentsShown(d.page);
+      for (const n of mine('appt')) {
+        const shown = (appts.get(n) ?? []).sort();
+        const held = s.appointments.filter((x) => x.doctor === n).map((x) => x.notes ?? '').sort();
+        if (JSON.stringify(shown) !== JSON.stringify(held)) diff.push(`appointment ${n}: device ${JSON.stringify(shown)}, server ${JSON.stringify(held)}`);
+      }
+      if (doses > 0) {
+        const rows = await ui.medicinesShown(d.page);
+        for (const m of medicinesMarked) if (!rows.some((t) => t.includes(m) && /Taken today at/.test(t))) diff.push(`${m}: marked taken, the device does not show it`);
+      }
+      const labs = await ui.labsShown(d.page, mine('lab'));
+      for (const n of mine('lab')) {
+        const shown = (labs.get(n) ?? []).sort();
+        const held = s.tests.filter((x) => x.name === n).map((x) => `${x.value} mg/L`).sort();
+        if (JSON.stringify(shown) !== JSON.stringify(held)) diff.push(`lab ${n}: device ${JSON.stringify(shown)}, server ${JSON.stringify(held)}`);
+      }
+      const symptoms = await ui.symptomsShown(d.page, mine('symptom'));
+      for (const n of mine('symptom')) {
+        const held = s.symptoms.filter((x) => x.symptom === n).length;
+        if ((symptoms.get(n) ?? 0) !== held) diff.push(`symptom ${n}: device shows ${symptoms.get(n) ?? 0}, server holds ${held}`);
+      }
+      const shownBreakfast = await ui.breakfastShown(d.page);
+      if (shownBreakfast !== s.breakfast) diff.push(`breakfast: device ${shownBreakfast}, server ${s.breakfast}`);
+      await ui.go(d.page, 'Dashboard');
+      return diff;
+    };
+    for (const d of devices) {
+      // After a reload the device pulls; it may take a moment to show the latest pull.
+      let diff: string[] = [];
+      for (let attempt = 0; attempt < 4; attempt++) {
+        await reload(d);
+        await sleep(attempt === 0 ? 500 : 2000);
+        diff = await expectOn(d);
+        if (diff.length === 0) break;
+      }
+      if (diff.length) {
+        result.diverged += diff.length;
+        problems.push(...diff.map((x) => `device ${d.name}: ${x}`));
+      }
+    }
+    say(`checked: ${recs.length} records, ${result.writes} writes, ${devices.length} device(s)`);
+  } catch (err) {
+    failed = true;
+    const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    problems.push(`the run crashed: ${why}`);
+    // Counted honestly: a run that could not reach its check may hide anything.
+    result.diverged++;
+  } finally {
+    result.ms = Date.now() - started;
+    const bad = failed || result.lost + result.duplicated + result.stuck + result.diverged > 0;
+    if (bad) {
+      const dir = path.join(opts.artifacts, `seed-${seed}`);
+      await mkdir(dir, { recursive: true });
+      for (const d of devices) {
+        const suffix = d.name === 'A' ? '' : `-device-${d.name}`;
+        for (const p of d.context.pages()) await p.screenshot({ path: path.join(dir, `screen${suffix}-${d.context.pages().indexOf(p)}.png`), fullPage: true }).catch(() => undefined);
+        await d.context.tracing.stop({ path: path.join(dir, `trace${suffix}.zip`) }).catch(() => undefined);
+      }
+      await writeFile(path.join(dir, 'server.log'), server?.log() ?? '');
+      await writeFile(path.join(dir, 'run.log'), [...log, '', ...problems].join('\n'));
+      await writeFile(path.join(dir, 'network.json'), JSON.stringify(proxy?.stats() ?? {}, null, 2));
+    }
+    await browser?.close().catch(() => undefined);
+    await proxy?.close().catch(() => undefined);
+    await server?.cleanup().catch(() => undefined);
+  }
+  return result;
+}
+
+export const ARTIFACTS = path.join(root, 'test-results', 'chaos');

@@ -1,0 +1,97 @@
+// Randomized fault runs (issue 14, part 4): `npm run chaos -- --runs N [--seed S] [--workers W] [--actions K]`.
+//
+// Run i uses seed S+i (S is random unless given, and printed). Each run starts a fresh server (PGlite,
+// or a fresh PostgreSQL database when DATABASE_URL is set), a fault proxy and a browser, logs the demo
+// patient 100001 in, and draws from its seed a sequence of patient actions made through the real UI
+// (add, edit and delete glucose readings, lab results and appointments; report and remove symptoms;
+// mark doses taken; change the breakfast time) interleaved with faults: offline bursts, reloads and
+// closed tabs while offline, lost responses, 5xx bursts, latency, the server SIGKILLed at a random
+// moment and restarted, a second tab, a second device (its own browser context, same patient) editing
+// the same record while both are offline, the device clock running hours behind, and a logout with
+// writes queued (it must try to send them, then say how many would be lost and ask; the run cancels).
+// At the end, online and settled, it checks the server's own data (version pulls) and what every
+// device shows after a reload against the run's model of what the patient did.
+//
+// THE CONVERGENCE RULE (docs/sync-protocol.md, "Stated conflicts"): when two devices edit the same
+// record while offline, the edit that reaches the server first is applied; the other is refused with
+// 409 {message, current} and shown to its patient, who keeps theirs ("Keep mine": applied on the
+// server's current version) or takes the server's ("Use the server's"). After that choice every
+// device and the server hold the same value. Edits on one device are applied in the order made, each
+// exactly once (mutation ids), whatever is lost, repeated or cut on the way.
+//
+// Invariants, counted over all runs:
+//   writes      writes a device accepted (the UI confirmed them)
+//   lost        an accepted write (or a patient's choice) that is not on the server
+//   duplicated  a write the server holds more than once
+//   stuck       entries left in an outbox (or refused and never shown) after 90 s online
+//   diverged    a device shows something else than the server, the server holds another value than
+//               the model's final one, a conflict applied without a refusal, a refusal other than a
+//               stated conflict, or a run that crashed (counted here, with its reason printed)
+// A failing run prints its seed and its action/fault log and keeps, in test-results/chaos/seed-<n>/,
+// the Playwright trace (trace.zip; trace-device-B.zip for the second device), screenshots, the
+// server's log and the proxy's counts. The last line of stdout is the summary; the exit code is 1
+// when lost, duplicated, stuck or diverged is not 0.
+import { rm } from 'node:fs/promises';
+import { stdout, stderr } from 'node:process';
+import { parseArgs } from 'node:util';
+import { ARTIFACTS, chaosRun, type RunResult } from './one-run.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    seed: { type: 'string' },
+    workers: { type: 'string', default: '1' },
+    actions: { type: 'string', default: '14' },
+    verbose: { type: 'boolean', default: false },
+  },
+  allowPositionals: false,
+});
+
+const print = (line: string) => stdout.write(`${line}\n`);
+
+const runs = Math.max(1, Number(values.runs));
+const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 1_000_000_000);
+const workers = Math.max(1, Math.min(runs, Number(values.workers)));
+const actions = Math.max(1, Number(values.actions));
+if (![runs, seed, workers, actions].every(Number.isFinite)) {
+  stderr.write('usage: npm run chaos -- --runs N [--seed S] [--workers W] [--actions K] [--verbose]\n');
+  process.exit(2);
+}
+
+print(`chaos: ${runs} runs from seed ${seed} (${workers} worker(s), ${actions} actions each) on ${process.env['DATABASE_URL'] && process.env['E2E_DATABASE'] !== 'embedded' ? 'PostgreSQL' : 'PGlite'}`);
+print(`chaos: reproduce one run with: npm run chaos -- --runs 1 --seed <seed>`);
+await rm(ARTIFACTS, { recursive: true, force: true }).catch(() => undefined);
+
+const started = Date.now();
+const results: RunResult[] = [];
+let next = 0;
+async function worker(): Promise<void> {
+  for (;;) {
+    const i = next++;
+    if (i >= runs) return;
+    const s = seed + i;
+    const r = await chaosRun(s, { actions, artifacts: ARTIFACTS });
+    results.push(r);
+    const bad = r.lost + r.duplicated + r.stuck + r.diverged > 0;
+    print(
+      `run ${results.length}/${runs} seed ${s}: ${bad ? 'FAILED' : 'ok'} in ${(r.ms / 1000).toFixed(1)} s, ${r.writes} writes, ${r.lost} lost, ${r.duplicated} duplicated, ${r.stuck} stuck, ${r.diverged} diverged`,
+    );
+    if (bad || values.verbose) {
+      print(`--- seed ${s}: action/fault log`);
+      for (const line of r.log) print(line);
+    }
+    if (bad) {
+      print(`--- seed ${s}: what broke`);
+      for (const p of r.problems) print(`  ✗ ${p}`);
+      print(`--- seed ${s}: trace, screenshots and server log in test-results/chaos/seed-${s}/ (npx playwright show-trace test-results/chaos/seed-${s}/trace.zip)`);
+    }
+  }
+}
+await Promise.all(Array.from({ length: workers }, () => worker()));
+
+const sum = (k: 'writes' | 'lost' | 'duplicated' | 'stuck' | 'diverged') => results.reduce((n, r) => n + r[k], 0);
+const failedSeeds = results.filter((r) => r.lost + r.duplicated + r.stuck + r.diverged > 0).map((r) => r.seed);
+print(`chaos: ${((Date.now() - started) / 1000).toFixed(0)} s${failedSeeds.length ? `; failed seeds: ${failedSeeds.sort((a, b) => a - b).join(', ')}` : ''}`);
+const line = `chaos: ${results.length} runs, ${sum('writes')} writes, ${sum('lost')} lost, ${sum('duplicated')} duplicated, ${sum('stuck')} stuck, ${sum('diverged')} diverged`;
+print(line);
+process.exitCode = sum('lost') + sum('duplicated') + sum('stuck') + sum('diverged') > 0 ? 1 : 0;

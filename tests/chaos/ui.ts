@@ -1,0 +1,346 @@
+// How a chaos run drives the patient app, screen by screen, through the real UI (the selectors are
+// those of tests/e2e/*.spec.ts), and how it reads back what a device holds: the lists the screens
+// show, and the device's sealed outbox (rows counted, never opened).
+import type { Locator, Page } from '@playwright/test';
+
+const T = 20_000;
+export const GLUCOSE = /^Glucose \((mg\/dL|mmol\/L)\)$/;
+
+export type Screen = 'Dashboard' | 'Symptoms' | 'Lab tests' | 'Profile';
+
+/** The app is up on the dashboard (after a load, a reload or a new tab). */
+export async function appReady(page: Page): Promise<void> {
+  await page.getByLabel(GLUCOSE).first().waitFor({ timeout: 45_000 });
+}
+
+export async function go(page: Page, screen: Screen): Promise<void> {
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen }).click();
+  if (screen === 'Dashboard') await appReady(page);
+  else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
+  else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
+}
+
+/** Where the page is now. */
+export function screenOf(page: Page): Screen {
+  const p = new URL(page.url()).pathname;
+  if (p.endsWith('/symptoms')) return 'Symptoms';
+  if (p.endsWith('/tests')) return 'Lab tests';
+  if (p.endsWith('/profile')) return 'Profile';
+  return 'Dashboard';
+}
+
+export async function ensure(page: Page, screen: Screen): Promise<void> {
+  if (screenOf(page) !== screen) await go(page, screen);
+}
+
+/** Clicks "Show more" in a glucose list until `target` is there (or nothing more is shown). */
+async function reveal(list: Locator, target: Locator): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    if ((await target.count()) > 0) return;
+    const more = list.getByRole('button', { name: /^Show more/ });
+    if ((await more.count()) === 0) return;
+    await more.click();
+  }
+}
+
+// ---- glucose (dashboard) ----
+
+export async function addGlucose(page: Page, value: number): Promise<void> {
+  await ensure(page, 'Dashboard');
+  await page.getByRole('radio', { name: 'Random' }).first().check();
+  await page.getByLabel(GLUCOSE).first().fill(String(value));
+  await page.getByRole('button', { name: 'Save reading' }).click();
+  const list = page.getByTestId('glucose-list-Random');
+  const shown = list.getByText(String(value), { exact: true });
+  await reveal(list, shown);
+  await shown.first().waitFor({ timeout: T });
+}
+
+export async function editGlucose(page: Page, from: number, to: number): Promise<void> {
+  await ensure(page, 'Dashboard');
+  const list = page.getByTestId('glucose-list-Random');
+  const button = list.getByRole('button', { name: new RegExp(`^Edit reading ${from} mg/dL`) });
+  await reveal(list, button);
+  await button.first().click();
+  const dialog = page.getByRole('dialog', { name: 'Edit reading' });
+  await dialog.getByLabel(GLUCOSE).fill(String(to));
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: T });
+  const shown = list.getByText(String(to), { exact: true });
+  await reveal(list, shown);
+  await shown.first().waitFor({ timeout: T });
+}
+
+export async function deleteGlucose(page: Page, value: number): Promise<void> {
+  await ensure(page, 'Dashboard');
+  const list = page.getByTestId('glucose-list-Random');
+  const button = list.getByRole('button', { name: new RegExp(`^Delete reading ${value} mg/dL`) });
+  await reveal(list, button);
+  await button.first().click();
+  await page.getByRole('dialog', { name: 'Delete this reading?' }).getByRole('button', { name: 'Delete' }).click();
+  await list.getByRole('button', { name: new RegExp(`^Delete reading ${value} mg/dL`) }).waitFor({ state: 'detached', timeout: T });
+}
+
+/** Every reading a glucose list shows (all pages), as rounded mg/dL values, newest first. */
+export async function glucoseShown(page: Page, type: 'Fasting' | 'Postprandial' | 'Random'): Promise<number[]> {
+  await ensure(page, 'Dashboard');
+  const list = page.getByTestId(`glucose-list-${type}`);
+  for (let i = 0; i < 60; i++) {
+    const more = list.getByRole('button', { name: /^Show more/ });
+    if ((await more.count()) === 0) break;
+    await more.click();
+  }
+  const texts = await list.locator('.reading-value').allTextContents();
+  return texts.map((t) => Number(t.replace(/[^\d.]/g, '')));
+}
+
+// ---- appointments (dashboard) ----
+
+function localInput(ms: number): string {
+  const d = new Date(ms);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+export async function addAppointment(page: Page, doctor: string, notes: string, at: number): Promise<void> {
+  await ensure(page, 'Dashboard');
+  const card = page.getByTestId('appointments');
+  await card.getByRole('button', { name: 'Add appointment' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add appointment' });
+  await dialog.getByLabel('Doctor').fill(doctor);
+  await dialog.getByLabel('Date and time').fill(localInput(at));
+  await dialog.getByLabel('Notes (optional)').fill(notes);
+  await dialog.getByRole('button', { name: 'Add appointment' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: T });
+  await card.getByText(notes, { exact: true }).waitFor({ timeout: T });
+}
+
+export async function editAppointment(page: Page, doctor: string, notes: string): Promise<void> {
+  await ensure(page, 'Dashboard');
+  const card = page.getByTestId('appointments');
+  await card.getByRole('button', { name: new RegExp(`^Edit appointment with ${doctor} on`) }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit appointment' });
+  await dialog.getByLabel('Notes (optional)').fill(notes);
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: T });
+  await card.getByText(notes, { exact: true }).waitFor({ timeout: T });
+}
+
+export async function deleteAppointment(page: Page, doctor: string): Promise<void> {
+  await ensure(page, 'Dashboard');
+  const card = page.getByTestId('appointments');
+  await card.getByRole('button', { name: new RegExp(`^Delete appointment with ${doctor} on`) }).click();
+  await page.getByRole('dialog', { name: 'Delete this appointment?' }).getByRole('button', { name: 'Delete' }).click();
+  await card.getByRole('button', { name: new RegExp(`^Delete appointment with ${doctor} on`) }).waitFor({ state: 'detached', timeout: T });
+}
+
+/** The appointments the card shows: doctor → notes. */
+export async function appointmentsShown(page: Page): Promise<Map<string, string[]>> {
+  await ensure(page, 'Dashboard');
+  const card = page.getByTestId('appointments');
+  await card.getByText(/Loading your appointments/).waitFor({ state: 'detached', timeout: T });
+  const rows = await card.locator('li .list-main').evaluateAll((els) =>
+    els.map((el) => ({ doctor: el.querySelector('strong')?.textContent ?? '', notes: el.querySelector('.muted')?.textContent ?? '' })),
+  );
+  const out = new Map<string, string[]>();
+  for (const r of rows) out.set(r.doctor, [...(out.get(r.doctor) ?? []), r.notes]);
+  return out;
+}
+
+// ---- doses (dashboard) ----
+
+/** Taps "Mark as taken" on the medicine; true when a dose was recorded, false when one already was. */
+export async function markTaken(page: Page, medicine: string): Promise<boolean> {
+  await ensure(page, 'Dashboard');
+  const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: medicine });
+  const before = await row.getByText(/Taken today at/).count();
+  await row.getByRole('button', { name: 'Mark as taken' }).click();
+  const outcome = await Promise.race([
+    row.getByTestId('already-taken').waitFor({ timeout: T }).then(() => 'already' as const),
+    before === 0 ? row.getByText(/Taken today at/).waitFor({ timeout: T }).then(() => 'taken' as const) : new Promise<'taken'>(() => undefined),
+  ]);
+  if (outcome === 'already') {
+    await row.getByTestId('already-taken').getByRole('button', { name: 'Keep it' }).click().catch(() => undefined);
+    return false;
+  }
+  return true;
+}
+
+export async function medicinesShown(page: Page): Promise<string[]> {
+  await ensure(page, 'Dashboard');
+  const rows = page.getByTestId('medicines').getByRole('listitem');
+  return rows.allTextContents();
+}
+
+// ---- symptoms ----
+
+export async function addSymptom(page: Page, name: string): Promise<void> {
+  await ensure(page, 'Symptoms');
+  await page.getByRole('combobox', { name: 'Symptom' }).fill(name);
+  await page.getByRole('button', { name: 'Report symptom' }).click();
+  await page.getByRole('region', { name: 'Today' }).getByText(name, { exact: true }).waitFor({ timeout: T });
+}
+
+export async function removeSymptom(page: Page, name: string): Promise<void> {
+  await ensure(page, 'Symptoms');
+  await page.getByRole('button', { name: new RegExp(`^Remove ${name} at `) }).first().click();
+  await page.getByRole('dialog', { name: 'Remove this report?' }).getByRole('button', { name: 'Remove', exact: true }).click();
+  await page.getByRole('button', { name: new RegExp(`^Remove ${name} at `) }).waitFor({ state: 'detached', timeout: T });
+}
+
+/** How many reports of each of `names` the symptoms screen shows (all days). */
+export async function symptomsShown(page: Page, names: string[]): Promise<Map<string, number>> {
+  await ensure(page, 'Symptoms');
+  const out = new Map<string, number>();
+  for (const n of names) out.set(n, await page.getByRole('button', { name: new RegExp(`^Remove ${n} at `) }).count());
+  return out;
+}
+
+// ---- lab tests ----
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+
+export async function addLab(page: Page, name: string, value: number): Promise<void> {
+  await ensure(page, 'Lab tests');
+  await field(page, 'Test').selectOption({ label: 'Another test…' });
+  await field(page, 'Name of the test').fill(name);
+  await field(page, 'Result').fill(String(value));
+  await field(page, 'Unit').fill('mg/L');
+  await page.getByRole('button', { name: 'Add result' }).click();
+  await page.getByRole('article', { name, exact: true }).getByRole('listitem').getByText(`${value} mg/L`, { exact: true }).waitFor({ timeout: T });
+}
+
+export async function editLab(page: Page, name: string, value: number): Promise<void> {
+  await ensure(page, 'Lab tests');
+  const card = page.getByRole('article', { name, exact: true });
+  await card.getByRole('button', { name: new RegExp(`^Change ${name} result of `) }).first().click();
+  const dialog = page.getByRole('dialog', { name: `Change result: ${name}` });
+  await dialog.getByLabel('Result', { exact: true }).fill(String(value));
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await dialog.waitFor({ state: 'detached', timeout: T });
+  await card.getByRole('listitem').getByText(`${value} mg/L`, { exact: true }).waitFor({ timeout: T });
+}
+
+export async function deleteLab(page: Page, name: string): Promise<void> {
+  await ensure(page, 'Lab tests');
+  const card = page.getByRole('article', { name, exact: true });
+  await card.getByRole('button', { name: new RegExp(`^Delete ${name} result of `) }).first().click();
+  await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+  await card.waitFor({ state: 'detached', timeout: T });
+}
+
+/** The results each of the named tests' cards shows, e.g. ["4.5 mg/L"]. */
+export async function labsShown(page: Page, names: string[]): Promise<Map<string, string[]>> {
+  await ensure(page, 'Lab tests');
+  const out = new Map<string, string[]>();
+  for (const n of names) {
+    const card = page.getByRole('article', { name: n, exact: true });
+    if ((await card.count()) === 0) {
+      out.set(n, []);
+      continue;
+    }
+    const items = await card.getByRole('listitem').allTextContents();
+    out.set(
+      n,
+      items.map((t) => /(\d+(?:\.\d+)?) mg\/L/.exec(t)?.[0] ?? t),
+    );
+  }
+  return out;
+}
+
+// ---- profile ----
+
+export async function setBreakfast(page: Page, time: string): Promise<void> {
+  await ensure(page, 'Profile');
+  await page.getByLabel('Breakfast').fill(time);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Notification timings saved successfully' }).first().waitFor({ timeout: T });
+}
+
+export async function breakfastShown(page: Page): Promise<string> {
+  await ensure(page, 'Profile');
+  return page.getByLabel('Breakfast').inputValue();
+}
+
+// ---- the outbox, the refused list, logout ----
+
+/** Rows in the device's outbox stores (sealed: counted, never read). */
+export async function outboxCounts(page: Page): Promise<{ entries: number; refused: number; overrides: number }> {
+  return page.evaluate(
+    () =>
+      new Promise<{ entries: number; refused: number; overrides: number }>((resolve, reject) => {
+        const req = indexedDB.open('eddy-outbox');
+        req.onerror = () => reject(req.error ?? new Error('no outbox'));
+        req.onsuccess = () => {
+          const db = req.result;
+          const names = ['entries', 'refused', 'overrides'].filter((n) => db.objectStoreNames.contains(n));
+          const out = { entries: 0, refused: 0, overrides: 0 } as Record<string, number>;
+          if (names.length === 0) return resolve({ entries: 0, refused: 0, overrides: 0 });
+          const tx = db.transaction(names, 'readonly');
+          for (const n of names) {
+            const c = tx.objectStore(n).count();
+            c.onsuccess = () => (out[n] = c.result);
+          }
+          tx.oncomplete = () => {
+            db.close();
+            resolve(out as { entries: number; refused: number; overrides: number });
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+}
+
+export interface ShownRefusal {
+  text: string;
+  buttons: string[];
+}
+
+/** The refused entries the review dialog lists, or [] when the notice is not shown. */
+export async function openRefusals(page: Page): Promise<ShownRefusal[]> {
+  const notice = page.getByTestId('refused-notice');
+  if ((await notice.count()) === 0) return [];
+  const review = notice.getByRole('button', { name: 'Review' });
+  if ((await review.count()) === 0) return [];
+  const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
+  if ((await dialog.count()) === 0) await review.click();
+  await dialog.getByTestId('refused-item').first().waitFor({ timeout: T });
+  const items = dialog.getByTestId('refused-item');
+  const out: ShownRefusal[] = [];
+  for (let i = 0; i < (await items.count()); i++) {
+    const item = items.nth(i);
+    out.push({ text: (await item.textContent()) ?? '', buttons: await item.getByRole('button').allTextContents() });
+  }
+  return out;
+}
+
+/** Clicks `button` on the first refused item whose text contains `match`. */
+export async function decideRefusal(page: Page, match: string, button: string): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
+  const item = dialog.getByTestId('refused-item').filter({ hasText: match }).first();
+  await item.getByRole('button', { name: button, exact: true }).click();
+  await item.waitFor({ state: 'detached', timeout: T });
+}
+
+export async function closeRefusals(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
+  if ((await dialog.count()) > 0) await dialog.getByRole('button', { name: 'Close' }).click().catch(() => undefined);
+}
+
+/**
+ * Log out from the header with entries unsent: the app must try to send them, then say how many
+ * would be lost and ask. Returns the number it states; the caller cancels.
+ */
+export async function logoutAsksFirst(page: Page): Promise<number | undefined> {
+  await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
+  const ask = page.getByRole('dialog', { name: 'Log out and delete unsent entries?' });
+  const asked = await Promise.race([
+    ask.waitFor({ timeout: 30_000 }).then(() => true),
+    page.getByLabel('Hospital number').waitFor({ timeout: 30_000 }).then(() => false),
+  ]);
+  if (!asked) return undefined;
+  const text = (await ask.getByTestId('unsent-warning').textContent()) ?? '';
+  await ask.getByRole('button', { name: 'Cancel' }).click();
+  await ask.waitFor({ state: 'detached', timeout: T });
+  const m = /(\d+) entr(y|ies)/.exec(text);
+  return m ? Number(m[1]) : -1;
+}
