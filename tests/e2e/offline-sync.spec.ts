@@ -129,10 +129,9 @@ test.describe('offline-first patient app in Chromium', () => {
     await page.getByText('Data synchronized successfully').first().waitFor({ timeout: 45_000 });
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     const mine = await until('all readings on the server', async () => {
-      test.setTimeout(45_000);
       const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
       return all.length >= 4 ? all : undefined;
-    });
+    }, 45_000);
     expect(mine.map((r) => r.value).sort()).toEqual([values.online, ...values.offline].sort());
     for (const r of mine) {
       // The time the reading was taken on the device, not when it reached the server.
@@ -154,11 +153,10 @@ test.describe('offline-first patient app in Chromium', () => {
     await server.restart();
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     await until('the replayed write', async () => {
-      test.setTimeout(60_000);
       const readings = (await serverReadings(server.url, token)).filter((r) => r.value === values.crash);
       const pending = await page.getByTestId('sync-badge').count();
       return readings.length === 1 && pending === 0 ? readings : undefined;
-    });
+    }, 60_000);
     const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline, values.crash].includes(r.value));
     expect(all).toHaveLength(5);
   });

@@ -167,10 +167,9 @@ test.describe('staff management', () => {
     await until('a full first page', async () => ((await audit.getByRole('row').count()) === 51 ? true : undefined), 10_000);
     await audit.getByRole('button', { name: 'Load older' }).click();
     const total = await until('the older page', async () => {
-      test.setTimeout(10_000);
       const n = await audit.getByRole('row').count();
       return n > 51 ? n : undefined;
-    });
+    }, 10_000);
     const firstPage = (await api('GET', `/admin/audit?hospNo=${HOSP_NO}&limit=500`)).json['entries'] as unknown[];
     expect(total - 1).toBe(firstPage.length);
 
