@@ -1,8 +1,9 @@
 import babel from '@rolldown/plugin-babel';
 import { defineConfig } from 'vitest/config';
 
-// One run for everything: server tests (real Fastify, real database), browser-side unit tests in
-// Node with fake-indexeddb, and the end-to-end tests in tests/ (a real Chromium).
+// Unit and integration tests: server tests (real Fastify, real database), browser-side unit tests in
+// Node with fake-indexeddb, and the tests of the test tools themselves (tests/fixtures, tests/fuzz).
+// The browser suite runs on Playwright Test (playwright.config.ts, tests/e2e/*.spec.ts).
 export default defineConfig({
   plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] })],
   test: {
