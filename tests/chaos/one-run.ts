@@ -139,6 +139,10 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       await context.tracing.start({ screenshots: true, snapshots: true });
       proxy.follow(context);
       const page = await context.newPage();
+      // Logging the device in is set-up, not the scenario: injected errors and lost answers are
+      // cleared first (latency stays).
+      proxy.serverErrors(0);
+      proxy.loseResponses(0);
       await loginPatient(page, proxy.url);
       const d: Device = { name, context, page, offset: 0 };
       devices.push(d);
@@ -366,11 +370,12 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       }
       const b = B;
       // B shows the record as the server has it.
-      const shownOnB = async () => {
-        if (r.kind === 'glucose') return (await ui.glucoseShown(b.page, 'Random')).includes(r.value as number);
-        if (r.kind === 'lab') return ((await ui.labsShown(b.page, [r.name])).get(r.name) ?? []).includes(`${r.value} mg/L`);
-        return ((await ui.appointmentsShown(b.page)).get(r.name) ?? []).includes(r.value as string);
+      const shownOn = async (d: Device) => {
+        if (r.kind === 'glucose') return (await ui.glucoseShown(d.page, 'Random')).includes(r.value as number);
+        if (r.kind === 'lab') return ((await ui.labsShown(d.page, [r.name])).get(r.name) ?? []).includes(`${r.value} mg/L`);
+        return ((await ui.appointmentsShown(d.page)).get(r.name) ?? []).includes(r.value as string);
       };
+      const shownOnB = () => shownOn(b);
       let seen = false;
       for (let i = 0; i < 10 && !seen; i++) {
         seen = await shownOnB();
@@ -415,7 +420,24 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         problems.push(`record #${r.id}: edits ${String(va)} (A) and ${String(vb)} (B) were made on the same version and no refusal was shown within 45 s (server: ${JSON.stringify(s.readings.filter((x) => r.values.includes(Math.round(x.value))))})`);
         result.diverged++;
         conflicts.delete(r.id);
+        return;
       }
+      // The decision converges: both devices come to show the decided value (then the run goes on).
+      for (const d of [A, b]) {
+        let ok = false;
+        for (let i = 0; i < 12 && !ok; i++) {
+          ok = await shownOn(d);
+          if (!ok) {
+            await sleep(1000);
+            await reload(d);
+          }
+        }
+        if (!ok) {
+          problems.push(`device ${d.name} does not show record #${r.id} as decided (${String(r.value)}) 12 s after the decision`);
+          result.diverged++;
+        }
+      }
+      await ui.go(A.page, 'Dashboard');
     };
 
     // ---- the run ----
