@@ -3,10 +3,13 @@
 // changed offline), the unit and language of the device, and the install banner.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;
+// The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -54,13 +57,16 @@ async function setTimes(times: { breakfast: string; lunch: string; dinner: strin
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  proxy.follow(context);
   page = await context.newPage();
 });
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
 });
 
@@ -69,16 +75,17 @@ test.describe('profile in Chromium', () => {
     test.setTimeout(90_000);
     // Another patient whose profile cannot be fetched yet: no empty form, a message.
     const other = await browser.newContext({ viewport: { width: 360, height: 780 } });
+    proxy.follow(other);
     const otherPage = await other.newPage();
     await otherPage.route('**/api/users/**', (route) => route.abort());
-    await uiLogin(otherPage, server.url, '100002', 'Demo-patient-2');
+    await uiLogin(otherPage, proxy.url, '100002', 'Demo-patient-2');
     await otherPage.getByRole('link', { name: 'Profile' }).click();
     await otherPage.getByText('Loading your profile from the hospital…').waitFor();
     expect(await otherPage.getByLabel('Breakfast').count()).toBe(0);
     expect(await seriousA11yViolations(otherPage)).toEqual([]);
     await other.close();
 
-    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
     await page.getByRole('link', { name: 'Profile' }).click();
     await page.waitForURL(/\/app\/profile$/);
     const details = page.getByRole('region', { name: 'Your details' });
@@ -156,14 +163,14 @@ test.describe('profile in Chromium', () => {
       await navigator.serviceWorker.ready;
     });
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
-    await context.setOffline(true);
+    await proxy.offline();
     await setTimes({ breakfast: '06:40', lunch: '12:30', dinner: '19:45' });
     await notice('Notification timings saved successfully');
     await page.reload();
     await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
     expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:40');
     expect((await serverUser()).notificationTimings.breakfast).toBe('07:15');
-    await context.setOffline(false);
+    await proxy.online();
     await until('the offline change on the server', (u) => u.notificationTimings.breakfast === '06:40', 45_000);
   });
 
@@ -228,10 +235,20 @@ test.describe('profile in Chromium', () => {
     await banner.getByRole('button', { name: "Don't show again" }).click();
     await banner.waitFor({ state: 'detached' });
     expect(await page.evaluate(() => localStorage.getItem('eddy-install-prompt-hidden'))).not.toBeNull();
+    // The page's clock is ours from here on, so the banner's 2 s can pass without waiting for them.
+    await page.clock.install();
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     await offer();
-    await page.waitForTimeout(3_000);
+    // The offer was taken (the profile's button is back), and 3 s of the page's time then pass: had
+    // the banner any timer left, it has fired; a macrotask after it lets React render what it set.
+    await page.getByRole('button', { name: 'Install app' }).waitFor();
+    await page.clock.runFor(3_000);
+    await page.evaluate(() => new Promise<void>((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    }));
     expect(await banner.count()).toBe(0);
   });
 });
