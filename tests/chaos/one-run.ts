@@ -129,7 +129,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       }
     };
     let labSeq = 0;
-    const freshLab = () => Math.round((1 + random() * 98) * 10) / 10 + (++labSeq % 10) / 1000;
+    const freshLab = () => Math.round((1 + random() * 98) * 10 * 100 + (++labSeq % 10)) / 1000;
     let noteSeq = 0;
     const freshNote = () => `note ${seed}-${++noteSeq}`;
 
@@ -278,7 +278,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
 
     const reload = async (d: Device) => {
       await d.page.reload();
-      await ui.appReady(d.page);
+      await ui.screenReady(d.page);
     };
 
     /** Waits until the server holds `r` as the device last had it (false after the timeout). */

@@ -13,8 +13,17 @@ export async function appReady(page: Page): Promise<void> {
   await page.getByLabel(GLUCOSE).first().waitFor({ timeout: 45_000 });
 }
 
+/** The screen the page is on has loaded (after a reload, which stays on that screen). */
+export async function screenReady(page: Page): Promise<void> {
+  await shown(page, screenOf(page));
+}
+
 export async function go(page: Page, screen: Screen): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen }).click();
+  await shown(page, screen);
+}
+
+async function shown(page: Page, screen: Screen): Promise<void> {
   if (screen === 'Dashboard') await appReady(page);
   else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
   else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
