@@ -2,11 +2,14 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, FaultProxy, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 
 
 let server: EddyServer;
+// The page (and its service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -15,8 +18,10 @@ let sessionToken = '';
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  proxy.follow(context);
   page = await context.newPage();
   page.on('response', async (res) => {
     if (res.url().endsWith('/api/auth/loginWithPassword') && res.ok()) sessionToken = String(((await res.json()) as { token?: string }).token ?? '');
@@ -25,11 +30,12 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
 });
 
 async function login(hospNo: string, password: string) {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${proxy.url}/`);
   await page.getByLabel('Hospital number').fill(hospNo);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
@@ -113,7 +119,7 @@ test.describe('offline-first patient app in Chromium', () => {
   });
 
   test('2. offline: records three readings, survives a reload and shows all four', async () => {
-    await context.setOffline(true);
+    await proxy.offline();
     for (const v of values.offline) {
       times[v] = Date.now();
       await record(v);
@@ -125,7 +131,7 @@ test.describe('offline-first patient app in Chromium', () => {
   });
 
   test('3. back online: "Data synchronized successfully", and the server holds each reading once with its time', async () => {
-    await context.setOffline(false);
+    await proxy.online();
     await page.getByText('Data synchronized successfully').first().waitFor({ timeout: 45_000 });
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
     const mine = await until('all readings on the server', async () => {

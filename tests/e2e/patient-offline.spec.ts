@@ -3,10 +3,13 @@
 // once, with the time it was made, when the connection returns.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, FaultProxy, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;
+// The page (and its service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -16,14 +19,17 @@ const startedAt = Date.now();
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  proxy.follow(context);
   page = await context.newPage();
   token = await apiLogin(server.url, '100002', 'Demo-patient-2');
 });
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
 });
 
@@ -40,7 +46,7 @@ const go = async (link: string) => {
 test.describe('a patient offline', () => {
   test('logs in online and has the data on the device', async () => {
     test.setTimeout(120_000);
-    await uiLogin(page, server.url, '100002', 'Demo-patient-2');
+    await uiLogin(page, proxy.url, '100002', 'Demo-patient-2');
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
     // The profile screen has been visited once online, so it is on the device too.
     await go('Profile');
@@ -52,7 +58,7 @@ test.describe('a patient offline', () => {
 
   test('records a reading, a dose, an appointment and new meal times without a connection', async () => {
     test.setTimeout(90_000);
-    await context.setOffline(true);
+    await proxy.offline();
     await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
 
     await page.getByRole('radio', { name: 'Postprandial' }).check();
@@ -117,7 +123,7 @@ test.describe('a patient offline', () => {
   test('sends everything once when the connection returns', async () => {
     test.setTimeout(90_000);
     const sentAfter = Date.now();
-    await context.setOffline(false);
+    await proxy.online();
     await toast('Data synchronized successfully');
     const deadline = Date.now() + 45_000;
     for (;;) {
