@@ -13,7 +13,7 @@ import { buildReport } from '../../schemas/report/build-report.ts';
 import type { ReportModel } from '../../schemas/report/types.ts';
 import { formatGlucose } from '../../schemas/report/units.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
-import { apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 const pdftotextMissing = (() => {
   try {
@@ -29,6 +29,9 @@ if (pdftotextMissing) throw new Error(pdftotextMissing);
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 
 let server: EddyServer;
+// The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -39,8 +42,10 @@ let expected: ReportModel;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  proxy.follow(context);
   page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' && !m.text().includes('ERR_INTERNET_DISCONNECTED')) process.stderr.write(`[browser error] ${m.text()}\n`);
@@ -51,6 +56,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
   if (work) await rm(work, { recursive: true, force: true });
 });
@@ -79,7 +85,7 @@ const figure = (id: string) => page.getByTestId(id).locator('.report-figure-valu
 test.describe('reports', () => {
   test('shows the 30-day summary that buildReport gives over the server data', async () => {
     test.setTimeout(120_000);
-    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
     // The service worker controls the page before anything is asked of it offline later.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
@@ -172,14 +178,14 @@ test.describe('reports', () => {
 
   test('makes the PDF again with no connection, after an offline reload', async () => {
     test.setTimeout(90_000);
-    await context.setOffline(true);
+    await proxy.offline();
     await page.reload();
     await page.getByTestId('report').waitFor({ timeout: 30_000 });
     const { file } = await downloadVia(page, 'Download PDF', 'offline.pdf');
     const text = pdfText(file);
     expect(text).toContain('Maria Lopez');
     expect(text).toContain('100001');
-    await context.setOffline(false);
+    await proxy.online();
   });
 
   test('the server answers POST /api/users/report with the same report as a PDF', async () => {
@@ -202,9 +208,10 @@ test.describe('reports', () => {
   test('an admin downloads the patient PDF and FHIR bundle from /admin/report', async () => {
     test.setTimeout(120_000);
     const staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    proxy.follow(staff);
     const p = await staff.newPage();
     try {
-      await p.goto(`${server.url}/admin`);
+      await p.goto(`${proxy.url}/admin`);
       await p.getByLabel('Email').fill(ADMIN.email);
       await p.getByLabel('Password').fill(ADMIN.password);
       await p.getByRole('button', { name: 'Log in', exact: true }).click();
@@ -234,12 +241,14 @@ test.describe('reports', () => {
       // On a ward without Wi-Fi: the page reloads from the service worker, the patient from the
       // staff member's encrypted copy, and the PDF is made from it all the same.
       await p.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-      await staff.setOffline(true);
+      await proxy.offline();
       await p.reload();
       await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
       const offline = await downloadVia(p, 'Download PDF', 'staff-offline.pdf');
       expect(pdfText(offline.file)).toContain('Maria Lopez');
     } finally {
+      await proxy.online();
+      proxy.unfollow(staff);
       await staff.close();
     }
   });

@@ -3,12 +3,15 @@
 // and Reset forgets the patient.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
+import { FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
 
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 
 let server: EddyServer;
+// The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -16,8 +19,10 @@ let page: Page;
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  proxy.follow(context);
   page = await context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'warning' || m.type() === 'error') process.stderr.write(`[browser ${m.type()}] ${m.text()}\n`);
@@ -26,6 +31,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
 });
 
@@ -64,7 +70,7 @@ const report = () => page.locator('#staff-main');
 test.describe('staff patient review', () => {
   test('1. an admin opens Maria Lopez: profile, statistics, readings, medicines with taken history; the view is audited', async () => {
     test.setTimeout(90_000);
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${proxy.url}/admin`);
     await page.getByLabel('Email').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Log in', exact: true }).click();
@@ -139,7 +145,7 @@ test.describe('staff patient review', () => {
 
   test('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
     test.setTimeout(60_000);
-    await context.setOffline(true);
+    await proxy.offline();
     await page.reload();
     await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 20_000 });
     await page.getByText(/^Offline: showing data fetched /).waitFor();
@@ -147,7 +153,7 @@ test.describe('staff patient review', () => {
     await page.getByRole('region', { name: 'Medicines' }).getByText('Metformin 500 mg tablet').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'staff-review-offline-1280');
-    await context.setOffline(false);
+    await proxy.online();
   });
 
   test('3. at 768 px and right-to-left the report stays usable', async () => {
@@ -177,7 +183,7 @@ test.describe('staff patient review', () => {
     await page.waitForURL(/\/admin\/hospital-select$/);
 
     // The report now has nobody to show, and says where to choose one.
-    await page.goto(`${server.url}/admin/report`);
+    await page.goto(`${proxy.url}/admin/report`);
     await page.getByText('No patient is chosen, so there is nothing to show yet.').waitFor();
     expect(await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);

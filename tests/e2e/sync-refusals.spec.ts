@@ -4,10 +4,13 @@
 // the header with entries unsent asks first; a 401 with entries unsent loses nothing.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
+import { FaultProxy, apiLogin, launchChromium, offlineReady, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;
+// The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
+// request of the device, the worker's Background Sync replays included (context.setOffline does not).
+let proxy: FaultProxy;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -18,14 +21,17 @@ let password = 'Demo-patient-1';
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer();
+  proxy = await FaultProxy.start(server.url);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 360, height: 780 } });
+  proxy.follow(context);
   page = await context.newPage();
   token = await apiLogin(server.url, HOSP_NO, password);
 });
 
 test.afterAll(async () => {
   await browser?.close();
+  await proxy?.close();
   await server?.cleanup();
 });
 
@@ -72,7 +78,7 @@ async function queued(): Promise<number> {
 async function replayInWorker(): Promise<{ sent: number; rejected: number; kept: number }> {
   const bare = await context.newPage();
   try {
-    await bare.goto(`${server.url}/manifest.webmanifest`);
+    await bare.goto(`${proxy.url}/manifest.webmanifest`);
     return await bare.evaluate(
       () =>
         new Promise<{ sent: number; rejected: number; kept: number }>((resolve) => {
@@ -91,7 +97,7 @@ async function replayInWorker(): Promise<{ sent: number; rejected: number; kept:
 test.describe('refused writes and ended sessions', () => {
   test('logs in and has a reading on the device', async () => {
     test.setTimeout(120_000);
-    await uiLogin(page, server.url, HOSP_NO, password);
+    await uiLogin(page, proxy.url, HOSP_NO, password);
     await page.getByTestId('glucose-list-Random').waitFor({ timeout: 30_000 });
     await offlineReady(page);
     await record(431);
@@ -105,7 +111,7 @@ test.describe('refused writes and ended sessions', () => {
       const json = (await res.json()) as { random: { _id: string; value: number; version: number }[] };
       return json.random.find((r) => r.value === 431);
     });
-    await context.setOffline(true);
+    await proxy.offline();
     await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
     // Edited here, offline…
     const list = page.getByTestId('glucose-list-Random');
@@ -139,7 +145,7 @@ test.describe('refused writes and ended sessions', () => {
     // when the network is back.
     await until('both writes in the outbox', async () => ((await queued()) === 2 ? true : undefined));
     await page.close();
-    await context.setOffline(false);
+    await proxy.online();
     // Background Sync may have fired as the network came back; asking again makes sure the worker
     // has replayed. With no page open, only the worker can have sent them.
     const replay = await replayInWorker();
@@ -147,7 +153,7 @@ test.describe('refused writes and ended sessions', () => {
     expect((await serverReadings(server.url, token)).find((r) => r._id === mine._id)?.value).toBe(433);
 
     page = await context.newPage();
-    await page.goto(`${server.url}/app`);
+    await page.goto(`${proxy.url}/app`);
     const notice = page.getByTestId('refused-notice');
     await notice.getByText('2 entries were not accepted by your hospital\'s server.').waitFor({ timeout: 30_000 });
     await notice.getByRole('button', { name: 'Review' }).click();
@@ -173,20 +179,20 @@ test.describe('refused writes and ended sessions', () => {
   test('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {
     test.setTimeout(120_000);
     await offlineReady(page);
-    await context.setOffline(true);
+    await proxy.offline();
     await record(435);
     await page.getByRole('banner').getByRole('button', { name: 'Log out' }).click();
     const ask = page.getByRole('dialog', { name: 'Log out and delete unsent entries?' });
     await ask.getByTestId('unsent-warning').getByText('1 entry has not reached your hospital yet.', { exact: false }).waitFor();
     await screenshot(page, 'logout-unsent-360');
     await ask.getByRole('button', { name: 'Cancel' }).click();
-    await context.setOffline(false);
+    await proxy.online();
     await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 435), 45_000);
   });
 
   test('a session that ends (401) with an entry unsent locks the app; the same patient logs in and it is sent', async () => {
     test.setTimeout(120_000);
-    await context.setOffline(true);
+    await proxy.offline();
     await record(436);
     // The patient changes the password on another device: every other session of theirs ends.
     const next = 'Demo-patient-1-new';
@@ -197,12 +203,12 @@ test.describe('refused writes and ended sessions', () => {
     });
     expect(changed.status).toBe(200);
     password = next;
-    await context.setOffline(false);
+    await proxy.online();
     await toast('Session Expired. Please login again.');
     await page.getByLabel('Hospital number').waitFor();
     expect((await serverReadings(server.url, token)).some((r) => r.value === 436)).toBe(false);
 
-    await uiLogin(page, server.url, HOSP_NO, password);
+    await uiLogin(page, proxy.url, HOSP_NO, password);
     const sent = await until('the unsent reading on the server', async () => (await serverReadings(server.url, token)).filter((r) => r.value === 436).length || undefined, 45_000);
     expect(sent).toBe(1);
   });
