@@ -3,7 +3,7 @@
 // the manifest makes the app installable, the app starts with the network off, /api is never
 // answered from a cache, the worker replays on request and on Background Sync, and a new version
 // takes over and reloads the page exactly once.
-import { CHROMIUM_ARGS, chromiumPath, expect, test } from '../fixtures/index.ts';
+import { CHROMIUM_ARGS, chromiumPath, expect, FaultProxy, test } from '../fixtures/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -29,6 +29,11 @@ test.describe('PWA in Chromium', () => {
   let dataDir: string;
   let browser: Browser;
   let base: string;
+  // The pages (and their service worker) reach the server through this proxy in front of `base`, so
+  // "offline" cuts every request of the device, the worker's own included (context.setOffline does not).
+  let proxy: FaultProxy;
+  /** Where the browser opens the app: the proxy's address. */
+  let site: string;
   let db: Db;
   /** When set, /sw.js is served with this line appended: a new version of the worker. */
   let swVersionSuffix: string | undefined;
@@ -53,12 +58,15 @@ test.describe('PWA in Chromium', () => {
       }
     });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
+    proxy = await FaultProxy.start(base);
+    site = proxy.url;
     browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
   });
 
   test.afterAll(async () => {
     for (const context of contexts) await context.close().catch(() => undefined);
     await browser?.close();
+    await proxy?.close();
     await app?.close();
     await dropDatabase?.();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -67,8 +75,9 @@ test.describe('PWA in Chromium', () => {
   async function openControlledPage(given?: BrowserContext): Promise<{ context: BrowserContext; page: Page }> {
     const context = given ?? (await browser.newContext());
     if (!given) contexts.push(context);
+    proxy.follow(context);
     const page = await context.newPage();
-    await page.goto(`${base}/`);
+    await page.goto(`${site}/`);
     // The app registers /sw.js after load; on first install the worker claims the page.
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 }).catch(() => {
       throw new Error('no service worker controls the page: does src/main.tsx call startPwa() from src/lib/pwa.ts?');
@@ -111,7 +120,7 @@ test.describe('PWA in Chromium', () => {
     const href = await page.locator('link[rel="manifest"]').getAttribute('href');
     expect(href).toBe('/manifest.webmanifest');
 
-    const res = await context.request.get(`${base}${href}`);
+    const res = await context.request.get(`${site}${href}`);
     expect(res.status()).toBe(200);
     const manifest = (await res.json()) as {
       name: string;
@@ -127,7 +136,7 @@ test.describe('PWA in Chromium', () => {
     for (const [sizes, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']] as const) {
       const icon = has(sizes, purpose);
       expect(icon, `${sizes} ${purpose} icon`).toBeDefined();
-      const png = await context.request.get(`${base}${icon?.src}`);
+      const png = await context.request.get(`${site}${icon?.src}`);
       expect(png.status()).toBe(200);
       expect(png.headers()['content-type']).toBe('image/png');
       // The PNG's IHDR holds its real width and height.
@@ -149,13 +158,13 @@ test.describe('PWA in Chromium', () => {
     // An API answer seen while online must not be kept for offline use.
     expect(await page.evaluate(() => fetch('/api/health').then((r) => r.status))).toBe(200);
 
-    await context.setOffline(true);
+    await proxy.offline();
     await page.reload();
     await rootIsRendered(page);
     expect(await page.title()).toContain('Eddy');
 
     // A page never opened before: the navigation fallback serves the precached index.html.
-    await page.goto(`${base}/app/profile`);
+    await page.goto(`${site}/app/profile`);
     await rootIsRendered(page);
     expect(await page.title()).toContain('Eddy');
     expect(await page.locator('#root').innerText()).not.toMatch(/Internal Server Error|Page not found/i);
@@ -173,12 +182,12 @@ test.describe('PWA in Chromium', () => {
     // The navigation fallback leaves /api alone: offline, a navigation there fails (own tab: the
     // failed navigation leaves it on Chromium's error page).
     const tab = await context.newPage();
-    const apiNavigation = await tab.goto(`${base}/api/health`).then(
+    const apiNavigation = await tab.goto(`${site}/api/health`).then(
       (r) => `status ${r?.status()}`,
       (err: Error) => err.message,
     );
     expect(apiNavigation).toMatch(/ERR_INTERNET_DISCONNECTED/);
-    await context.setOffline(false);
+    await proxy.online();
   });
 
   test('replays the outbox on request and on Background Sync and tells the page', async () => {
@@ -293,8 +302,25 @@ test.describe('PWA in Chromium', () => {
       await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
       await expect.poll(() => loads, { timeout: 15_000 }).toBe(1);
       await rootIsRendered(page);
-      // Give a second reload every chance to happen: it must not.
-      await page.waitForTimeout(2_000);
+      // A second reload could only come from another controllerchange, i.e. another worker taking
+      // over: once the new version is activated and in control with none installing or waiting, and
+      // the reloaded page has loaded (it registers the worker after load), none can come.
+      await expect
+        .poll(
+          () =>
+            page.evaluate(async () => {
+              const registration = await navigator.serviceWorker.getRegistration();
+              return {
+                loaded: document.readyState,
+                active: registration?.active?.state,
+                inControl: registration?.active !== null && navigator.serviceWorker.controller === registration?.active,
+                installing: registration?.installing?.state ?? null,
+                waiting: registration?.waiting?.state ?? null,
+              };
+            }),
+          { timeout: 15_000 },
+        )
+        .toEqual({ loaded: 'complete', active: 'activated', inControl: true, installing: null, waiting: null });
       expect(loads).toBe(1);
       const after = await page.evaluate(async () => {
         const registration = await navigator.serviceWorker.getRegistration();
