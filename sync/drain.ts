@@ -2,8 +2,11 @@
 // mutation id, so a repeat is answered by the server without a second effect. What happens to an
 // entry depends on the answer:
 //
-// - 2xx: removed. Later entries of the same record are rebased on the version the server answered,
-//   so this device's own consecutive edits never conflict with each other.
+// - 2xx: removed. The version the server answered is remembered for the record (noteApplied), and
+//   every later write of that record is sent on at least that version (onOwnVersion), however late it
+//   was queued: this device's own consecutive edits never conflict with each other, even before a
+//   pull has brought the record's new version to the device. An edit by someone else in between
+//   still conflicts, as it must: the remembered version is this device's, not the server's latest.
 // - 400, 403, 404, 409, …: refused for good. Moved, sealed, to the refused list with the server's
 //   reason (and its current copy on a 409); later entries of that record are held there behind it,
 //   since they were made on top of a change the server does not have.
@@ -16,7 +19,7 @@
 //   the same record wait behind it, so an update never overtakes its add. Nothing is ever dropped.
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
-import { addRefusal, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, sealOp, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
+import { addRefusal, appliedVersion, getReplaySession, listRefusals, noteApplied, openEntry, outboxDatabase, pendingCount, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
 export const STUCK_AFTER = 5;
@@ -166,13 +169,13 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
         result.kept++;
         continue;
       }
-      const answer = await send(op, session, opts);
+      const answer = await send(await onOwnVersion(op, doc), session, opts);
       const { status } = answer;
       if (status >= 200 && status < 300) {
         await db.entries.delete(entry.seq as number);
         result.sent.push(op);
         const version = answeredVersion(answer.json);
-        if (version !== undefined) await rebase(key, entries, ops, i, doc, version);
+        if (version !== undefined) await noteApplied(doc, version);
       } else if (isFinalRefusal(status)) {
         await addRefusal(key, refusalOf(op, status, answer.json, now()));
         await db.entries.delete(entry.seq as number);
@@ -205,18 +208,19 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
 }
 
 /**
- * After a write of a record was applied at `version`, every later entry of that record was made on
- * top of it on this device: it is based on that version now (and stored so, in case this drain
- * stops before sending it).
+ * A versioned write (an update or delete stating `baseVersion`) as it goes out: based on at least
+ * the version of this device's last applied write of the same record. It was made on the device on
+ * top of that write, whether or not a pull had brought the write's version back when it was queued
+ * (a write made right after another, or queued while the drain was sending the first). A repeat of
+ * an entry already applied carries its mutation id, so the server answers it with its first answer
+ * whatever its base says.
  */
-async function rebase(key: CryptoKey, entries: Entry[], ops: (OutboxOp | undefined)[], from: number, doc: string, version: number): Promise<void> {
-  for (let j = from + 1; j < entries.length; j++) {
-    const later = ops[j];
-    if (!later || docKey(later) !== doc || !later.versioned) continue;
-    const rebased: OutboxOp = { ...later, body: { ...later.body, baseVersion: version } };
-    ops[j] = rebased;
-    const entry = entries[j] as Entry;
-    entry.sealed = await sealOp(key, rebased);
-    await outboxDatabase().entries.update(entry.seq as number, { sealed: entry.sealed });
-  }
+async function onOwnVersion(op: OutboxOp, doc: string): Promise<OutboxOp> {
+  if (!op.versioned) return op;
+  const base = typeof op.body['baseVersion'] === 'number' ? op.body['baseVersion'] : undefined;
+  // The first meal times a device sets are a whole set, stated on no version (sync/profile-sync.ts).
+  if (base === undefined && op.name === 'profile.setMealTimes') return op;
+  const own = await appliedVersion(doc);
+  if (own === undefined || (base !== undefined && base >= own)) return op;
+  return { ...op, body: { ...op.body, baseVersion: own } };
 }

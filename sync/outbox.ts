@@ -88,6 +88,15 @@ interface Counter {
   next: number;
 }
 
+/**
+ * The version the server answered for this device's last applied write of a record (collection|id).
+ * Plain on purpose: an id and a number are no patient data.
+ */
+interface Applied {
+  doc: string;
+  version: number;
+}
+
 export interface SessionForReplay {
   token: string;
   deviceId: string;
@@ -115,10 +124,12 @@ class OutboxDatabase extends Dexie {
   counter!: Table<Counter, string>;
   refused!: Table<Sealed, number>;
   overrides!: Table<Sealed, number>;
+  applied!: Table<Applied, string>;
   constructor() {
     super('eddy-outbox');
     this.version(1).stores({ entries: '++seq', meta: 'id' });
     this.version(2).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id' });
+    this.version(3).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id', applied: 'doc' });
   }
 }
 
@@ -212,12 +223,33 @@ export async function getOwner(): Promise<string | undefined> {
 
 /** A logout the patient confirmed: nothing of this patient may stay behind (the counter stays). */
 export async function clearOutbox(): Promise<void> {
-  await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides], async () => {
+  await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides, db().applied], async () => {
     await db().entries.clear();
     await db().meta.clear();
     await db().refused.clear();
     await db().overrides.clear();
+    await db().applied.clear();
   });
+}
+
+// ---- versions this device's own writes produced -----------------------------------------------
+
+/**
+ * Remembers that the server applied this device's write of `doc` (collection|id) at `version`.
+ * A device learns its own write's version from the answer long before a pull brings the record
+ * back, and an edit made in between is made on top of that write: it must be sent on that version
+ * (sync/drain.ts), or the server would take it for a conflict with the device's own edit.
+ */
+export async function noteApplied(doc: string, version: number): Promise<void> {
+  await db().transaction('rw', db().applied, async () => {
+    const row = await db().applied.get(doc);
+    if (!row || row.version < version) await db().applied.put({ doc, version });
+  });
+}
+
+/** The version of this device's last applied write of `doc`, if the server has answered one. */
+export async function appliedVersion(doc: string): Promise<number | undefined> {
+  return (await db().applied.get(doc))?.version;
 }
 
 // ---- refusals and overrides -------------------------------------------------------------------

@@ -164,6 +164,36 @@ describe('two devices of one patient, offline', () => {
     expect((await serverCopy(doc._id)).value).toBe(170);
   });
 
+  // Found by the chaos runs (seeds 4 and 8): an edit made after the device's previous edit of the
+  // same record had been sent, but before a pull brought that edit's version back, went out on the
+  // old version and was refused as a conflict with the device's own edit.
+  it('an edit queued after the previous one was sent, before any pull, is sent on that edit\'s version', async () => {
+    const doc = await stored(134);
+    await pushChanges(glucoseMapping, [row({ ...doc, value: 135 }, doc)]);
+    expect((await drainOutbox({ baseUrl })).sent).toHaveLength(1);
+    // No pull: the device's copy still carries the old version.
+    await pushChanges(glucoseMapping, [row({ ...doc, value: 136 }, { ...doc, value: 135 })]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(result.sent).toHaveLength(1);
+    expect((await serverCopy(doc._id)).value).toBe(136);
+  });
+
+  // Found by the chaos runs (seed 5): a record added on this device and never pulled has no version
+  // on the device, so its edit stated none, and the server applied it over another device's edit.
+  it('an edit of a record this device added and never pulled still conflicts with another device\'s edit', async () => {
+    const doc = reading({ value: 137 });
+    await pushChanges(glucoseMapping, [row(doc)]);
+    expect((await drainOutbox({ baseUrl })).sent).toHaveLength(1);
+    const added = await serverCopy(doc._id);
+    expect((await otherDevice('/glucose/update', { glucoseId: doc._id, gtype: 'Fasting', gvalue: 171, baseVersion: added.version })).status).toBe(200);
+    // This device's copy has no version (the add's answer told it, no pull has brought it since).
+    await pushChanges(glucoseMapping, [row({ ...doc, value: 138 }, doc)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected.map((r) => r.status)).toEqual([409]);
+    expect((await serverCopy(doc._id)).value).toBe(171);
+  });
+
   it('editing the profile: different meal times merge, the same meal time is a conflict naming it', async () => {
     const before = await profile();
     await pushChanges(profileMapping, [{ newDocumentState: withTimes(before, { breakfast: '06:30' }), assumedMasterState: { ...before, _deleted: false } }]);
