@@ -92,6 +92,8 @@ const sheet = (page: Page) => page.getByRole('region', { name: 'Cookie Preferenc
 const button = (page: Page, name: string) => sheet(page).getByRole('button', { name, exact: true });
 const toggle = (page: Page, name: string) => sheet(page).getByRole('switch', { name: new RegExp(name) });
 const stored = (page: Page, key: string) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? 'null') as unknown, key);
+/** The deferred banner's chunk, or c15t's (what a page that shows the banner fetches). */
+const bannerCode = (url: string) => /\/assets\/(deferred-banner|consent-root|c15t)-[^/]*\.js$/.test(new URL(url).pathname);
 const consentCalls = (requests: Request[], endpoint: string) => requests.filter((r) => new URL(r.url()).pathname === `/api/c15t${endpoint}`);
 
 async function choose(page: Page, name: 'Reject All' | 'Save Preferences' | 'Accept All'): Promise<void> {
@@ -121,10 +123,16 @@ test.describe('cookie consent, offline (the default build)', () => {
     await shot(page, 'consent-banner-360');
 
     await choose(page, 'Accept All');
+    // The first visit fetched the banner's own code; a page that means to show it again does the same.
+    expect(requests.some((r) => bannerCode(r.url()))).toBe(true);
     for (let i = 0; i < 2; i++) {
+      const before = requests.length;
       await page.reload();
       await page.getByLabel('Hospital number').waitFor();
-      await page.waitForTimeout(500);
+      // The banner is decided as the app starts and needs its code fetched to show: once the network
+      // is idle (every chunk the start asked for has arrived) without that code asked for, none can come.
+      await page.waitForLoadState('networkidle');
+      expect(requests.slice(before).filter((r) => bannerCode(r.url())).map((r) => r.url())).toEqual([]);
       await expect(sheet(page).count()).resolves.toBe(0);
     }
     // Offline mode: the consent client never calls the network.
@@ -233,11 +241,19 @@ test.describe('cookie consent, offline (the default build)', () => {
     const page = await open({ noWorker: true });
     await context!.route(/\/assets\/c15t-[^/]*\.js$/, (route) => route.abort());
     // The first failed chunk may reload the page once (spec §8 chunk guard); the banner comes back.
-    for (let attempt = 0; attempt < 3 && !logs.some((l) => l.includes('Cookie consent manager not available')); attempt++) {
+    const unavailable = () => logs.some((l) => l.includes('Cookie consent manager not available'));
+    for (let attempt = 0; attempt < 3 && !unavailable(); attempt++) {
+      let reloaded = false;
+      const onLoad = () => (reloaded = true);
+      page.once('load', onLoad);
       await button(page, 'Accept All').click({ timeout: 10_000 }).catch(() => undefined);
-      await page.waitForTimeout(1500);
+      // The press ends either in the log line, or in the chunk guard's reload, after which the
+      // banner is back to be pressed again.
+      await expect.poll(() => unavailable() || reloaded, { timeout: 15_000 }).toBe(true);
+      page.off('load', onLoad);
+      if (!unavailable()) await sheet(page).waitFor({ state: 'visible', timeout: 10_000 });
     }
-    expect(logs.some((l) => l.includes('Cookie consent manager not available'))).toBe(true);
+    expect(unavailable()).toBe(true);
     // The banner renders just after the login form: wait for it rather than sample it once.
     await sheet(page).waitFor({ state: 'visible', timeout: 5_000 });
     expect(await stored(page, RECORD_KEY)).toBeNull();
@@ -284,7 +300,17 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     await page.getByLabel('Hospital number').waitFor();
     await until('the banner question', async () => (consentCalls(requests, '/show-consent-banner').length > banner.length ? true : undefined), 10_000);
     expect(consentCalls(requests, '/show-consent-banner').at(-1)?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    await page.waitForTimeout(500);
+    // c15t has applied the server's answer (its store has the location it gave and is no longer
+    // loading) and decided: the banner is drawn from that decision alone.
+    await expect
+      .poll(() =>
+        page.evaluate((ns) => {
+          const store = (window as unknown as Record<string, { getState(): { locationInfo: unknown; isLoadingConsentInfo: boolean; showPopup: boolean } } | undefined>)[ns];
+          const state = store?.getState();
+          return state && { answered: state.locationInfo !== null, loading: state.isLoadingConsentInfo, showPopup: state.showPopup };
+        }, 'eddyConsentStore' /* CONSENT_STORE_NAMESPACE of src/features/consent/consent-config.ts */),
+      )
+      .toEqual({ answered: true, loading: false, showPopup: false });
     await expect(sheet(page).count()).resolves.toBe(0);
   });
 
