@@ -2,7 +2,7 @@
 // with its safety checks, the latest readings against their targets, the trend chart and its
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
 import { expect, test } from '../fixtures/index.ts';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { apiLogin, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
@@ -122,13 +122,23 @@ test.describe('dashboard', () => {
       (await api<{ taken: { _id: string; prescrNo: string; takenAt: string }[] }>('/user/medicines/taken')).taken.filter(
         (t) => t.prescrNo === 'RX-100001-02' && Date.now() - Date.parse(t.takenAt) < 10 * 60_000,
       );
+    // Every dose this device sends (the page's sync and its service worker's replays alike).
+    const sent: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/user/medicines/taken') sent.push(r.url());
+    };
+    context.on('request', onRequest);
     // Two quick taps: the first was recorded by the test before; neither of these records another.
     const button = row.getByRole('button', { name: 'Mark as taken' });
     await button.click();
     await button.click();
     const notice = row.getByTestId('already-taken');
     await notice.getByText(/Already recorded for (breakfast|lunch|dinner) at/).waitFor();
-    await page.waitForTimeout(1500);
+    // A dose either tap recorded would be in the outbox and sent at once: with the taps answered by
+    // the notice and the outbox empty (no sync badge), a second dose would have been sent by now.
+    await expect(page.getByTestId('sync-badge')).toHaveCount(0);
+    context.off('request', onRequest);
+    expect(sent).toEqual([]);
     expect(await doses()).toHaveLength(1);
     await screenshot(page, 'dose-already-taken-360');
 

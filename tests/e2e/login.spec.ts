@@ -145,8 +145,7 @@ test.describe('patient login page', () => {
     const first = Number(/\d+/.exec(await countdown.innerText())?.[0]);
     expect(first).toBeGreaterThan(50);
     expect(first).toBeLessThanOrEqual(60);
-    await page.waitForTimeout(2100);
-    expect(Number(/\d+/.exec(await countdown.innerText())?.[0])).toBeLessThan(first);
+    await expect.poll(async () => Number(/\d+/.exec(await countdown.innerText())?.[0]), { timeout: 5_000 }).toBeLessThan(first);
 
     // The wait survives switching modes (the form is rebuilt), like the spec's OTP-sent flag.
     await page.getByRole('radio', { name: 'Password' }).click();

@@ -2,7 +2,7 @@
 // or in one's own words, one report per symptom per day (on the device, and across devices through
 // the server's 409), removal with confirmation and undo, accessibility and small screens.
 import { expect, test } from '../fixtures/index.ts';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
@@ -107,14 +107,23 @@ test.describe('symptoms screen', () => {
   });
 
   test('refuses a second report of the same symptom today, whatever its case, and writes nothing', async () => {
+    // Every report this device sends (the page's sync and its service worker's replays alike).
+    const sent: string[] = [];
+    const onRequest = (r: Request) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/symptoms/add') sent.push(r.url());
+    };
+    context.on('request', onRequest);
     await symptomField().fill('  dizziness ');
     await page.getByRole('button', { name: 'Report symptom' }).click();
     await page.getByRole('alert').filter({ hasText: "You've already reported Dizziness today" }).waitFor();
     // What was typed stays, so it can be corrected.
     expect(await symptomField().inputValue()).toBe('  dizziness ');
     expect(await entriesToday('Dizziness').count()).toBe(1);
-    // Give a (wrong) write time to arrive before checking the server holds exactly one.
-    await new Promise((r) => setTimeout(r, 1500));
+    // A (wrong) report would be in the outbox and sent at once: with the refusal shown and the outbox
+    // empty (no sync badge), it would have been sent by now.
+    await expect(page.getByTestId('sync-badge')).toHaveCount(0);
+    context.off('request', onRequest);
+    expect(sent).toEqual([]);
     expect(await onServerToday('Dizziness')).toHaveLength(1);
     await symptomField().fill('');
   });
