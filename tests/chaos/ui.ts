@@ -94,6 +94,9 @@ export async function deleteGlucose(page: Page, value: number): Promise<void> {
 export async function glucoseShown(page: Page, type: 'Fasting' | 'Postprandial' | 'Random'): Promise<number[]> {
   await ensure(page, 'Dashboard');
   const list = page.getByTestId(`glucose-list-${type}`);
+  // After a reload the lists render a moment after the entry form: read them once they have (a
+  // reading or the empty state), never before (an empty read would look like a lost record).
+  await list.locator('.reading-value').or(list.getByText('No readings yet.')).first().waitFor({ timeout: T });
   for (let i = 0; i < 60; i++) {
     const more = list.getByRole('button', { name: /^Show more/ });
     if ((await more.count()) === 0) break;
@@ -240,6 +243,8 @@ export async function deleteLab(page: Page, name: string): Promise<void> {
 /** The results each of the named tests' cards shows, e.g. ["4.5 mg/L"]. */
 export async function labsShown(page: Page, names: string[]): Promise<Map<string, string[]>> {
   await ensure(page, 'Lab tests');
+  // Read the cards once the history has rendered (a card or the empty state), never before.
+  await page.getByRole('article').or(page.getByText('No lab results yet.')).first().waitFor({ timeout: T });
   const out = new Map<string, string[]>();
   for (const n of names) {
     const card = page.getByRole('article', { name: n, exact: true });
