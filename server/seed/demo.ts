@@ -26,8 +26,8 @@ const SEEDED_KEY = 'demo_seeded';
 
 export const isDemoSeeded = async (db: Db): Promise<boolean> => (await settingsRepo.get(db, SEEDED_KEY)) !== undefined;
 
-/** mulberry32: a small, good-enough deterministic PRNG for demo data. */
-function prng(seed: number) {
+/** mulberry32: a small, good-enough deterministic PRNG (demo data; the chaos runs replay from it). */
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

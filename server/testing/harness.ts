@@ -2,7 +2,6 @@
 // its own in-memory PGlite; with DATABASE_URL it gets its own freshly created PostgreSQL database,
 // dropped afterwards, so files run in parallel without seeing each other's rows.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
@@ -13,6 +12,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
+import { createFreshPostgres } from './postgres.ts';
 
 export interface Harness {
   app: FastifyInstance;
@@ -32,25 +32,15 @@ export async function openTestDatabase(): Promise<{ database: Database; url: str
     await database.migrate();
     return { database, url: undefined, drop: async () => database.close() };
   }
-  const { default: pg } = await import('pg');
-  const name = `eddy_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), poolMax: 4 });
+  const fresh = await createFreshPostgres(base, 'eddy_test');
+  const database = await openDatabase({ databaseUrl: fresh.url, poolMax: 4 });
   await database.migrate();
   return {
     database,
-    url: url.toString(),
+    url: fresh.url,
     async drop() {
       await database.close();
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
+      await fresh.drop();
     },
   };
 }

@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { FaultProxy, launchChromium, loginPatient, root, startServer, type EddyServer } from '../fixtures/index.ts';
+import { prng } from '../../server/seed/demo.ts';
 import * as ui from './ui.ts';
 
 export interface RunResult {
@@ -20,17 +21,6 @@ export interface RunResult {
   ms: number;
 }
 
-/** mulberry32: a small seeded PRNG, so a run replays from its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = 'glucose' | 'lab' | 'appt' | 'symptom';
 
@@ -93,6 +83,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function chaosRun(seed: number, opts: { actions: number; artifacts: string }): Promise<RunResult> {
   const started = Date.now();
+  // A run replays from its seed: every draw comes from this PRNG (mulberry32, as the demo data's).
   const random = prng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
