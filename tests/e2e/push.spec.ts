@@ -160,6 +160,53 @@ const snap = (locator: ReturnType<Page['locator']>, name: string) => locator.scr
 
 const waiting = (page: Page) => page.getByTestId('medicines').locator('.pending');
 
+/**
+ * Makes the worker keep every promise its event handlers give event.waitUntil (test-only, in the
+ * worker's global), so that `handled` can wait until the worker has finished with each push.
+ */
+async function trackWorkerHandling(worker: Worker): Promise<void> {
+  await worker.evaluate(() => {
+    const scope = self as unknown as { e2eHandling?: { type: string; promise: Promise<unknown> }[] };
+    if (scope.e2eHandling) return;
+    scope.e2eHandling = [];
+    const original = ExtendableEvent.prototype.waitUntil;
+    ExtendableEvent.prototype.waitUntil = function (this: ExtendableEvent, promise: Promise<unknown>) {
+      scope.e2eHandling?.push({ type: this.type, promise });
+      return original.call(this, promise);
+    };
+  });
+}
+
+/** How many push events the worker has received since trackWorkerHandling. */
+function pushesReceived(worker: Worker): Promise<number> {
+  return worker.evaluate(() => ((self as unknown as { e2eHandling?: { type: string }[] }).e2eHandling ?? []).filter((h) => h.type === 'push').length);
+}
+
+/** Resolves once the worker has finished handling every event since trackWorkerHandling. */
+async function handled(worker: Worker): Promise<void> {
+  await worker.evaluate(async () => {
+    const scope = self as unknown as { e2eHandling?: { promise: Promise<unknown> }[] };
+    if (!scope.e2eHandling) throw new Error('the worker was restarted: its handling is no longer tracked');
+    await Promise.allSettled(scope.e2eHandling.map((h) => h.promise));
+  });
+}
+
+/** How many pushes the worker left in the push inbox that the page has not taken yet. */
+function inboxCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('eddy-push-inbox');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          if (!open.result.objectStoreNames.contains('items')) return resolve(0);
+          const req = open.result.transaction('items').objectStore('items').count();
+          req.onsuccess = () => resolve(req.result);
+        };
+      }),
+  );
+}
+
 async function serverDoses(token: string, since: string, at: EddyServer = server): Promise<{ _id: string; prescrNo: string; takenAt: string }[]> {
   const res = await fetch(`${at.url}/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { headers: { authorization: `Bearer ${token}` } });
   return ((await res.json()) as { taken: { _id: string; prescrNo: string; takenAt: string }[] }).taken;
@@ -303,6 +350,8 @@ test.describe('reminders in Chromium', () => {
       const good = medicinePush('med-malformed');
       const noDose: Partial<typeof good.data> = { ...good.data };
       delete noDose.dose;
+      await trackWorkerHandling(worker);
+      const received = await pushesReceived(worker);
       for (const bad of [{ data: good.data }, { notification: good.notification }, { notification: good.notification, data: noDose }, 'not json at all']) {
         await channel.deliver(bad);
       }
@@ -314,7 +363,11 @@ test.describe('reminders in Chromium', () => {
       });
       expect(shown).toEqual([{ title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e', actions: [] }]);
       await page.getByText('Today is a glucose check day: please check your blood glucose.').first().waitFor();
-      await page.waitForTimeout(500);
+      // The worker has finished with every push, and the page has taken all it left in the inbox: a
+      // malformed reminder let through would be a pending entry by now.
+      await expect.poll(() => pushesReceived(worker)).toBe(received + 5);
+      await handled(worker);
+      await expect.poll(() => inboxCount(page)).toBe(0);
       expect(await waiting(page).count()).toBe(0);
       await closeNotifications(page);
     });
@@ -421,8 +474,10 @@ test.describe('reminders in Chromium', () => {
       const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' }).last();
       await row.getByText(/^Taken today at /).waitFor({ timeout: 30_000 });
       // The "Remind Later" one was answered too: a dose of its medicine was taken after it arrived.
-      await page.waitForTimeout(1_000);
-      expect(await waiting(page).count()).toBe(0);
+      // It was waiting when the page closed, so it must go: the page has taken the inbox, and the
+      // list is waited on until it is empty.
+      await expect.poll(() => inboxCount(page)).toBe(0);
+      await expect(waiting(page)).toHaveCount(0);
       expect((await serverDoses(token, since)).filter((d) => d._id === dose._id)).toHaveLength(1);
     });
 
@@ -430,22 +485,15 @@ test.describe('reminders in Chromium', () => {
       test.setTimeout(60_000);
       await page.getByRole('button', { name: 'Log out' }).click();
       await page.getByLabel('Hospital number').waitFor();
+      await trackWorkerHandling(worker);
+      const received = await pushesReceived(worker);
       await channel.deliver(medicinePush('med-after-logout'));
-      await page.waitForTimeout(1_500);
+      // The worker has received the push and finished with it (a notification it shows is shown
+      // before that, and the page told).
+      await expect.poll(() => pushesReceived(worker)).toBe(received + 1);
+      await handled(worker);
       expect(await shownNotifications(page)).toEqual([]);
-      const inbox = await page.evaluate(
-        () =>
-          new Promise<number>((resolve, reject) => {
-            const open = indexedDB.open('eddy-push-inbox');
-            open.onerror = () => reject(open.error);
-            open.onsuccess = () => {
-              if (!open.result.objectStoreNames.contains('items')) return resolve(0);
-              const req = open.result.transaction('items').objectStore('items').count();
-              req.onsuccess = () => resolve(req.result);
-            };
-          }),
-      );
-      expect(inbox).toBe(0);
+      expect(await inboxCount(page)).toBe(0);
       expect(await page.evaluate(() => localStorage.getItem('e2e-push-subscription'))).toBeNull();
     });
   });
@@ -461,7 +509,29 @@ test.describe('reminders in Chromium', () => {
     await channel.deliver(medicinePush('med-expiry'));
     await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
     await page.clock.fastForward('01:58:00');
-    await page.waitForTimeout(500);
+    // The minute ticks fired by the jump have been handled: the list's query for the new minute has
+    // answered (an IndexedDB round trip after it) and React has had its tasks to render it.
+    await page.evaluate(async () => {
+      const macrotask = () => new Promise<void>((resolve) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve();
+        channel.port2.postMessage(null);
+      });
+      await macrotask();
+      for (const info of await indexedDB.databases()) {
+        if (!info.name?.includes('rxdb')) continue;
+        await new Promise<void>((resolve) => {
+          const open = indexedDB.open(info.name as string);
+          open.onsuccess = () => {
+            open.result.close();
+            resolve();
+          };
+          open.onerror = () => resolve();
+        });
+      }
+      await macrotask();
+      await macrotask();
+    });
     expect(await waiting(page).count()).toBe(1);
     await page.clock.fastForward('00:03:00');
     await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
