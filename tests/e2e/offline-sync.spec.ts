@@ -102,6 +102,8 @@ async function dumpBrowserStorage(): Promise<string> {
 const plain = (n: number) => new RegExp(`(?<![A-Za-z0-9_.-])${n}(?![A-Za-z0-9_-]|\\.\\d)`);
 
 test.describe('offline-first patient app in Chromium', () => {
+  // One story told in steps: a step that fails leaves the next ones nothing to stand on.
+  test.describe.configure({ mode: 'serial' });
   const values = { online: 347, offline: [351, 362, 373], crash: 384 };
   const times: Record<number, number> = {};
 
@@ -147,13 +149,22 @@ test.describe('offline-first patient app in Chromium', () => {
 
   test('4. the server dies while a write is in flight: after a restart nothing is lost or doubled', async () => {
     // The add reaches the server and is stored, but the server dies before the answer arrives.
+    // The handler is waited on to its end: unrouting while it still runs would let the request
+    // through (and fail its abort with "Route is already handled").
+    let crashed!: () => void;
+    const handlerDone = new Promise<void>((resolve) => (crashed = resolve));
     await page.route('**/api/glucose/add', async (route) => {
-      await route.fetch();
-      await server.stop('SIGKILL');
-      await route.abort('connectionreset');
-    });
+      try {
+        await route.fetch();
+        await server.stop('SIGKILL');
+        await route.abort('connectionreset');
+      } finally {
+        crashed();
+      }
+    }, { times: 1 });
     times[values.crash] = Date.now();
     await record(values.crash);
+    await handlerDone;
     await until('the server to be down', async () => (await fetch(`${server.url}/api/health`).then(() => undefined, () => true)));
     await page.unroute('**/api/glucose/add');
     await server.restart();
