@@ -638,8 +638,23 @@ test.describe('reminders in Chromium', () => {
 
       // Exactly the decrypted text, delivered to the worker as the browser's push service would.
       const channel = await pushChannel(page, chain);
+      // The worker sat idle while the scheduler waited for the meal time, and the browser may have
+      // stopped it: a message wakes it, and the running one is the one tracked.
+      const worker = await until('the running service worker', async () => {
+        await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.postMessage({ type: 'e2e-wake' }));
+        const running = context.serviceWorkers().at(-1);
+        return running && (await running.evaluate(() => true).catch(() => false)) ? running : undefined;
+      });
+      // What the worker says (its errors name why a push was dropped), for the failure message.
+      const said: string[] = [];
+      worker.on('console', (m) => said.push(`${m.type()}: ${m.text()}`));
+      await trackWorkerHandling(worker);
+      const received = await pushesReceived(worker);
       await channel.deliver(request.text);
-      const shown = await until('the scheduler’s reminder as a notification', async () => (await shownNotifications(page)).find((n) => n.tag === tag));
+      await expect.poll(() => pushesReceived(worker), { message: 'the worker received the push', timeout: 30_000 }).toBe(received + 1);
+      await handled(worker);
+      const shown = (await shownNotifications(page)).find((n) => n.tag === tag);
+      expect(shown, `the notification after the worker handled the push; the worker said: ${JSON.stringify(said)}`).toBeDefined();
       expect(shown).toEqual({
         title: 'Time for your medicine',
         body: `Metformin 500 mg tablet — 1 (dinner, ${dinner.time})`,
@@ -653,7 +668,6 @@ test.describe('reminders in Chromium', () => {
       const dueText = formatClockTime(dinner.time, 'en').replace(/\s/g, '\\s');
       await waiting(page).getByText(new RegExp(`^Due ${dueText} · prescription ${PRESCR}$`)).waitFor({ timeout: 15_000 });
 
-      const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
       await click(worker, tag, 'taken');
       await page.getByText('Medicine recorded successfully').first().waitFor({ timeout: 15_000 });
       await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
