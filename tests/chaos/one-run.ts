@@ -3,7 +3,7 @@
 // back online and settled, the invariants against the server's own data and each device's screens.
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, ConsoleMessage, Page } from '@playwright/test';
 import { FaultProxy, launchChromium, loginPatient, root, startServer, type EddyServer } from '../fixtures/index.ts';
 import { prng } from '../../server/seed/demo.ts';
 import * as ui from './ui.ts';
@@ -128,6 +128,13 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       if (!browser || !proxy) throw new Error('no browser');
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       await context.tracing.start({ screenshots: true, snapshots: true });
+      // The app's own warnings and errors (page and service worker) go into the run's log: they
+      // name what the app saw when a run breaks. A failed request is the fault at work, not news.
+      const heard = (where: string) => (m: ConsoleMessage) => {
+        if ((m.type() === 'warning' || m.type() === 'error') && !m.text().startsWith('Failed to load resource') && !m.text().includes('RxDB Open Core')) say(`  ${where} ${m.type()}: ${m.text().slice(0, 300)}`);
+      };
+      context.on('console', heard('page'));
+      context.on('serviceworker', (w) => w.on('console', heard('service worker')));
       proxy.follow(context);
       const page = await context.newPage();
       // Logging the device in is set-up, not the scenario: injected errors and lost answers are
