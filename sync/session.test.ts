@@ -74,9 +74,16 @@ describe('patient session', () => {
     expect(await offline.validate()).toBe('unreachable');
     expect(offline.state.status).toBe('logged-in');
 
-    t += 8 * 24 * 3600_000; // past the 7-day expiry
-    expect(await s.session.validate()).toBe('invalid');
-    expect(s.session.state.status).toBe('logged-out');
+    // The device's clock 8 days ahead (past the 7-day expiry it was given): the server, which
+    // still holds the session, has the last word, and the patient stays logged in.
+    t += 8 * 24 * 3600_000;
+    expect(await s.session.validate()).toBe('valid');
+    expect(s.session.state.status).toBe('logged-in');
+    // Without an answer the device's clock decides: the session is over there.
+    let ended = 0;
+    const cutOff = createPatientSession({ api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }), vault: s.vault, wipeLocalData: async () => undefined, now: () => t, onEnded: () => void ended++ });
+    expect((await cutOff.restore()).status).toBe('logged-out');
+    expect(ended).toBe(1);
   });
 
   it('refuses wrong credentials with the server message and stays logged out', async () => {
@@ -101,6 +108,7 @@ describe('a session that ends by itself', () => {
       wipeLocalData: async () => void calls.push('wipe'),
       lockLocalData: async () => void calls.push('lock'),
       prepareLocalData: async (hospNo) => void calls.push(`prepare ${hospNo}`),
+      onEnded: () => void calls.push('told'),
     });
     tokenRef = session.token;
     return { session, vault, calls, stored: () => stored };
@@ -124,7 +132,8 @@ describe('a session that ends by itself', () => {
     const s = lockable();
     await s.vault.save({ token: 'old', hospNo: fx.patientA.hospNo, expiresAt: new Date(Date.now() - 1000).toISOString() });
     expect((await s.session.restore()).status).toBe('logged-out');
-    expect(s.calls).toEqual(['lock']);
+    expect(s.calls).toEqual(['lock', 'told']);
+    s.calls.length = 0;
 
     await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
     const issued = s.stored()?.expiresAt;
@@ -133,5 +142,31 @@ describe('a session that ends by itself', () => {
     await s.session.restore();
     expect(await s.session.validate()).toBe('valid');
     expect(Date.parse(s.stored()?.expiresAt ?? '')).toBeGreaterThanOrEqual(Date.parse(issued ?? '') - 1000);
+  });
+
+  it("keeps a stored session the device's clock calls expired while the server still holds it", async () => {
+    const s = lockable();
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    const token = s.stored()?.token;
+    // E.g. the clock was set ahead, or the stored end is older than the server's sliding one.
+    await s.vault.save({ ...(s.stored() as StoredSession), expiresAt: new Date(Date.now() - 60_000).toISOString() });
+    s.calls.length = 0;
+    const state = await s.session.restore();
+    expect(state.status).toBe('logged-in');
+    expect(s.session.token()).toBe(token);
+    expect(Date.parse(s.stored()?.expiresAt ?? '')).toBeGreaterThan(Date.now());
+    expect(s.calls).toEqual([]);
+  });
+
+  it('says so when the periodic check finds the session ended on the server', async () => {
+    const s = lockable();
+    await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    s.calls.length = 0;
+    // Ended elsewhere (e.g. staff revoked it): the server answers {valid:false}.
+    const other = createApiClient({ baseUrl, getToken: () => s.session.token() });
+    await other.post('/auth/logout');
+    expect(await s.session.validate()).toBe('invalid');
+    expect(s.session.state.status).toBe('logged-out');
+    expect(s.calls).toEqual(['lock', 'told']);
   });
 });

@@ -46,6 +46,8 @@ export interface PatientSessionOptions {
    * (default: always wipe, spec §4 "stores are cleared first").
    */
   prepareLocalData?: (hospNo: string) => Promise<void>;
+  /** The stored session had ended when the app started: the patient is told why they must log in. */
+  onEnded?: () => void;
   /** Called after a token was received and stored, e.g. to hand it to the outbox for replay. */
   onLoggedIn?: (session: StoredSession) => Promise<void>;
   now?: () => number;
@@ -94,12 +96,41 @@ export function createPatientSession(opts: PatientSessionOptions) {
     return session;
   }
 
-  /** Start-up: a stored, unexpired session logs the user in again, also offline. */
+  /** The server's word on a token: valid (with the end it now gives), invalid, ended (401), or none. */
+  async function verdictOf(token: string): Promise<{ expiresAt: string | undefined } | 'invalid' | 'unauthorized' | 'unreachable'> {
+    try {
+      const res = await opts.api.post<{ valid: boolean; expiresAt?: string }>('/auth/validate', undefined, { quiet: true, token });
+      return res.valid ? { expiresAt: res.expiresAt } : 'invalid';
+    } catch (err) {
+      return err instanceof ApiError && err.status === 401 ? 'unauthorized' : 'unreachable';
+    }
+  }
+
+  /** A session that ended by itself, found at start-up or by the periodic check: locked, and said. */
+  async function ended(): Promise<void> {
+    await lock();
+    opts.onEnded?.();
+  }
+
+  /**
+   * Start-up: a stored, unexpired session logs the user in again, also offline. One the device's
+   * clock calls expired is put to the server when it answers (a clock set ahead must not end a
+   * session early); ended, the device locks and says so, never silently.
+   */
   async function restore(): Promise<SessionState> {
     const stored = await opts.vault.load().catch(() => undefined);
     if (!stored) set({ status: 'logged-out' });
-    else if (isExpired(stored)) await lock();
-    else set({ status: 'logged-in', session: stored });
+    else if (!isExpired(stored)) set({ status: 'logged-in', session: stored });
+    else {
+      const verdict = await verdictOf(stored.token);
+      if (typeof verdict === 'object') {
+        const session = verdict.expiresAt ? { ...stored, expiresAt: verdict.expiresAt } : stored;
+        if (session !== stored) await opts.vault.save(session);
+        set({ status: 'logged-in', session });
+      } else {
+        await ended();
+      }
+    }
     return state;
   }
 
@@ -126,22 +157,19 @@ export function createPatientSession(opts: PatientSessionOptions) {
    */
   async function validate(): Promise<'valid' | 'invalid' | 'unreachable'> {
     if (state.status !== 'logged-in') return 'invalid';
-    if (isExpired(state.session)) {
-      await lock();
-      return 'invalid';
+    const { session } = state;
+    const verdict = await verdictOf(session.token);
+    if (state.status !== 'logged-in' || state.session.token !== session.token) return 'invalid';
+    if (typeof verdict === 'object') {
+      await renewed(verdict.expiresAt);
+      return 'valid';
     }
-    try {
-      const res = await opts.api.post<{ valid: boolean; expiresAt?: string }>('/auth/validate', undefined, { quiet: true });
-      if (res.valid) {
-        await renewed(res.expiresAt);
-        return 'valid';
-      }
-      await lock();
-      return 'invalid';
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return 'invalid';
-      return 'unreachable';
-    }
+    // A 401 is handled where every 401 is (the API client's handler locks and says so).
+    if (verdict === 'unauthorized') return 'invalid';
+    // No answer: the ward's Wi-Fi is down, not the session, unless the device's clock says it ended.
+    if (verdict === 'unreachable' && !isExpired(session)) return 'unreachable';
+    await ended();
+    return 'invalid';
   }
 
   /** The server slid the session's end on: keep the stored expiry in step. */

@@ -165,6 +165,8 @@ const session = createPatientSession({
     await prepareForOwner(hospNo, wipeLocalData);
   },
   onLoggedIn,
+  // The stored session had ended (expired, or revoked) by the time the app started.
+  onEnded: () => toast({ type: 'error', text: msg`Session Expired. Please login again.` }),
 });
 
 // Sending, pulling and retrying live in sync/controller.ts; the runtime only wires it to the app.
