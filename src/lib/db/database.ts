@@ -30,6 +30,7 @@ import {
   type SymptomReferenceDoc,
 } from './collections.ts';
 import { wrappedAesGcmStorage } from './encrypted-storage.ts';
+import { rememberWriteTimes, startWriteClockPast, type WriteClockStore } from './write-clock.ts';
 
 export const DEFAULT_DATABASE_NAME = 'eddy';
 
@@ -55,6 +56,8 @@ export interface OpenEddyDatabaseOptions {
   name?: string;
   /** The storage under the encryption (default: Dexie on IndexedDB). Encryption is not optional. */
   storage?: AnyRxStorage;
+  /** Where the highest write time is kept (default: localStorage where there is one; see write-clock.ts). */
+  writeClock?: WriteClockStore;
 }
 
 let devCheckedStorage: Promise<(storage: AnyRxStorage) => AnyRxStorage> | undefined;
@@ -105,7 +108,7 @@ export function openEddyDatabase(opts: OpenEddyDatabaseOptions = {}): Promise<Ed
   const name = opts.name ?? DEFAULT_DATABASE_NAME;
   let opening = openByName.get(name);
   if (!opening) {
-    opening = createEddyDatabase(name, opts.storage);
+    opening = createEddyDatabase(name, opts.storage, opts.writeClock ?? (typeof localStorage === 'undefined' ? undefined : localStorage));
     openByName.set(name, opening);
     opening.then(
       (db) => db.onClose.push(() => openByName.delete(name)),
@@ -115,7 +118,8 @@ export function openEddyDatabase(opts: OpenEddyDatabaseOptions = {}): Promise<Ed
   return opening;
 }
 
-async function createEddyDatabase(name: string, base: AnyRxStorage | undefined): Promise<EddyDatabase> {
+async function createEddyDatabase(name: string, base: AnyRxStorage | undefined, writeClock: WriteClockStore | undefined): Promise<EddyDatabase> {
+  if (writeClock) startWriteClockPast(writeClock);
   let storage = encryptedStorage(base, getDataKey);
   if (import.meta.env?.DEV) storage = (await withDevChecks())(storage);
   const db = await createRxDatabase<EddyCollections>({
@@ -141,6 +145,10 @@ async function createEddyDatabase(name: string, base: AnyRxStorage | undefined):
   } catch (err) {
     await db.close();
     throw err;
+  }
+  if (writeClock) {
+    const remembering = rememberWriteTimes(db.eventBulks$, writeClock);
+    db.onClose.push(() => remembering.unsubscribe());
   }
   return db;
 }

@@ -1,0 +1,58 @@
+// RxDB finds the changes it has not pushed yet by their write time (`_meta.lwt`, taken from the
+// device's clock) past its push checkpoint. A clock set back (by hand, or corrected by the network)
+// made later changes look older than that checkpoint, and one whose push a reload interrupted was
+// never found again: a lost write (seed 2003727760 of the randomized fault runs,
+// sync/clock-back.test.ts). So write times keep rising across page loads whatever the clock does:
+// the highest one written is remembered, and RxDB's clock starts past it before the database opens.
+import { now as rxdbNow } from 'rxdb';
+import type { Observable, Subscription } from 'rxjs';
+
+/** Where the highest write time is kept (localStorage in the app: a number, no patient data). */
+export interface WriteClockStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+const KEY = 'eddy_write_clock';
+
+const highestIn = (store: WriteClockStore): number => {
+  const n = Number(store.getItem(KEY));
+  return Number.isFinite(n) ? n : 0;
+};
+
+/**
+ * Makes RxDB's clock (which never goes back within a page) start past the highest write time this
+ * device has made, so a clock set back since then still stamps later writes later.
+ */
+export function startWriteClockPast(store: WriteClockStore): void {
+  const highest = Math.ceil(highestIn(store));
+  if (highest <= Date.now()) return;
+  // RxDB's clock takes Date.now() when it is ahead of the last value it gave: one call with the
+  // remembered time moves it there (synchronously; nothing else runs meanwhile).
+  const deviceNow = Date.now;
+  Date.now = () => highest;
+  try {
+    rxdbNow();
+  } finally {
+    Date.now = deviceNow;
+  }
+}
+
+/** Remembers the highest write time of every change the database reports (any tab's). */
+export function rememberWriteTimes(changes: Observable<{ events: readonly { documentData?: unknown }[] }>, store: WriteClockStore): Subscription {
+  let highest = highestIn(store);
+  return changes.subscribe((bulk) => {
+    let top = highest;
+    for (const e of bulk.events) {
+      const lwt = (e.documentData as { _meta?: { lwt?: unknown } } | undefined)?._meta?.lwt;
+      if (typeof lwt === 'number' && lwt > top) top = lwt;
+    }
+    if (top <= highest) return;
+    highest = top;
+    try {
+      store.setItem(KEY, String(top));
+    } catch {
+      // Storage full or blocked: the next write tries again; nothing else depends on it.
+    }
+  });
+}
