@@ -131,7 +131,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       // The app's own warnings and errors (page and service worker) go into the run's log: they
       // name what the app saw when a run breaks. A failed request is the fault at work, not news.
       const heard = (where: string) => (m: ConsoleMessage) => {
-        if ((m.type() === 'warning' || m.type() === 'error') && !m.text().startsWith('Failed to load resource') && !m.text().includes('RxDB Open Core')) say(`  ${where} ${m.type()}: ${m.text().slice(0, 300)}`);
+        if ((m.type() === 'warning' || m.type() === 'error') && !m.text().startsWith('Failed to load resource') && !m.text().includes('RxDB Open Core')) say(`  ${where} ${m.type()}: ${(m.text().split('\n')[0] ?? '').slice(0, 200)}`);
       };
       context.on('console', heard('page'));
       context.on('serviceworker', (w) => w.on('console', heard('service worker')));
