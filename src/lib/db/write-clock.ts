@@ -20,17 +20,14 @@ const highestIn = (store: WriteClockStore): number => {
   return Number.isFinite(n) ? n : 0;
 };
 
-/**
- * Makes RxDB's clock (which never goes back within a page) start past the highest write time this
- * device has made, so a clock set back since then still stamps later writes later.
- */
-export function startWriteClockPast(store: WriteClockStore): void {
-  const highest = Math.ceil(highestIn(store));
-  if (highest <= Date.now()) return;
-  // RxDB's clock takes Date.now() when it is ahead of the last value it gave: one call with the
-  // remembered time moves it there (synchronously; nothing else runs meanwhile).
+/** Moves RxDB's clock (which never goes back within a page) past `time`, if it is behind it. */
+function moveRxdbClockPast(time: number): void {
+  const past = Math.ceil(time);
+  if (past <= Date.now()) return;
+  // RxDB's clock takes Date.now() when it is ahead of the last value it gave: one call with this
+  // time moves it there (synchronously; nothing else runs meanwhile).
   const deviceNow = Date.now;
-  Date.now = () => highest;
+  Date.now = () => past;
   try {
     rxdbNow();
   } finally {
@@ -38,7 +35,20 @@ export function startWriteClockPast(store: WriteClockStore): void {
   }
 }
 
-/** Remembers the highest write time of every change the database reports (any tab's). */
+/**
+ * Makes RxDB's clock start past the highest write time this device has made, so a clock set back
+ * since then still stamps later writes later.
+ */
+export function startWriteClockPast(store: WriteClockStore): void {
+  moveRxdbClockPast(highestIn(store));
+}
+
+/**
+ * Remembers the highest write time of every change the database reports, and keeps this page's
+ * clock past it: another tab of the app started its clock from the same mark, and while the device's
+ * clock is behind, each tab's clock only creeps on from there; a change this page makes after
+ * hearing of another tab's must still be stamped later.
+ */
 export function rememberWriteTimes(changes: Observable<{ events: readonly { documentData?: unknown }[] }>, store: WriteClockStore): Subscription {
   let highest = highestIn(store);
   return changes.subscribe((bulk) => {
@@ -49,6 +59,7 @@ export function rememberWriteTimes(changes: Observable<{ events: readonly { docu
     }
     if (top <= highest) return;
     highest = top;
+    moveRxdbClockPast(top);
     try {
       store.setItem(KEY, String(top));
     } catch {
