@@ -68,6 +68,32 @@ describe('glucose replication', () => {
     expect(await pendingOps()).toEqual([]);
   });
 
+  // RxDB notes what it pushed only when the push handler returns: a reload while it waited leaves an
+  // add queued (or already sent) but unnoted, and the next state comes with no server state
+  // (randomized fault runs, seed 2003727757).
+  it('sends a removal of a document whose add is queued though RxDB never noted it pushed', async () => {
+    const d = reading({ value: 141 });
+    await pushChanges(glucoseMapping, [row(d)]);
+    expect(await pushChanges(glucoseMapping, [row({ ...d, _deleted: true })])).toBe(1);
+    expect((await pendingOps()).map((o) => o.kind)).toEqual(['add', 'delete']);
+    expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
+    expect((await api.get<{ fasting: GlucoseReading[] }>('/glucose')).fasting.some((r) => r._id === d._id)).toBe(false);
+  });
+
+  it('sends an edit, not a repeated add, of a document the server already applied though RxDB never noted it', async () => {
+    const e = reading({ value: 142 });
+    await pushChanges(glucoseMapping, [row(e)]);
+    await drainOutbox({ baseUrl });
+    await pushChanges(glucoseMapping, [row({ ...e, value: 172 })]);
+    expect((await pendingOps()).map((o) => o.kind)).toEqual(['update']);
+    expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
+    expect((await api.get<{ fasting: GlucoseReading[] }>('/glucose')).fasting.find((r) => r._id === e._id)).toMatchObject({ value: 172 });
+    // And its removal, still unnoted by RxDB, is sent too.
+    await pushChanges(glucoseMapping, [row({ ...e, value: 172, _deleted: true })]);
+    expect((await drainOutbox({ baseUrl })).sent.map((o) => o.kind)).toEqual(['delete']);
+    expect((await api.get<{ fasting: GlucoseReading[] }>('/glucose')).fasting.some((r) => r._id === e._id)).toBe(false);
+  });
+
   it('pulls everything first, then only changes and deletions after the checkpoint', async () => {
     await pushChanges(glucoseMapping, [row(reading({ value: 99 }))]);
     await drainOutbox({ baseUrl });

@@ -17,7 +17,7 @@ import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'r
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { filter, firstValueFrom, type BehaviorSubject } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
-import { enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
+import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
@@ -141,11 +141,30 @@ async function waitingIds(collection: string): Promise<string[]> {
   return ops.filter((op) => op.collection === collection).map((op) => op.docId);
 }
 
+/**
+ * The documents of `collection` this device has queued a write of, or had one applied by the server:
+ * they exist there (or will), whatever RxDB remembers. RxDB notes what it pushed only when the push
+ * handler returns; a reload while the handler waits (for a pull to settle, say, with the server
+ * down) leaves a queued add unnoted, and the document's next state then came as new: a removal
+ * was dropped as "nothing to send" and an edit went out as a repeated add, which the server answers
+ * as a duplicate without taking the new values (randomized fault runs, seed 2003727757).
+ */
+async function knownToServer(collection: string): Promise<(docId: string) => Promise<boolean>> {
+  const queued = new Set((await pendingOps()).filter((op) => op.collection === collection).map((op) => op.docId));
+  return async (docId) => queued.has(docId) || (await appliedVersion(`${collection}|${docId}`)) !== undefined;
+}
+
 /** Push: local changes → named mutations in the outbox; exported for tests. */
 export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapping<Doc>, rows: RxReplicationWriteToMasterRow<Doc>[]): Promise<number> {
   let queued = 0;
+  let known: ((docId: string) => Promise<boolean>) | undefined;
   for (const row of rows) {
-    const drafts = mapping.toOp(row.newDocumentState, row.assumedMasterState === undefined, row.assumedMasterState);
+    let isNew = row.assumedMasterState === undefined;
+    if (isNew) {
+      known ??= await knownToServer(mapping.collection);
+      isNew = !(await known(row.newDocumentState._id));
+    }
+    const drafts = mapping.toOp(row.newDocumentState, isNew, row.assumedMasterState);
     for (const op of drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
       await enqueue({ ...op, collection: mapping.collection, docId: row.newDocumentState._id, madeAt: Date.now() });
       queued++;
