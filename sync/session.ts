@@ -46,7 +46,7 @@ export interface PatientSessionOptions {
    * (default: always wipe, spec §4 "stores are cleared first").
    */
   prepareLocalData?: (hospNo: string) => Promise<void>;
-  /** The stored session had ended when the app started: the patient is told why they must log in. */
+  /** The session ended by itself (found at start-up or by the periodic check): the patient is told why they must log in. */
   onEnded?: () => void;
   /** Called after a token was received and stored, e.g. to hand it to the outbox for replay. */
   onLoggedIn?: (session: StoredSession) => Promise<void>;
