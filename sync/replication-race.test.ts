@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { firstValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PROFILE_ID } from '../src/lib/db/collections.ts';
 import { openEddyDatabase, type EddyDatabase } from '../src/lib/db/database.ts';
@@ -95,6 +96,33 @@ describe('a pull racing a local change', () => {
     await replication.reSync();
     await replication.awaitInSync();
     expect((await db.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('06:40');
+    await replication.cancel();
+  });
+
+  it('queues changes at once while a failed pull waits to be tried again', async () => {
+    // Seed 215329928 of the randomized fault runs: offline, RxDB tries a failed pull again only
+    // after `retryTime`; a push handler that waited for that pull kept every later change out of
+    // the outbox until then (15 s after the network came back), where nothing could send it.
+    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+    let offline = false;
+    const api = {
+      get: async () => {
+        if (offline) throw new Error('Failed to fetch');
+        return serverUser('07:15');
+      },
+    } as unknown as ApiClient;
+    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
+    await replication.awaitInitialReplication();
+    offline = true;
+    const failed = firstValueFrom(replication.error$);
+    void replication.reSync();
+    await failed;
+    const doc = await db.profile.findOne(PROFILE_ID).exec();
+    const after = await doc?.incrementalPatch({ notificationTimings: { breakfast: '06:40', lunch: '12:30', dinner: '19:45' } });
+    await vi.waitFor(async () => expect(await pendingOps()).toHaveLength(1), { timeout: 3000 });
+    await after?.incrementalPatch({ notificationTimings: { breakfast: '06:40', lunch: '13:00', dinner: '19:45' } });
+    // Both are in the outbox long before RxDB tries the pull again (retryTime is 15 s).
+    await vi.waitFor(async () => expect((await pendingOps()).map((op) => op.body)).toEqual([{ breakfast: '06:40' }, { lunch: '13:00' }]), { timeout: 3000 });
     await replication.cancel();
   });
 

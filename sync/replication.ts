@@ -11,11 +11,16 @@
 // as the server's state and lets a pull overwrite it, counting on the outbox check above. A pull
 // that checked the outbox just before the change was queued, and whose answer RxDB writes after
 // the handler returned, would put the server's older copy over it (seen as an offline meal-time
-// edit replaced by the old time). So the handler returns only once no pull is in flight: one that
-// checked too early is written while RxDB still protects the change, and it leaves it alone.
+// edit replaced by the old time). So the handler returns only once no pull's answer is still to
+// come or to be written: one that checked too early is written while RxDB still protects the
+// change, and it leaves it alone. A pull that failed has no answer to write; the handler does not
+// wait for RxDB to try it again (up to `retryTime` later), or every later change would stay out
+// of the outbox meanwhile, where neither the drain nor the service worker can send it (found by
+// the randomized fault runs, seed 215329928: changes made offline in one tab were sent by the other
+// only 15 s after the network came back).
 import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import { filter, firstValueFrom, type BehaviorSubject } from 'rxjs';
+import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
 import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
 
@@ -27,6 +32,9 @@ export interface Checkpoint {
 }
 
 export type OpDraft = Pick<OutboxOp, 'kind' | 'name' | 'path' | 'body'> & { versioned?: boolean };
+
+/** How long a failed pull waits before it is tried again (see `replicate`). */
+export const PULL_RETRY_MS = 5_000;
 
 /** Rows per page of a version pull; the server's cursor (`next`) says when more remain. */
 export const PULL_PAGE = 1000;
@@ -193,16 +201,32 @@ export function replicate<Doc extends { _id: string }>(opts: {
   owner: string;
   afterPush: () => void;
 }): RxReplicationState<Doc, Checkpoint> {
+  const pulls = new BehaviorSubject<PullActivity>({ inflight: 0, failed: false });
   const state: RxReplicationState<Doc, Checkpoint> = replicateRxCollection<Doc, Checkpoint>({
     collection: opts.collection,
     replicationIdentifier: `eddy-${opts.mapping.collection}-${opts.owner}`,
     live: true,
-    retryTime: 15_000,
+    // How long RxDB waits before trying a failed pull again when the browser still says it is
+    // online (the server, not the network, was gone; 'online' events end the wait otherwise).
+    // Nothing can cut that wait short, so it bounds how soon the screens are current once the
+    // server answers again, a decided conflict among them: 5 s, not RxDB's usual 15 (randomized
+    // fault runs, seeds 215329919 and 215329923). A failing pull is one small request per collection.
+    retryTime: PULL_RETRY_MS,
     waitForLeadership: true,
     autoStart: true,
     pull: {
       batchSize: 1000,
-      handler: (checkpoint) => pullChanges(opts.api, opts.mapping, checkpoint, (ids) => localDocs(opts.collection, ids)),
+      handler: async (checkpoint) => {
+        pulls.next({ ...pulls.value, inflight: pulls.value.inflight + 1 });
+        let failed = true;
+        try {
+          const pulled = await pullChanges(opts.api, opts.mapping, checkpoint, (ids) => localDocs(opts.collection, ids));
+          failed = false;
+          return pulled;
+        } finally {
+          pulls.next({ inflight: pulls.value.inflight - 1, failed });
+        }
+      },
     },
     push: {
       batchSize: 50,
@@ -210,7 +234,7 @@ export function replicate<Doc extends { _id: string }>(opts: {
         if ((await pushChanges(opts.mapping, rows)) > 0) {
           opts.afterPush();
           // See the header: a pull that read the outbox before these were queued is written first.
-          await pullsSettled(state.internalReplicationState?.events.active.down);
+          await pullsWritten(pulls, state.internalReplicationState?.events.active.down);
         }
         // The outbox owns delivery; RxDB must not retry or report conflicts for these rows.
         return [];
@@ -228,13 +252,20 @@ async function localDocs<Doc extends { _id: string }>(collection: RxCollection<D
   return out;
 }
 
+/** The pull handler's calls: how many are running, and whether the last one to end failed. */
+export interface PullActivity {
+  inflight: number;
+  failed: boolean;
+}
+
 /**
- * Resolves when the replication has no pull being fetched or written (RxDB's downstream activity).
- * Pulls never wait for a push (RxDB holds new ones back while a push runs, and only conflicts,
- * which these handlers never report, make a pull wait), so this cannot deadlock; it is bounded by
- * the API client's request timeout.
+ * Resolves when no pull's answer is still to come or to be written: RxDB's downstream is idle, or
+ * the last pull failed and none is running (RxDB then waits to try again, with nothing to write;
+ * the next try reads the outbox afresh). Pulls never wait for a push (RxDB holds new ones back
+ * while a push runs, and only conflicts, which these handlers never report, make a pull wait), so
+ * this cannot deadlock; it is bounded by the API client's request timeout. Exported for tests.
  */
-function pullsSettled(pulling: BehaviorSubject<boolean> | undefined): Promise<void> {
-  if (!pulling?.getValue()) return Promise.resolve();
-  return firstValueFrom(pulling.pipe(filter((active) => !active))).then(() => undefined);
+export function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observable<boolean> | undefined): Promise<void> {
+  if (!downstreamActive) return Promise.resolve();
+  return firstValueFrom(combineLatest([pulls, downstreamActive]).pipe(filter(([p, active]) => !active || (p.inflight === 0 && p.failed)))).then(() => undefined);
 }

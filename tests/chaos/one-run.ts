@@ -565,8 +565,11 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       await d.page.goto(`${proxy.url}/app`);
       await ui.appReady(d.page);
     }
-    // Wait for every outbox to drain, resolving what the patient is shown.
+    // Wait for every outbox to drain, resolving what the patient is shown. Empty twice, 2 s apart:
+    // a change reaches the outbox only when the replication (in whichever tab leads) hands it over,
+    // which a pull being fetched can hold back for a moment.
     const deadline = Date.now() + 90_000;
+    let emptySince: number | undefined;
     for (;;) {
       let busy = 0;
       for (const d of devices) {
@@ -575,7 +578,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         const after = await ui.outboxCounts(d.page);
         busy += after.entries + after.refused;
       }
-      if (busy === 0) break;
+      if (busy > 0) emptySince = undefined;
+      else if (emptySince === undefined) emptySince = Date.now();
+      else if (Date.now() - emptySince >= 2000) break;
       if (Date.now() > deadline) {
         for (const d of devices) {
           const c = await ui.outboxCounts(d.page);
