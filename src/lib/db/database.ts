@@ -30,6 +30,7 @@ import {
   type SymptomReferenceDoc,
 } from './collections.ts';
 import { wrappedAesGcmStorage } from './encrypted-storage.ts';
+import { deliverCrossTabMessagesWhateverTheClock } from './cross-tab.ts';
 import { rememberWriteTimes, startWriteClockPast, type WriteClockStore } from './write-clock.ts';
 
 export const DEFAULT_DATABASE_NAME = 'eddy';
@@ -120,6 +121,7 @@ export function openEddyDatabase(opts: OpenEddyDatabaseOptions = {}): Promise<Ed
 
 async function createEddyDatabase(name: string, base: AnyRxStorage | undefined, writeClock: WriteClockStore | undefined): Promise<EddyDatabase> {
   if (writeClock) startWriteClockPast(writeClock);
+  deliverCrossTabMessagesWhateverTheClock();
   let storage = encryptedStorage(base, getDataKey);
   if (import.meta.env?.DEV) storage = (await withDevChecks())(storage);
   const db = await createRxDatabase<EddyCollections>({

@@ -5,6 +5,7 @@
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getDataKey } from '../../../sync/crypto.ts';
+import { deliverCrossTabMessagesWhateverTheClock } from './cross-tab.ts';
 import { wrappedAesGcmStorage } from './encrypted-storage.ts';
 
 export const STAFF_DATABASE_NAME = 'eddy-staff';
@@ -42,6 +43,7 @@ function storage(getKey: () => Promise<CryptoKey>) {
 function openStaffDatabase(): Promise<StaffDatabase> {
   if (!opening) {
     const next = (async () => {
+      deliverCrossTabMessagesWhateverTheClock();
       const db = await createRxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>({
         name: STAFF_DATABASE_NAME,
         storage: storage(getDataKey),
