@@ -350,3 +350,18 @@ export function watchOutboxCounts(stuckAfter: number, listener: (counts: OutboxC
   const subscription = liveQuery(() => outboxCounts(stuckAfter)).subscribe({ next: listener, error: () => undefined });
   return () => subscription.unsubscribe();
 }
+
+/**
+ * Calls `listener` whenever overrides wait to be applied (now, and after every change, also one
+ * made in another tab): only the tab that leads the replication pulls, and a patient may decide a
+ * refusal in any tab.
+ */
+export function watchOverrides(listener: () => void): () => void {
+  const subscription = liveQuery(() => db().overrides.count()).subscribe({
+    next: (count) => {
+      if (count > 0) listener();
+    },
+    error: () => undefined,
+  });
+  return () => subscription.unsubscribe();
+}

@@ -8,7 +8,7 @@ import { openEddyDatabase, type EddyDatabase } from '../src/lib/db/database.ts';
 import type { ApiClient } from './api-client.ts';
 import { destroyDataKey } from './crypto.ts';
 import type * as Outbox from './outbox.ts';
-import { clearOutbox, enqueue, pendingOps } from './outbox.ts';
+import { addOverride, clearOutbox, enqueue, peekOverrides, pendingOps } from './outbox.ts';
 import { profileMapping } from './profile-sync.ts';
 import { pullChanges, replicate } from './replication.ts';
 
@@ -123,6 +123,23 @@ describe('a pull racing a local change', () => {
     await after?.incrementalPatch({ notificationTimings: { breakfast: '06:40', lunch: '13:00', dinner: '19:45' } });
     // Both are in the outbox long before RxDB tries the pull again (retryTime is 15 s).
     await vi.waitFor(async () => expect((await pendingOps()).map((op) => op.body)).toEqual([{ breakfast: '06:40' }, { lunch: '13:00' }]), { timeout: 3000 });
+    await replication.cancel();
+  });
+
+  it('pulls by itself when a refusal is decided for the server copy, in whichever tab', async () => {
+    // Seed 215329919: the patient chose the server's copy in a tab that did not lead the
+    // replication; the leading tab was never asked to pull, and the decision did not show.
+    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+    let breakfast = '07:15';
+    const api = { get: async () => serverUser(breakfast) } as unknown as ApiClient;
+    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
+    await replication.awaitInitialReplication();
+    await replication.awaitInSync();
+    breakfast = '09:00';
+    // What discardRefused() stores, as another tab would: no reSync() is called here.
+    await addOverride({ collection: 'profile', docId: PROFILE_ID, doc: 'refetch' });
+    await vi.waitFor(async () => expect((await db?.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
+    expect(await peekOverrides('profile')).toEqual([]);
     await replication.cancel();
   });
 

@@ -22,7 +22,7 @@ import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'r
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
-import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, type OutboxOp } from './outbox.ts';
+import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, watchOverrides, type OutboxOp } from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
@@ -241,6 +241,15 @@ export function replicate<Doc extends { _id: string }>(opts: {
       },
     },
   });
+  // A refusal decided for the server's copy is applied by the next pull, which the decision asks
+  // for in its own tab; when another tab leads the replication, nothing asked it to pull, and the
+  // decision showed only at its next pull, minutes later (randomized fault runs, seed 215329919).
+  const unwatch = watchOverrides(() => {
+    void peekOverrides(opts.mapping.collection).then((mine) => {
+      if (mine.length > 0 && !state.isStopped()) state.reSync();
+    }, () => undefined);
+  });
+  state.onCancel.push(unwatch);
   return state;
 }
 
