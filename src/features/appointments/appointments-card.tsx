@@ -10,6 +10,7 @@ import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { AppointmentForm } from './appointment-form.tsx';
+import { removeRecord } from '../../lib/db/remove.ts';
 
 /** Upcoming appointments (from the start of today), with add, edit and delete. */
 export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void }) {
@@ -22,7 +23,7 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
 
   async function remove(a: Appointment) {
     setDeleting(undefined);
-    await db?.appointments.findOne(a._id).remove();
+    if (db) await removeRecord(db.appointments, a._id);
     notify({ type: 'success', text: t`Appointment removed successfully`, duration: 8000, action: { label: t`Undo`, run: () => void db?.appointments.insert(copyForUndo(a)) } });
   }
 

@@ -12,6 +12,7 @@ import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
+import { removeRecord } from '../../lib/db/remove.ts';
 
 const FIRST_PAGE = 5;
 const PAGE = 20;
@@ -25,7 +26,7 @@ export function GlucoseLists({ readings, collection, notify }: { readings: Gluco
 
   async function remove(reading: GlucoseReading) {
     setDeleting(undefined);
-    await collection?.findOne(reading._id).remove();
+    if (collection) await removeRecord(collection, reading._id);
     notify({
       type: 'success',
       text: t`Reading deleted`,

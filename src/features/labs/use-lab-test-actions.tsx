@@ -10,6 +10,7 @@ import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { LabEditDialog } from './lab-edit-dialog.tsx';
 import type { LabReference, LabTestInput } from './lab-test-form.tsx';
+import { removeRecord } from '../../lib/db/remove.ts';
 
 
 export function useLabTestActions(collection: RxCollection<LabTest> | undefined, references: readonly LabReference[]) {
@@ -35,9 +36,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
   async function remove(test: LabTest): Promise<void> {
     setDeleting(undefined);
     try {
-      const doc = await collection?.findOne(test._id).exec();
-      if (!collection || !doc) return;
-      await doc.remove();
+      if (!collection || !(await removeRecord(collection, test._id))) return;
     } catch {
       runtime.notify({ type: 'error', text: t`The result could not be deleted. Please try again.` });
       return;

@@ -12,6 +12,7 @@ import { formatClockTime } from '../../lib/dates.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { isActive } from './active.ts';
+import { removeRecord } from '../../lib/db/remove.ts';
 
 function useMinute(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -107,7 +108,7 @@ export function MedicinesCard({ db, notify }: Props) {
 
   async function undo(a: AlreadyTaken) {
     if (!db) return;
-    await db.medicineIntakes.findOne(a.intake._id).remove();
+    await removeRecord(db.medicineIntakes, a.intake._id);
     setAlready(undefined);
     notify({ type: 'info', text: t`The dose of ${a.medicine.name} was removed.` });
   }

@@ -7,6 +7,7 @@ import type { Symptom } from '../../../schemas/symptom.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
+import { removeRecord } from '../../lib/db/remove.ts';
 
 export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined): { ask: (report: Symptom) => void; dialog: ReactNode } {
   const { t, i18n } = useLingui();
@@ -18,9 +19,7 @@ export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined)
     if (!collection) return;
     try {
       // Already gone (e.g. removed on another device and pulled meanwhile): nothing to do.
-      const doc = await collection.findOne(report._id).exec();
-      if (!doc) return;
-      await doc.remove();
+      if (!(await removeRecord(collection, report._id))) return;
     } catch {
       runtime.notify({ type: 'error', text: t`The report could not be removed. Please try again.` });
       return;
