@@ -75,6 +75,10 @@ export function createSyncController(opts: SyncControllerOptions) {
           log.warn('replication did not get in sync; retrying later');
           return;
         }
+        // The connection went while this sync ran (the browser said so meanwhile): what it pulled
+        // is current, but the device is offline now, and the notice must stay (seen in CI: the
+        // notice cleared right after the network went, by a sync that ended a moment later).
+        if (!opts.isOnline()) return;
         status.update({ offline: false, lastSyncAt: Date.now() });
         if (o.announce || wasOffline) opts.onSynchronized();
       } catch (err) {
