@@ -262,7 +262,7 @@ async function localDocs<Doc extends { _id: string }>(collection: RxCollection<D
 }
 
 /** The pull handler's calls: how many are running, and whether the last one to end failed. */
-export interface PullActivity {
+interface PullActivity {
   inflight: number;
   failed: boolean;
 }
@@ -272,9 +272,9 @@ export interface PullActivity {
  * the last pull failed and none is running (RxDB then waits to try again, with nothing to write;
  * the next try reads the outbox afresh). Pulls never wait for a push (RxDB holds new ones back
  * while a push runs, and only conflicts, which these handlers never report, make a pull wait), so
- * this cannot deadlock; it is bounded by the API client's request timeout. Exported for tests.
+ * this cannot deadlock; it is bounded by the API client's request timeout.
  */
-export function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observable<boolean> | undefined): Promise<void> {
+function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observable<boolean> | undefined): Promise<void> {
   if (!downstreamActive) return Promise.resolve();
   return firstValueFrom(combineLatest([pulls, downstreamActive]).pipe(filter(([p, active]) => !active || (p.inflight === 0 && p.failed)))).then(() => undefined);
 }
