@@ -255,6 +255,21 @@ describe('expiry', () => {
     vi.setSystemTime(Date.now() + 60_000);
     expect(await store.get('user', 'otp')).toBeUndefined();
   });
+
+  it('getEvenExpired returns an item past its lifetime, marked so, and keeps it; get then removes it', async () => {
+    fakeTimers();
+    const written = store.set('user', 'token', TOKEN);
+    await vi.advanceTimersByTimeAsync(WRITE_DEBOUNCE_MS);
+    await written;
+    expect(await store.getEvenExpired('user', 'token')).toEqual({ value: TOKEN, expired: false });
+    // The device's clock 8 days on (or set ahead): the item's 7 days are over by that clock.
+    vi.setSystemTime(Date.now() + 8 * DAY);
+    expect(await store.getEvenExpired('user', 'token')).toEqual({ value: TOKEN, expired: true });
+    expect(mem.getItem('user_token')).not.toBeNull();
+    expect(await store.get('user', 'token')).toBeUndefined();
+    expect(mem.getItem('user_token')).toBeNull();
+    expect(await store.getEvenExpired('user', 'token')).toBeUndefined();
+  });
 });
 
 describe('tampering and failed reads', () => {

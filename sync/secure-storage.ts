@@ -124,22 +124,25 @@ const isEnvelope = (v: unknown): v is Envelope => {
   );
 };
 
-type Verdict = { status: 'ok'; value: unknown } | { status: 'expired' };
+type Verdict = { status: 'ok'; value: unknown } | { status: 'expired'; value?: unknown };
 
 /**
  * Opens one stored envelope. Throws when it is unreadable (malformed, foreign version, tampered,
- * wrong or missing key); an expired item is not an error, just gone.
+ * wrong or missing key); an expired item is not an error, just gone (its value is opened only when
+ * `openExpired` asks for it).
  */
-async function openEnvelope(key: string, raw: string, dataKey: CryptoKey | undefined, now: number): Promise<Verdict> {
+async function openEnvelope(key: string, raw: string, dataKey: CryptoKey | undefined, now: number, openExpired = false): Promise<Verdict> {
   const parsed: unknown = JSON.parse(raw);
   if (!isEnvelope(parsed)) throw new Error('not an envelope');
   if (parsed.version !== ENVELOPE_VERSION) throw new Error(`envelope version ${parsed.version}`);
   if (parsed.keyType !== namespaceOf(key)) throw new Error('key type does not match the key');
   const { integrity, ...rest } = parsed;
   if ((await integrityOf(key, rest)) !== integrity) throw new Error('integrity mismatch');
-  if (now >= parsed.timestamp + parsed.maxAge) return { status: 'expired' };
+  const expired = now >= parsed.timestamp + parsed.maxAge;
+  if (expired && !openExpired) return { status: 'expired' };
   if (!dataKey) throw new Error('no data key');
-  return { status: 'ok', value: await decryptJson<unknown>(dataKey, parsed.data, key) };
+  const value = await decryptJson<unknown>(dataKey, parsed.data, key);
+  return expired ? { status: 'expired', value } : { status: 'ok', value };
 }
 
 interface Pending {
@@ -258,22 +261,37 @@ export class SecureStorage {
    * item that still cannot be read is removed, so a broken item costs one slow read, not every one.
    */
   async get<T>(namespace: Namespace, name: string): Promise<T | undefined> {
+    const found = await this.#read<T>(namespace, name, false);
+    return found && !found.expired ? found.value : undefined;
+  }
+
+  /**
+   * Like get, but an item past its lifetime by the device's clock is returned too, marked expired,
+   * and left in place: for an item whose end is decided elsewhere. The session token is one: the
+   * server decides whether the session still holds, since the device's clock may be wrong (set
+   * ahead), and a session that did end must be said to have ended, not silently vanish.
+   */
+  async getEvenExpired<T>(namespace: Namespace, name: string): Promise<{ value: T; expired: boolean } | undefined> {
+    return this.#read<T>(namespace, name, true);
+  }
+
+  async #read<T>(namespace: Namespace, name: string, keepExpired: boolean): Promise<{ value: T; expired: boolean } | undefined> {
     const key = storageKey(namespace, name);
     let lastRaw: string | null = null;
     let lastError: unknown;
     for (let attempt = 0; attempt <= MAX_READ_RETRIES; attempt++) {
       if (attempt > 0 && this.#retryDelayMs > 0) await sleep(this.#retryDelayMs);
       const p = this.#pending.get(key);
-      if (p) return asStored(p.value) as T;
+      if (p) return { value: asStored(p.value) as T, expired: false };
       try {
         lastRaw = this.#store().getItem(key);
         if (lastRaw === null) return undefined;
-        const verdict = await openEnvelope(key, lastRaw, await this.#keys.find(), Date.now());
-        if (verdict.status === 'expired') {
+        const verdict = await openEnvelope(key, lastRaw, await this.#keys.find(), Date.now(), keepExpired);
+        if (verdict.status === 'expired' && !keepExpired) {
           this.#removeIfUnchanged(key, lastRaw);
           return undefined;
         }
-        return verdict.value as T;
+        return { value: verdict.value as T, expired: verdict.status === 'expired' };
       } catch (err) {
         lastError = err;
       }

@@ -22,7 +22,13 @@ import { toast, type ToastOptions } from './ui/toast-store.ts';
 
 // The session token lives only sealed in the secure store (spec §9: user_token, category security).
 const vault: SessionVault = {
-  load: () => secureStorage.get<StoredSession>('user', 'token'),
+  // Past the item's 7 days by the device's clock, the session counts as expired there: start-up
+  // then asks the server, and a session that did end is said to have ended (sync/session.ts).
+  load: async () => {
+    const found = await secureStorage.getEvenExpired<StoredSession>('user', 'token');
+    if (!found) return undefined;
+    return found.expired ? { ...found.value, expiresAt: new Date(0).toISOString() } : found.value;
+  },
   async save(session) {
     await secureStorage.set('user', 'token', session);
     await secureStorage.flush();

@@ -1,7 +1,8 @@
-// The worked examples of TESTING.md, kept as tests so they stay true: offline/online scenarios written
-// with the fixtures of tests/fixtures (server, network, clock, patient, staff). The values (411–416
-// mg/dL) are ones the demo data never has (its readings stay below 260), so a count is of ours only.
-import { expect, test } from '../fixtures/index.ts';
+// The worked examples of TESTING.md, kept as tests so they stay true, and more offline/online
+// scenarios in the same style, written with the fixtures of tests/fixtures (server, network, clock,
+// patient, staff). The values (411–417 mg/dL) are ones the demo data never has (its readings stay
+// below 260), so a count is of ours only.
+import { DEMO_PATIENT, expect, test } from '../fixtures/index.ts';
 
 test('a reading typed offline survives a reload and reaches the server once', async ({ patient, network, server }) => {
   await network.offline();
@@ -39,6 +40,30 @@ test('the server is killed with writes queued and answers 503 twice after its re
     .poll(async () => (await server.api.readings()).filter((r) => r.value === 413 || r.value === 414).map((r) => r.value).sort(), { timeout: 45_000 })
     .toEqual([413, 414]);
   expect(network.stats().failed).toBe(2);
+});
+
+test('a reload with the clock eight days ahead: the server still holds the session, so the patient stays logged in', async ({ patient, clock }) => {
+  // The sealed session item's 7 days are over by the device's clock; the server, asked, decides.
+  await clock.setSystemTime(new Date(Date.now() + 8 * 86_400_000));
+  await patient.page.reload();
+  await patient.page.getByLabel(/^Glucose \((mg\/dL|mmol\/L)\)$/).waitFor();
+  expect(new URL(patient.page.url()).pathname).toBe('/app');
+});
+
+test('a reload offline with the clock eight days ahead ends the session and says so, keeping the unsent reading', async ({ patient, network, clock, server }) => {
+  await network.offline();
+  await patient.recordGlucose(417);
+  await clock.setSystemTime(new Date(Date.now() + 8 * 86_400_000));
+  await patient.page.reload();
+  // Never a silent return to the login page: the patient is told why.
+  await patient.page.getByText('Session Expired. Please login again.').waitFor();
+  await patient.page.getByLabel('Hospital number').waitFor();
+  await clock.setSystemTime(new Date());
+  await network.online();
+  await patient.page.getByLabel('Hospital number').fill(patient.hospNo);
+  await patient.page.getByLabel('Password', { exact: true }).fill(DEMO_PATIENT.password);
+  await patient.page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 417).length, { timeout: 30_000 }).toBe(1);
 });
 
 test('a second tab of the same patient sees a reading typed offline in the first, and it is sent once', async ({ patient, network, server }) => {
