@@ -281,6 +281,33 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       await ui.screenReady(d.page);
     };
 
+    /**
+     * A release while writes wait in the outbox: the server refuses every API call (503) while the
+     * app's files come through, the page's update check installs the new service worker, and the
+     * page hands over to it and reloads. The proxy is left offline, as before, with no errors.
+     */
+    const newAppVersion = async (d: Device) => {
+      const p = proxy as FaultProxy;
+      p.serverErrors(Number.MAX_SAFE_INTEGER, 503);
+      p.newAppVersion();
+      await p.online();
+      // The page reloads once the new worker is in control, unless it reloaded for that less than
+      // 10 s ago (src/lib/pwa.ts guards against a reload loop); then it goes on under the new worker.
+      const reloaded = d.page.waitForEvent('load', { timeout: 20_000 }).then(
+        () => true,
+        () => false,
+      );
+      await d.page.evaluate(async () => {
+        await (await navigator.serviceWorker.getRegistration())?.update();
+      });
+      const didReload = await reloaded;
+      await ui.screenReady(d.page);
+      const queued = (await ui.outboxCounts(d.page)).entries;
+      say(`  the new version took over${didReload ? ' and the page reloaded' : ' (no reload: one came less than 10 s before)'}; the outbox holds ${queued}`);
+      await p.offline();
+      p.serverErrors(0);
+    };
+
     /** Waits until the server holds `r` as the device last had it (false after the timeout). */
     const onServer = async (r: Rec, timeoutMs = 30_000): Promise<boolean> => {
       const deadline = Date.now() + timeoutMs;
@@ -461,11 +488,13 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         }
         await proxy.online();
       } else if (fault === 'reload-offline') {
-        say('FAULT offline, one action, reload');
         await proxy.offline();
+        const update = chance(0.5);
+        say(update ? 'FAULT offline, one action, then a new app version takes over with the write queued' : 'FAULT offline, one action, reload');
         await action(A);
         k++;
-        await reload(A);
+        if (update) await newAppVersion(A);
+        else await reload(A);
         await proxy.online();
       } else if (fault === 'tab-close-offline') {
         say('FAULT offline, one action, the tab is closed; a new tab later');
