@@ -129,11 +129,14 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       await context.tracing.start({ screenshots: true, snapshots: true });
       // The app's own warnings and errors (page and service worker) go into the run's log: they
-      // name what the app saw when a run breaks. A failed request is the fault at work, not news.
+      // name what the app saw when a run breaks. A failed request is the fault at work, not news,
+      // except a 401: the session ended there, which explains a login page met later.
       // Each line names the device and, for a page, which of its tabs (1 = the first opened).
       const heard = (where: string) => (m: ConsoleMessage) => {
         const tab = where === 'page' ? ` ${name}${context.pages().indexOf(m.page() as Page) + 1}` : ` ${name}`;
-        if ((m.type() === 'warning' || m.type() === 'error') && !m.text().startsWith('Failed to load resource') && !m.text().includes('RxDB Open Core')) say(`  ${where}${tab} ${m.type()}: ${(m.text().split('\n')[0] ?? '').slice(0, 200)}`);
+        const text = m.text();
+        const noise = (text.startsWith('Failed to load resource') && !text.includes('status of 401')) || text.includes('RxDB Open Core');
+        if ((m.type() === 'warning' || m.type() === 'error') && !noise) say(`  ${where}${tab} ${m.type()}: ${(text.split('\n')[0] ?? '').slice(0, 200)}`);
       };
       context.on('console', heard('page'));
       context.on('serviceworker', (w) => w.on('console', heard('service worker')));
