@@ -9,17 +9,19 @@ const drained: DrainResult = { sent: [], rejected: [], kept: 0, stuck: 0, unauth
 function controllerWith(opts: { online: () => boolean; inSync: Promise<unknown> }) {
   const status = createSyncStatus({ offline: false });
   let announced = 0;
+  const pulls = { here: 0, leader: 0 };
   const controller = createSyncController({
     status,
     drain: async () => drained,
-    replications: () => [{ reSync: () => undefined, awaitInSync: () => opts.inSync }],
+    replications: () => [{ reSync: () => void pulls.here++, awaitInSync: () => opts.inSync }],
     onUnauthorized: () => undefined,
     registerBackgroundSync: async () => undefined,
     onSynchronized: () => void announced++,
     isStale: () => false,
     isOnline: opts.online,
+    askLeaderToPull: () => void pulls.leader++,
   });
-  return { status, controller, announced: () => announced };
+  return { status, controller, announced: () => announced, pulls };
 }
 
 describe('the sync controller', () => {
@@ -44,5 +46,13 @@ describe('the sync controller', () => {
     await sync;
     expect(status.getSnapshot().offline).toBe(true);
     expect(announced()).toBe(0);
+  });
+
+  it('a refreshing sync pulls here and asks the leading tab to pull; one that must not refresh does neither', async () => {
+    const { controller, pulls } = controllerWith({ online: () => true, inSync: Promise.resolve() });
+    await controller.syncNow({ announce: false, refresh: false });
+    expect(pulls).toEqual({ here: 0, leader: 0 });
+    await controller.syncNow({ announce: false });
+    expect(pulls).toEqual({ here: 1, leader: 1 });
   });
 });

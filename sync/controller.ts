@@ -29,6 +29,8 @@ export interface SyncControllerOptions {
   /** Whether medical data is old enough to refresh (spec §9 cache lifetimes). */
   isStale: (lastSyncAt: number | undefined) => boolean;
   isOnline: () => boolean;
+  /** Asks the tab that leads the replication, if another does, to pull too (sync/replication.ts). */
+  askLeaderToPull?: () => void;
   retryMs?: number;
   inSyncTimeoutMs?: number;
 }
@@ -64,7 +66,10 @@ export function createSyncController(opts: SyncControllerOptions) {
         if (result.kept > 0) await opts.registerBackgroundSync();
         const wasOffline = status.getSnapshot().offline;
         // Replications that have just started pull by themselves: asking again would pull twice.
-        if (o.refresh !== false) for (const r of opts.replications()) r.reSync();
+        if (o.refresh !== false) {
+          for (const r of opts.replications()) r.reSync();
+          opts.askLeaderToPull?.();
+        }
         // A replication whose pulls keep failing never gets in sync; without a limit this drain would
         // never end and no later write would be sent. It counts as not synchronized: try again later.
         const inSync = await Promise.race([

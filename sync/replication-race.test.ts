@@ -10,7 +10,7 @@ import { destroyDataKey } from './crypto.ts';
 import type * as Outbox from './outbox.ts';
 import { addOverride, clearOutbox, enqueue, peekOverrides, pendingOps } from './outbox.ts';
 import { profileMapping } from './profile-sync.ts';
-import { pullChanges, replicate } from './replication.ts';
+import { askLeaderToPull, pullChanges, replicate } from './replication.ts';
 
 // A pull and a local change racing, on the real replication (RxDB, the encrypted storage, the
 // outbox): the server's answer to a pull is never written over a change the device has not sent.
@@ -140,6 +140,21 @@ describe('a pull racing a local change', () => {
     await addOverride({ collection: 'profile', docId: PROFILE_ID, doc: 'refetch' });
     await vi.waitFor(async () => expect((await db?.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
     expect(await peekOverrides('profile')).toEqual([]);
+    await replication.cancel();
+  });
+
+  it('pulls when another tab asks, as a tab that does not lead the replication does when it loads', async () => {
+    // Seed 87846861: a conflict decided on another device did not show in a reloaded tab, as
+    // another tab of the device led the replication and nothing asked it to pull.
+    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+    let breakfast = '07:15';
+    const api = { get: async () => serverUser(breakfast) } as unknown as ApiClient;
+    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
+    await replication.awaitInitialReplication();
+    await replication.awaitInSync();
+    breakfast = '09:00';
+    askLeaderToPull('100001');
+    await vi.waitFor(async () => expect((await db?.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
     await replication.cancel();
   });
 

@@ -250,7 +250,29 @@ export function replicate<Doc extends { _id: string }>(opts: {
     }, () => undefined);
   });
   state.onCancel.push(unwatch);
+  // Another tab of this device asks for the server's changes (askLeaderToPull): only the tab that
+  // leads pulls, so it pulls for them.
+  const asked = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(pullChannel(opts.owner));
+  asked?.addEventListener('message', () => {
+    if (!state.isStopped()) state.reSync();
+  });
+  state.onCancel.push(() => asked?.close());
   return state;
+}
+
+const pullChannel = (owner: string) => `eddy-pull-${owner}`;
+
+/**
+ * Asks the tab that leads this device's replication to pull now. Only that tab pulls
+ * (waitForLeadership): a tab that was just loaded, or that syncs, while another tab leads, pulled
+ * nothing, so a reload showed nothing new, not even a conflict decided on another device
+ * (randomized fault runs, seed 87846861).
+ */
+export function askLeaderToPull(owner: string): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(pullChannel(owner));
+  channel.postMessage('pull');
+  channel.close();
 }
 
 /** The device's copies of these documents, as plain data. */

@@ -195,6 +195,10 @@ function loadController(): Promise<SyncController> {
         // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
         isStale: (lastSyncAt) => lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh',
         isOnline: () => navigator.onLine,
+        askLeaderToPull: () => {
+          const s = session.state;
+          if (s.status === 'logged-in') void import('../../sync/replication.ts').then((m) => m.askLeaderToPull(s.session.hospNo));
+        },
       }),
   );
   return controller;
@@ -224,7 +228,7 @@ async function startSync(owner: StoredSession): Promise<void> {
   if (replications.length > 0) return;
   const db = await openDatabase();
   // Replication pulls in RxDB's replication plugin: loaded with the database, after login.
-  const [{ replicate }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
+  const [{ replicate, askLeaderToPull }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
   await setReplaySession({ token: owner.token, deviceId: deviceId() });
   const afterPush = () => void syncNow({ announce: false });
   (await loadController()).start();
@@ -242,6 +246,8 @@ async function startSync(owner: StoredSession): Promise<void> {
     start(db.labTestReference, m.labTestReferenceMapping),
   ];
   for (const r of replications) r.error$.subscribe((err) => log.warn('replication error', err));
+  // This tab pulls by itself only if it leads; if another tab does, that one pulls for this load.
+  askLeaderToPull(owner.hospNo);
   session.startValidation(() => status.update({ offline: true }));
   // The server renews a session in use (sliding); asking once at start keeps the stored expiry in
   // step, so a patient who opens the app briefly every day is not locked out after 7 days.
