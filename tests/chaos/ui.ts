@@ -202,6 +202,13 @@ export async function removeSymptom(page: Page, name: string): Promise<void> {
 /** How many reports of each of `names` the symptoms screen shows (all days). */
 export async function symptomsShown(page: Page, names: string[]): Promise<Map<string, number>> {
   await ensure(page, 'Symptoms');
+  // Count once the history has rendered (a report or the empty state), never while it says
+  // "Loading your reports…": counted then, the first names came out 0 (seed 87846878).
+  await page
+    .getByRole('button', { name: /^Remove .+ at / })
+    .or(page.getByText(/^No symptoms reported yet\./))
+    .first()
+    .waitFor({ timeout: T });
   const out = new Map<string, number>();
   for (const n of names) out.set(n, await page.getByRole('button', { name: new RegExp(`^Remove ${n} at `) }).count());
   return out;
