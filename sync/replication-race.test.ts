@@ -126,19 +126,30 @@ describe('a pull racing a local change', () => {
     await replication.cancel();
   });
 
-  it('pulls by itself when a refusal is decided for the server copy, in whichever tab', async () => {
-    // Seed 215329919: the patient chose the server's copy in a tab that did not lead the
-    // replication; the leading tab was never asked to pull, and the decision did not show.
-    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+  /**
+   * A profile replication in sync with a server whose breakfast is 07:15, which then changes to
+   * 09:00; `pulled()` waits until the device shows the change (i.e. until something made it pull).
+   */
+  async function inSyncThenChangedOnServer() {
+    const opened = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
+    db = opened;
     let breakfast = '07:15';
     const api = { get: async () => serverUser(breakfast) } as unknown as ApiClient;
-    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
+    const replication = replicate({ collection: opened.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
     await replication.awaitInitialReplication();
     await replication.awaitInSync();
     breakfast = '09:00';
+    const pulled = () => vi.waitFor(async () => expect((await opened.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
+    return { replication, pulled };
+  }
+
+  it('pulls by itself when a refusal is decided for the server copy, in whichever tab', async () => {
+    // Seed 215329919: the patient chose the server's copy in a tab that did not lead the
+    // replication; the leading tab was never asked to pull, and the decision did not show.
+    const { replication, pulled } = await inSyncThenChangedOnServer();
     // What discardRefused() stores, as another tab would: no reSync() is called here.
     await addOverride({ collection: 'profile', docId: PROFILE_ID, doc: 'refetch' });
-    await vi.waitFor(async () => expect((await db?.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
+    await pulled();
     expect(await peekOverrides('profile')).toEqual([]);
     await replication.cancel();
   });
@@ -146,15 +157,9 @@ describe('a pull racing a local change', () => {
   it('pulls when another tab asks, as a tab that does not lead the replication does when it loads', async () => {
     // Seed 87846861: a conflict decided on another device did not show in a reloaded tab, as
     // another tab of the device led the replication and nothing asked it to pull.
-    db = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
-    let breakfast = '07:15';
-    const api = { get: async () => serverUser(breakfast) } as unknown as ApiClient;
-    const replication = replicate({ collection: db.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
-    await replication.awaitInitialReplication();
-    await replication.awaitInSync();
-    breakfast = '09:00';
+    const { replication, pulled } = await inSyncThenChangedOnServer();
     askLeaderToPull('100001');
-    await vi.waitFor(async () => expect((await db?.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
+    await pulled();
     await replication.cancel();
   });
 
