@@ -134,13 +134,14 @@ describe('a pull racing a local change', () => {
     const opened = await openEddyDatabase({ name: `race-${randomUUID()}`, storage: getRxStorageMemory() });
     db = opened;
     let breakfast = '07:15';
-    const api = { get: async () => serverUser(breakfast) } as unknown as ApiClient;
+    let requests = 0;
+    const api = { get: async () => (requests++, serverUser(breakfast)) } as unknown as ApiClient;
     const replication = replicate({ collection: opened.profile, mapping: profileMapping, api, owner: '100001', afterPush: () => undefined });
     await replication.awaitInitialReplication();
     await replication.awaitInSync();
     breakfast = '09:00';
     const pulled = () => vi.waitFor(async () => expect((await opened.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
-    return { replication, pulled };
+    return { replication, pulled, requests: () => requests };
   }
 
   it('pulls by itself when a refusal is decided for the server copy, in whichever tab', async () => {
@@ -157,8 +158,13 @@ describe('a pull racing a local change', () => {
   it('pulls when another tab asks, as a tab that does not lead the replication does when it loads', async () => {
     // Seed 87846861: a conflict decided on another device did not show in a reloaded tab, as
     // another tab of the device led the replication and nothing asked it to pull.
-    const { replication, pulled } = await inSyncThenChangedOnServer();
+    const { replication, pulled, requests } = await inSyncThenChangedOnServer();
+    // The tab's own ask is not for it: it pulls by itself, and would pull twice.
+    const before = requests();
     askLeaderToPull('100001');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(requests()).toBe(before);
+    askLeaderToPull('100001', 'another-tab');
     await pulled();
     await replication.cancel();
   });

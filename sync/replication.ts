@@ -251,27 +251,30 @@ export function replicate<Doc extends { _id: string }>(opts: {
   });
   state.onCancel.push(unwatch);
   // Another tab of this device asks for the server's changes (askLeaderToPull): only the tab that
-  // leads pulls, so it pulls for them.
+  // leads pulls, so it pulls for them. This tab's own asks are not for it: it pulls by itself
+  // (at start, and by the controller's reSync), and would pull twice.
   const asked = typeof BroadcastChannel === 'undefined' ? undefined : new BroadcastChannel(pullChannel(opts.owner));
-  asked?.addEventListener('message', () => {
-    if (!state.isStopped()) state.reSync();
+  asked?.addEventListener('message', (event: MessageEvent<{ from?: string }>) => {
+    if (event.data?.from !== THIS_TAB && !state.isStopped()) state.reSync();
   });
   state.onCancel.push(() => asked?.close());
   return state;
 }
 
 const pullChannel = (owner: string) => `eddy-pull-${owner}`;
+/** Who asks: a tab's own replications ignore its asks. */
+const THIS_TAB = crypto.randomUUID();
 
 /**
  * Asks the tab that leads this device's replication to pull now. Only that tab pulls
  * (waitForLeadership): a tab that was just loaded, or that syncs, while another tab leads, pulled
  * nothing, so a reload showed nothing new, not even a conflict decided on another device
- * (randomized fault runs, seed 87846861).
+ * (randomized fault runs, seed 87846861). `from` names the asking tab (a test stands in for another).
  */
-export function askLeaderToPull(owner: string): void {
+export function askLeaderToPull(owner: string, from: string = THIS_TAB): void {
   if (typeof BroadcastChannel === 'undefined') return;
   const channel = new BroadcastChannel(pullChannel(owner));
-  channel.postMessage('pull');
+  channel.postMessage({ from });
   channel.close();
 }
 
