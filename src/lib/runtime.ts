@@ -184,7 +184,9 @@ function loadController(): Promise<SyncController> {
       createSyncController({
         status,
         drain: () => drainOutbox(),
-        replications: () => replications,
+        // Only the replications running in this tab: one that waits to lead (another tab leads) never
+        // gets in sync, and a sync awaiting it waited 30 s each time and kept the offline notice.
+        replications: () => replications.filter((r) => r.wasStarted && !r.isPaused() && !r.isStopped()),
         onUnauthorized: handleUnauthorized,
         registerBackgroundSync: registerBackgroundReplay,
         settle: settleAutomatically,

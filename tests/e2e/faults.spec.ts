@@ -2,7 +2,7 @@
 // scenarios in the same style, written with the fixtures of tests/fixtures (server, network, clock,
 // patient, staff). The values (411–417 mg/dL) are ones the demo data never has (its readings stay
 // below 260), so a count is of ours only.
-import { DEMO_PATIENT, expect, test } from '../fixtures/index.ts';
+import { DEMO_PATIENT, expect, recordGlucose, test } from '../fixtures/index.ts';
 
 test('a reading typed offline survives a reload and reaches the server once', async ({ patient, network, server }) => {
   await network.offline();
@@ -74,6 +74,19 @@ test('a second tab of the same patient sees a reading typed offline in the first
   await network.online();
   await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 415).length, { timeout: 30_000 }).toBe(1);
   expect(network.seen('POST', '/api/glucose/add')).toBeGreaterThanOrEqual(1);
+});
+
+test('a second tab that does not lead the sync says it is back online once the server answers again', async ({ patient, network, server }) => {
+  const tab = await patient.newTab();
+  // The first tab leads the replication; the second only sends its outbox and asks the first to pull.
+  await network.offline();
+  await recordGlucose(tab, 418);
+  const badge = tab.getByTestId('sync-badge');
+  await expect(badge).toContainText('Offline:', { timeout: 30_000 });
+  await network.online();
+  await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 418).length, { timeout: 30_000 }).toBe(1);
+  // Waited 30 s for a replication that never runs in that tab, and kept the notice (chaos review).
+  await expect(badge.filter({ hasText: 'Offline:' })).toHaveCount(0, { timeout: 20_000 });
 });
 
 test('a device whose clock runs eight days ahead: the server refuses the reading, the patient is told why and nothing is lost', async ({ patient, network, server, clock }) => {
