@@ -285,6 +285,25 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     };
 
     /**
+     * Whether device d comes to show something within ms. A device learns of another's changes when
+     * it starts (or its data is stale), so it is reloaded: after a second, then every 8 s: its start-up pull takes
+     * several round trips, and at a high latency a reload every second cut each one short, so the
+     * device never showed what it would have (seed 1772631277 at 900 ms).
+     */
+    const showsWithin = async (d: Device, shown: () => Promise<boolean>, ms: number): Promise<boolean> => {
+      const deadline = Date.now() + ms;
+      let reloadedAt = Date.now() - 7_000; // the first reload after a second
+      for (;;) {
+        if (await shown()) return true;
+        if (Date.now() >= deadline) return false;
+        if (Date.now() - reloadedAt >= 8_000) {
+          await reload(d);
+          reloadedAt = Date.now();
+        } else await sleep(500);
+      }
+    };
+
+    /**
      * A release while writes wait in the outbox: the server refuses every API call (503) while the
      * app's files come through, the page's update check installs the new service worker, and the
      * page hands over to it and reloads. The proxy is left offline, as before, with no errors.
@@ -405,16 +424,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         if (r.kind === 'lab') return ((await ui.labsShown(d.page, [r.name])).get(r.name) ?? []).includes(`${r.value} mg/L`);
         return ((await ui.appointmentsShown(d.page)).get(r.name) ?? []).includes(r.value as string);
       };
-      const shownOnB = () => shownOn(b);
-      let seen = false;
-      for (let i = 0; i < 10 && !seen; i++) {
-        seen = await shownOnB();
-        if (!seen) {
-          await sleep(1000);
-          await reload(b);
-        }
-      }
-      if (!seen) {
+      if (!(await showsWithin(b, () => shownOn(b), 20_000))) {
         problems.push(`device B never showed record #${r.id} (${r.kind} ${String(r.value)}) that the server holds`);
         result.diverged++;
         return;
@@ -454,16 +464,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       }
       // The decision converges: both devices come to show the decided value (then the run goes on).
       for (const d of [A, b]) {
-        let ok = false;
-        for (let i = 0; i < 12 && !ok; i++) {
-          ok = await shownOn(d);
-          if (!ok) {
-            await sleep(1000);
-            await reload(d);
-          }
-        }
-        if (!ok) {
-          problems.push(`device ${d.name} does not show record #${r.id} as decided (${String(r.value)}) 12 s after the decision`);
+        if (!(await showsWithin(d, () => shownOn(d), 30_000))) {
+          problems.push(`device ${d.name} does not show record #${r.id} as decided (${String(r.value)}) 30 s after the decision`);
           result.diverged++;
         }
       }
