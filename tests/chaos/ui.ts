@@ -284,8 +284,24 @@ export async function breakfastShown(page: Page): Promise<string> {
 
 // ---- the outbox, the refused list, logout ----
 
-/** Rows in the device's outbox stores (sealed: counted, never read). */
+/**
+ * Rows in the device's outbox stores (sealed: counted, never read). The app may reload the page
+ * meanwhile: a new version of the app takes over every device that loads it, and reloads it once
+ * (src/lib/pwa.ts); the count is then taken again on the new page (seed 410015380: device B,
+ * loaded at the settle, picked up the version device A had installed, and reloaded).
+ */
 export async function outboxCounts(page: Page): Promise<{ entries: number; refused: number; overrides: number }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await countOutbox(page);
+    } catch (err) {
+      if (attempt >= 3 || !(err instanceof Error) || !/Execution context was destroyed|navigat/i.test(err.message)) throw err;
+      await page.waitForLoadState('load');
+    }
+  }
+}
+
+function countOutbox(page: Page): Promise<{ entries: number; refused: number; overrides: number }> {
   return page.evaluate(
     () =>
       new Promise<{ entries: number; refused: number; overrides: number }>((resolve, reject) => {
