@@ -4,8 +4,13 @@ import { LoaderOverlay, useLoaderVisible } from '../components/loader-overlay.ts
 import { ScrollToTop } from '../components/scroll-to-top.tsx';
 import { Toaster } from '../components/toaster.tsx';
 import { CookieConsent } from '../features/consent/cookie-consent.tsx';
+import { ensureFullCatalog, LOGIN_PAGES } from '../lib/i18n.ts';
 
 export const Route = createRootRoute({
+  // The login pages show with the login part of the catalog; every other page waits for the rest.
+  beforeLoad: async ({ location }) => {
+    if (!LOGIN_PAGES.has(location.pathname)) await ensureFullCatalog();
+  },
   component: RootLayout,
   notFoundComponent: NotFoundPage,
   errorComponent: ErrorPage,
