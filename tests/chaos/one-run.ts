@@ -286,9 +286,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
 
     /**
      * Whether device d comes to show something within ms. A device learns of another's changes when
-     * it starts (or its data is stale), so it is reloaded: after a second, then every 8 s: its start-up pull takes
-     * several round trips, and at a high latency a reload every second cut each one short, so the
-     * device never showed what it would have (seed 1772631277 at 900 ms).
+     * it starts (or its data is stale), so it is reloaded: after a second, then every 8 s. Its
+     * start-up pull takes several round trips; at a high latency a reload every second cut each one
+     * short, and the device never showed what it would have (seed 1772631277 at 900 ms).
      */
     const showsWithin = async (d: Device, shown: () => Promise<boolean>, ms: number): Promise<boolean> => {
       const deadline = Date.now() + ms;
