@@ -4,6 +4,9 @@
 // below 260), so a count is of ours only.
 import { DEMO_PATIENT, expect, recordGlucose, test } from '../fixtures/index.ts';
 
+// Each test has its own server, proxy and browser context: they can run on any worker.
+test.describe.configure({ mode: 'parallel' });
+
 test('a reading typed offline survives a reload and reaches the server once', async ({ patient, network, server }) => {
   await network.offline();
   await patient.recordGlucose(411);
