@@ -6,7 +6,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { ErrorObject } from 'ajv';
 import type { Config } from './config.ts';
@@ -14,6 +13,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './http/errors.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { registerStaticFiles } from './http/static-files.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -38,6 +38,8 @@ export interface BuildOptions {
    * want the loop itself, and otherwise run passes explicitly).
    */
   reminders?: boolean;
+  /** The built web app's folder (default dist/); tests serve one of their own. */
+  webRoot?: string;
 }
 
 const HAS_NUL = /\u0000/;
@@ -96,7 +98,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     return reply.status(status).send({ message: err.message });
   });
 
-  const hasWebApp = existsSync(path.join(webRoot, 'index.html'));
+  const root = opts.webRoot ?? webRoot;
+  const hasWebApp = existsSync(path.join(root, 'index.html'));
   app.setNotFoundHandler((req, reply) => {
     const pathOnly = req.url.split('?')[0] ?? req.url;
     if (pathOnly.startsWith('/api/') || pathOnly === '/api') return reply.status(404).send({ message: `Not found: ${req.method} ${pathOnly}` });
@@ -138,7 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     done();
   }, { prefix: '/api' });
 
-  if (hasWebApp) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  if (hasWebApp) await registerStaticFiles(app, root);
 
   const stopHousekeeping = scheduleHousekeeping(ctx);
   let reminders: ReminderLoop | undefined;

@@ -8,8 +8,12 @@
 // our origin and could use the non-extractable key just as well, so a keyed hash would add nothing.
 // What the hash does catch is a corrupted or hand-edited envelope (e.g. a maxAge stretched to keep
 // an old token alive); the data itself is covered by the GCM tag.
-import { decryptJson, encryptJson, findDataKey, getDataKey, sha256Hex } from './crypto.ts';
 import { log } from './log.ts';
+
+// The ciphers and the key store (crypto.ts, with Dexie) load on the first read of an item that
+// exists or the first write: a device with nothing stored (the login page of a first visit or
+// after a logout) never loads them (the performance budget of the login route).
+const cryptoModule = () => import('./crypto.ts');
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -106,7 +110,7 @@ const namespaceOf = (key: string): Namespace | undefined => NAMESPACES.find((ns)
 
 const integrityOf = (key: string, e: Omit<Envelope, 'integrity'>): Promise<string> =>
   // An array fixes the field order, so the same envelope always hashes the same.
-  sha256Hex(JSON.stringify([key, e.data, e.timestamp, e.category, e.version, e.maxAge, e.keyType]));
+  cryptoModule().then((c) => c.sha256Hex(JSON.stringify([key, e.data, e.timestamp, e.category, e.version, e.maxAge, e.keyType])));
 
 const isEnvelope = (v: unknown): v is Envelope => {
   if (typeof v !== 'object' || v === null) return false;
@@ -141,7 +145,7 @@ async function openEnvelope(key: string, raw: string, dataKey: CryptoKey | undef
   const expired = now >= parsed.timestamp + parsed.maxAge;
   if (expired && !openExpired) return { status: 'expired' };
   if (!dataKey) throw new Error('no data key');
-  const value = await decryptJson<unknown>(dataKey, parsed.data, key);
+  const value = await (await cryptoModule()).decryptJson<unknown>(dataKey, parsed.data, key);
   return expired ? { status: 'expired', value } : { status: 'ok', value };
 }
 
@@ -173,7 +177,7 @@ export class SecureStorage {
 
   constructor(opts: SecureStorageOptions = {}) {
     this.#backend = opts.backend;
-    this.#keys = opts.keys ?? { get: getDataKey, find: findDataKey };
+    this.#keys = opts.keys ?? { get: async () => (await cryptoModule()).getDataKey(), find: async () => (await cryptoModule()).findDataKey() };
     this.#debounceMs = opts.debounceMs ?? WRITE_DEBOUNCE_MS;
     this.#retryDelayMs = opts.retryDelayMs ?? 50;
   }
@@ -217,7 +221,7 @@ export class SecureStorage {
     const run = (async () => {
       const dataKey = await this.#keys.get();
       const rest: Omit<Envelope, 'integrity'> = {
-        data: await encryptJson(dataKey, p.value, key),
+        data: await (await cryptoModule()).encryptJson(dataKey, p.value, key),
         timestamp: p.timestamp,
         category: p.category,
         version: ENVELOPE_VERSION,

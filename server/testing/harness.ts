@@ -46,11 +46,11 @@ export async function openTestDatabase(): Promise<{ database: Database; url: str
 }
 
 /** `opts.reminders` starts the server's own reminder loop; tests otherwise run passes themselves. */
-export async function createHarness(env: Record<string, string> = {}, opts: { mailer?: Mailer; reminders?: boolean } = {}): Promise<Harness> {
+export async function createHarness(env: Record<string, string> = {}, opts: { mailer?: Mailer; reminders?: boolean; webRoot?: string } = {}): Promise<Harness> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: '1000', LOG_LEVEL: 'silent', ...env });
   const { database, url, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}) });
+  const app = await buildApp({ config, database, logger: false, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}), ...(opts.webRoot ? { webRoot: opts.webRoot } : {}) });
   await app.ready();
   return {
     app,

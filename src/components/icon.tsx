@@ -1,10 +1,13 @@
 // Icons render from data bundled with the app (so they work offline and on first paint); an icon that
 // is not bundled is fetched once from our own server's icon endpoint.
-import { addCollection, Icon as IconifyIcon } from '@iconify/react';
-import { bundledIcons, type BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
-import { askServerForMissingIcons } from '../lib/ui/icons/custom-icons.ts';
+import { Icon as IconifyIcon } from '@iconify/react/offline';
+import { useEffect, useState } from 'react';
+import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
+import { iconLoaded, registerIcons, requestIcon } from '../lib/ui/icons/custom-icons.ts';
+import { shellIcons } from '../lib/ui/icons/shell-icons.ts';
 
-addCollection(bundledIcons);
+// The shell's icons draw in the first render; the app's others load before its pages show.
+registerIcons(shellIcons);
 
 /**
  * Icons that point along the line of reading ("next", "back", "leave"): in a right-to-left page they
@@ -12,7 +15,6 @@ addCollection(bundledIcons);
  * Clocks, refresh and vertical arrows do not change.
  */
 const DIRECTIONAL = new Set<string>(['mdi:chevron-left', 'mdi:chevron-right', 'mdi:arrow-left', 'mdi:arrow-right', 'mdi:logout', 'mdi:login']);
-askServerForMissingIcons();
 
 export interface IconProps {
   /** "mdi:name": a bundled icon, or one registered with loadCustomIcons. */
@@ -25,16 +27,28 @@ export interface IconProps {
 }
 
 export function Icon({ icon, label, size = '1em', className }: IconProps) {
-  const a11y = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true };
+  const loaded = iconLoaded(icon);
+  const [, setAnswered] = useState(0);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    void requestIcon(icon).then(() => {
+      if (live) setAnswered((n) => n + 1);
+    });
+    return () => {
+      live = false;
+    };
+  }, [icon, loaded]);
+  // Iconify hides every icon from screen readers unless told otherwise: a labelled one is an image.
+  const a11y = label ? { role: 'img', 'aria-label': label, 'aria-hidden': false } : { 'aria-hidden': true };
+  // Until the server answers (or when it has no such icon), an empty box of the icon's size.
+  if (!loaded) return <span className="icon" style={{ inlineSize: size, blockSize: size }} {...a11y} />;
   return (
     <IconifyIcon
       icon={icon}
-      // `ssr` renders bundled icons in the first render instead of after an effect: no flash.
-      ssr
       width={size}
       height={size}
       className={['icon', DIRECTIONAL.has(icon) ? 'icon--directional' : '', className ?? ''].filter(Boolean).join(' ')}
-      fallback={<span className="icon" style={{ inlineSize: size, blockSize: size }} aria-hidden />}
       {...a11y}
     />
   );

@@ -2,9 +2,10 @@
 // Which language a visitor gets, how it is remembered, what the document says about it, and what
 // happens when a catalog cannot be loaded (spec §8 "Failed locale loading", §9 locale cookie).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activateLocale, detectLocale, i18n, isRtl, LANGUAGE_NAMES, LOCALE_COOKIE, LOCALES, rememberLocale, setCatalogLoaderForTests, type Locale } from './i18n.ts';
+import { activateLocale, detectLocale, ensureFullCatalog, i18n, isRtl, LANGUAGE_NAMES, LOCALE_COOKIE, LOCALES, rememberLocale, setCatalogLoaderForTests, type CatalogPart, type Locale } from './i18n.ts';
 
-const catalog = (locale: Locale) => ({ messages: { greeting: [`hello in ${locale}`] } });
+// The login part says hello; the rest of the catalog says goodbye.
+const catalog = (locale: Locale, part: CatalogPart = 'login') => ({ messages: part === 'login' ? { greeting: [`hello in ${locale}`] } : { farewell: [`goodbye in ${locale}`] } });
 let cookieWrites: string[];
 
 function setBrowserLanguages(languages: string[]): void {
@@ -23,7 +24,7 @@ beforeEach(() => {
     cookieWrites.push(v);
     desc?.set?.call(document, v);
   });
-  setCatalogLoaderForTests((locale) => Promise.resolve(catalog(locale)));
+  setCatalogLoaderForTests((locale, part) => Promise.resolve(catalog(locale, part)));
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -69,7 +70,7 @@ describe('activating a locale', () => {
   it('logs "Failed locale loading" and falls back to English when a catalog does not load', async () => {
     await activateLocale('es');
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    setCatalogLoaderForTests((locale) => (locale === 'ar' ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(catalog(locale))));
+    setCatalogLoaderForTests((locale, part) => (locale === 'ar' ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(catalog(locale, part))));
     await expect(activateLocale('ar')).resolves.toBe('en');
     expect(error).toHaveBeenCalledWith('Failed locale loading', expect.any(TypeError));
     expect(i18n.locale).toBe('en');
@@ -87,6 +88,40 @@ describe('activating a locale', () => {
     expect(error.mock.calls.map((c) => c[0])).toEqual(['Failed locale loading', 'Failed locale loading']);
     expect(i18n.locale).toBe('en');
     expect(i18n._('greeting')).toBe('greeting');
+  });
+});
+
+describe('the two parts of a catalog', () => {
+  it('gives the login pages only the login part; the rest comes once another page asks for it', async () => {
+    const asked: string[] = [];
+    setCatalogLoaderForTests((locale, part) => {
+      asked.push(`${locale}/${part}`);
+      return Promise.resolve(catalog(locale, part));
+    });
+    await activateLocale('fr');
+    expect(asked).toEqual(['fr/login']);
+    expect(i18n._('farewell')).toBe('farewell'); // not loaded yet: only the login pages show
+    const rendered = vi.fn();
+    const stop = i18n.on('change', rendered);
+    await Promise.all([ensureFullCatalog(), ensureFullCatalog()]);
+    stop();
+    expect(asked).toEqual(['fr/login', 'fr/messages']); // once, however many pages ask
+    expect(rendered).toHaveBeenCalled(); // the screens render again with the new messages
+    expect([i18n._('greeting'), i18n._('farewell')]).toEqual(['hello in fr', 'goodbye in fr']);
+    // A change of language after that loads both parts before it shows.
+    await activateLocale('hi');
+    expect(asked.slice(2).sort()).toEqual(['hi/login', 'hi/messages']);
+    expect([i18n._('greeting'), i18n._('farewell')]).toEqual(['hello in hi', 'goodbye in hi']);
+  });
+
+  it('shows the rest in English, never as ids, when its part of the chosen language does not load', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    setCatalogLoaderForTests((locale, part) => (locale === 'es' && part === 'messages' ? Promise.reject(new Error('offline')) : Promise.resolve(catalog(locale, part))));
+    await activateLocale('es');
+    await ensureFullCatalog();
+    expect(error).toHaveBeenCalledWith('Failed locale loading', expect.any(Error));
+    expect(i18n.locale).toBe('es');
+    expect([i18n._('greeting'), i18n._('farewell')]).toEqual(['hello in es', 'goodbye in en']);
   });
 });
 

@@ -7,11 +7,21 @@ import { LOCALES, localeOfPath, stripLocale, withLocale } from './i18n.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 // Read with Lingui's own PO reader, so entries wrapped over several lines count like the others.
+// A locale's two catalogs (login and the rest, src/lib/i18n.ts) together; a message both use counts once.
 const msgids = (locale: string) => {
-  const file = path.join(root, 'locales', locale, 'messages.po');
-  const po = readFileSync(file, 'utf8');
-  const catalog = formatter({ lineNumbers: false }).parse(po, { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string }>;
-  return Object.entries(catalog).map(([id, entry]) => ({ id, text: entry.translation ?? '' }));
+  const all = new Map<string, string>();
+  for (const part of ['login', 'messages']) {
+    const file = path.join(root, 'locales', locale, `${part}.po`);
+    const po = readFileSync(file, 'utf8');
+    const catalog = formatter({ lineNumbers: false }).parse(po, { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string }>;
+    for (const [id, entry] of Object.entries(catalog)) {
+      const text = entry.translation ?? '';
+      // The same message in both catalogs must read the same.
+      if (all.has(id) && all.get(id) !== text) throw new Error(`${locale}: "${id}" is translated differently in the two catalogs`);
+      all.set(id, text);
+    }
+  }
+  return [...all].map(([id, text]) => ({ id, text }));
 };
 
 describe('locales', () => {

@@ -54,20 +54,33 @@ export function detectLocale(): Locale {
   return SOURCE_LOCALE;
 }
 
-// One chunk per catalog, loaded on demand (the lingui plugin compiles the .po files at build time).
-const catalogs = import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po');
+// Each locale's messages come in two catalogs, one chunk each, compiled from the .po files at build
+// time: `login` holds what the login pages and the app's shell say (lingui.config.ts lists those
+// files), `messages` the rest. The login pages load only the first (the performance budget of the
+// login route); every other page loads the rest before it shows (ensureFullCatalog, in the root
+// route; offline from the service worker's precache), so no page ever shows a message's id.
+export type CatalogPart = 'login' | 'messages';
 
-function importCatalog(locale: Locale): Promise<{ messages: Messages }> {
-  const load = catalogs[`../../locales/${locale}/messages.po`];
-  return load ? load() : Promise.reject(new Error(`no catalog for ${locale}`));
+/** The pages that need only the login part (unprefixed paths, as the router sees them). */
+export const LOGIN_PAGES: ReadonlySet<string> = new Set(['/', '/auth', '/admin', '/admin/login']);
+const catalogs: Record<CatalogPart, Record<string, () => Promise<{ messages: Messages }>>> = {
+  login: import.meta.glob<{ messages: Messages }>('../../locales/*/login.po'),
+  messages: import.meta.glob<{ messages: Messages }>('../../locales/*/messages.po'),
+};
+
+function importCatalog(locale: Locale, part: CatalogPart): Promise<{ messages: Messages }> {
+  const load = catalogs[part][`../../locales/${locale}/${part}.po`];
+  return load ? load() : Promise.reject(new Error(`no ${part} catalog for ${locale}`));
 }
 
-type CatalogLoader = (locale: Locale) => Promise<{ messages: Messages }>;
+type CatalogLoader = (locale: Locale, part: CatalogPart) => Promise<{ messages: Messages }>;
 let loadCatalog: CatalogLoader = importCatalog;
 
 /** Tests only: stands in for the catalog chunks (e.g. one that fails to load). */
 export function setCatalogLoaderForTests(loader: CatalogLoader | undefined): void {
   loadCatalog = loader ?? importCatalog;
+  wantFull = false;
+  full = undefined;
 }
 
 /** The document speaks the active language: `lang` for screen readers and fonts, `dir` for the layout. */
@@ -76,34 +89,74 @@ function applyToDocument(locale: string): void {
   document.documentElement.dir = isRtl(locale) ? 'rtl' : 'ltr';
 }
 
+/** Whether a page past the login pages was asked for: a change of language then loads both parts. */
+let wantFull = false;
+/** The second part's loading for the active locale, once started. */
+let full: Promise<void> | undefined;
+
+/** The parts of a locale's catalog, merged; the first failure rejects. */
+async function loadParts(locale: Locale, parts: readonly CatalogPart[]): Promise<Messages> {
+  const loaded = await Promise.all(parts.map((part) => loadCatalog(locale, part)));
+  return Object.assign({}, ...loaded.map((c) => c.messages)) as Messages;
+}
+
 /**
- * Loads and activates a locale's catalog. A catalog that fails to load (a chunk missing offline, a
- * broken deploy) is logged as "Failed locale loading" (spec §8) and English is shown instead; the
- * remembered choice is then left as it was, so the language comes back once its catalog loads.
- * Resolves to the locale actually active.
+ * Loads and activates a locale's catalog (the login part, and the rest too once a page past the
+ * login pages was shown). A catalog that fails to load (a chunk missing offline, a broken deploy) is
+ * logged as "Failed locale loading" (spec §8) and English is shown instead; the remembered choice is
+ * then left as it was, so the language comes back once its catalog loads. Resolves to the locale
+ * actually active.
  */
 export async function activateLocale(locale: Locale): Promise<Locale> {
+  const parts: CatalogPart[] = wantFull ? ['login', 'messages'] : ['login'];
+  full = undefined;
   try {
-    const { messages } = await loadCatalog(locale);
-    i18n.loadAndActivate({ locale, messages });
+    i18n.loadAndActivate({ locale, messages: await loadParts(locale, parts) });
+    if (wantFull) full = Promise.resolve();
     // Remembered for a year, so the next visit without a prefix opens in the same language.
     rememberLocale(locale);
   } catch (err) {
     log.error('Failed locale loading', err);
-    if (locale === SOURCE_LOCALE) {
-      // Even English failed: the messages' ids are all there is; the page still works.
-      i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
-    } else {
-      try {
-        i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: (await loadCatalog(SOURCE_LOCALE)).messages });
-      } catch (again) {
-        log.error('Failed locale loading', again);
-        i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
-      }
-    }
+    await activateEnglish(parts);
   }
   applyToDocument(i18n.locale);
   return i18n.locale as Locale;
+}
+
+async function activateEnglish(parts: readonly CatalogPart[]): Promise<void> {
+  try {
+    i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: await loadParts(SOURCE_LOCALE, parts) });
+    if (wantFull) full = Promise.resolve();
+  } catch (again) {
+    log.error('Failed locale loading', again);
+    // Even English failed: the messages' ids are all there is; the page still works.
+    i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages: {} });
+  }
+}
+
+/**
+ * The whole catalog of the active locale: loaded once (later calls share the first), added to what
+ * the login part gave. A part that fails to load is logged and English stands in for it.
+ */
+export function ensureFullCatalog(): Promise<void> {
+  wantFull = true;
+  full ??= (async () => {
+    const locale = (isLocale(i18n.locale) ? i18n.locale : SOURCE_LOCALE);
+    try {
+      i18n.load(locale, (await loadCatalog(locale, 'messages')).messages);
+    } catch (err) {
+      log.error('Failed locale loading', err);
+      if (locale !== SOURCE_LOCALE) {
+        const english = await loadCatalog(SOURCE_LOCALE, 'messages').catch((again: unknown) => {
+          log.error('Failed locale loading', again);
+          return undefined;
+        });
+        // Shown in English rather than as ids; the language comes back with the next load.
+        if (english) i18n.load(locale, english.messages);
+      }
+    }
+  })();
+  return full;
 }
 
 export { i18n };

@@ -6,8 +6,6 @@ import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import type { SyncController } from '../../sync/controller.ts';
-import { clearOutbox, dropReplaySession, pendingCount, refusedCount, setOwner, setReplaySession } from '../../sync/outbox.ts';
-import { clearInbox } from '../../sync/push-inbox.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
@@ -19,6 +17,10 @@ import { OUTBOX_SYNC_TAG } from './pwa.ts';
 import { lazyReminders } from './lazy-reminders.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
+
+// The outbox and the push inbox (Dexie) load when a session needs them, not on the login page of a
+// device with no session (the performance budget of the login route).
+const outbox = () => import('../../sync/outbox.ts');
 
 // The session token lives only sealed in the secure store (spec §9: user_token, category security).
 const vault: SessionVault = {
@@ -117,8 +119,8 @@ async function stopReplications(): Promise<void> {
 
 async function wipeLocalData(): Promise<void> {
   await stopReplications();
-  await clearOutbox();
-  await clearInbox();
+  await (await outbox()).clearOutbox();
+  await (await import('../../sync/push-inbox.ts')).clearInbox();
   // The browser's subscription goes too: the next patient on this device must not get these reminders.
   await Promise.race([
     reminders.forget().catch((err: unknown) => log.warn('push subscription not dropped', err)),
@@ -135,10 +137,11 @@ async function wipeLocalData(): Promise<void> {
 /** The session ended by itself: nothing is sent with the ended token; everything sealed stays. */
 async function lockLocalData(): Promise<void> {
   await stopReplications();
-  await dropReplaySession();
+  await (await outbox()).dropReplaySession();
 }
 
 async function onLoggedIn(s: StoredSession): Promise<void> {
+  const { setOwner, setReplaySession } = await outbox();
   await setReplaySession({ token: s.token, deviceId: deviceId() });
   await setOwner(s.hospNo);
   // Entries this patient made before another patient used this device come back to be sent.
@@ -219,6 +222,7 @@ const LOGOUT_SEND_TIMEOUT_MS = 10_000;
  * server (unsent or refused). The caller asks the patient before a logout that would delete them.
  */
 async function prepareLogout(): Promise<number> {
+  const { pendingCount, refusedCount } = await outbox();
   if ((await pendingCount()) > 0 && navigator.onLine) {
     await Promise.race([syncNow({ announce: false, refresh: false }), new Promise((resolve) => setTimeout(resolve, LOGOUT_SEND_TIMEOUT_MS))]);
   }
@@ -231,7 +235,7 @@ async function startSync(owner: StoredSession): Promise<void> {
   const db = await openDatabase();
   // Replication pulls in RxDB's replication plugin: loaded with the database, after login.
   const [{ replicate, askLeaderToPull }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
-  await setReplaySession({ token: owner.token, deviceId: deviceId() });
+  await (await outbox()).setReplaySession({ token: owner.token, deviceId: deviceId() });
   const afterPush = () => void syncNow({ announce: false });
   (await loadController()).start();
   const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>

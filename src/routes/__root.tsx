@@ -4,8 +4,15 @@ import { LoaderOverlay, useLoaderVisible } from '../components/loader-overlay.ts
 import { ScrollToTop } from '../components/scroll-to-top.tsx';
 import { Toaster } from '../components/toaster.tsx';
 import { CookieConsent } from '../features/consent/cookie-consent.tsx';
+import { ensureFullCatalog, LOGIN_PAGES } from '../lib/i18n.ts';
+import { loadBundledIcons } from '../lib/ui/icons/custom-icons.ts';
 
 export const Route = createRootRoute({
+  // The login pages show with the login part of the catalog and the shell's icons; every other page
+  // waits for the rest of both (the performance budget of the login route).
+  beforeLoad: async ({ location }) => {
+    if (!LOGIN_PAGES.has(location.pathname)) await Promise.all([ensureFullCatalog(), loadBundledIcons()]);
+  },
   component: RootLayout,
   notFoundComponent: NotFoundPage,
   errorComponent: ErrorPage,

@@ -29,10 +29,14 @@ type Catalog = Map<string, string>;
 
 /** A locale's catalog as id → text (English for the source locale), or undefined when it is not there. */
 function readCatalog(locale: string): Catalog | undefined {
-  const file = path.join(root, 'locales', locale, 'messages.po');
-  if (!existsSync(file)) return undefined;
-  const parsed = formatter({ lineNumbers: false }).parse(readFileSync(file, 'utf8'), { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string; message?: string }>;
-  return new Map(Object.entries(parsed).map(([id, e]) => [id, e.translation || e.message || '']));
+  // Its two parts (the login pages' and the rest, src/lib/i18n.ts) together.
+  const files = ['login', 'messages'].map((part) => path.join(root, 'locales', locale, `${part}.po`));
+  if (!files.every((file) => existsSync(file))) return undefined;
+  const entries = files.flatMap((file) => {
+    const parsed = formatter({ lineNumbers: false }).parse(readFileSync(file, 'utf8'), { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string; message?: string }>;
+    return Object.entries(parsed).map(([id, e]): [string, string] => [id, e.translation || e.message || '']);
+  });
+  return new Map(entries);
 }
 
 const english = readCatalog('en') ?? new Map<string, string>();
@@ -246,10 +250,10 @@ test.describe('five languages', () => {
     test.setTimeout(90_000);
     const locale = present.find((l) => l === 'ar') ?? present.find((l) => l !== 'en');
     if (!locale) return;
-    // The catalog chunk of `locale`: the built chunk that holds its word for "Log in".
+    // The catalog chunk the login page loads for `locale` (its login part): the one with its words for the page's introduction.
     const assets = path.join(root, 'dist', 'assets');
     const word = tr(locale, 'Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent when there is a connection.');
-    const chunk = readdirSync(assets).find((f) => /^messages-.*\.js$/.test(f) && readFileSync(path.join(assets, f), 'utf8').includes(JSON.stringify(word).slice(1, 30)));
+    const chunk = readdirSync(assets).find((f) => /^login-.*\.js$/.test(f) && readFileSync(path.join(assets, f), 'utf8').includes(JSON.stringify(word).slice(1, 30)));
     expect(chunk).toBeDefined();
     // No service worker: the request for the chunk must reach the route below, not a cache.
     const context = await newContext('en-US', { serviceWorkers: 'block' });

@@ -6,6 +6,7 @@ import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase,
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getDataKey } from '../../../sync/crypto.ts';
 import { deliverCrossTabMessagesWhateverTheClock } from './cross-tab.ts';
+import { deleteLeftoverIndexedDbs } from './leftovers.ts';
 import { wrappedAesGcmStorage } from './encrypted-storage.ts';
 
 export const STAFF_DATABASE_NAME = 'eddy-staff';
@@ -95,25 +96,6 @@ export async function forgetReview(hospNo: string): Promise<void> {
   await db.reviews.findOne(await reviewId(hospNo)).remove();
 }
 
-async function deleteLeftoverIndexedDbs(): Promise<void> {
-  if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return;
-  const ours = (n: string) =>
-    n.startsWith(`rxdb-dexie-${STAFF_DATABASE_NAME}--`) || (n.startsWith('pubkey.broadcast-channel-') && n.endsWith(`|${STAFF_DATABASE_NAME}`));
-  const names = (await indexedDB.databases()).flatMap((info) => (info.name && ours(info.name) ? [info.name] : []));
-  await Promise.all(
-    names.map(
-      (name) =>
-        new Promise<void>((resolve, reject) => {
-          const req = indexedDB.deleteDatabase(name);
-          req.onsuccess = () => resolve();
-          req.onerror = () => reject(req.error ?? new Error(`could not delete ${name}`));
-          // Another tab still holds it open: the rows are gone already, logout does not wait.
-          req.onblocked = () => resolve();
-        }),
-    ),
-  );
-}
-
 /**
  * Staff logout and 401: removes the staff database. The data key is shared with a patient session
  * that may exist on the same device, so it stays; without the rows there is nothing it opens.
@@ -127,5 +109,5 @@ export async function destroyStaffCache(): Promise<void> {
     // Removing needs no key; refusing one makes sure removal never creates a fresh key.
     await removeRxDatabase(STAFF_DATABASE_NAME, storage(() => Promise.reject(new Error('no key is needed to remove the database'))), true);
   }
-  await deleteLeftoverIndexedDbs();
+  await deleteLeftoverIndexedDbs(STAFF_DATABASE_NAME);
 }

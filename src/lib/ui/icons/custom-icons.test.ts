@@ -1,7 +1,6 @@
-import { iconLoaded } from '@iconify/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log } from '../../../../sync/log.ts';
-import { ICON_FETCH_TIMEOUT_MS, loadCustomIcons } from './custom-icons.ts';
+import { ICON_FETCH_TIMEOUT_MS, iconLoaded, loadCustomIcons, requestIcon } from './custom-icons.ts';
 
 const iconSet = (names: string[]) => ({
   prefix: 'mdi',
@@ -68,5 +67,19 @@ describe('loadCustomIcons', () => {
     expect(took).toBeLessThan(ICON_FETCH_TIMEOUT_MS + 1500);
     expect(error.mock.calls[0]?.[0]).toBe('Failed to load custom icons');
     expect((error.mock.calls[0]?.[1] as Error).name).toBe('TimeoutError');
+  });
+});
+
+describe('requestIcon', () => {
+  it('asks the server once for the icons asked for in the same moment, and never again for one it lacks', async () => {
+    const fetchMock = vi.fn(async (_url: string) => Response.json(iconSet(['screen-a', 'screen-b'])));
+    vi.stubGlobal('fetch', fetchMock);
+    await Promise.all([requestIcon('mdi:screen-a'), requestIcon('mdi:screen-b'), requestIcon('mdi:screen-c'), requestIcon('mdi:screen-a')]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://x').searchParams.get('icons')).toBe('mdi:screen-a,mdi:screen-b,mdi:screen-c');
+    expect([iconLoaded('mdi:screen-a'), iconLoaded('mdi:screen-b'), iconLoaded('mdi:screen-c')]).toEqual([true, true, false]);
+    // The one the server does not have is not asked for again by every icon that shows it.
+    await requestIcon('mdi:screen-c');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 });
