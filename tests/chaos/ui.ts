@@ -160,21 +160,32 @@ export async function appointmentsShown(page: Page): Promise<Map<string, string[
 
 // ---- doses (dashboard) ----
 
-/** Taps "Mark as taken" on the medicine; true when a dose was recorded, false when one already was. */
+/**
+ * Taps "Mark as taken" on the medicine; true when a dose was recorded, false when one already was
+ * for the meal nearest to now. A second dose the same day is recorded when it is for another meal
+ * (the meal times changed, or the day went on): the row then lists one more time. Seed 410015380
+ * at 1:57 AM: the first dose went to dinner, breakfast then moved to 05:20, and the second tap
+ * recorded breakfast's dose, while this waited for the "already recorded" notice.
+ */
 export async function markTaken(page: Page, medicine: string): Promise<boolean> {
   await ensure(page, 'Dashboard');
   const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: medicine });
-  const before = await row.getByText(/Taken today at/).count();
+  const dosesListed = async () => {
+    const text = (await row.locator('.list-main .muted').first().textContent()) ?? '';
+    return /Taken today at (.+)$/.exec(text)?.[1]?.split(', ').length ?? 0;
+  };
+  const before = await dosesListed();
   await row.getByRole('button', { name: 'Mark as taken' }).click();
-  const outcome = await Promise.race([
-    row.getByTestId('already-taken').waitFor({ timeout: T }).then(() => 'already' as const),
-    before === 0 ? row.getByText(/Taken today at/).waitFor({ timeout: T }).then(() => 'taken' as const) : new Promise<'taken'>(() => undefined),
-  ]);
-  if (outcome === 'already') {
-    await row.getByTestId('already-taken').getByRole('button', { name: 'Keep it' }).click().catch(() => undefined);
-    return false;
+  const deadline = Date.now() + T;
+  for (;;) {
+    if (await row.getByTestId('already-taken').isVisible()) {
+      await row.getByTestId('already-taken').getByRole('button', { name: 'Keep it' }).click().catch(() => undefined);
+      return false;
+    }
+    if ((await dosesListed()) > before) return true;
+    if (Date.now() > deadline) throw new Error(`marking ${medicine} taken showed neither a new dose nor the "already recorded" notice within ${T} ms`);
+    await page.waitForTimeout(100);
   }
-  return true;
 }
 
 export async function medicinesShown(page: Page): Promise<string[]> {
