@@ -280,7 +280,18 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     };
 
     const reload = async (d: Device) => {
-      await d.page.reload();
+      // The app reloads a page itself once a new version takes over; a reload of ours that meets it
+      // is aborted (seed 272948510: device B, loaded before device A installed two new versions).
+      // The page then loads all the same: wait for it and reload again.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await d.page.reload();
+          break;
+        } catch (err) {
+          if (attempt >= 3 || !/ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err))) throw err;
+          await d.page.waitForLoadState('load').catch(() => undefined);
+        }
+      }
       await ui.screenReady(d.page);
     };
 
