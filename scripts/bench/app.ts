@@ -1,0 +1,129 @@
+// The figures of `npm run bench` (scripts/bench.ts) measured in Chromium on the built app and the
+// real server: what the login route and a first visit download, and the dashboard of a patient with
+// 10,000 more readings.
+import { randomUUID } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../../server/db/client.ts';
+import { glucoseReadings, patients } from '../../server/db/schema.ts';
+import { FaultProxy, launchChromium, startServer, uiLogin } from '../../tests/fixtures/index.ts';
+
+/** JS the login route loads on a first visit, gzipped at level 9 (KB): `loginRouteGzipKb`. */
+export async function loginRouteJs(): Promise<{ files: number; gzipKb: number }> {
+  const server = await startServer();
+  // A first visit: no cookie choice saved yet, so the cookie banner's code counts too.
+  const browser = await launchChromium({ savedCookieChoice: false });
+  try {
+    const page = await browser.newPage();
+    const bodies: Promise<Buffer>[] = [];
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body());
+    });
+    await page.goto(`${server.url}/`);
+    await page.getByLabel('Hospital number').waitFor();
+    await page.waitForLoadState('networkidle');
+    const all = await Promise.all(bodies);
+    const gz = all.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0);
+    return { files: all.length, gzipKb: Math.round(gz / 102.4) / 10 };
+  } finally {
+    await browser.close();
+    await server.cleanup();
+  }
+}
+
+const READINGS = 10_000;
+
+/** Adds readings to the demo patient 100001 directly in the stopped server's embedded database. */
+async function addReadings(dataDir: string, count: number): Promise<void> {
+  const database = await openDatabase({ dataDir });
+  try {
+    const [patient] = await database.db.select({ id: patients.id }).from(patients).where(eq(patients.hospNo, '100001'));
+    if (!patient) throw new Error('demo patient 100001 is missing');
+    const types = ['Fasting', 'Postprandial', 'Random'] as const;
+    const now = Date.now();
+    const rows = Array.from({ length: count }, (_, i) => ({
+      id: randomUUID(),
+      patientId: patient.id,
+      type: types[i % 3] ?? 'Random',
+      valueMgDl: 70 + ((i * 37) % 200),
+      recordedAt: new Date(now - (i + 1) * 47 * 60_000),
+    }));
+    for (let i = 0; i < rows.length; i += 500) await database.db.insert(glucoseReadings).values(rows.slice(i, i + 500));
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * The demo patient with 10,000 more readings: the first login that pulls them all
+ * (`firstSync10kMs`), then after a reload the time until the entry form can be used
+ * (`dashboard10kFormMs`) and until the lists and the trend show (`dashboard10kListsMs`).
+ */
+export async function dashboardWith10k(): Promise<{ firstSyncMs: number; formMs: number; listsMs: number }> {
+  const server = await startServer();
+  await server.stop();
+  await addReadings(server.dataDir, READINGS);
+  await server.restart();
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const listed = async () => {
+      await page.getByTestId('glucose-list-Fasting').getByRole('listitem').first().waitFor({ timeout: 120_000 });
+      await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 120_000 });
+    };
+    let start = Date.now();
+    await uiLogin(page, server.url, '100001', 'Demo-patient-1');
+    // Every reading is on the device once the delta pull that follows the full one has answered
+    // and the lists show them.
+    await page.waitForResponse((r) => r.url().includes('/api/glucose?since='), { timeout: 120_000 });
+    await listed();
+    const firstSyncMs = Date.now() - start;
+    // RxDB stores the pulled documents, then the checkpoint: a reload before that would pull again.
+    await new Promise((r) => setTimeout(r, 15_000));
+    start = Date.now();
+    await page.reload();
+    await page.getByLabel('Glucose (mg/dL)').fill('100');
+    const formMs = Date.now() - start;
+    await listed();
+    return { firstSyncMs, formMs, listsMs: Date.now() - start };
+  } finally {
+    await browser.close();
+    await server.cleanup();
+  }
+}
+
+/**
+ * What a first visit downloads before the patient does anything (KB, as sent: compressed where the
+ * server compresses): the login page and, once its service worker is installed, everything it
+ * precaches for offline use. Counted by a proxy between the browser (page and worker) and the server,
+ * until nothing more has come for 3 s after the worker took control.
+ */
+export async function firstVisitDownload(): Promise<{ kb: number; requests: number }> {
+  const server = await startServer();
+  const proxy = await FaultProxy.start(server.url);
+  const browser = await launchChromium({ savedCookieChoice: false });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${proxy.url}/`);
+    await page.getByLabel('Hospital number').waitFor();
+    await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated', undefined, { timeout: 60_000 });
+    let last = -1;
+    let quietSince = Date.now();
+    const deadline = Date.now() + 120_000;
+    while (Date.now() - quietSince < 3_000) {
+      if (Date.now() > deadline) throw new Error('the first visit was still downloading after 2 minutes');
+      const bytes = proxy.stats().bytes;
+      if (bytes !== last) {
+        last = bytes;
+        quietSince = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const stats = proxy.stats();
+    return { kb: Math.round(stats.bytes / 102.4) / 10, requests: stats.requests };
+  } finally {
+    await browser.close();
+    await proxy.close();
+    await server.cleanup();
+  }
+}
