@@ -5,9 +5,10 @@
 // local database, never in Cache Storage. Built by scripts/build-sw.ts (bundled, then workbox-build
 // injectManifest writes the precache list into `self.__WB_MANIFEST`).
 //
-// Messages, page → worker: {type:'skip-waiting'}, {type:'replay'}.
+// Messages, page → worker: {type:'skip-waiting'}, {type:'replay'}, {type:'fetch-later', locales}.
 // Messages, worker → pages: {type:'replay-done', sent, kept, rejected, unauthorized, failed?}
-// (see ReplayDoneMessage in src/lib/pwa.ts; counts only, so no patient value leaves this worker).
+// (see ReplayDoneMessage in src/lib/pwa.ts; counts only, so no patient value leaves this worker),
+// and to the page that asked: {type:'later-ready', missing} (see sw/later.ts).
 //
 // Push notifications (spec §4, §5; the worker ↔ page messages 'push-received', 'mark medicine
 // taken', 'remind later') live in sw/push.ts; it replays the outbox through replay() below.
@@ -16,6 +17,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { drainOutbox, type ReplayDoneMessage } from '../sync/drain.ts';
 import { pendingCount } from '../sync/outbox.ts';
 import { registerPushHandlers } from './push.ts';
+import { cleanupLater, fetchLater, registerLaterRoute } from './later.ts';
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -32,12 +34,15 @@ cleanupOutdatedCaches();
 // /api is excluded: a navigation there (e.g. an opened link) must reach the server or fail.
 registerRoute(new NavigationRoute(createHandlerBoundToURL('index.html'), { denylist: [/^\/api(?:\/|$)/] }));
 
+// The PDF engine and its fonts: not precached, fetched after login (sw/later.ts).
+registerLaterRoute();
+
 // No route matches /api/*: those requests go straight to the network and nothing is stored.
 
 self.addEventListener('activate', (event) => {
   // Take control of pages that were opened before this worker existed (first install), so the
-  // very first visit is already protected for offline use.
-  event.waitUntil(self.clients.claim());
+  // very first visit is already protected for offline use. An older version's engine and fonts go.
+  event.waitUntil(Promise.all([self.clients.claim(), cleanupLater().catch(() => undefined)]));
 });
 
 async function tellPages(message: ReplayDoneMessage): Promise<void> {
@@ -74,6 +79,15 @@ self.addEventListener('message', (event) => {
     void self.skipWaiting();
   } else if (type === 'replay') {
     event.waitUntil(replay());
+  } else if (type === 'fetch-later') {
+    const locales = (event.data as { locales?: unknown }).locales;
+    const list = Array.isArray(locales) ? locales.filter((l): l is string => typeof l === 'string') : [];
+    const source = event.source;
+    event.waitUntil(
+      fetchLater(list).then((missing) => {
+        if (source) source.postMessage({ type: 'later-ready', missing });
+      }),
+    );
   }
 });
 
