@@ -1,5 +1,7 @@
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router';
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect } from 'react';
+import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { StaffHeader } from '../features/staff-auth/staff-header.tsx';
 import { staffRuntime } from '../lib/staff-runtime.ts';
 
@@ -14,6 +16,9 @@ export const Route = createFileRoute('/_staff')({
 });
 
 function AdminLayout() {
+  const { i18n } = useLingui();
+  // Logged in: the PDF engine and this language's fonts come now, for an offline PDF later.
+  useEffect(() => requestLaterFiles(i18n.locale), [i18n.locale]);
   return (
     <div className="staff-layout">
       <a className="skip-link" href="#staff-main">

@@ -1,11 +1,13 @@
 import { createFileRoute, Link, Outlet, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useEffect } from 'react';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
 import { LogoutButton as GuardedLogout } from '../features/auth/logout-button.tsx';
 import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
+import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
@@ -68,7 +70,9 @@ function NavItem({ to, icon, children }: { to: AppPath; icon: BundledIconName; c
 }
 
 function AppLayout() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  // Logged in: the PDF engine and this language's fonts come now, for an offline PDF later.
+  useEffect(() => requestLaterFiles(i18n.locale), [i18n.locale]);
   return (
     <div className="app-layout">
       <a className="skip-link" href="#main">
