@@ -1,6 +1,7 @@
 // Makes the report PDF on the device, in a Web Worker: pdfmake and its fonts are large and laying
 // out a 90-day logbook takes a moment, so neither the page's bundle nor its main thread carries
-// them. The worker is a separate chunk that the service worker precaches, so this works offline.
+// them. The worker is a separate chunk that the service worker precaches; the engine and fonts it loads
+// are fetched into the device's cache after login (sw/later.ts), so this works offline from then on.
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 
 export interface PdfTask {
@@ -20,6 +21,17 @@ export class PdfCancelled extends Error {
   constructor() {
     super('PDF generation cancelled');
     this.name = 'PdfCancelled';
+  }
+}
+
+/**
+ * The PDF engine or a font the report needs is not on this device: it is fetched in the background
+ * after login (sw/later.ts), so this happens offline on a device that was not online since.
+ */
+export class PdfNotOnDevice extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PdfNotOnDevice';
   }
 }
 
@@ -51,7 +63,7 @@ export function generatePdf(request: PdfRequest, onProgress: (percent: number) =
       onProgress(PDF_PROGRESS.done);
       finish(reply.pdf);
     } else {
-      finish(new Error(reply.message));
+      finish(reply.notOnDevice ? new PdfNotOnDevice(reply.message) : new Error(reply.message));
     }
   };
   worker.onerror = (event) => {

@@ -19,4 +19,8 @@ export type PdfReply =
   | { type: 'progress'; fraction: number }
   /** The PDF file's bytes, transferred (not copied) out of the worker. */
   | { type: 'done'; pdf: ArrayBuffer }
-  | { type: 'error'; message: string };
+  /**
+   * `notOnDevice`: the PDF engine or a font it needs could not be loaded (offline, and not fetched
+   * into the device's cache after login yet: sw/later.ts), as opposed to a failure making the file.
+   */
+  | { type: 'error'; message: string; notOnDevice?: boolean };

@@ -6,18 +6,24 @@
 import { setupI18n } from '@lingui/core';
 import { loadPdfMake } from '../../../schemas/report/pdf-engine.ts';
 import { renderReportPdf } from '../../../schemas/report/pdf.ts';
-import { loadFontAsset } from './pdf-fonts.ts';
+import { FontNotOnDevice, loadFontAsset } from './pdf-fonts.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 import { reportTranslate } from './translate.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const reply = (message: PdfReply, transfer: Transferable[] = []) => self.postMessage(message, transfer);
-const failed = (err: unknown) => reply({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+const failed = (err: unknown, notOnDevice = err instanceof FontNotOnDevice) =>
+  reply({ type: 'error', message: err instanceof Error ? err.message : String(err), notOnDevice });
+
+/** pdfmake and its fonts (the large part), loaded first; then the page sends the job. */
+const engine = loadPdfMake();
 
 self.onmessage = async (event: MessageEvent<PdfRequest>) => {
   const { model, locale, unit, messages } = event.data;
   try {
+    // Loaded already (the page sends the job after 'ready').
+    await engine;
     const i18n = setupI18n({ locale, messages: { [locale]: messages } });
     const onProgress = (fraction: number) => reply({ type: 'progress', fraction });
     const pdf = await renderReportPdf(model, { locale, unit, translate: reportTranslate(i18n), onProgress, loadFont: loadFontAsset });
@@ -29,5 +35,9 @@ self.onmessage = async (event: MessageEvent<PdfRequest>) => {
   }
 };
 
-// pdfmake and its fonts (the large part) load first; then the page sends the job.
-loadPdfMake().then(() => reply({ type: 'ready' }), failed);
+// An engine that does not load is one the device does not have: its chunks are fetched after login
+// (sw/later.ts), so offline before that the import fails.
+engine.then(
+  () => reply({ type: 'ready' }),
+  (err: unknown) => failed(err, true),
+);

@@ -8,7 +8,7 @@ import { toast } from '../../lib/ui/toast-store.ts';
 import type { GlucoseUnit } from '../../lib/units.ts';
 import { reportCsv, reportFileName } from '../../../schemas/report/csv.ts';
 import { downloadFile } from './download.ts';
-import { generatePdf, PdfCancelled, type PdfTask } from './generate-pdf.ts';
+import { generatePdf, PdfCancelled, PdfNotOnDevice, type PdfTask } from './generate-pdf.ts';
 import { reportTranslate } from './translate.ts';
 
 export type ReportDownload = 'pdf' | 'csv' | 'fhir';
@@ -39,7 +39,11 @@ export function ReportActions({ model, unit, downloads }: { model: ReportModel; 
     } catch (err) {
       if (err instanceof PdfCancelled) return;
       log.error('PDF report failed', err);
-      toast({ type: 'error', text: t`The PDF report could not be created. Please try again.` });
+      if (err instanceof PdfNotOnDevice) {
+        toast({ type: 'error', text: t`The PDF maker is not on this device yet. Connect once to the internet, then try again.` });
+      } else {
+        toast({ type: 'error', text: t`The PDF report could not be created. Please try again.` });
+      }
     } finally {
       loader.hide(id);
     }
