@@ -13,7 +13,7 @@ import { buildReport } from '../../schemas/report/build-report.ts';
 import type { ReportModel } from '../../schemas/report/types.ts';
 import { formatGlucose } from '../../schemas/report/units.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
-import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, waitForLaterFiles, type EddyServer } from '../fixtures/index.ts';
 
 const pdftotextMissing = (() => {
   try {
@@ -178,6 +178,8 @@ test.describe('reports', () => {
 
   test('makes the PDF again with no connection, after an offline reload', async () => {
     test.setTimeout(90_000);
+    // Online once after logging in: the service worker fetched the PDF engine for offline use.
+    await waitForLaterFiles(page);
     await proxy.offline();
     await page.reload();
     await page.getByTestId('report').waitFor({ timeout: 30_000 });
@@ -241,6 +243,7 @@ test.describe('reports', () => {
       // On a ward without Wi-Fi: the page reloads from the service worker, the patient from the
       // staff member's encrypted copy, and the PDF is made from it all the same.
       await p.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+      await waitForLaterFiles(p);
       await proxy.offline();
       await p.reload();
       await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
