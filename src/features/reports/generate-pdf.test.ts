@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildReport } from '../../../schemas/report/build-report.ts';
 import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
-import { generatePdf, PDF_PROGRESS, PdfCancelled, writingProgress } from './generate-pdf.ts';
+import { generatePdf, PDF_PROGRESS, PdfCancelled, PdfNotOnDevice, writingProgress } from './generate-pdf.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 
 class FakeWorker {
@@ -70,6 +70,16 @@ describe('generatePdf', () => {
     const worker = FakeWorker.last as FakeWorker;
     worker.send({ type: 'error', message: 'font missing' });
     await expect(task.result).rejects.toThrow('font missing');
+    await expect(task.result).rejects.not.toBeInstanceOf(PdfNotOnDevice);
+    expect(worker.terminated).toBe(true);
+  });
+
+  it('rejects with PdfNotOnDevice when the engine or a font is not on the device (offline, not fetched after login)', async () => {
+    const task = generatePdf(request(), () => undefined);
+    const worker = FakeWorker.last as FakeWorker;
+    worker.send({ type: 'error', message: 'Failed to fetch dynamically imported module', notOnDevice: true });
+    await expect(task.result).rejects.toBeInstanceOf(PdfNotOnDevice);
+    await expect(task.result).rejects.toThrow('Failed to fetch');
     expect(worker.terminated).toBe(true);
   });
 
