@@ -84,6 +84,15 @@ describe.skipIf(!built)(`the built service worker${built ? '' : ' (skipped: dist
     expect(urls.filter((u) => LATER_FILE.test(u.replace(/^assets\//, '')))).toEqual([]);
   });
 
+  it('has the precached PDF worker load the engine only with import(), so a device without it gets a clear message', () => {
+    const worker = readdirSync(path.join(dist, 'assets')).find((f) => /^pdf\.worker-[\w-]+\.js$/.test(f));
+    expect(worker).toBeDefined();
+    const code = readFileSync(path.join(dist, 'assets', worker ?? ''), 'utf8');
+    // A static import of a file that is not on the device would stop the worker from starting at all.
+    expect(code).not.toMatch(/(?:^|[;}\s])import\s*[^(]*?["'`][^"'`]*(?:pdfmake|vfs_fonts)-[\w-]+\.js["'`]/);
+    expect(code).toMatch(/import\(\s*["'`][^"'`]*pdfmake-[\w-]+\.js["'`]\s*\)/);
+  });
+
   it('revisions every file whose name carries no hash', () => {
     for (const e of entries) if (!e.url.startsWith('assets/')) expect(e.revision, e.url).toMatch(/^[0-9a-f]{32}$/);
   });
