@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/', 'src/route-tree.gen.ts'] },
+  { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/', 'playwright-report/', 'test-results/', 'src/route-tree.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
