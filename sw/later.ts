@@ -13,6 +13,9 @@ declare const self: ServiceWorkerGlobalScope & { __EDDY_LATER: string[] };
 
 export const LATER_CACHE = 'eddy-later';
 
+/** How long one later file may take to arrive (the PDF engine is the largest, about 1 MB). */
+const LATER_FETCH_TIMEOUT_MS = 60_000;
+
 /** URLs like /assets/pdfmake-HASH.js, written into the built sw.js by scripts/build-sw.ts. */
 const LATER: readonly string[] = self.__EDDY_LATER;
 
@@ -49,7 +52,9 @@ export async function fetchLater(locales: readonly string[]): Promise<number> {
     laterFor(locales).map(async (url) => {
       if (await cache.match(url)) return true;
       try {
-        const res = await fetch(url, { credentials: 'same-origin' });
+        // A connection that hangs (a ward's Wi-Fi) must not hold this worker's event open: a new
+        // version cannot take over while an event of the old one is still running.
+        const res = await fetch(url, { credentials: 'same-origin', signal: AbortSignal.timeout(LATER_FETCH_TIMEOUT_MS) });
         if (!res.ok) return false;
         await cache.put(url, res);
         return true;

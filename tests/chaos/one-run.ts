@@ -279,6 +279,21 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       }
     };
 
+    /**
+     * What the page and its service workers are doing, for a reload that never reached "load"
+     * (seed 272948523): the page's URL and readiness, which worker controls it, and the state of
+     * the registration's active, waiting and installing workers.
+     */
+    const workerState = (page: Page): Promise<string> =>
+      page
+        .evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration();
+          const w = (x: ServiceWorker | null | undefined) => (x ? x.state : '-');
+          const c = navigator.serviceWorker.controller;
+          return `page ${location.pathname} ${document.readyState}, controller ${c ? c.state : 'none'}, active ${w(r?.active)}, waiting ${w(r?.waiting)}, installing ${w(r?.installing)}`;
+        })
+        .catch((e: unknown) => `page state unreadable (${String(e).split('\n')[0]})`);
+
     const reload = async (d: Device) => {
       // The app reloads a page itself once a new version takes over; a reload of ours that meets it
       // is aborted (seed 272948510: device B, loaded before device A installed two new versions).
@@ -288,6 +303,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           await d.page.reload();
           break;
         } catch (err) {
+          if (/Timeout/.test(String(err))) say(`  ${d.name}: reload timed out; ${await workerState(d.page)}`);
           if (attempt >= 3 || !/ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err))) throw err;
           await d.page.waitForLoadState('load').catch(() => undefined);
         }
