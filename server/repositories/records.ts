@@ -2,14 +2,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { appointments, glucoseReadings, labTests, medicineIntakes, symptoms } from '../db/schema.ts';
+import { appointmentJson, glucoseJson, intakeJson, labTestJson, symptomJson } from './json-view.ts';
 import { syncedRecords } from './synced-records.ts';
 
-export const glucoseRepo = syncedRecords(glucoseReadings, glucoseReadings.recordedAt);
-export const symptomRepo = syncedRecords(symptoms, symptoms.recordedAt);
-export const appointmentRepo = syncedRecords(appointments, appointments.date);
-export const labTestRepo = syncedRecords(labTests, labTests.recordedAt);
+export const glucoseRepo = syncedRecords(glucoseReadings, glucoseReadings.recordedAt, { json: glucoseJson, group: glucoseReadings.type });
+export const symptomRepo = syncedRecords(symptoms, symptoms.recordedAt, { json: symptomJson });
+export const appointmentRepo = syncedRecords(appointments, appointments.date, { json: appointmentJson });
+export const labTestRepo = syncedRecords(labTests, labTests.recordedAt, { json: labTestJson });
 /** Doses taken: their one-per-slot insert lives in medicines.ts. */
-export const intakeRepo = syncedRecords(medicineIntakes, medicineIntakes.takenAt);
+export const intakeRepo = syncedRecords(medicineIntakes, medicineIntakes.takenAt, { json: intakeJson });
 
 export type GlucoseRow = typeof glucoseReadings.$inferSelect;
 export type SymptomRow = typeof symptoms.$inferSelect;

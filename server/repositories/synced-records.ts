@@ -2,7 +2,7 @@
 // doses taken) share one shape: a client-chosen uuid `id`, `patientId`, `updatedAt`, a soft-delete
 // `deletedAt` and the database-stamped `version`. This module holds the operations whose
 // correctness the sync protocol depends on, once.
-import { and, asc, desc, eq, gt, gte, isNotNull, isNull, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { versionPage, type VersionPage } from './version-page.ts';
@@ -22,10 +22,31 @@ export interface Changes<Row> {
 
 export type Pull<Row> = Changes<Row> & Omit<VersionPage<Row>, 'rows'>;
 
-export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn) {
+/** A live row as the API sends it (JSON text made by the database, json-view.ts) and its group. */
+export interface JsonRow {
+  json: string;
+  /** The value of the view's `group` column (e.g. a reading's type), null without one. */
+  group: string | null;
+}
+
+/** The live rows of a list as JSON text, per group (null: the view has no group), and the deleted ids. */
+export interface JoinedChanges {
+  /** Each group's rows' JSON texts joined by commas; a group without live rows is absent. */
+  groups: Map<string | null, string>;
+  deleted: string[];
+}
+
+/** How the API shows a row: its JSON text, and optionally the column its lists are split by. */
+export interface JsonView {
+  json: SQL<string>;
+  group?: PgColumn;
+}
+
+export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn, view: JsonView) {
   type Row = T['$inferSelect'] & { id: string; patientId: string; version: number; deletedAt: Date | null };
   type Insert = T['$inferInsert'];
   const own = (patientId: string, id: string) => and(eq(table.id, id), eq(table.patientId, patientId));
+  const group = view.group ? sql<string | null>`${view.group}` : sql<null>`null`;
 
   return {
     /**
@@ -98,6 +119,47 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         .from(table as PgTable)
         .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
       return { rows, deleted: gone.map((g) => String(g.id)) };
+    },
+
+    /**
+     * listChanges as the API writes it: for each group (all rows when the view has none), the live
+     * rows' JSON texts joined by commas, newest first, aggregated by the database, so the server
+     * reads one value per group however many rows the patient has.
+     */
+    async listChangesJson(db: Db, patientId: string, since?: Date): Promise<JoinedChanges> {
+      const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined);
+      const joined = sql<string>`string_agg(${view.json}, ',' order by ${orderBy} desc)`;
+      const query = db.select({ group, joined }).from(table as PgTable).where(live);
+      const rows = view.group ? await query.groupBy(view.group) : await query;
+      const groups = new Map(rows.filter((r) => r.joined !== null).map((r) => [r.group, r.joined]));
+      if (!since) return { groups, deleted: [] };
+      const gone = await db
+        .select({ id: table.id })
+        .from(table as PgTable)
+        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
+      return { groups, deleted: gone.map((g) => String(g.id)) };
+    },
+
+    /** pullSince, with each live row as the API's JSON text (json-view.ts). */
+    async pullSinceJson(db: Db, patientId: string, since: number, limit: number): Promise<Pull<JsonRow>> {
+      const fetched = await db
+        .select({
+          id: sql<string>`${table.id}`,
+          version: table.version,
+          json: sql<string | null>`case when ${table.deletedAt} is null then ${view.json} end`,
+          group,
+        })
+        .from(table as PgTable)
+        .where(and(eq(table.patientId, patientId), gt(table.version, since)))
+        .orderBy(asc(table.version))
+        .limit(limit + 1);
+      const page = versionPage(fetched as Array<{ id: string; version: number; json: string | null; group: string | null }>, since, limit);
+      return {
+        rows: page.rows.flatMap((r) => (r.json === null ? [] : [{ json: r.json, group: r.group }])),
+        deleted: page.rows.filter((r) => r.json === null).map((r) => r.id),
+        checkpoint: page.checkpoint,
+        ...(page.next !== undefined ? { next: page.next } : {}),
+      };
     },
 
     /**

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { sinceQuery } from '../../schemas/common.ts';
 import { medicineTakenDeleteSchema, medicineTakenSchema, remindLaterSchema } from '../../schemas/medicine.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { answerWrite } from '../http/mutation-reply.ts';
 import * as medicines from '../services/medicine-service.ts';
 import { ok } from '../services/mutations.ts';
@@ -24,5 +25,7 @@ export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/users/medicines/remindLater', { ...write, schema: { body: remindLaterSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.remindLater(tx, s.patientId, req.body))),
   );
-  api.get('/user/medicines/taken', read, async (req) => medicines.intakes(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit)));
+  api.get('/user/medicines/taken', read, async (req, reply) =>
+    sendJsonText(reply, await medicines.intakes(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
+  );
 }

@@ -9,6 +9,7 @@ import { symptomAddSchema, symptomRemoveSchema } from '../../schemas/symptom.ts'
 import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema } from '../../schemas/appointment.ts';
 import { labTestAddSchema, labTestDeleteSchema, labTestUpdateSchema } from '../../schemas/lab-test.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import { answerWrite } from '../http/mutation-reply.ts';
 import * as glucose from '../services/glucose-service.ts';
 import * as symptoms from '../services/symptom-service.ts';
@@ -22,7 +23,7 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
   const write = { preHandler: patientAccess(ctx, { write: true }) };
   const listSchema = { schema: { querystring: sinceQuery } };
 
-  api.get('/glucose', { ...read, ...listSchema }, async (req) => glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit)));
+  api.get('/glucose', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   api.post('/glucose/add', { ...write, schema: { body: glucoseAddSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => okOrCreated(await glucose.addGlucose(tx, s.patientId, req.body))),
   );
@@ -33,7 +34,7 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
     answerWrite(ctx, req, reply, async (tx, s) => ok(await glucose.deleteGlucose(tx, s.patientId, req.body))),
   );
 
-  api.get('/symptoms', { ...read, ...listSchema }, async (req) => symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit)));
+  api.get('/symptoms', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   api.get('/symptoms/list', read, async () => symptoms.symptomReferenceList(ctx));
   api.post('/symptoms/add', { ...write, schema: { body: symptomAddSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => okOrCreated(await symptoms.addSymptom(tx, s, req.body))),
@@ -42,8 +43,8 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
     answerWrite(ctx, req, reply, async (tx, s) => ok(await symptoms.removeSymptom(tx, s, req.body))),
   );
 
-  api.get('/appointments', { ...read, ...listSchema }, async (req) =>
-    appointments.listAppointments(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit)),
+  api.get('/appointments', { ...read, ...listSchema }, async (req, reply) =>
+    sendJsonText(reply, await appointments.listAppointments(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
   );
   api.post('/appointments/add', { ...write, schema: { body: appointmentAddSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => okOrCreated(await appointments.addAppointment(tx, s.patientId, req.body))),
@@ -55,7 +56,7 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
     answerWrite(ctx, req, reply, async (tx, s) => ok(await appointments.deleteAppointment(tx, s.patientId, req.body))),
   );
 
-  api.get('/tests', { ...read, ...listSchema }, async (req) => labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit)));
+  api.get('/tests', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   api.get('/tests/list', read, async () => labs.labTestReferenceList(ctx));
   api.post('/tests/add', { ...write, schema: { body: labTestAddSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => okOrCreated(await labs.addLabTest(tx, s.patientId, req.body))),

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
 import type { AppointmentAdd, AppointmentDelete, AppointmentUpdate } from '../../schemas/appointment.ts';
-import { appointmentRepo, type AppointmentRow } from '../repositories/records.ts';
+import { appointmentRepo } from '../repositories/records.ts';
 import { appointmentDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
-import { calendarTime, listSynced, ownAdd, recordId, type Since } from './record-helpers.ts';
+import { calendarTime, listSynced, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
 
 export const APPOINTMENT_MSG = {
   added: 'Appointment added successfully',
@@ -19,7 +19,7 @@ export const APPOINTMENT_CONFLICT: ConflictWords = {
   changedNotDeleted: 'This appointment was changed on another device or by your care team, so it was not removed.',
 };
 
-const shape = (rows: AppointmentRow[]) => ({ appointments: rows.map(appointmentDto) });
+const shape: ListKeys = [['appointments', null]];
 
 export async function listAppointments(ctx: AppContext, patientId: string, since?: Since) {
   return listSynced(ctx.db, appointmentRepo, patientId, since, shape);

@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.ts';
 import type { GlucoseAdd, GlucoseDelete, GlucoseUpdate } from '../../schemas/glucose.ts';
-import { glucoseRepo, type GlucoseRow } from '../repositories/records.ts';
+import { glucoseRepo } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
-import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
 
 export const GLUCOSE_MSG = {
   added: 'Glucose reported successfully',
@@ -19,10 +19,11 @@ export const GLUCOSE_CONFLICT: ConflictWords = {
   changedNotDeleted: 'This reading was changed on another device or by your care team, so it was not deleted.',
 };
 
-const byType = (rows: GlucoseRow[]) => {
-  const of = (t: string) => rows.filter((r) => r.type === t).map(glucoseDto);
-  return { fasting: of('Fasting'), postprandial: of('Postprandial'), random: of('Random') };
-};
+const byType: ListKeys = [
+  ['fasting', 'Fasting'],
+  ['postprandial', 'Postprandial'],
+  ['random', 'Random'],
+];
 
 export async function listGlucose(ctx: AppContext, patientId: string, since?: Since) {
   return listSynced(ctx.db, glucoseRepo, patientId, since, byType);

@@ -1,10 +1,10 @@
 import type { AppContext } from '../context.ts';
 import type { LabTestAdd, LabTestDelete, LabTestUpdate } from '../../schemas/lab-test.ts';
-import { labTestRepo, type LabTestRow } from '../repositories/records.ts';
+import { labTestRepo } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { labTestDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
-import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
 
 export const LAB_MSG = {
   added: 'Lab test reported successfully',
@@ -20,7 +20,7 @@ export const LAB_CONFLICT: ConflictWords = {
   changedNotDeleted: 'This lab test was changed on another device or by your care team, so it was not deleted.',
 };
 
-const shape = (rows: LabTestRow[]) => ({ tests: rows.map(labTestDto) });
+const shape: ListKeys = [['tests', null]];
 
 export async function listLabTests(ctx: AppContext, patientId: string, since?: Since) {
   return listSynced(ctx.db, labTestRepo, patientId, since, shape);

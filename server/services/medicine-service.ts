@@ -3,7 +3,7 @@ import { mealSlotOf, type MealSlot } from '../../schemas/dose-slot.ts';
 import type { MedicineTaken, MedicineTakenDelete, RemindLater } from '../../schemas/medicine.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { localDate, localTime } from '../lib/time.ts';
-import { medicineRepo, type IntakeRow } from '../repositories/medicines.ts';
+import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { intakeRepo } from '../repositories/records.ts';
 import { reminderJobRepo } from '../repositories/reminder-jobs.ts';
@@ -11,7 +11,7 @@ import { versionPage } from '../repositories/version-page.ts';
 import { MEALS, mealsOfDose } from '../reminders/dose-pattern.ts';
 import { intakeDto, medicineDto } from './dto.ts';
 import { guardedDelete, type ConflictWords } from './record-conflicts.ts';
-import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
 
 export const MEDICINE_MSG = {
   taken: 'Medicine recorded successfully',
@@ -109,7 +109,7 @@ export async function removeDose(ctx: AppContext, patientId: string, input: Medi
   return { message: MEDICINE_MSG.doseRemoved };
 }
 
-const takenShape = (rows: IntakeRow[]) => ({ taken: rows.map(intakeDto) });
+const takenShape: ListKeys = [['taken', null]];
 
 export async function intakes(ctx: AppContext, patientId: string, since?: Since) {
   return listSynced(ctx.db, intakeRepo, patientId, since, takenShape);

@@ -3,11 +3,11 @@ import type { SymptomAdd, SymptomRemove } from '../../schemas/symptom.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { isUniqueViolation } from '../lib/db-errors.ts';
 import { localDate } from '../lib/time.ts';
-import { symptomRepo, symptomsOnDay, type SymptomRow } from '../repositories/records.ts';
+import { symptomRepo, symptomsOnDay } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { symptomDto } from './dto.ts';
 import { guardedDelete, type ConflictWords } from './record-conflicts.ts';
-import { listSynced, measurementTime, ownAdd, recordId, type Since } from './record-helpers.ts';
+import { listSynced, measurementTime, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
 
 export const SYMPTOM_MSG = {
   added: 'Symptom reported successfully',
@@ -28,7 +28,7 @@ export const SYMPTOM_CONFLICT: ConflictWords = {
 /** "  Blurred   vision " and "Blurred vision" are the same symptom. */
 const normaliseSymptom = (s: string): string => s.trim().replace(/\s+/g, ' ');
 
-const shape = (rows: SymptomRow[]) => ({ symptoms: rows.map(symptomDto) });
+const shape: ListKeys = [['symptoms', null]];
 
 export async function listSymptoms(ctx: AppContext, patientId: string, since?: Since) {
   return listSynced(ctx.db, symptomRepo, patientId, since, shape);

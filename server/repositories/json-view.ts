@@ -1,0 +1,72 @@
+// A row as the API sends it, built by the database: `json_build_object(...)::text`. Lists of
+// thousands of rows then cost the server no Date parsing, no object per row and no JSON.stringify:
+// it joins the texts (record-helpers.ts, listSynced). The shapes are spec §3/§7's and must equal the
+// ones server/services/dto.ts builds from rows; dto.test.ts checks both on the same rows.
+import { sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { appointments, glucoseReadings, labTests, medicineIntakes, symptoms } from '../db/schema.ts';
+
+/** A timestamp as Date.prototype.toISOString writes it: UTC, milliseconds, `Z`. */
+export const isoText = (column: PgColumn): SQL => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The row's JSON text with these keys in this order (only names from code): `row_to_json` of a
+ * one-row subquery, which writes compact JSON (`json_build_object` puts spaces around every colon).
+ */
+export function jsonObject(fields: Record<string, PgColumn | SQL>): SQL<string> {
+  const columns = Object.entries(fields).map(([key, value]) => {
+    if (!KEY.test(key)) throw new Error(`jsonObject: "${key}" is not a plain key`);
+    return sql`${value} as ${sql.raw(`"${key}"`)}`;
+  });
+  return sql<string>`(select row_to_json(d) from (select ${sql.join(columns, sql`, `)}) d)::text`;
+}
+
+export const glucoseJson = jsonObject({
+  _id: glucoseReadings.id,
+  type: glucoseReadings.type,
+  value: glucoseReadings.valueMgDl,
+  recordedAt: isoText(glucoseReadings.recordedAt),
+  updatedAt: isoText(glucoseReadings.updatedAt),
+  version: glucoseReadings.version,
+});
+
+export const symptomJson = jsonObject({
+  _id: symptoms.id,
+  symptom: symptoms.symptom,
+  recordedAt: isoText(symptoms.recordedAt),
+  updatedAt: isoText(symptoms.updatedAt),
+  version: symptoms.version,
+});
+
+export const appointmentJson = jsonObject({
+  _id: appointments.id,
+  doctor: appointments.doctor,
+  date: isoText(appointments.date),
+  notes: appointments.notes,
+  updatedAt: isoText(appointments.updatedAt),
+  version: appointments.version,
+});
+
+export const labTestJson = jsonObject({
+  _id: labTests.id,
+  name: labTests.name,
+  value: labTests.value,
+  unit: labTests.unit,
+  recordedAt: isoText(labTests.recordedAt),
+  updatedAt: isoText(labTests.updatedAt),
+  version: labTests.version,
+});
+
+export const intakeJson = jsonObject({
+  _id: medicineIntakes.id,
+  prescrNo: medicineIntakes.prescrNo,
+  medicineName: medicineIntakes.medicineName,
+  dose: medicineIntakes.dose,
+  takenAt: isoText(medicineIntakes.takenAt),
+  slot: medicineIntakes.slot,
+  extra: medicineIntakes.extra,
+  updatedAt: isoText(medicineIntakes.updatedAt),
+  version: medicineIntakes.version,
+});
