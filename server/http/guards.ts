@@ -5,7 +5,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { hospNo as hospNoSchema } from '../../schemas/common.ts';
 import { auditRepo } from '../repositories/audit.ts';
-import { patientRepo } from '../repositories/patients.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 import { bearerToken, resolvePrincipal, type Principal, type StaffPrincipal } from '../services/principal.ts';
 import { patientForStaff } from '../services/admin-service.ts';
@@ -48,9 +47,8 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
     const principal = await principalOf(ctx, req);
     void reply.header('cache-control', 'no-store');
     if (principal.kind === 'patient') {
-      const found = await patientRepo.byId(ctx.db, principal.patientId);
-      if (!found) throw unauthorized();
-      req.subject = { patientId: found.id, hospNo: found.hospNo, hospitalId: found.hospitalId, timeZone: found.timeZone };
+      const { hospNo, hospitalId, timeZone } = principal.patient;
+      req.subject = { patientId: principal.patientId, hospNo, hospitalId, timeZone };
       const deviceId = deviceIdOf(req);
       if (Date.now() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS || (deviceId && deviceId !== principal.deviceId)) {
         await sessionRepo.touch(ctx.db, principal.sessionId, deviceId);

@@ -1,8 +1,15 @@
-import { and, desc, eq, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { sessions } from '../db/schema.ts';
+import { patients, sessions } from '../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
+
+/** What a patient's request needs to know of the patient (request.subject). */
+export interface SessionPatient {
+  hospNo: string;
+  hospitalId: string;
+  timeZone: string;
+}
 
 export const sessionRepo = {
   async insert(db: Db, values: typeof sessions.$inferInsert): Promise<SessionRow> {
@@ -11,14 +18,26 @@ export const sessionRepo = {
     return row;
   },
 
-  /** The live (not revoked, not expired) session with that token hash. */
-  async liveByHash(db: Db, tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+  /**
+   * The live (not revoked, not expired) session with that token hash, and for a patient's session
+   * what each request needs of the patient, in the same round trip (every patient request asks).
+   */
+  async liveByHash(db: Db, tokenHash: string, now: Date): Promise<(SessionRow & { patient: SessionPatient | null }) | undefined> {
     const [row] = await db
-      .select()
+      .select({
+        ...getTableColumns(sessions),
+        patientHospNo: patients.hospNo,
+        patientHospitalId: patients.hospitalId,
+        patientTimeZone: patients.timeZone,
+      })
       .from(sessions)
+      .leftJoin(patients, eq(patients.id, sessions.patientId))
       .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
       .limit(1);
-    return row;
+    if (!row) return undefined;
+    const { patientHospNo, patientHospitalId, patientTimeZone, ...session } = row;
+    const patient = patientHospNo !== null && patientHospitalId !== null && patientTimeZone !== null ? { hospNo: patientHospNo, hospitalId: patientHospitalId, timeZone: patientTimeZone } : null;
+    return { ...session, patient };
   },
 
   async revoke(db: Db, id: string): Promise<void> {

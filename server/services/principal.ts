@@ -2,12 +2,12 @@
 // hashes are stored, so a leaked database does not leak usable tokens.
 import type { Db } from '../db/client.ts';
 import { sha256 } from '../lib/crypto.ts';
-import { sessionRepo } from '../repositories/sessions.ts';
+import { sessionRepo, type SessionPatient } from '../repositories/sessions.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { renewedExpiry } from './session-policy.ts';
 
 export type Principal =
-  | { kind: 'patient'; sessionId: string; patientId: string; expiresAt: Date; lastSeenAt: Date; deviceId: string | null }
+  | { kind: 'patient'; sessionId: string; patientId: string; patient: SessionPatient; expiresAt: Date; lastSeenAt: Date; deviceId: string | null }
   | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date }
   | { kind: 'doctor'; doctorTokenId: string; label: string; hospitalIds: string[]; expiresAt: Date };
 
@@ -24,10 +24,12 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
   const hash = sha256(token);
   const session = await sessionRepo.liveByHash(db, hash, now);
   if (session?.kind === 'patient' && session.patientId) {
+    // A session whose patient is gone (deleted) opens nothing.
+    if (!session.patient) return null;
     // A patient session in use slides forward (session-policy.ts); the caller sees the new end.
     const renewed = renewedExpiry(session, now);
     if (renewed) await sessionRepo.extend(db, session.id, renewed);
-    return { kind: 'patient', sessionId: session.id, patientId: session.patientId, expiresAt: renewed ?? session.expiresAt, lastSeenAt: session.lastSeenAt, deviceId: session.deviceId };
+    return { kind: 'patient', sessionId: session.id, patientId: session.patientId, patient: session.patient, expiresAt: renewed ?? session.expiresAt, lastSeenAt: session.lastSeenAt, deviceId: session.deviceId };
   }
   if (session?.kind === 'admin' && session.adminId) {
     const admin = await staffRepo.adminById(db, session.adminId);
