@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] })],
   test: {
-    include: ['server/**/*.test.ts', 'schemas/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'sync/**/*.test.ts', 'sw/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'schemas/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'sync/**/*.test.ts', 'sw/**/*.test.ts', 'tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
