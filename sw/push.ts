@@ -84,7 +84,19 @@ async function tellPages(message: PushReceivedMessage | RemindLaterMessage): Pro
   for (const page of await pages()) page.postMessage(message);
 }
 
-const loggedIn = async (): Promise<boolean> => (await getReplaySession().catch(() => undefined)) !== undefined;
+/**
+ * Whether someone is logged in on this device (a push for nobody is not shown). A session that
+ * cannot be read (the database busy or failing) counts as none, and says so: a reminder dropped
+ * silently could not be told apart from one never sent.
+ */
+const loggedIn = async (): Promise<boolean> => {
+  try {
+    return (await getReplaySession()) !== undefined;
+  } catch (err) {
+    log.warn('Push: the session could not be read; the notification is not shown', err);
+    return false;
+  }
+};
 
 async function handlePush(data: PushMessageData | null): Promise<void> {
   let payload: unknown;
