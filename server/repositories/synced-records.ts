@@ -47,6 +47,14 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
   type Insert = T['$inferInsert'];
   const own = (patientId: string, id: string) => and(eq(table.id, id), eq(table.patientId, patientId));
   const group = view.group ? sql<string | null>`${view.group}` : sql<null>`null`;
+  /** The ids of this patient's rows deleted at or after `since` (inclusive, as listChanges says). */
+  const deletedSince = async (db: Db, patientId: string, since: Date): Promise<string[]> => {
+    const gone = await db
+      .select({ id: table.id })
+      .from(table as PgTable)
+      .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
+    return gone.map((g) => String(g.id));
+  };
 
   return {
     /**
@@ -114,11 +122,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined, extra);
       const rows = (await db.select().from(table as PgTable).where(live).orderBy(desc(orderBy))) as Row[];
       if (!since) return { rows, deleted: [] };
-      const gone = await db
-        .select({ id: table.id })
-        .from(table as PgTable)
-        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
-      return { rows, deleted: gone.map((g) => String(g.id)) };
+      return { rows, deleted: await deletedSince(db, patientId, since) };
     },
 
     /**
@@ -133,11 +137,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       const rows = view.group ? await query.groupBy(view.group) : await query;
       const groups = new Map(rows.filter((r) => r.joined !== null).map((r) => [r.group, r.joined]));
       if (!since) return { groups, deleted: [] };
-      const gone = await db
-        .select({ id: table.id })
-        .from(table as PgTable)
-        .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
-      return { groups, deleted: gone.map((g) => String(g.id)) };
+      return { groups, deleted: await deletedSince(db, patientId, since) };
     },
 
     /** pullSince, with each live row as the API's JSON text (json-view.ts). */
