@@ -102,4 +102,33 @@ test.describe('the PDF engine and fonts, fetched after login', () => {
       await context.close();
     }
   });
+
+  test('a fetch of the PDF engine that fails is tried again, without a reload', async () => {
+    test.setTimeout(150_000);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    proxy.follow(context);
+    const page = await context.newPage();
+    try {
+      await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+      await waitForLaterFiles(page);
+      // A device that lost them, on a connection that fails the next fetch of the engine.
+      await proxy.offline();
+      await page.evaluate((name) => caches.delete(name), LATER_CACHE);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+      const engine = (_method: string, p: string) => /^\/assets\/pdfmake-[\w-]+\.js$/.test(p);
+      proxy.serverErrors(1, 503, { match: engine });
+      const failedBefore = proxy.stats().failed;
+      await proxy.online();
+      // The first attempt meets the 503; the page asks again after a pause (src/lib/fetch-later.ts).
+      await expect.poll(() => proxy.stats().failed, { timeout: 30_000 }).toBe(failedBefore + 1);
+      await waitForLaterFiles(page);
+    } finally {
+      await proxy.reset();
+      proxy.unfollow(context);
+      await context.close();
+    }
+  });
 });
