@@ -9,11 +9,6 @@ export class JsonText {
   constructor(text: string) {
     this.text = text;
   }
-
-  /** The body as the client reads it (tests, and callers inside the server). */
-  parse(): unknown {
-    return JSON.parse(this.text);
-  }
 }
 
 export function sendJsonText(reply: FastifyReply, body: JsonText): FastifyReply {

@@ -1,7 +1,7 @@
-// A row as the API sends it, built by the database: `json_build_object(...)::text`. Lists of
+// A row as the API sends it, built by the database (`row_to_json`, see jsonObject). Lists of
 // thousands of rows then cost the server no Date parsing, no object per row and no JSON.stringify:
 // it joins the texts (record-helpers.ts, listSynced). The shapes are spec §3/§7's and must equal the
-// ones server/services/dto.ts builds from rows; dto.test.ts checks both on the same rows.
+// ones server/services/dto.ts builds from rows; json-view.test.ts checks both on the same rows.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { appointments, glucoseReadings, labTests, medicineIntakes, symptoms } from '../db/schema.ts';

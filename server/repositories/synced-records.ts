@@ -116,7 +116,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      * Inclusive on purpose: clients take their checkpoint from an `updatedAt` they received, which
      * JSON carries to the millisecond while PostgreSQL stores microseconds, and two writes can share a
      * millisecond. Sending a row twice is harmless; missing one is not. (Wall clocks can still miss a
-     * late commit: devices that know versions pull with `pullSince` instead.)
+     * late commit: devices that know versions pull with `pullSinceJson` instead.)
      */
     async listChanges(db: Db, patientId: string, since?: Date, extra?: SQL): Promise<Changes<Row>> {
       const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined, extra);
@@ -140,7 +140,12 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       return { groups, deleted: await deletedSince(db, patientId, since) };
     },
 
-    /** pullSince, with each live row as the API's JSON text (json-view.ts). */
+    /**
+     * The rows whose version is above `since`, oldest change first, at most `limit`: live ones in
+     * `rows` as the API's JSON text (json-view.ts), deleted ones as ids. Because versions become
+     * visible in commit order per patient (migration 0004), nothing at or below the returned
+     * checkpoint can still appear later.
+     */
     async pullSinceJson(db: Db, patientId: string, since: number, limit: number): Promise<Pull<JsonRow>> {
       const fetched = await db
         .select({
@@ -162,25 +167,5 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       };
     },
 
-    /**
-     * The rows whose version is above `since`, oldest change first, at most `limit`: live ones in
-     * `rows`, deleted ones as ids. Because versions become visible in commit order per patient
-     * (migration 0004), nothing at or below the returned checkpoint can still appear later.
-     */
-    async pullSince(db: Db, patientId: string, since: number, limit: number): Promise<Pull<Row>> {
-      const fetched = (await db
-        .select()
-        .from(table as PgTable)
-        .where(and(eq(table.patientId, patientId), gt(table.version, since)))
-        .orderBy(asc(table.version))
-        .limit(limit + 1)) as Row[];
-      const page = versionPage(fetched, since, limit);
-      return {
-        rows: page.rows.filter((r) => r.deletedAt === null),
-        deleted: page.rows.filter((r) => r.deletedAt !== null).map((r) => r.id),
-        checkpoint: page.checkpoint,
-        ...(page.next !== undefined ? { next: page.next } : {}),
-      };
-    },
   };
 }
