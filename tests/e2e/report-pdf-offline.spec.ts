@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { FaultProxy, laterFiles, LATER_CACHE, launchChromium, startServer, uiLogin, waitForLaterFiles, type EddyServer } from '../fixtures/index.ts';
 
 let server: EddyServer;
@@ -68,21 +68,28 @@ test.describe('the PDF engine and fonts, fetched after login', () => {
     }
   });
 
+  /**
+   * Logs the demo patient in, lets the fetch after login finish, then takes away what it fetched
+   * (the worker's cache and the browser's) with the connection cut: a device that never got it.
+   */
+  async function loginThenLoseLaterFiles(context: BrowserContext, page: Page): Promise<void> {
+    await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await waitForLaterFiles(page);
+    await proxy.offline();
+    await page.evaluate((name) => caches.delete(name), LATER_CACHE);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
+  }
+
   test('offline without them, the report page says the PDF maker is not on the device; online again, it is fetched', async () => {
     test.setTimeout(150_000);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     proxy.follow(context);
     const page = await context.newPage();
     try {
-      await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-      // Let the fetch after login finish, then take away what it fetched: a device that never got it.
-      await waitForLaterFiles(page);
-      await proxy.offline();
-      await page.evaluate((name) => caches.delete(name), LATER_CACHE);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.clearBrowserCache');
-      await cdp.detach();
+      await loginThenLoseLaterFiles(context, page);
       expect(await laterFiles(page)).toEqual([]);
 
       await page.goto(`${proxy.url}/app/reports`);
@@ -109,15 +116,8 @@ test.describe('the PDF engine and fonts, fetched after login', () => {
     proxy.follow(context);
     const page = await context.newPage();
     try {
-      await uiLogin(page, proxy.url, '100001', 'Demo-patient-1');
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
-      await waitForLaterFiles(page);
       // A device that lost them, on a connection that fails the next fetch of the engine.
-      await proxy.offline();
-      await page.evaluate((name) => caches.delete(name), LATER_CACHE);
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('Network.clearBrowserCache');
-      await cdp.detach();
+      await loginThenLoseLaterFiles(context, page);
       const engine = (_method: string, p: string) => /^\/assets\/pdfmake-[\w-]+\.js$/.test(p);
       proxy.serverErrors(1, 503, { match: engine });
       const failedBefore = proxy.stats().failed;
