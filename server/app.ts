@@ -24,6 +24,7 @@ import { runReminderPass } from './reminders/scheduler.ts';
 import { webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
 import { scheduleHousekeeping } from './services/housekeeping.ts';
+import { ListCache } from './services/list-cache.ts';
 
 export type App = FastifyInstance;
 export type TypedApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, JsonSchemaToTsProvider>;
@@ -69,6 +70,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: path.join(config.dataDir, 'outbox'), log: app.log }),
     log: app.log,
     push: await resolvePushSettings(config, database.db),
+    lists: new ListCache(config.listCacheMb * 1024 * 1024),
   };
 
   // Clients send `Content-Type: application/json` even on calls without a body (validate, logout):

@@ -13,6 +13,7 @@ const schema = {
     DATA_DIR: { type: 'string', minLength: 1, default: './data' },
     DATABASE_URL: { type: 'string', pattern: '^postgres(ql)?://', description: 'a postgres:// URL' },
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
+    LIST_CACHE_MB: { type: 'integer', minimum: 0, maximum: 65536, default: 64 },
     DEMO: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
     SMTP_URL: { type: 'string', pattern: '^smtps?://', description: 'an smtp:// or smtps:// URL' },
     MAIL_FROM: { type: 'string', minLength: 3, default: 'Eddy <no-reply@eddy.local>' },
@@ -46,6 +47,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   databasePoolMax: number;
+  /** Memory for the whole lists of patients' records last sent (services/list-cache.ts); 0 keeps none. */
+  listCacheMb: number;
   /** Seed demo data into a new database (always in embedded mode; with DATABASE_URL only if DEMO=1). */
   demo: boolean | undefined;
   smtpUrl: string | undefined;
@@ -104,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: String(raw['DATA_DIR']),
     databaseUrl: str('DATABASE_URL'),
     databasePoolMax: Number(raw['DATABASE_POOL_MAX']),
+    listCacheMb: Number(raw['LIST_CACHE_MB']),
     demo: flag(str('DEMO')),
     smtpUrl: str('SMTP_URL'),
     mailFrom,

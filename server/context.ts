@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { PushSettings } from './push/settings.ts';
+import type { ListCache } from './services/list-cache.ts';
 
 /** What services need from the running server; built once in app.ts. */
 export interface AppContext {
@@ -12,4 +13,6 @@ export interface AppContext {
   mailer: Mailer;
   log: FastifyBaseLogger;
   push: PushSettings;
+  /** The whole lists of patients' records last sent, kept while unchanged. */
+  lists: ListCache;
 }

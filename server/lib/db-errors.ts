@@ -1,8 +1,25 @@
+interface DriverError {
+  code?: unknown;
+  constraint?: unknown;
+  message?: unknown;
+}
+
+/** The error with that SQLSTATE: the error itself or a driver error Drizzle wrapped in it. */
+function withCode(err: unknown, code: string): DriverError | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as DriverError).code === code) return e as DriverError;
+  }
+  return undefined;
+}
+
 /** True when the error (or the driver error Drizzle wrapped) is a unique violation (SQLSTATE 23505). */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    const x = e as { code?: unknown; constraint?: unknown; message?: unknown };
-    if (x.code === '23505') return constraint === undefined || x.constraint === constraint || String(x.message).includes(constraint);
-  }
-  return false;
+  const x = withCode(err, '23505');
+  if (!x) return false;
+  return constraint === undefined || x.constraint === constraint || String(x.message).includes(constraint);
+}
+
+/** True when the database broke a deadlock by failing this statement (SQLSTATE 40P01). */
+export function isDeadlock(err: unknown): boolean {
+  return withCode(err, '40P01') !== undefined;
 }

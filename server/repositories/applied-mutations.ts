@@ -9,6 +9,9 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** The primary key (patient, mutation id): an insert of an id already applied violates it. */
+export const APPLIED_MUTATION_KEY = 'applied_mutations_patient_id_mutation_id_pk';
+
 export const appliedMutationRepo = {
   /**
    * Takes the mutation id for this transaction: true when nobody had it. The row is written first,

@@ -1,4 +1,4 @@
-// A row as the API sends it, built by the database (`row_to_json`, see jsonObject). Lists of
+// A row as the API sends it, built by the database (see jsonObject). Lists of
 // thousands of rows then cost the server no Date parsing, no object per row and no JSON.stringify:
 // it joins the texts (record-helpers.ts, listSynced). The shapes are spec §3/§7's and must equal the
 // ones server/services/dto.ts builds from rows; json-view.test.ts checks both on the same rows.
@@ -12,15 +12,19 @@ export const isoText = (column: PgColumn): SQL => sql`to_char(${column} at time 
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * The row's JSON text with these keys in this order (only names from code): `row_to_json` of a
- * one-row subquery, which writes compact JSON (`json_build_object` puts spaces around every colon).
+ * The row's JSON text with these keys in this order (only names from code), written by
+ * concatenation: each value through to_json (the escaping and number text of row_to_json), a SQL
+ * null as `null`. Two to three times cheaper per row than row_to_json of a one-row subquery (three
+ * timings on a busy machine), which builds a record for every row (and json_build_object puts
+ * spaces around every colon).
  */
 export function jsonObject(fields: Record<string, PgColumn | SQL>): SQL<string> {
-  const columns = Object.entries(fields).map(([key, value]) => {
+  const parts = Object.entries(fields).map(([key, value], i) => {
     if (!KEY.test(key)) throw new Error(`jsonObject: "${key}" is not a plain key`);
-    return sql`${value} as ${sql.raw(`"${key}"`)}`;
+    const name = `${i === 0 ? '{' : ','}"${key}":`;
+    return sql`${sql.raw(`'${name}'`)} || coalesce(to_json(${value})::text, 'null')`;
   });
-  return sql<string>`(select row_to_json(d) from (select ${sql.join(columns, sql`, `)}) d)::text`;
+  return sql<string>`(${sql.join(parts, sql` || `)} || '}')`;
 }
 
 export const glucoseJson = jsonObject({

@@ -1,5 +1,6 @@
-import { and, desc, eq, getTableColumns, gt, isNotNull, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { perDb } from '../db/prepared.ts';
 import { patients, sessions } from '../db/schema.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -10,6 +11,25 @@ export interface SessionPatient {
   hospitalId: string;
   timeZone: string;
 }
+
+/**
+ * The live (not revoked, not expired) session with that token hash, and for a patient's session
+ * what each request needs of the patient, in the same round trip (every request asks: prepared).
+ */
+const liveSession = perDb((db) =>
+  db
+    .select({
+      ...getTableColumns(sessions),
+      patientHospNo: patients.hospNo,
+      patientHospitalId: patients.hospitalId,
+      patientTimeZone: patients.timeZone,
+    })
+    .from(sessions)
+    .leftJoin(patients, eq(patients.id, sessions.patientId))
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('eddy_live_session'),
+);
 
 export const sessionRepo = {
   async insert(db: Db, values: typeof sessions.$inferInsert): Promise<SessionRow> {
@@ -23,17 +43,7 @@ export const sessionRepo = {
    * what each request needs of the patient, in the same round trip (every patient request asks).
    */
   async liveByHash(db: Db, tokenHash: string, now: Date): Promise<(SessionRow & { patient: SessionPatient | null }) | undefined> {
-    const [row] = await db
-      .select({
-        ...getTableColumns(sessions),
-        patientHospNo: patients.hospNo,
-        patientHospitalId: patients.hospitalId,
-        patientTimeZone: patients.timeZone,
-      })
-      .from(sessions)
-      .leftJoin(patients, eq(patients.id, sessions.patientId))
-      .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
-      .limit(1);
+    const [row] = await liveSession(db).execute({ tokenHash, now: now.toISOString() });
     if (!row) return undefined;
     const { patientHospNo, patientHospitalId, patientTimeZone, ...session } = row;
     const patient = patientHospNo !== null && patientHospitalId !== null && patientTimeZone !== null ? { hospNo: patientHospNo, hospitalId: patientHospitalId, timeZone: patientTimeZone } : null;
