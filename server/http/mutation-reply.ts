@@ -2,6 +2,8 @@
 // at most once per mutation id) and a repeated mutation id is marked with X-Mutation-Repeat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { isDeadlock, isUniqueViolation } from '../lib/db-errors.ts';
+import { APPLIED_MUTATION_KEY } from '../repositories/applied-mutations.ts';
 import { runMutation, type WriteAnswer } from '../services/mutations.ts';
 import { requireSubject, type Subject } from './guards.ts';
 
@@ -14,13 +16,46 @@ export async function answerWrite(
   change: (tx: AppContext, subject: Subject) => Promise<WriteAnswer>,
 ): Promise<FastifyReply> {
   const subject = requireSubject(req);
-  const answer = await runMutation(ctx, subject.patientId, mutationIdOf(req.body), (tx) => change(tx, subject));
+  const run = () => runMutation(ctx, subject.patientId, mutationIdOf(req.body), (tx) => change(tx, subject));
+  // A deadlock (two copies of the same write taking their locks in opposite orders: see answerAdd)
+  // rolled the whole transaction back, so running it once more is safe, and then finds its peer's answer.
+  const answer = await run().catch((err: unknown) => {
+    if (isDeadlock(err)) return run();
+    throw err;
+  });
   if (answer.repeat) void reply.header(MUTATION_REPEAT_HEADER, '1');
   return reply.status(answer.status).send(answer.body);
 }
 
+/**
+ * answerWrite for an add, which first tries `add`: a new record with a mutation id in one statement
+ * (repositories/synced-records.ts, insertAnswered), the common case of a device's replay, in one
+ * round trip instead of a transaction's five. Whatever it cannot settle goes the general way, which
+ * gives the same answers: a record id that exists (a replay, or another patient's), a mutation id
+ * already applied (its statement then rolled back whole), a deadlock with a concurrent copy of the
+ * same write. An add without a mutation id goes the general way too.
+ */
+export async function answerAdd(
+  ctx: AppContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  add: (subject: Subject, mutationId: string) => Promise<string | undefined>,
+  change: (tx: AppContext, subject: Subject) => Promise<WriteAnswer>,
+): Promise<FastifyReply> {
+  const mutationId = mutationIdOf(req.body);
+  if (mutationId !== undefined) {
+    const subject = requireSubject(req);
+    const text = await add(subject, mutationId).catch((err: unknown) => {
+      if (isUniqueViolation(err, APPLIED_MUTATION_KEY) || isDeadlock(err)) return undefined;
+      throw err;
+    });
+    if (text !== undefined) return reply.status(201).type('application/json; charset=utf-8').send(text);
+  }
+  return answerWrite(ctx, req, reply, change);
+}
+
 /** The body's mutationId; the route's schema has already checked its form. */
-function mutationIdOf(body: unknown): string | undefined {
+export function mutationIdOf(body: unknown): string | undefined {
   const id = typeof body === 'object' && body !== null ? (body as { mutationId?: unknown }).mutationId : undefined;
   return typeof id === 'string' ? id : undefined;
 }

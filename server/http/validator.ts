@@ -23,6 +23,9 @@ function makeAjv(coerceTypes: NonNullable<Options['coerceTypes']>): Ajv {
   return ajv;
 }
 
+/** The Ajv of JSON bodies, for bodies checked outside a route's own schema (the writes of a batch). */
+export const bodyAjv = (): Ajv => makeAjv(false);
+
 export function validatorCompiler(): FastifySchemaCompiler<object> {
   const body = makeAjv(false);
   const text = makeAjv('array');

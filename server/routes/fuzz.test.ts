@@ -22,8 +22,9 @@ function routesFromSource(): Route[] {
   const out: Route[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const src = readFileSync(path.join(dir, file), 'utf8');
-    for (const m of src.matchAll(/\bapi\.(get|post|put|patch|delete)\(\s*'([^']+)'/g)) {
-      out.push({ method: (m[1] ?? '').toUpperCase() as HTTPMethods, path: `/api${m[2] ?? ''}` });
+    // `api.post('/path', …)`, and the patient writes registered from one table (patient-writes.ts).
+    for (const m of src.matchAll(/\b(?:api\.(get|post|put|patch|delete)\(|postPatientWrite\(\s*api,\s*ctx,)\s*'([^']+)'/g)) {
+      out.push({ method: (m[1] ?? 'post').toUpperCase() as HTTPMethods, path: `/api${m[2] ?? ''}` });
     }
   }
   return out;
@@ -54,6 +55,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/users/notificationTimings': { base: { breakfast: '07:00', lunch: '13:00', dinner: '20:00' }, extra: ['baseVersion', 'mutationId'] },
   'POST /api/users/glucometerAlerts': { base: { day: 'Monday' }, extra: ['mutationId'] },
   'POST /api/users/glucometerAlerts/remove': { base: { day: 'Monday' }, extra: ['mutationId'] },
+  'POST /api/batch': { base: { mutations: [{ path: '/glucose/add', body: { type: 'Random', value: 120 } }] } },
   'GET /api/glucose': { base: undefined },
   'POST /api/glucose/add': { base: { type: 'Fasting', value: 100 }, extra: ['_id', 'recordedAt', 'mutationId'] },
   'POST /api/glucose/update': { base: { glucoseId: randomUUID(), gtype: 'Random', gvalue: 120 }, extra: ['recordedAt', 'baseVersion', 'mutationId'] },
@@ -326,7 +328,7 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
       const [method, p] = k.split(' ') as [HTTPMethods, string];
       return [k, auth, seen.get(`${auth} ${method} ${concretePath({ method, path: p })}`)];
     };
-    const patientWrites = ['POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove'];
+    const patientWrites = ['POST /api/batch', 'POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove'];
     const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
     const results = [...patientWrites.map((k) => expectOk('patient', k)), ...adminWrites.map((k) => expectOk('admin', k))];
     expect(results.filter(([, , status]) => typeof status !== 'number' || status >= 300)).toEqual([]);

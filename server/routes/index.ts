@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { adminAuthRoutes } from './admin-auth.ts';
 import { adminManageRoutes } from './admin-manage.ts';
 import { authRoutes } from './auth.ts';
+import { batchRoutes } from './batch.ts';
 import { consentRoutes } from './consent.ts';
 import { healthRoutes } from './health.ts';
 import { iconRoutes } from './icons.ts';
@@ -19,6 +20,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   profileRoutes(api, ctx);
   recordRoutes(api, ctx);
   medicineRoutes(api, ctx);
+  batchRoutes(api, ctx);
   reportRoutes(api, ctx);
   pushRoutes(api, ctx);
   consentRoutes(api, ctx);

@@ -1,13 +1,14 @@
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { sinceQuery } from '../../schemas/common.ts';
-import { medicineTakenDeleteSchema, medicineTakenSchema, remindLaterSchema } from '../../schemas/medicine.ts';
+import { remindLaterSchema } from '../../schemas/medicine.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
 import { sendJsonText } from '../http/json-text.ts';
 import { answerWrite } from '../http/mutation-reply.ts';
 import * as medicines from '../services/medicine-service.ts';
 import { ok } from '../services/mutations.ts';
 import { parseSince } from '../services/record-helpers.ts';
+import { postPatientWrite } from './patient-writes.ts';
 
 export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
   const read = { preHandler: patientAccess(ctx, { write: false }), schema: { querystring: sinceQuery } };
@@ -16,12 +17,8 @@ export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/users/medicines', read, async (req) => medicines.activeMedicines(ctx, requireSubject(req), parseSince(req.query.since, req.query.limit)));
 
   // The path really is singular `user` here (spec §7).
-  api.post('/user/medicines/taken', { ...write, schema: { body: medicineTakenSchema } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.markTaken(tx, s, req.body))),
-  );
-  api.post('/user/medicines/taken/delete', { ...write, schema: { body: medicineTakenDeleteSchema } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.removeDose(tx, s.patientId, req.body))),
-  );
+  postPatientWrite(api, ctx, '/user/medicines/taken');
+  postPatientWrite(api, ctx, '/user/medicines/taken/delete');
   api.post('/users/medicines/remindLater', { ...write, schema: { body: remindLaterSchema } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.remindLater(tx, s.patientId, req.body))),
   );

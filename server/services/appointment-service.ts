@@ -22,20 +22,25 @@ export const APPOINTMENT_CONFLICT: ConflictWords = {
 const shape: ListKeys = [['appointments', null]];
 
 export async function listAppointments(ctx: AppContext, patientId: string, since?: Since) {
-  return listSynced(ctx.db, appointmentRepo, patientId, since, shape);
+  return listSynced(ctx, appointmentRepo, patientId, since, shape);
 }
 
+const addRow = (patientId: string, input: AppointmentAdd) => ({
+  id: recordId(input._id),
+  patientId,
+  doctor: input.doctor.trim(),
+  date: calendarTime('date', input.date),
+  notes: input.notes ?? '',
+});
+
 export async function addAppointment(ctx: AppContext, patientId: string, input: AppointmentAdd) {
-  const { row, created } = ownAdd(
-    await appointmentRepo.insertIdempotent(ctx.db, {
-      id: recordId(input._id),
-      patientId,
-      doctor: input.doctor.trim(),
-      date: calendarTime('date', input.date),
-      notes: input.notes ?? '',
-    }),
-  );
+  const { row, created } = ownAdd(await appointmentRepo.insertIdempotent(ctx.db, addRow(patientId, input)));
   return { created, body: { message: APPOINTMENT_MSG.added, data: appointmentDto(row) } };
+}
+
+/** addAppointment of a new appointment with a mutation id, in one statement (see insertAnswered). */
+export async function addAppointmentAnswered(ctx: AppContext, patientId: string, input: AppointmentAdd, mutationId: string) {
+  return appointmentRepo.insertAnswered(ctx.db, addRow(patientId, input), { message: APPOINTMENT_MSG.added, mutationId });
 }
 
 export async function updateAppointment(ctx: AppContext, patientId: string, input: AppointmentUpdate) {

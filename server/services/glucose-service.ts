@@ -26,20 +26,25 @@ const byType: ListKeys = [
 ];
 
 export async function listGlucose(ctx: AppContext, patientId: string, since?: Since) {
-  return listSynced(ctx.db, glucoseRepo, patientId, since, byType);
+  return listSynced(ctx, glucoseRepo, patientId, since, byType);
 }
 
+const addRow = (patientId: string, input: GlucoseAdd) => ({
+  id: recordId(input._id),
+  patientId,
+  type: input.type,
+  valueMgDl: input.value,
+  recordedAt: measurementTime('recordedAt', input.recordedAt),
+});
+
 export async function addGlucose(ctx: AppContext, patientId: string, input: GlucoseAdd) {
-  const { row, created } = ownAdd(
-    await glucoseRepo.insertIdempotent(ctx.db, {
-      id: recordId(input._id),
-      patientId,
-      type: input.type,
-      valueMgDl: input.value,
-      recordedAt: measurementTime('recordedAt', input.recordedAt),
-    }),
-  );
+  const { row, created } = ownAdd(await glucoseRepo.insertIdempotent(ctx.db, addRow(patientId, input)));
   return { created, body: { message: GLUCOSE_MSG.added, data: glucoseDto(row) } };
+}
+
+/** addGlucose of a new reading with a mutation id, in one statement (see insertAnswered). */
+export async function addGlucoseAnswered(ctx: AppContext, patientId: string, input: GlucoseAdd, mutationId: string) {
+  return glucoseRepo.insertAnswered(ctx.db, addRow(patientId, input), { message: GLUCOSE_MSG.added, mutationId });
 }
 
 export async function updateGlucose(ctx: AppContext, patientId: string, input: GlucoseUpdate) {

@@ -23,7 +23,7 @@ export const LAB_CONFLICT: ConflictWords = {
 const shape: ListKeys = [['tests', null]];
 
 export async function listLabTests(ctx: AppContext, patientId: string, since?: Since) {
-  return listSynced(ctx.db, labTestRepo, patientId, since, shape);
+  return listSynced(ctx, labTestRepo, patientId, since, shape);
 }
 
 export async function labTestReferenceList(ctx: AppContext) {
@@ -38,19 +38,26 @@ async function unitFor(ctx: AppContext, name: string, unit: string | undefined):
   return ref?.unit ?? null;
 }
 
-export async function addLabTest(ctx: AppContext, patientId: string, input: LabTestAdd) {
+async function addRow(ctx: AppContext, patientId: string, input: LabTestAdd) {
   const name = input.name.trim();
-  const { row, created } = ownAdd(
-    await labTestRepo.insertIdempotent(ctx.db, {
-      id: recordId(input._id),
-      patientId,
-      name,
-      value: input.value,
-      unit: await unitFor(ctx, name, input.unit),
-      recordedAt: measurementTime('recordedAt', input.recordedAt),
-    }),
-  );
+  return {
+    id: recordId(input._id),
+    patientId,
+    name,
+    value: input.value,
+    unit: await unitFor(ctx, name, input.unit),
+    recordedAt: measurementTime('recordedAt', input.recordedAt),
+  };
+}
+
+export async function addLabTest(ctx: AppContext, patientId: string, input: LabTestAdd) {
+  const { row, created } = ownAdd(await labTestRepo.insertIdempotent(ctx.db, await addRow(ctx, patientId, input)));
   return { created, body: { message: LAB_MSG.added, data: labTestDto(row) } };
+}
+
+/** addLabTest of a new lab test with a mutation id, in one statement (see insertAnswered). */
+export async function addLabTestAnswered(ctx: AppContext, patientId: string, input: LabTestAdd, mutationId: string) {
+  return labTestRepo.insertAnswered(ctx.db, await addRow(ctx, patientId, input), { message: LAB_MSG.added, mutationId });
 }
 
 export async function updateLabTest(ctx: AppContext, patientId: string, input: LabTestUpdate) {

@@ -112,7 +112,7 @@ export async function removeDose(ctx: AppContext, patientId: string, input: Medi
 const takenShape: ListKeys = [['taken', null]];
 
 export async function intakes(ctx: AppContext, patientId: string, since?: Since) {
-  return listSynced(ctx.db, intakeRepo, patientId, since, takenShape);
+  return listSynced(ctx, intakeRepo, patientId, since, takenShape);
 }
 
 /**

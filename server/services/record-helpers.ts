@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PULL_LIMIT_DEFAULT } from '../../schemas/common.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { badRequest, conflict } from '../http/errors.ts';
 import { JsonText } from '../http/json-text.ts';
-import type { JoinedChanges, JsonRow, Pull } from '../repositories/synced-records.ts';
+import type { JoinedChanges, PulledPage } from '../repositories/synced-records.ts';
 
 /** How far ahead of the server's clock a device's timestamp may be (clock skew), DESIGN.md §3. */
 export const MAX_FUTURE_MS = 5 * 60_000;
@@ -42,8 +43,10 @@ export function parseSince(since: string | undefined, limit?: number): Since | u
 }
 
 interface SyncedReads {
+  name: string;
+  listStamp(db: Db, patientId: string): Promise<string>;
   listChangesJson(db: Db, patientId: string, since?: Date): Promise<JoinedChanges>;
-  pullSinceJson(db: Db, patientId: string, since: number, limit: number): Promise<Pull<JsonRow>>;
+  pullSinceJson(db: Db, patientId: string, since: number, limit: number): Promise<PulledPage>;
 }
 
 /**
@@ -58,22 +61,33 @@ export type ListKeys = ReadonlyArray<readonly [key: string, group: string | null
  * database as JSON text (repositories/json-view.ts) and are only joined here: a patient's 3,000
  * readings cost no Date, no object and no JSON.stringify per row.
  */
-export async function listSynced(db: Db, repo: SyncedReads, patientId: string, since: Since | undefined, keys: ListKeys): Promise<JsonText> {
+export async function listSynced(ctx: AppContext, repo: SyncedReads, patientId: string, since: Since | undefined, keys: ListKeys): Promise<JsonText> {
+  if (since === undefined) return wholeList(ctx, repo, patientId, keys);
+  const db = ctx.db;
   const parts: string[] = [];
-  if (since && 'version' in since) {
+  if ('version' in since) {
     const page = await repo.pullSinceJson(db, patientId, since.version, since.limit);
-    for (const [key, group] of keys) {
-      const rows = group === null ? page.rows : page.rows.filter((r) => r.group === group);
-      parts.push(`${JSON.stringify(key)}:[${rows.map((r) => r.json).join(',')}]`);
-    }
-    parts.push(`"deleted":${JSON.stringify(page.deleted)}`, `"checkpoint":${JSON.stringify(page.checkpoint)}`);
+    parts.push(...joinGroups(page.groups, keys), `"deleted":${JSON.stringify(page.deleted)}`, `"checkpoint":${JSON.stringify(page.checkpoint)}`);
     if (page.next !== undefined) parts.push(`"next":${JSON.stringify(page.next)}`);
   } else {
-    const { groups, deleted } = await repo.listChangesJson(db, patientId, since?.at);
-    for (const [key, group] of keys) parts.push(`${JSON.stringify(key)}:[${groups.get(group) ?? ''}]`);
-    if (since) parts.push(`"deleted":${JSON.stringify(deleted)}`);
+    const { groups, deleted } = await repo.listChangesJson(db, patientId, since.at);
+    parts.push(...joinGroups(groups, keys), `"deleted":${JSON.stringify(deleted)}`);
   }
   return new JsonText(`{${parts.join(',')}}`);
+}
+
+const joinGroups = (groups: Map<string | null, string>, keys: ListKeys) => keys.map(([key, group]) => `${JSON.stringify(key)}:[${groups.get(group) ?? ''}]`);
+
+/** The whole list, from the cache when nothing changed since it was made (services/list-cache.ts). */
+async function wholeList(ctx: AppContext, repo: SyncedReads, patientId: string, keys: ListKeys): Promise<JsonText> {
+  const key = `${repo.name}:${patientId}`;
+  const stamp = await repo.listStamp(ctx.db, patientId);
+  const kept = ctx.lists.get(key, stamp);
+  if (kept) return new JsonText(kept);
+  const { groups } = await repo.listChangesJson(ctx.db, patientId);
+  const body = Buffer.from(`{${joinGroups(groups, keys).join(',')}}`);
+  ctx.lists.set(key, stamp, body);
+  return new JsonText(body);
 }
 
 /** An add whose `_id` already names another patient's record is refused without saying more. */

@@ -31,7 +31,7 @@ const normaliseSymptom = (s: string): string => s.trim().replace(/\s+/g, ' ');
 const shape: ListKeys = [['symptoms', null]];
 
 export async function listSymptoms(ctx: AppContext, patientId: string, since?: Since) {
-  return listSynced(ctx.db, symptomRepo, patientId, since, shape);
+  return listSynced(ctx, symptomRepo, patientId, since, shape);
 }
 
 export async function symptomReferenceList(ctx: AppContext) {

@@ -14,6 +14,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { appointmentSchema } from '../../schemas/appointment.ts';
+import { batchResponseSchema } from '../../schemas/batch.ts';
 import { deletedIds, messageResponse, syncVersion, uuid } from '../../schemas/common.ts';
 import { consentSetResponseSchema, consentVerifyResponseSchema, showConsentBannerSchema } from '../../schemas/consent.ts';
 import { glucoseReadingSchema } from '../../schemas/glucose.ts';
@@ -96,6 +97,8 @@ export const CONTRACTS: Record<string, Contract> = {
   'GET /api/glucose': {
     shape: pullList({ fasting: list(row(glucoseReadingSchema)), postprandial: list(row(glucoseReadingSchema)), random: list(row(glucoseReadingSchema)) }),
   },
+  // Each result is the answer of one write's own route (a 4xx one last); the fuzz checks the frame.
+  'POST /api/batch': { shape: batchResponseSchema },
   'POST /api/glucose/add': { shape: written(row(glucoseReadingSchema)) },
   'POST /api/glucose/update': { shape: written(row(glucoseReadingSchema)) },
   'POST /api/glucose/delete': { shape: message },

@@ -1,0 +1,87 @@
+// The patient writes a device queues most while offline, once: each route's path, its body schema and
+// the change it makes. Their own routes (records.ts, medicines.ts) and the batch route (batch.ts)
+// both run them from here, so a write in a batch is the same write, checked the same way.
+import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema, type AppointmentAdd, type AppointmentDelete, type AppointmentUpdate } from '../../schemas/appointment.ts';
+import { BATCH_PATHS, type BatchPath } from '../../schemas/batch.ts';
+import { glucoseAddSchema, glucoseDeleteSchema, glucoseUpdateSchema, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
+import { labTestAddSchema, labTestDeleteSchema, labTestUpdateSchema, type LabTestAdd, type LabTestDelete, type LabTestUpdate } from '../../schemas/lab-test.ts';
+import { medicineTakenDeleteSchema, medicineTakenSchema, type MedicineTaken, type MedicineTakenDelete } from '../../schemas/medicine.ts';
+import { symptomAddSchema, symptomRemoveSchema, type SymptomAdd, type SymptomRemove } from '../../schemas/symptom.ts';
+import type { TypedApp } from '../app.ts';
+import type { AppContext } from '../context.ts';
+import { patientAccess, type Subject } from '../http/guards.ts';
+import { answerAdd, answerWrite } from '../http/mutation-reply.ts';
+import * as appointments from '../services/appointment-service.ts';
+import * as glucose from '../services/glucose-service.ts';
+import * as labs from '../services/lab-test-service.ts';
+import * as medicines from '../services/medicine-service.ts';
+import { ok, okOrCreated, type WriteAnswer } from '../services/mutations.ts';
+import * as symptoms from '../services/symptom-service.ts';
+
+export interface PatientWrite {
+  path: BatchPath;
+  /** The body's JSON Schema (the route's, with `mutationId`). */
+  schema: object;
+  /** The change, in the transaction `tx`, for a body the schema has accepted. */
+  change(tx: AppContext, subject: Subject, body: unknown): Promise<WriteAnswer>;
+  /**
+   * An add's shortcut for its own route: a new record with a mutation id in one statement, the
+   * answer's text back (201); undefined when the general path must decide (see answerAdd).
+   */
+  add?(ctx: AppContext, subject: Subject, body: unknown, mutationId: string): Promise<string | undefined>;
+}
+
+type Add<Body> = (ctx: AppContext, s: Subject, body: Body, mutationId: string) => Promise<string | undefined>;
+
+/** `Body` is the type of `schema` (FromSchema in schemas/), named by the line that pairs them. */
+function write<Body>(path: BatchPath, schema: object, change: (tx: AppContext, s: Subject, body: Body) => Promise<WriteAnswer>, add?: Add<Body>): PatientWrite {
+  return { path, schema, change: (tx, s, body) => change(tx, s, body as Body), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, body as Body, id) } : {}) };
+}
+
+export const PATIENT_WRITES: readonly PatientWrite[] = [
+  write(
+    '/glucose/add',
+    glucoseAddSchema,
+    async (tx, s, b: GlucoseAdd) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
+    (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
+  ),
+  write('/glucose/update', glucoseUpdateSchema, async (tx, s, b: GlucoseUpdate) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
+  write('/glucose/delete', glucoseDeleteSchema, async (tx, s, b: GlucoseDelete) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('/symptoms/add', symptomAddSchema, async (tx, s, b: SymptomAdd) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
+  write('/symptoms/remove', symptomRemoveSchema, async (tx, s, b: SymptomRemove) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write(
+    '/appointments/add',
+    appointmentAddSchema,
+    async (tx, s, b: AppointmentAdd) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
+    (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
+  ),
+  write('/appointments/update', appointmentUpdateSchema, async (tx, s, b: AppointmentUpdate) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
+  write('/appointments/delete', appointmentDeleteSchema, async (tx, s, b: AppointmentDelete) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write(
+    '/tests/add',
+    labTestAddSchema,
+    async (tx, s, b: LabTestAdd) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
+    (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
+  ),
+  write('/tests/update', labTestUpdateSchema, async (tx, s, b: LabTestUpdate) => ok(await labs.updateLabTest(tx, s.patientId, b))),
+  write('/tests/delete', labTestDeleteSchema, async (tx, s, b: LabTestDelete) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  // The path really is singular `user` here (spec §7).
+  write('/user/medicines/taken', medicineTakenSchema, async (tx, s, b: MedicineTaken) => ok(await medicines.markTaken(tx, s, b))),
+  write('/user/medicines/taken/delete', medicineTakenDeleteSchema, async (tx, s, b: MedicineTakenDelete) => ok(await medicines.removeDose(tx, s.patientId, b))),
+];
+
+export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.path, w]));
+const missing = BATCH_PATHS.filter((p) => !patientWrite.has(p));
+if (missing.length > 0) throw new Error(`batch paths without a write: ${missing.join(', ')}`);
+
+/** Registers the route of the write at `path`: the patient's own, in one transaction, once per mutation id. */
+export function postPatientWrite(api: TypedApp, ctx: AppContext, path: BatchPath): void {
+  const w = patientWrite.get(path);
+  if (!w) throw new Error(`no patient write at ${path}`);
+  const add = w.add;
+  api.post(path, { preHandler: patientAccess(ctx, { write: true }), schema: { body: w.schema } }, async (req, reply) =>
+    add
+      ? answerAdd(ctx, req, reply, (s, id) => add(ctx, s, req.body, id), (tx, s) => w.change(tx, s, req.body))
+      : answerWrite(ctx, req, reply, (tx, s) => w.change(tx, s, req.body)),
+  );
+}
