@@ -17,13 +17,25 @@
 //   entry is "stuck" (the dead-letter rule): it is retried with a growing pause (at most
 //   MAX_BACKOFF_MS), the patient is told, and the entries of OTHER records go on past it. Entries of
 //   the same record wait behind it, so an update never overtakes its add. Nothing is ever dropped.
+//
+// Consecutive entries that can be sent go together, up to BATCH_MAX, in one POST /api/batch (a day
+// of offline writes in a handful of requests instead of a thousand): the server runs them in order,
+// each as its own route would, and stops at the first it refuses. Each result is handled as the
+// answer to that entry's own request; entries after a refused one did not run and go in the next
+// request. A batch holds one entry per record, so a later write of a record is sent once the earlier
+// one's version is known. A batch request that fails as a whole counts as the answer to its first
+// entry; a server that refuses batches gets the entries one at a time.
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
-import { addRefusal, appliedVersion, getReplaySession, listRefusals, noteApplied, openEntry, outboxDatabase, pendingCount, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
+import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
+import { addRefusal, appliedVersion, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
 export const STUCK_AFTER = 5;
 export const MAX_BACKOFF_MS = 15 * 60_000;
+/** How long one write's request may take; a batch gets this plus BATCH_TIMEOUT_PER_WRITE_MS per write. */
+const REQUEST_TIMEOUT_MS = 15_000;
+const BATCH_TIMEOUT_PER_WRITE_MS = 200;
 const FIRST_BACKOFF_MS = 10_000;
 
 export interface Rejection {
@@ -86,7 +98,7 @@ interface Answer {
   timedOut: boolean;
 }
 
-async function send(op: OutboxOp, session: { token: string; deviceId: string }, opts: DrainOptions): Promise<Answer> {
+async function send(op: Pick<OutboxOp, 'path' | 'body'> & { mutationId?: string }, session: { token: string; deviceId: string }, opts: DrainOptions): Promise<Answer> {
   const doFetch = opts.fetchImpl ?? fetch;
   try {
     const res = await doFetch(`${opts.baseUrl ?? ''}/api${op.path}`, {
@@ -97,8 +109,8 @@ async function send(op: OutboxOp, session: { token: string; deviceId: string }, 
         'X-Device-Id': session.deviceId,
         Authorization: `Bearer ${session.token}`,
       },
-      body: JSON.stringify({ ...op.body, mutationId: op.mutationId }),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+      body: JSON.stringify(op.mutationId === undefined ? op.body : { ...op.body, mutationId: op.mutationId }),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     return { status: res.status, json, timedOut: false };
@@ -146,65 +158,166 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
     const refusedDocs = new Set((await listRefusals()).map((r) => docKey(r.op)));
     // Records held up in this drain (a stuck or paused entry): later entries of theirs must wait.
     const waitingDocs = new Set<string>();
-
-    const keep = async (entry: Entry, patch: Partial<Entry>) => db.entries.update(entry.seq as number, patch);
-
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i] as Entry;
+    // Applied entries not yet removed: removed together, before anything else is written.
+    let applied: { seq: number; doc: string; version?: number }[] = [];
+    const flush = async () => {
+      await removeApplied(applied);
+      applied = [];
+    };
+    /** Whether entry `i` can be sent now (it decrypts, nothing of its record waits, no pause). */
+    const sendable = (i: number): boolean => {
       const op = ops[i];
-      if (!op) {
-        log.warn('Outbox entry that no longer decrypts dropped');
-        await db.entries.delete(entry.seq as number);
-        continue;
-      }
+      const entry = entries[i] as Entry;
+      if (!op) return false;
       const doc = docKey(op);
-      if (refusedDocs.has(doc)) {
-        await addRefusal(key, { op, status: 0, message: '', at: now() });
-        await db.entries.delete(entry.seq as number);
-        continue;
-      }
-      if (waitingDocs.has(doc) || (entry.nextAttemptAt !== undefined && entry.nextAttemptAt > now())) {
-        waitingDocs.add(doc);
-        if (entry.attempts >= STUCK_AFTER) result.stuck++;
-        result.kept++;
-        continue;
-      }
-      const answer = await send(await onOwnVersion(op, doc), session, opts);
+      return !refusedDocs.has(doc) && !waitingDocs.has(doc) && !(entry.nextAttemptAt !== undefined && entry.nextAttemptAt > now());
+    };
+
+    /** What the answer to entry `i` does (see the header); 'stop' ends this drain. */
+    const settle = async (i: number, answer: Answer): Promise<'next' | 'stop'> => {
+      const entry = entries[i] as Entry;
+      const op = ops[i] as OutboxOp;
+      const doc = docKey(op);
       const { status } = answer;
       if (status >= 200 && status < 300) {
-        await db.entries.delete(entry.seq as number);
+        applied.push({ seq: entry.seq as number, doc, ...optional(answeredVersion(answer.json)) });
         result.sent.push(op);
-        const version = answeredVersion(answer.json);
-        if (version !== undefined) await noteApplied(doc, version);
-      } else if (isFinalRefusal(status)) {
+        return 'next';
+      }
+      await flush();
+      if (isFinalRefusal(status)) {
         await addRefusal(key, refusalOf(op, status, answer.json, now()));
         await db.entries.delete(entry.seq as number);
         refusedDocs.add(doc);
         result.rejected.push({ op, status, message: typeof answer.json['message'] === 'string' ? answer.json['message'] : '' });
-      } else if (status === 401) {
+        return 'next';
+      }
+      if (status === 401) {
         result.unauthorized = true;
         result.kept += entries.length - i;
-        break;
-      } else if (status === 0 && !answer.timedOut) {
+        return 'stop';
+      }
+      if (status === 0 && !answer.timedOut) {
         // No answer at all: the device (or the server) is offline. Not this entry's fault.
         result.kept += entries.length - i;
-        break;
-      } else {
-        const attempts = entry.attempts + 1;
-        if (attempts < STUCK_AFTER) {
-          await keep(entry, { attempts });
-          result.kept += entries.length - i;
-          break;
-        }
-        log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
-        await keep(entry, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
-        waitingDocs.add(doc);
-        result.stuck++;
-        result.kept++;
+        return 'stop';
       }
+      const attempts = entry.attempts + 1;
+      if (attempts < STUCK_AFTER) {
+        await db.entries.update(entry.seq as number, { attempts });
+        result.kept += entries.length - i;
+        return 'stop';
+      }
+      log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
+      await db.entries.update(entry.seq as number, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
+      waitingDocs.add(doc);
+      result.stuck++;
+      result.kept++;
+      return 'next';
+    };
+
+    let batching = true;
+    try {
+      for (let i = 0; i < entries.length; ) {
+        const entry = entries[i] as Entry;
+        const op = ops[i];
+        if (!op) {
+          log.warn('Outbox entry that no longer decrypts dropped');
+          await db.entries.delete(entry.seq as number);
+          i++;
+          continue;
+        }
+        const doc = docKey(op);
+        if (refusedDocs.has(doc)) {
+          await flush();
+          await addRefusal(key, { op, status: 0, message: '', at: now() });
+          await db.entries.delete(entry.seq as number);
+          i++;
+          continue;
+        }
+        if (!sendable(i)) {
+          waitingDocs.add(doc);
+          if (entry.attempts >= STUCK_AFTER) result.stuck++;
+          result.kept++;
+          i++;
+          continue;
+        }
+        // The entries from here that can go together: sendable, of batchable routes, one per record
+        // (a later write of a record is based on the version the earlier one gets: onOwnVersion).
+        const run = [i];
+        if (batching && BATCHABLE.has(op.path)) {
+          const docs = new Set([doc]);
+          for (let k = i + 1; k < entries.length && run.length < BATCH_MAX; k++) {
+            const next = ops[k];
+            if (!next || !BATCHABLE.has(next.path) || docs.has(docKey(next)) || !sendable(k)) break;
+            docs.add(docKey(next));
+            run.push(k);
+          }
+        }
+        // What was applied is noted first: a later write of the same record is based on its version.
+        await flush();
+        if (run.length === 1) {
+          if ((await settle(i, await send(await onOwnVersion(op, doc), session, opts))) === 'stop') break;
+          i++;
+          continue;
+        }
+        const sent = await Promise.all(run.map((k) => onOwnVersion(ops[k] as OutboxOp, docKey(ops[k] as OutboxOp))));
+        const answer = await sendBatch(sent, session, opts);
+        if (answer.results === undefined) {
+          // A server that does not know batches (or refuses this one as such): one at a time.
+          if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 408 && answer.status !== 429) {
+            batching = false;
+            continue;
+          }
+          // The request itself failed: as the answer to its first write.
+          if ((await settle(i, answer)) === 'stop') break;
+          i++;
+          continue;
+        }
+        let stopped = false;
+        for (const [t, r] of answer.results.entries()) {
+          if ((await settle(i + t, r)) === 'stop') {
+            stopped = true;
+            break;
+          }
+        }
+        if (stopped) break;
+        // Writes after a refused one did not run: they are looked at again, and sent next.
+        i += Math.max(1, answer.results.length);
+      }
+    } finally {
+      await flush();
     }
     return result;
   });
+}
+
+const optional = (version: number | undefined) => (version === undefined ? {} : { version });
+
+const BATCHABLE = new Set<string>(BATCH_PATHS);
+
+/**
+ * Sends writes as one batch (POST /api/batch, docs/sync-protocol.md). `results` holds the answer of
+ * each write that ran, in order; without it, the request as a whole failed and `status` says how.
+ */
+async function sendBatch(ops: OutboxOp[], session: { token: string; deviceId: string }, opts: DrainOptions): Promise<Answer & { results?: Answer[] }> {
+  // A slow server takes longer over a hundred writes than over one: the time limit grows with them.
+  const timeoutMs = (opts.timeoutMs ?? REQUEST_TIMEOUT_MS) + ops.length * BATCH_TIMEOUT_PER_WRITE_MS;
+  const answer = await send(
+    { path: '/batch', body: { mutations: ops.map((op) => ({ path: op.path, body: { ...op.body, mutationId: op.mutationId } })) } },
+    session,
+    { ...opts, timeoutMs },
+  );
+  const results = answer.status === 200 ? answer.json['results'] : undefined;
+  if (!Array.isArray(results) || results.length === 0 || results.length > ops.length) return answer.status === 200 ? { ...answer, status: 502 } : answer;
+  return {
+    ...answer,
+    results: results.map((r: { status?: unknown; body?: unknown }) => ({
+      status: typeof r.status === 'number' ? r.status : 502,
+      json: typeof r.body === 'object' && r.body !== null ? (r.body as Record<string, unknown>) : {},
+      timedOut: false,
+    })),
+  };
 }
 
 /**

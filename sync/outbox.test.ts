@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { call, createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { destroyDataKey, encryptJson, getDataKey } from './crypto.ts';
 import { drainOutbox } from './drain.ts';
-import { clearOutbox, enqueue, getReplaySession, listRefusals, nextMutationId, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
+import { clearOutbox, enqueue, getReplaySession, listRefusals, nextMutationId, outboxDatabase, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
 
 // The outbox against the real API server over real HTTP: what a device queued reaches the server
 // once, in order, with the time it was made, whatever the network and the server do meanwhile.
@@ -99,7 +99,7 @@ async function serverReadings(): Promise<ServerReading[]> {
 const onServer = async (id: string) => (await serverReadings()).filter((r) => r._id === id);
 
 /** Wraps a fetch to record what is sent; `respond` may answer instead of the network. */
-function recordingFetch(respond?: (n: number, url: string, init?: RequestInit) => Promise<Response> | undefined) {
+function recordingFetch(respond?: (n: number, url: string, init?: RequestInit) => Promise<Response | undefined> | undefined) {
   const calls: { url: string; body: string }[] = [];
   const impl: typeof fetch = async (input, init) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -131,8 +131,12 @@ describe('draining the outbox', () => {
     const net = recordingFetch();
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
     expect(result).toEqual({ sent: ops, rejected: [], kept: 0, stuck: 0, unauthorized: false });
-    expect(net.paths()).toEqual(['/api/glucose/add', '/api/glucose/add', '/api/glucose/update', '/api/glucose/delete']);
-    expect(net.calls.map((c) => JSON.parse(c.body) as unknown)).toEqual(ops.map((o) => ({ ...o.body, mutationId: o.mutationId })));
+    // Two batches: a record's later write waits for the version its earlier one gets.
+    expect(net.paths()).toEqual(['/api/batch', '/api/batch']);
+    expect(net.calls.map((c) => JSON.parse(c.body) as unknown)).toEqual([
+      { mutations: [a, b].map((o) => ({ path: o.path, body: { ...o.body, mutationId: o.mutationId } })) },
+      { mutations: ops.slice(2).map((o) => ({ path: o.path, body: { ...o.body, mutationId: o.mutationId } })) },
+    ]);
     expect(await pendingCount()).toBe(0);
 
     expect(await onServer(a.docId)).toEqual([expect.objectContaining({ _id: a.docId, type: 'Postprandial', value: 181, recordedAt: a.body['recordedAt'] })]);
@@ -141,7 +145,52 @@ describe('draining the outbox', () => {
     // A second drain has nothing left to send.
     const again = await drainOutbox({ baseUrl, fetchImpl: net.impl });
     expect(again).toEqual({ sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false });
-    expect(net.calls).toHaveLength(4);
+    expect(net.calls).toHaveLength(2);
+  });
+
+  it('sends one write alone on its own route', async () => {
+    const a = addOp('Fasting', 113);
+    await enqueue(a);
+    const net = recordingFetch();
+    expect((await drainOutbox({ baseUrl, fetchImpl: net.impl })).sent).toEqual([a]);
+    expect(net.paths()).toEqual(['/api/glucose/add']);
+  });
+
+  it('handles each result of a batch as the answer to its own request: a refusal moves on, the writes after it go next', async () => {
+    const ops = [addOp('Fasting', 114), addOp('Random', 1000), addOp('Random', 115), addOp('Postprandial', 116)];
+    for (const op of ops) await enqueue(op);
+    const net = recordingFetch();
+    const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
+    expect(net.paths()).toEqual(['/api/batch', '/api/batch']);
+    expect(result).toEqual({ sent: [ops[0], ops[2], ops[3]], rejected: [{ op: ops[1], status: 400, message: 'value must be between 20 and 600 mg/dL' }], kept: 0, stuck: 0, unauthorized: false });
+    expect(await listRefusals()).toEqual([expect.objectContaining({ op: ops[1], status: 400 })]);
+    for (const op of [ops[0], ops[2], ops[3]]) expect(await onServer(op?.docId ?? '')).toHaveLength(1);
+  });
+
+  it('keeps a write whose result in a batch is a 5xx, and everything after it', async () => {
+    const ops = [addOp('Fasting', 117), addOp('Random', 118), addOp('Random', 119)];
+    for (const op of ops) await enqueue(op);
+    // The server runs the first write and fails on the second.
+    const net = recordingFetch(async (n, url, init) => {
+      if (n !== 1) return undefined;
+      const batch = JSON.parse(String(init?.body)) as { mutations: unknown[] };
+      const first = await fetch(url, { ...init, body: JSON.stringify({ mutations: batch.mutations.slice(0, 1) }) });
+      const { results } = (await first.json()) as { results: unknown[] };
+      return Response.json({ results: [...results, { status: 500, body: { message: 'Internal Server Error' } }] });
+    });
+    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: [ops[0]], rejected: [], kept: 2, stuck: 0, unauthorized: false });
+    expect(await pendingOps()).toEqual(ops.slice(1));
+    expect((await drainOutbox({ baseUrl })).sent).toEqual(ops.slice(1));
+    for (const op of ops) expect(await onServer(op.docId)).toHaveLength(1);
+  });
+
+  it('sends the writes one at a time to a server that does not take batches', async () => {
+    const ops = [addOp('Fasting', 120), addOp('Random', 121)];
+    for (const op of ops) await enqueue(op);
+    const net = recordingFetch((_n, url) => (url.endsWith('/api/batch') ? Promise.resolve(Response.json({ message: 'Not found: POST /api/batch' }, { status: 404 })) : undefined));
+    expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: ops, rejected: [], kept: 0, stuck: 0, unauthorized: false });
+    expect(net.paths()).toEqual(['/api/batch', '/api/glucose/add', '/api/glucose/add']);
+    expect(await listRefusals()).toEqual([]);
   });
 
   it('an add whose answer was lost is sent again and still stored once, at the time it was made', async () => {
@@ -202,18 +251,19 @@ describe('draining the outbox', () => {
     expect(await pendingOps()).toEqual([op]);
   });
 
-  it('keeps an entry the server answers with a 5xx, and everything after it', async () => {
+  it('keeps every entry of a batch the server answers with a 5xx, and counts the attempt against the first', async () => {
     const ops = [addOp('Fasting', 105), addOp('Random', 106), addOp('Random', 107)];
     for (const op of ops) await enqueue(op);
-    const net = recordingFetch((n) => (n === 2 ? Promise.resolve(Response.json({ message: 'Service Unavailable' }, { status: 503 })) : undefined));
+    const net = recordingFetch((n) => (n === 1 ? Promise.resolve(Response.json({ message: 'Service Unavailable' }, { status: 503 })) : undefined));
 
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: [ops[0]], rejected: [], kept: 2, stuck: 0, unauthorized: false });
-    expect(net.calls).toHaveLength(2);
-    expect(await pendingOps()).toEqual(ops.slice(1));
-    expect(await onServer(ops[1]?.docId ?? '')).toEqual([]);
+    expect(result).toEqual({ sent: [], rejected: [], kept: 3, stuck: 0, unauthorized: false });
+    expect(net.calls).toHaveLength(1);
+    expect(await pendingOps()).toEqual(ops);
+    expect((await outboxDatabase().entries.orderBy('seq').toArray()).map((e) => e.attempts)).toEqual([1, 0, 0]);
+    expect(await onServer(ops[0]?.docId ?? '')).toEqual([]);
 
-    expect((await drainOutbox({ baseUrl })).sent).toEqual(ops.slice(1));
+    expect((await drainOutbox({ baseUrl })).sent).toEqual(ops);
     for (const op of ops) expect(await onServer(op.docId)).toHaveLength(1);
   });
 
@@ -255,7 +305,7 @@ describe('draining the outbox', () => {
     for (const op of ops) await enqueue(op);
     const net = recordingFetch();
     const results = await Promise.all([1, 2, 3].map(() => drainOutbox({ baseUrl, fetchImpl: net.impl })));
-    expect(net.calls).toHaveLength(3);
+    expect(net.calls).toHaveLength(1);
     expect(summary(results.flatMap((r) => r.sent))).toEqual(summary(ops));
   });
 
@@ -266,7 +316,7 @@ describe('draining the outbox', () => {
     for (const op of ops) await enqueue(op);
     const net = recordingFetch();
     const results = await Promise.all([1, 2].map(() => drainOutbox({ baseUrl, fetchImpl: net.impl })));
-    expect(net.calls).toHaveLength(2);
+    expect(net.calls).toHaveLength(1);
     expect(summary(results.flatMap((r) => r.sent))).toEqual(summary(ops));
   });
 });
