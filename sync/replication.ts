@@ -18,7 +18,7 @@
 // of the outbox meanwhile, where neither the drain nor the service worker can send it (found by
 // the randomized fault runs, seed 215329928: changes made offline in one tab were sent by the other
 // only 15 s after the network came back).
-import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb';
+import { getHeightOfRevision, type RxCollection, type RxReplicationWriteToMasterRow, type WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
 import type { ApiClient } from './api-client.ts';
@@ -162,19 +162,44 @@ async function knownToServer(collection: string): Promise<(docId: string) => Pro
   return async (docId) => queued.has(docId) || (await appliedVersion(`${collection}|${docId}`)) !== undefined;
 }
 
-/** Push: local changes → named mutations in the outbox; exported for tests. */
-export async function pushChanges<Doc extends { _id: string }>(mapping: RestMapping<Doc>, rows: RxReplicationWriteToMasterRow<Doc>[]): Promise<number> {
+/**
+ * Push: local changes → named mutations in the outbox; exported for tests. `asPulled` names the
+ * documents whose copy on the device is still exactly what a pull wrote (see `pulledUnnoted`).
+ */
+export async function pushChanges<Doc extends { _id: string }>(
+  mapping: RestMapping<Doc>,
+  rows: RxReplicationWriteToMasterRow<Doc>[],
+  asPulled?: (ids: string[]) => Promise<Set<string>>,
+): Promise<number> {
   let queued = 0;
   let known: ((docId: string) => Promise<boolean>) | undefined;
+  // RxDB writes what a pull brought in one step and notes it as the server's state in the next. A
+  // reload between the two leaves pulled records looking like the device's own changes: new ones
+  // were all sent back as adds (a reload during a patient's first pull sent 123 readings), changed
+  // ones as updates based on the version before the pull (refused as conflicts with the server's
+  // own state). A record still exactly as pulled has nothing to send.
+  const unnoted = asPulled ? await asPulled(rows.map((r) => r.newDocumentState._id)) : new Set<string>();
   for (const row of rows) {
+    const doc = row.newDocumentState;
+    if (unnoted.has(doc._id)) continue;
     let isNew = row.assumedMasterState === undefined;
+    let previous = row.assumedMasterState;
     if (isNew) {
       known ??= await knownToServer(mapping.collection);
-      isNew = !(await known(row.newDocumentState._id));
+      isNew = !(await known(doc._id));
     }
-    const drafts = mapping.toOp(row.newDocumentState, isNew, row.assumedMasterState);
+    // One pulled and changed since (no note of that pull either) was pulled at its `version`, later
+    // than the state noted: the change is an update based on that version. The device's own new
+    // records have no version (the server gives it).
+    const pulledAt = (doc as { version?: unknown }).version;
+    const notedAt = (previous as { version?: unknown } | undefined)?.version;
+    if (typeof pulledAt === 'number' && (typeof notedAt !== 'number' || notedAt < pulledAt)) {
+      isNew = false;
+      previous = { ...(previous ?? { _id: doc._id }), version: pulledAt } as WithDeleted<Doc>;
+    }
+    const drafts = mapping.toOp(doc, isNew, previous);
     for (const op of drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
-      await enqueue({ ...op, collection: mapping.collection, docId: row.newDocumentState._id, madeAt: Date.now() });
+      await enqueue({ ...op, collection: mapping.collection, docId: doc._id, madeAt: Date.now() });
       queued++;
     }
   }
@@ -231,7 +256,7 @@ export function replicate<Doc extends { _id: string }>(opts: {
     push: {
       batchSize: 50,
       handler: async (rows) => {
-        if ((await pushChanges(opts.mapping, rows)) > 0) {
+        if ((await pushChanges(opts.mapping, rows, (ids) => pulledUnnoted(state, ids))) > 0) {
           opts.afterPush();
           // See the header: a pull that read the outbox before these were queued is written first.
           await pullsWritten(pulls, state.internalReplicationState?.events.active.down);
@@ -276,6 +301,36 @@ export function askLeaderToPull(owner: string, from: string = THIS_TAB): void {
   const channel = new BroadcastChannel(pullChannel(owner));
   channel.postMessage({ from });
   channel.close();
+}
+
+/**
+ * Of these documents, those whose copy on the device is exactly what a pull wrote. RxDB marks a
+ * pulled write with this replication's hash and the revision it made (`_meta.o`), and any later
+ * change moves the revision on; its pull reads that mark to tell a pulled record whose note was lost
+ * from a local change, its push does not, so this handler does. RxDB's storage drops the mark when
+ * the pull inserts the record (17.6: an insert's `_meta` is set anew): a first revision that carries
+ * a server `version` is then the pulled one, since the device's own new records have none.
+ */
+async function pulledUnnoted<Doc>(state: RxReplicationState<Doc, Checkpoint>, ids: string[]): Promise<Set<string>> {
+  const input = state.internalReplicationState?.input;
+  if (!input || ids.length === 0) return new Set();
+  const hash = await identifierHashOf(input);
+  const docs = await input.forkInstance.findDocumentsById(ids, true);
+  const out = new Set<string>();
+  for (const d of docs as unknown as Array<{ _id: string; _rev: string; _meta: { o?: { hash?: string; _rev?: number } }; version?: unknown }>) {
+    const height = getHeightOfRevision(d._rev);
+    const o = d._meta.o;
+    if ((o?.hash === hash && o._rev === height) || (height === 1 && typeof d.version === 'number')) out.add(d._id);
+  }
+  return out;
+}
+
+/** This replication's hash as RxDB marks its pulled writes with (computed once per replication). */
+const identifierHashes = new WeakMap<object, Promise<string>>();
+function identifierHashOf(input: { identifier: string; hashFunction: (text: string) => Promise<string> }): Promise<string> {
+  let hash = identifierHashes.get(input);
+  if (!hash) identifierHashes.set(input, (hash = input.hashFunction(input.identifier)));
+  return hash;
 }
 
 /** The device's copies of these documents, as plain data. */
