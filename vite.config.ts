@@ -2,6 +2,7 @@ import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { pdfmakeBidi } from './scripts/pdfmake-bidi-plugin.ts';
 
@@ -15,6 +16,10 @@ export default defineConfig({
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
   ],
+  // broadcast-channel's leader election gives up leadership on `unload` (the `unload` package):
+  // deprecated, and it keeps pages out of the back/forward cache. src/lib/page-exit.ts does the same
+  // on `pagehide`.
+  resolve: { alias: { unload: fileURLToPath(new URL('./src/lib/page-exit.ts', import.meta.url)) } },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
   build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
   // The report's PDF worker is started as a module worker (src/features/reports/generate-pdf.ts);

@@ -1,6 +1,6 @@
 // The reminders state the screens show, with a fake browser (permission, storage) and a fake
 // subscription layer (its own logic is tested in sync/push-subscription.test.ts).
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../sync/api-client.ts';
 import type { PushSubscriptions } from '../../sync/push-subscription.ts';
 import { createReminders, REMINDERS_OFF_KEY, REMINDERS_PROMPT_DISMISSED_KEY, type RemindersEnv } from './reminders.ts';
@@ -166,3 +166,24 @@ describe('reminders loaded on first use', () => {
     expect(attempts).toBe(2);
   });
 });
+
+describe('the reminders offer before the module has loaded', () => {
+  it('is known from what the browser says at once, with nothing to press', async () => {
+    const { remindersLoadingInBrowser, REMINDERS_PROMPT_DISMISSED_KEY: key } = await import('./lazy-reminders.ts');
+    const items = new Map<string, string>();
+    vi.stubGlobal('window', { isSecureContext: true, PushManager: class {}, Notification: class {} });
+    vi.stubGlobal('navigator', { serviceWorker: {} });
+    vi.stubGlobal('Notification', { permission: 'default' });
+    vi.stubGlobal('localStorage', { getItem: (k: string) => items.get(k) ?? null });
+    try {
+      expect(remindersLoadingInBrowser()).toEqual({ status: 'checking', permission: 'default', busy: true, promptDismissed: false });
+      items.set(key, '1');
+      expect(remindersLoadingInBrowser().promptDismissed).toBe(true);
+      vi.stubGlobal('window', { isSecureContext: false });
+      expect(remindersLoadingInBrowser().permission).toBe('unsupported');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+

@@ -13,8 +13,9 @@ import { log } from '../../sync/log.ts';
 import type { PushSubscriptions } from '../../sync/push-subscription.ts';
 import type { ReadableStore, StorageLike } from './pwa.ts';
 import type { ToastOptions } from './ui/toast-store.ts';
+import { REMINDERS_PROMPT_DISMISSED_KEY, remindersSupported } from './lazy-reminders.ts';
 
-export const REMINDERS_PROMPT_DISMISSED_KEY = 'eddy-reminders-prompt-dismissed';
+export { REMINDERS_PROMPT_DISMISSED_KEY };
 export const REMINDERS_OFF_KEY = 'eddy-reminders-off';
 
 /**
@@ -182,8 +183,7 @@ export function createReminders({ subscriptions, env, notify }: RemindersOptions
 
 /** The browser's Notification and Push APIs (a secure context is needed for both). */
 export function browserRemindersEnv(): RemindersEnv {
-  const supported = () =>
-    typeof window !== 'undefined' && window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+  const supported = remindersSupported;
   return {
     supported,
     permission: () => Notification.permission,

@@ -14,7 +14,7 @@ import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from './db/database.ts';
 import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
-import { lazyReminders } from './lazy-reminders.ts';
+import { lazyReminders, remindersLoadingInBrowser } from './lazy-reminders.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -93,6 +93,7 @@ const reminders = lazyReminders(
     return createReminders({ subscriptions, env: browserRemindersEnv(), notify: toast });
   },
   (err) => log.error('reminders could not be loaded', err),
+  remindersLoadingInBrowser(),
 );
 let stopPushMessages: (() => void) | undefined;
 /** Logout must not hang on a browser that never answers an unsubscribe. */

@@ -5,8 +5,12 @@ import { GlucoseForm } from './glucose-form.tsx';
 import { defaultGlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
 
-/** Quick entry on the dashboard: saved on the device at once, sent when the server can be reached. */
-export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseCollection; onSaved: (text: string) => void }) {
+/**
+ * Quick entry on the dashboard: saved on the device at once, sent when the server can be reached.
+ * Shown from the first paint, while the local database still opens (a form that replaced a
+ * "loading" line moved everything below it): a reading saved meanwhile waits for it.
+ */
+export function GlucoseEntry({ collection, onSaved }: { collection: () => Promise<GlucoseCollection>; onSaved: (text: string) => void }) {
   const { t } = useLingui();
   // The suggested type follows the time the form was opened; the person can change it.
   const [initialType] = useState(() => defaultGlucoseType(new Date()));
@@ -20,7 +24,7 @@ export function GlucoseEntry({ collection, onSaved }: { collection: GlucoseColle
         timeFollowsNow
         submitLabel={t`Save reading`}
         onSubmit={async ({ type, mgdl, recordedAt }) => {
-          await collection.insert({ _id: uuidv7(), type, value: mgdl, recordedAt: recordedAt.toISOString() });
+          await (await collection()).insert({ _id: uuidv7(), type, value: mgdl, recordedAt: recordedAt.toISOString() });
           onSaved(t`Glucose reported successfully`);
         }}
       />

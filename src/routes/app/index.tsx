@@ -38,13 +38,7 @@ function Dashboard() {
       <Greeting db={db} />
       <RemindersPrompt />
       <div className="dashboard-top">
-        {db ? (
-          <GlucoseEntry collection={db.glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
-        ) : (
-          <p className="card" role="status">
-            <Trans>Opening your data…</Trans>
-          </p>
-        )}
+        <GlucoseEntry collection={async () => (await runtime.openDatabase()).glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
         {readings && <TodaySummary readings={readings} />}
       </div>
       <div className="grid-2">
