@@ -168,6 +168,8 @@ export function createPwa(env: PwaEnv): Pwa {
     // Without a marker nothing would stop a loop, so no marker, no reload.
     if (!write(env.sessionStorage, markerKey, String(now))) return false;
     reloading = true;
+    // Said in the console, so a reload nobody asked for can be told apart in a test's trail.
+    log.warn(markerKey === SW_RELOAD_KEY ? 'Reloading: a new version of the app took over' : 'Reloading: a part of the app failed to load');
     env.reload();
     return true;
   }

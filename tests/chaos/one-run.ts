@@ -294,20 +294,29 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         })
         .catch((e: unknown) => `page state unreadable (${String(e).split('\n')[0]})`);
 
-    const reload = async (d: Device) => {
-      // The app reloads a page itself once a new version takes over; a reload of ours that meets it
-      // is aborted (seed 272948510: device B, loaded before device A installed two new versions).
-      // The page then loads all the same: wait for it and reload again.
+    /**
+     * A navigation of ours (a reload, a page.goto). The app reloads a page itself once a new version
+     * takes over; a navigation of ours that meets it is aborted (seed 272948510: device B, loaded
+     * before device A installed two new versions; seed 717906651: the old worker's replay ended when
+     * the settle step went back online, the new version took over as the step opened /app). The page
+     * then loads all the same: wait for it and navigate again.
+     */
+    const navigate = async (d: Device, how: 'reload' | 'goto', go: () => Promise<unknown>) => {
       for (let attempt = 1; ; attempt++) {
         try {
-          await d.page.reload();
-          break;
+          await go();
+          return;
         } catch (err) {
-          if (/Timeout/.test(String(err))) say(`  ${d.name}: reload timed out; ${await workerState(d.page)}`);
+          if (/Timeout/.test(String(err))) say(`  ${d.name}: ${how} timed out; ${await workerState(d.page)}`);
           if (attempt >= 3 || !/ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err))) throw err;
+          say(`  ${d.name}: ${how} met the app's own reload; again`);
           await d.page.waitForLoadState('load').catch(() => undefined);
         }
       }
+    };
+
+    const reload = async (d: Device) => {
+      await navigate(d, 'reload', () => d.page.reload());
       await ui.screenReady(d.page);
     };
 
@@ -540,7 +549,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           await sleep(int(200, 2000));
         }
         A.page = await A.context.newPage();
-        await A.page.goto(`${proxy.url}/app`);
+        const appUrl = `${proxy.url}/app`;
+        await navigate(A, 'goto', () => A.page.goto(appUrl));
         await ui.appReady(A.page);
         await proxy.online();
       } else if (fault === 'lose') {
@@ -633,7 +643,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         d.offset = 0;
       }
       if (d.page.isClosed()) d.page = await d.context.newPage();
-      await d.page.goto(`${proxy.url}/app`);
+      const appUrl = `${proxy.url}/app`;
+      await navigate(d, 'goto', () => d.page.goto(appUrl));
       await ui.appReady(d.page);
     }
     // Wait for every outbox to drain, resolving what the patient is shown. Empty twice, 2 s apart:

@@ -108,6 +108,12 @@ async function newContext(locale: string, opts: { serviceWorkers?: 'allow' | 'bl
 }
 
 const cookie = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'i18n_redirected');
+/**
+ * The page writes the cookie with document.cookie; Chromium hands it to its cookie store (where
+ * context.cookies() reads) a moment later, so a read right after the page changed may still see the
+ * old value: wait for it.
+ */
+const cookieValue = (context: BrowserContext) => expect.poll(async () => (await cookie(context))?.value, { timeout: 5_000 });
 const htmlLangDir = (page: Page) => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
 
 test.beforeAll(async () => {
@@ -141,6 +147,7 @@ test.describe('five languages', () => {
         await page.goto(`${server.url}/`);
         await page.getByRole('heading', { level: 1, name: tr(locale, 'Log in') }).waitFor({ timeout: 30_000 });
         expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
+        await cookieValue(context).toBe(locale);
         expect(await cookie(context)).toMatchObject({ value: locale, sameSite: 'Lax', path: '/' });
         const days = (((await cookie(context))?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
         expect(days).toBeGreaterThan(364);
@@ -232,7 +239,7 @@ test.describe('five languages', () => {
     await select.selectOption(target);
     await page.waitForURL((u) => u.pathname === `/${target}`);
     await page.getByRole('heading', { level: 1, name: tr(target, 'Log in') }).waitFor();
-    expect((await cookie(context))?.value).toBe(target);
+    await cookieValue(context).toBe(target);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: tr(target, 'Log in') }).waitFor({ timeout: 30_000 });
     // A later visit to an address without a prefix opens in the remembered language.
@@ -243,7 +250,7 @@ test.describe('five languages', () => {
     await page.getByRole('combobox', { name: tr(target, 'Language') }).selectOption('en');
     await page.getByRole('heading', { level: 1, name: 'Staff login' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/admin');
-    expect((await cookie(context))?.value).toBe('en');
+    await cookieValue(context).toBe('en');
   });
 
   test('falls back to English and logs "Failed locale loading" when the catalog cannot be loaded', async () => {
@@ -272,6 +279,6 @@ test.describe('five languages', () => {
     await page.getByLabel('Hospital number').fill('100001');
     expect(await page.getByLabel('Hospital number').inputValue()).toBe('100001');
     // The patient's choice is kept for when the catalog loads again.
-    expect((await cookie(context))?.value).toBe(locale);
+    await cookieValue(context).toBe(locale);
   });
 });
