@@ -105,7 +105,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
   let failed = false;
 
   try {
-    server = await startServer({ env: { AUTH_RATE_LIMIT: '1000' } });
+    // Four runs start their servers at once on two cores: seed 293313636's embedded database had
+    // printed nothing after 90 s, the run crashed before its first action.
+    server = await startServer({ env: { AUTH_RATE_LIMIT: '1000' }, startTimeoutMs: 240_000 });
     proxy = await FaultProxy.start(server.url, { random });
     browser = await launchChromium();
     const base = await serverState(server);

@@ -208,7 +208,9 @@ test.describe('reports', () => {
   });
 
   test('an admin downloads the patient PDF and FHIR bundle from /admin/report', async () => {
-    test.setTimeout(120_000);
+    // A login, two PDFs, a bundle and an offline reload on a fresh device: a CI run on a busy
+    // machine took 24 s to reach the report and 58 s for the files fetched after login.
+    test.setTimeout(180_000);
     const staff = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     proxy.follow(staff);
     const p = await staff.newPage();
