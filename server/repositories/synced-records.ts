@@ -79,19 +79,20 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
   });
 
   /**
-   * insertAnswered's statement for one set of columns (a name ending in `?` is a null value: no
+   * insertAnswered's statement for one set of columns, the null ones apart (a null value has no
    * column type to convert it with), built and prepared once per database handle.
    */
   const answeredStatements = perDb(() => new Map<string, ReturnType<typeof prepareSql>>());
-  const answeredStatement = (db: Db, key: string) => {
+  const answeredStatement = (db: Db, entries: readonly (readonly [string, unknown])[]) => {
     const built = answeredStatements(db);
+    const key = entries.map(([name, v]) => (v === null ? `${name}?` : name)).join(',');
     let statement = built.get(key);
     if (!statement) {
       const columns = getTableColumns(table) as Record<string, PgColumn>;
-      const names = key.split(',').map((name) => {
-        const column = columns[name.replace(/\?$/, '')];
+      const names = entries.map(([name, v]) => {
+        const column = columns[name];
         if (!column) throw new Error(`insertAnswered: no column ${name}`);
-        return { column, isNull: name.endsWith('?') };
+        return { column, isNull: v === null };
       });
       // Each value is a placeholder; one with its column converts like sql.param(value, column).
       const params = names.map(({ column, isNull }, i) => (isNull ? sql.placeholder(`v${i}`) : sql.param(sql.placeholder(`v${i}`), column)));
@@ -161,7 +162,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         mutationId: answer.mutationId,
       };
       entries.forEach(([, v], i) => (values[`v${i}`] = v));
-      const result = await answeredStatement(db, entries.map(([key, v]) => (v === null ? `${key}?` : key)).join(',')).execute(values);
+      const result = await answeredStatement(db, entries).execute(values);
       return (result.rows as Array<{ body: string }>)[0]?.body;
     },
 
