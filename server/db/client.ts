@@ -17,6 +17,8 @@ export interface Database {
   /** Runs the numbered migrations; several instances starting at once take turns. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The embedded database's data folder as a tarball (PGlite only), e.g. for a test template. */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export class DatabaseInUseError extends Error {}
@@ -24,9 +26,13 @@ export class DatabaseInUseError extends Error {}
 /** Arbitrary constant: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK = 4_242_001;
 
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined; poolMax?: number }): Promise<Database> {
+/**
+ * `template` (tests): a tarball from `dumpDataDir()` that an in-memory PGlite starts from instead of a
+ * new, empty cluster (server/testing/pglite-template.ts).
+ */
+export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined; poolMax?: number; template?: Blob }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax ?? 10);
-  return openPglite(opts.dataDir);
+  return openPglite(opts.dataDir, opts.template);
 }
 
 async function openPostgres(url: string, poolMax: number): Promise<Database> {
@@ -59,7 +65,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
   };
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, template: Blob | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
@@ -70,7 +76,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     await assertNotInUse(dir);
     client = new PGlite(dir);
   } else {
-    client = new PGlite(); // in memory: tests
+    client = new PGlite(template ? { loadDataDir: template } : {}); // in memory: tests
   }
   await client.waitReady;
   const db = drizzle(client, { schema });
@@ -83,6 +89,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     async close() {
       await client.close();
       await lock?.();
+    },
+    async dumpDataDir() {
+      const dump = await client.dumpDataDir('none');
+      return dump instanceof Blob ? dump : new Blob([dump]);
     },
   };
 }
