@@ -21,12 +21,15 @@ async function migrationCount(): Promise<number> {
   return journal.entries.length;
 }
 
+async function count(database: Database, query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await database.db.execute(query)) as unknown as { rows: { n: number }[] };
+  return result.rows[0]?.n ?? -1;
+}
+
 /** Every migration applied, no rows yet, and writable. */
 async function expectMigratedAndEmpty(database: Database): Promise<void> {
-  const applied = await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
-  expect(applied.rows[0]).toEqual({ n: await migrationCount() });
-  const patients = await database.db.execute(sql`select count(*)::int as n from patients`);
-  expect(patients.rows[0]).toEqual({ n: 0 });
+  expect(await count(database, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)).toBe(await migrationCount());
+  expect(await count(database, sql`select count(*)::int as n from patients`)).toBe(0);
   await database.migrate(); // nothing left to run
   await database.db.execute(sql`insert into hospitals (name, time_zone) values ('Template Test', 'UTC')`);
 }
@@ -37,8 +40,7 @@ describe('the test template of the embedded database', () => {
     await expectMigratedAndEmpty(open);
     const second = await openDatabase({ template: await pgliteTemplateTar() });
     try {
-      const hospitals = await second.db.execute(sql`select count(*)::int as n from hospitals`);
-      expect(hospitals.rows[0]).toEqual({ n: 0 });
+      expect(await count(second, sql`select count(*)::int as n from hospitals`)).toBe(0);
     } finally {
       await second.close();
     }
