@@ -28,7 +28,7 @@ const MIGRATION_LOCK = 4_242_001;
 
 /**
  * `template` (tests): a tarball from `dumpDataDir()` that an in-memory PGlite starts from instead of a
- * new, empty cluster (server/testing/pglite-template.ts).
+ * new, empty cluster (server/testing/db-template.ts).
  */
 export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined; poolMax?: number; template?: Blob }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax ?? 10);

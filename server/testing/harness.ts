@@ -12,7 +12,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
-import { pgliteTemplateTar } from './pglite-template.ts';
+import { pgliteTemplateTar } from './db-template.ts';
 import { createFreshPostgres } from './postgres.ts';
 
 export interface Harness {
@@ -29,7 +29,7 @@ export interface Harness {
 export async function openTestDatabase(): Promise<{ database: Database; url: string | undefined; drop(): Promise<void> }> {
   const base = process.env['DATABASE_URL'];
   if (!base) {
-    // A copy of a migrated database made once (pglite-template.ts): a new PGlite takes seconds to initialise.
+    // A copy of a migrated database made once (db-template.ts): a new PGlite takes seconds to initialise.
     const database = await openDatabase({ template: await pgliteTemplateTar() });
     await database.migrate();
     return { database, url: undefined, drop: async () => database.close() };

@@ -1,20 +1,25 @@
 // A fresh PostgreSQL database beside the one a test run is given (DATABASE_URL), for one test file's
-// harness or one browser test's server, and how to drop it afterwards.
+// harness or one browser test's server, and how to drop it afterwards. It is a copy of a migrated,
+// empty template (db-template.ts).
 import { randomBytes } from 'node:crypto';
+import { createFromPostgresTemplate } from './db-template.ts';
 
 export interface FreshDatabase {
   url: string;
   drop(): Promise<void>;
 }
 
-/** Creates `<prefix>_<random>` on the server of `base` and returns its URL. */
+/** Creates `<prefix>_<random>`, migrated and empty, on the server of `base` and returns its URL. */
 export async function createFreshPostgres(base: string, prefix: string): Promise<FreshDatabase> {
   const { default: pg } = await import('pg');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await createFromPostgresTemplate(admin, base, name);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(base);
   url.pathname = `/${name}`;
   return {

@@ -5,7 +5,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { migrationsFolder } from '../paths.ts';
-import { copyPgliteTemplate, pgliteTemplateTar } from './pglite-template.ts';
+import { copyPgliteTemplate, pgliteTemplateTar } from './db-template.ts';
+import { createFreshPostgres } from './postgres.ts';
 
 let dir: string | undefined;
 let open: Database | undefined;
@@ -51,5 +52,22 @@ describe('the test template of the embedded database', () => {
     await copyPgliteTemplate(dir);
     open = await openDatabase({ dataDir: dir });
     await expectMigratedAndEmpty(open);
+  });
+});
+
+const postgresUrl = process.env['DATABASE_URL'];
+
+describe.skipIf(!postgresUrl)('the fresh PostgreSQL databases of the tests (the PostgreSQL pass)', () => {
+  it('are each a migrated, empty copy of their own, even when made at once', { timeout: 120_000 }, async () => {
+    const fresh = await Promise.all([1, 2, 3].map(() => createFreshPostgres(postgresUrl ?? '', 'eddy_tmpl_test')));
+    const databases = await Promise.all(fresh.map((f) => openDatabase({ databaseUrl: f.url, poolMax: 1 })));
+    try {
+      for (const database of databases) await expectMigratedAndEmpty(database);
+      // Each holds only its own hospital.
+      for (const database of databases) expect(await count(database, sql`select count(*)::int as n from hospitals`)).toBe(1);
+    } finally {
+      await Promise.all(databases.map((d) => d.close()));
+      await Promise.all(fresh.map((f) => f.drop()));
+    }
   });
 });
