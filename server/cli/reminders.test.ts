@@ -11,6 +11,7 @@ import { pushTokens, reminderJobs } from '../db/schema.ts';
 import { projectRoot } from '../paths.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo } from '../repositories/patients.ts';
+import { copyPgliteTemplate } from '../testing/db-template.ts';
 import { openTestDatabase, seedFixture, type Fixture } from '../testing/harness.ts';
 import { startPushPeer, type PushPeer } from '../testing/push-peer.ts';
 
@@ -49,6 +50,8 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-reminders-cli-'));
   peer = await startPushPeer();
+  // A migrated embedded database to start from (a new one takes seconds to initialise).
+  if (!process.env['DATABASE_URL']) await copyPgliteTemplate(dataDir);
   if (process.env['DATABASE_URL']) {
     const t = await openTestDatabase();
     url = t.url;
