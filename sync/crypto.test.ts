@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { decryptJson, decryptString, DecryptionError, destroyDataKey, encryptJson, encryptString, findDataKey, getDataKey } from './crypto.ts';
+import { decryptJson, decryptString, DecryptionError, destroyDataKey, encryptJson, encryptString, findDataKey, fromB64Portable, getDataKey, toB64Portable } from './crypto.ts';
 
 describe('data key and AES-GCM', () => {
   it('creates one non-extractable key, keeps it across calls and destroys it', async () => {
@@ -28,5 +28,28 @@ describe('data key and AES-GCM', () => {
     await expect(decryptString(key, sealed, 'doc-2')).rejects.toBeInstanceOf(DecryptionError);
     const other = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
     await expect(decryptString(other, sealed, 'doc-1')).rejects.toBeInstanceOf(DecryptionError);
+  });
+});
+
+describe('base64url', () => {
+  // Browsers with Uint8Array.fromBase64/toBase64 use those (the browser suite runs them); the
+  // portable codec must write and read exactly the same text.
+  it('the portable codec agrees with Node\'s base64url for every length and byte', () => {
+    for (let length = 0; length <= 70; length++) {
+      const bytes = new Uint8Array(length);
+      for (let i = 0; i < length; i++) bytes[i] = (i * 151 + length * 17) % 256;
+      const text = Buffer.from(bytes).toString('base64url');
+      expect(toB64Portable(bytes)).toBe(text);
+      expect([...fromB64Portable(text)]).toEqual([...bytes]);
+    }
+    const all = Uint8Array.from({ length: 256 }, (_, i) => i);
+    expect(toB64Portable(all)).toBe(Buffer.from(all).toString('base64url'));
+  });
+
+  it('a corrupted ciphertext is refused, not decoded to something else', async () => {
+    const key = await getDataKey();
+    const sealed = await encryptString(key, 'x', 'doc-1');
+    await expect(decryptString(key, `${sealed}!`, 'doc-1')).rejects.toThrow(DecryptionError);
+    await expect(decryptString(key, sealed.slice(0, -1), 'doc-1')).rejects.toThrow(DecryptionError);
   });
 });

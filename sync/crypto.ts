@@ -78,25 +78,42 @@ export async function deleteParkedKey(id: string): Promise<void> {
   await db().keys.delete(id);
 }
 
-const toB64 = (bytes: Uint8Array): string => {
+// base64url without padding. Browsers that have the native codec (Chromium 140+, Firefox 133+,
+// Safari 18.2+) use it: a query opens thousands of documents, and `atob` plus a byte loop was a
+// tenth of the time an encrypted query spends on top of a plain one (bench: encryptedQueryRatio).
+interface Base64Native {
+  fromBase64(text: string, options: { alphabet: 'base64url' }): Uint8Array<ArrayBuffer>;
+}
+interface ToBase64Native {
+  toBase64(options: { alphabet: 'base64url'; omitPadding: true }): string;
+}
+const hasNativeBase64 = 'fromBase64' in Uint8Array && 'toBase64' in Uint8Array.prototype;
+
+/** base64url without the native codec (Node, older browsers); the tests hold it to Node's. */
+export const toB64Portable = (bytes: Uint8Array): string => {
   let s = '';
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 };
-const fromB64 = (text: string): Uint8Array<ArrayBuffer> => {
+export const fromB64Portable = (text: string): Uint8Array<ArrayBuffer> => {
   const s = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 };
+const toB64 = hasNativeBase64 ? (bytes: Uint8Array): string => (bytes as unknown as ToBase64Native).toBase64({ alphabet: 'base64url', omitPadding: true }) : toB64Portable;
+const fromB64 = hasNativeBase64 ? (text: string): Uint8Array<ArrayBuffer> => (Uint8Array as unknown as Base64Native).fromBase64(text, { alphabet: 'base64url' }) : fromB64Portable;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
 
 export class DecryptionError extends Error {}
 
 /** AES-GCM with a fresh 96-bit IV per message; the result is base64url(iv ‖ ciphertext+tag). */
 export async function encryptString(key: CryptoKey, plain: string, additionalData?: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const params: AesGcmParams = { name: 'AES-GCM', iv, ...(additionalData ? { additionalData: new TextEncoder().encode(additionalData) } : {}) };
-  const ct = new Uint8Array(await crypto.subtle.encrypt(params, key, new TextEncoder().encode(plain)));
+  const params: AesGcmParams = { name: 'AES-GCM', iv, ...(additionalData ? { additionalData: utf8Encoder.encode(additionalData) } : {}) };
+  const ct = new Uint8Array(await crypto.subtle.encrypt(params, key, utf8Encoder.encode(plain)));
   const packed = new Uint8Array(IV_BYTES + ct.length);
   packed.set(iv);
   packed.set(ct, IV_BYTES);
@@ -110,9 +127,10 @@ export async function encryptString(key: CryptoKey, plain: string, additionalDat
 export async function decryptString(key: CryptoKey, packed: string, additionalData?: string): Promise<string> {
   try {
     const bytes = fromB64(packed);
-    const params: AesGcmParams = { name: 'AES-GCM', iv: bytes.slice(0, IV_BYTES), ...(additionalData ? { additionalData: new TextEncoder().encode(additionalData) } : {}) };
-    const plain = await crypto.subtle.decrypt(params, key, bytes.slice(IV_BYTES));
-    return new TextDecoder().decode(plain);
+    // Views, not copies: WebCrypto copies its inputs itself.
+    const params: AesGcmParams = { name: 'AES-GCM', iv: bytes.subarray(0, IV_BYTES), ...(additionalData ? { additionalData: utf8Encoder.encode(additionalData) } : {}) };
+    const plain = await crypto.subtle.decrypt(params, key, bytes.subarray(IV_BYTES));
+    return utf8Decoder.decode(plain);
   } catch (err) {
     throw new DecryptionError(`decryption failed: ${err instanceof Error ? err.name : String(err)}`);
   }

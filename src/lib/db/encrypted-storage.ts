@@ -166,18 +166,20 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       };
 
       // WebCrypto costs tens of microseconds per call, which would dominate every re-run of a
-      // query. Plaintexts already authenticated are therefore kept by document id and the exact
-      // ciphertext (a fresh IV makes each ciphertext unique), per key, so a different key, an
-      // altered or a moved ciphertext never hits the cache and is decrypted (and refused) again.
-      const plainCache = new WeakMap<CryptoKey, Map<string, string>>();
-      const remember = (key: CryptoKey, cacheKey: string, plain: string) => {
+      // query. Plaintexts already authenticated are therefore kept by document id together with
+      // the exact ciphertext they came from (a fresh IV makes each ciphertext unique), per key: a
+      // different key, an altered or a moved ciphertext never hits the cache and is decrypted (and
+      // refused) again. Keyed by the short id, not id and ciphertext, a lookup hashes a few bytes,
+      // and a document's new version replaces its old entry.
+      const plainCache = new WeakMap<CryptoKey, Map<string, { sealed: string; plain: string }>>();
+      const remember = (key: CryptoKey, id: string, sealed: string, plain: string) => {
         let cache = plainCache.get(key);
         if (!cache) plainCache.set(key, (cache = new Map()));
-        if (cache.size >= MAX_CACHED_PLAINTEXTS) {
+        if (cache.size >= MAX_CACHED_PLAINTEXTS && !cache.has(id)) {
           const oldest = cache.keys().next();
           if (!oldest.done) cache.delete(oldest.value);
         }
-        cache.set(cacheKey, plain);
+        cache.set(id, { sealed, plain });
       };
 
       async function seal(docData: RxDocumentWriteData<RxDocType>): Promise<RxDocumentData<RxDocType>> {
@@ -197,7 +199,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         // Sealed even when empty, so a row whose sealed field was stripped is detected on read.
         const sealed = await encryptString(key, plain, id);
         doc[SEALED_FIELD] = sealed;
-        remember(key, `${id}\n${sealed}`, plain);
+        remember(key, id, sealed, plain);
         return doc as unknown as RxDocumentData<RxDocType>;
       }
 
@@ -207,15 +209,15 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const sealed = doc[SEALED_FIELD];
         if (typeof sealed !== 'string') throw new DecryptionError(`${params.collectionName}/${id}: sealed data missing`);
         const key = await getKey();
-        const cacheKey = `${id}\n${sealed}`;
-        let plain = plainCache.get(key)?.get(cacheKey);
+        const cached = plainCache.get(key)?.get(id);
+        let plain = cached?.sealed === sealed ? cached.plain : undefined;
         if (plain === undefined) {
           try {
             plain = await decryptString(key, sealed, id);
           } catch (err) {
             throw new DecryptionError(`${params.collectionName}/${id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
           }
-          remember(key, cacheKey, plain);
+          remember(key, id, sealed, plain);
         }
         // Parsed on every read: callers get their own objects, never ones shared through the cache.
         const secret: unknown = JSON.parse(plain);
