@@ -113,14 +113,16 @@ test.describe('patient login page', () => {
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/app$/);
 
-    // A notice shown now ("Welcome back…") starts below the header: it pauses while the pointer is
-    // on it, and one over the header's Log out button held the button for the whole test (the
-    // PostgreSQL pass of 2026-11-27).
+    // A notice shown now ("Welcome back…") is clear of the header and of the tab bar: it pauses
+    // while the pointer is on it, and one over the header's Log out button held the button for the
+    // whole test (the PostgreSQL pass of 2026-11-27).
     const toast = page.locator('.toast').first();
     await toast.waitFor();
     const header = await page.locator('.app-header').boundingBox();
+    const tabs = await page.getByRole('navigation', { name: 'Main' }).boundingBox();
     const shown = await toast.boundingBox();
     expect(header && shown && shown.y >= header.y + header.height).toBe(true);
+    expect(tabs && shown && shown.y + shown.height <= tabs.y).toBe(true);
     await page.getByRole('button', { name: 'Log out' }).click();
     await notice(page, 'You have successfully logged out.');
     await page.waitForURL(`${server.url}/`);

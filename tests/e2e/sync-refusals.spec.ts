@@ -156,6 +156,25 @@ test.describe('refused writes and ended sessions', () => {
     await page.goto(`${proxy.url}/app`);
     const notice = page.getByTestId('refused-notice');
     await notice.getByText('2 entries were not accepted by your hospital\'s server.').waitFor({ timeout: 30_000 });
+    // A notice that comes now ("Data synchronized successfully" came at this moment in a chaos run)
+    // does not cover the Review button: one just below the header did, and took the patient's tap
+    // (chaos seed 775275617). A two-line notice, placed where the toaster places its notices:
+    const toastBox = await page.evaluate(() => {
+      const toast = document.createElement('div');
+      toast.className = 'toast';
+      toast.textContent = 'A notice of two lines, as long as the longest the app shows to a patient today.';
+      document.querySelector('.toaster')?.append(toast);
+      const box = toast.getBoundingClientRect();
+      toast.remove();
+      return { x: box.x, y: box.y, width: box.width, height: box.height };
+    });
+    const reviewBox = await notice.getByRole('button', { name: 'Review' }).boundingBox();
+    expect(toastBox.height).toBeGreaterThan(0);
+    expect(reviewBox).toBeTruthy();
+    if (reviewBox) {
+      const apart = toastBox.y >= reviewBox.y + reviewBox.height || reviewBox.y >= toastBox.y + toastBox.height || toastBox.x >= reviewBox.x + reviewBox.width || reviewBox.x >= toastBox.x + toastBox.width;
+      expect(apart, `a notice at ${JSON.stringify(toastBox)} covers Review at ${JSON.stringify(reviewBox)}`).toBe(true);
+    }
     await notice.getByRole('button', { name: 'Review' }).click();
     const review = page.getByRole('dialog', { name: 'Entries not accepted' });
     await review.getByTestId('refused-item').nth(1).waitFor();
