@@ -2,7 +2,7 @@
 // glucose collection on the app's storage (Dexie under the AES-GCM wrapper) and on the same Dexie
 // storage without it, holding the same readings, asked the same 90-day query.
 import { createRxDatabase, type RxCollection, type RxJsonSchema } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageDexieBulkRead } from '../../src/lib/db/dexie-bulk-read.ts';
 import type { GlucoseReading } from '../../schemas/glucose.ts';
 import { glucoseCollectionSchema } from '../../src/lib/db/collections.ts';
 import { wrappedAesGcmStorage } from '../../src/lib/db/encrypted-storage.ts';
@@ -31,7 +31,7 @@ function readings(count: number, now: number): GlucoseReading[] {
 }
 
 async function open(name: string, encrypted: boolean, key: CryptoKey) {
-  const dexie = getRxStorageDexie();
+  const dexie = getRxStorageDexieBulkRead();
   const storage = encrypted ? wrappedAesGcmStorage({ storage: dexie, getKey: () => Promise.resolve(key) }) : dexie;
   // Version 0: a database made here has nothing to migrate (the app's schema version needs the migration plugin).
   const schema = { ...glucoseCollectionSchema, version: 0 } as RxJsonSchema<GlucoseReading> & { encrypted?: string[] };

@@ -13,7 +13,7 @@ import {
   type RxValidationError,
 } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
 import { destroyDataKey, getDataKey } from '../../../sync/crypto.ts';
 import {
   COLLECTION_SCHEMA_VERSION,
@@ -93,7 +93,7 @@ function withDevChecks(): Promise<(storage: AnyRxStorage) => AnyRxStorage> {
 }
 
 function encryptedStorage(base: AnyRxStorage | undefined, getKey: () => Promise<CryptoKey>): AnyRxStorage {
-  return wrappedAesGcmStorage({ storage: base ?? getRxStorageDexie(), getKey });
+  return wrappedAesGcmStorage({ storage: base ?? getRxStorageDexieBulkRead(), getKey });
 }
 
 const openByName = new Map<string, Promise<EddyDatabase>>();

@@ -3,7 +3,7 @@
 // reviewed data is sealed at rest. The row id is the SHA-256 of the hospital number, so not even
 // which patients were opened is readable in IndexedDB. Logout and a 401 remove the whole database.
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
 import { getDataKey } from '../../../sync/crypto.ts';
 import { deliverCrossTabMessagesWhateverTheClock } from './cross-tab.ts';
 import { deleteLeftoverIndexedDbs } from './leftovers.ts';
@@ -38,7 +38,7 @@ type StaffDatabase = RxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>;
 let opening: Promise<StaffDatabase> | undefined;
 
 function storage(getKey: () => Promise<CryptoKey>) {
-  return wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey });
+  return wrappedAesGcmStorage({ storage: getRxStorageDexieBulkRead(), getKey });
 }
 
 function openStaffDatabase(): Promise<StaffDatabase> {

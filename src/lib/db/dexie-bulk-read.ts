@@ -1,0 +1,83 @@
+// RxDB's Dexie storage answers a query by walking an IndexedDB cursor: one `continue()` and one
+// success event per document. The dashboard's 90-day query of a patient with years of readings
+// reads thousands of documents that way, and the cursor steps were the largest single cost in its
+// profile (bench: dashboard10kListsMs). This storage answers the same query plan with one
+// `getAll()` over the same index range, then matches, sorts and pages exactly as RxDB's own query
+// does (rxdb/src/plugins/storage-dexie/dexie-query.ts). Only a query whose sort the index satisfies,
+// that has a limit and needs a matcher keeps the cursor: it can stop early, a getAll cannot.
+import {
+  getQueryMatcher,
+  getSortComparator,
+  type PreparedQuery,
+  type RxDocumentData,
+  type RxStorage,
+  type RxStorageInstance,
+  type RxStorageInstanceCreationParams,
+  type RxStorageQueryResult,
+  type DexieStorageInternals,
+} from 'rxdb';
+import {
+  DEXIE_DOCS_TABLE_NAME,
+  dexieQuery,
+  dexieReplaceIfStartsWithPipe,
+  fromDexieToStorage,
+  getKeyRangeByQueryPlan,
+  getRxStorageDexie,
+  type RxStorageInstanceDexie,
+} from 'rxdb/plugins/storage-dexie';
+
+type DexieState = Awaited<DexieStorageInternals>;
+
+function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+  });
+}
+
+/** `dexieQuery` with one getAll() instead of a cursor walk; the same documents in the same order. */
+export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie<RxDocType>, prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
+  const query = prepared.query;
+  const plan = prepared.queryPlan;
+  const skip = query.skip ?? 0;
+  const limit = typeof query.limit === 'number' ? query.limit : Infinity;
+  const skipPlusLimit = skip + limit;
+  const matcher = plan.selectorSatisfiedByIndex ? undefined : getQueryMatcher(instance.schema, query);
+  // A cursor that may stop after `limit` matches reads less than a getAll of the whole range.
+  if (matcher && plan.sortSatisfiedByIndex && Number.isFinite(limit)) return dexieQuery(instance, prepared);
+
+  const state: DexieState = await instance.internals;
+  let keyRange: IDBKeyRange;
+  try {
+    keyRange = getKeyRangeByQueryPlan(state.booleanIndexes, plan, (state.dexieDb as unknown as { _options: { IDBKeyRange: typeof IDBKeyRange } })._options.IDBKeyRange);
+  } catch (err) {
+    if (err instanceof Error && err.name === 'DataError') return { documents: [] };
+    throw err;
+  }
+  const indexName = `[${plan.index.map((field) => dexieReplaceIfStartsWithPipe(field)).join('+')}]`;
+  // Without a matcher and in index order, the first skip + limit rows are the answer.
+  const count = !matcher && plan.sortSatisfiedByIndex && Number.isFinite(skipPlusLimit) ? skipPlusLimit : undefined;
+  let stored: unknown[] = [];
+  await state.dexieDb.transaction('r', state.dexieTable, async (tx: unknown) => {
+    const index = (tx as { idbtrans: IDBTransaction }).idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME).index(indexName);
+    stored = await request(index.getAll(keyRange, count));
+  });
+  let rows = stored.map((row) => fromDexieToStorage(state.booleanIndexes, row) as RxDocumentData<RxDocType>);
+  if (matcher) rows = rows.filter((doc) => matcher(doc));
+  if (!plan.sortSatisfiedByIndex) rows = rows.sort(getSortComparator(instance.schema, query));
+  return { documents: rows.slice(skip, skipPlusLimit) };
+}
+
+/** RxDB's Dexie storage whose queries read with getAll() (see above). */
+export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStorageDexie>[0] = {}): RxStorage<DexieStorageInternals, unknown> {
+  const dexie = getRxStorageDexie(settings);
+  return {
+    ...dexie,
+    async createStorageInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, unknown>): Promise<RxStorageInstance<RxDocType, DexieStorageInternals, unknown>> {
+      const instance = (await dexie.createStorageInstance(params as RxStorageInstanceCreationParams<RxDocType, never>)) as RxStorageInstanceDexie<RxDocType>;
+      const cursorQuery = instance.query.bind(instance);
+      instance.query = (prepared) => (instance.closed ? cursorQuery(prepared) : dexieBulkQuery(instance, prepared));
+      return instance;
+    },
+  } as RxStorage<DexieStorageInternals, unknown>;
+}
