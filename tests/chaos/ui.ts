@@ -284,8 +284,19 @@ export async function labsShown(page: Page, names: string[]): Promise<Map<string
 export async function setBreakfast(page: Page, time: string): Promise<void> {
   await ensure(page, 'Profile');
   await page.getByLabel('Breakfast').fill(time);
+  // The confirmation of this save, not one still shown for an earlier save: a run that took the
+  // earlier one (seed 775275645) navigated away 0.3 s after Save, before the device had stored the
+  // time, and counted a write the app never confirmed.
+  // A notice raised again while shown is the same element with a count (toast-store.ts), so what
+  // is new is an element, or a text, not seen before the click.
+  const SAVED = 'Notification timings saved successfully';
+  await page.evaluate(() => document.querySelectorAll('[role="status"]').forEach((el) => el.setAttribute('data-chaos-seen', el.textContent ?? '')));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: 'Notification timings saved successfully' }).first().waitFor({ timeout: T });
+  await page.waitForFunction(
+    (text) => [...document.querySelectorAll('[role="status"]')].some((el) => (el.textContent ?? '').includes(text) && el.getAttribute('data-chaos-seen') !== el.textContent),
+    SAVED,
+    { timeout: T },
+  );
 }
 
 export async function breakfastShown(page: Page): Promise<string> {
