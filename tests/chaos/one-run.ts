@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Page } from '@playwright/test';
-import { FaultProxy, launchChromium, loginPatient, root, startServer, type EddyServer } from '../fixtures/index.ts';
+import { FaultProxy, launchChromium, loginPatient, root, startServer, workerStates, type EddyServer } from '../fixtures/index.ts';
 import { prng } from '../../server/seed/demo.ts';
 import * as ui from './ui.ts';
 
@@ -286,15 +286,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
      * (seed 272948523): the page's URL and readiness, which worker controls it, and the state of
      * the registration's active, waiting and installing workers.
      */
-    const workerState = (page: Page): Promise<string> =>
-      page
-        .evaluate(async () => {
-          const r = await navigator.serviceWorker.getRegistration();
-          const w = (x: ServiceWorker | null | undefined) => (x ? x.state : '-');
-          const c = navigator.serviceWorker.controller;
-          return `page ${location.pathname} ${document.readyState}, controller ${c ? c.state : 'none'}, active ${w(r?.active)}, waiting ${w(r?.waiting)}, installing ${w(r?.installing)}`;
-        })
-        .catch((e: unknown) => `page state unreadable (${String(e).split('\n')[0]})`);
+    const workerState = (page: Page): Promise<string> => workerStates(page);
 
     /**
      * A navigation of ours (a reload, a page.goto). The app reloads a page itself once a new version
