@@ -16,7 +16,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openDatabase, type Database } from '../db/client.ts';
+import { openDatabase } from '../db/client.ts';
 import { migrationsFolder } from '../paths.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -63,11 +63,6 @@ async function publish(target: string, make: (tmp: string) => Promise<void>): Pr
   }
 }
 
-async function migrated(database: Database): Promise<Database> {
-  await database.migrate();
-  return database;
-}
-
 let tarPromise: Promise<Blob> | undefined;
 /** The template as a PGlite data-folder tarball (`new PGlite({ loadDataDir })`). */
 export function pgliteTemplateTar(): Promise<Blob> {
@@ -75,8 +70,9 @@ export function pgliteTemplateTar(): Promise<Blob> {
     const file = path.join(cacheDir, `pglite-template-${await templateKey()}.tar`);
     if (!existsSync(file)) {
       await publish(file, async (tmp) => {
-        const database = await migrated(await openDatabase({}));
+        const database = await openDatabase({});
         try {
+          await database.migrate();
           if (!database.dumpDataDir) throw new Error('the embedded database cannot be dumped');
           const tar = await database.dumpDataDir();
           await writeFile(tmp, Buffer.from(await tar.arrayBuffer()));
@@ -95,7 +91,8 @@ export async function copyPgliteTemplate(dataDir: string): Promise<void> {
   const dir = path.join(cacheDir, `pglite-template-${await templateKey()}`);
   if (!existsSync(dir)) {
     await publish(dir, async (tmp) => {
-      const database = await migrated(await openDatabase({ dataDir: tmp }));
+      const database = await openDatabase({ dataDir: tmp });
+      await database.migrate();
       await database.close();
       await rm(path.join(tmp, 'eddy.lock'), { force: true });
     });

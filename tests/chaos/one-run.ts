@@ -286,8 +286,6 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
      * (seed 272948523): the page's URL and readiness, which worker controls it, and the state of
      * the registration's active, waiting and installing workers.
      */
-    const workerState = (page: Page): Promise<string> => workerStates(page);
-
     /**
      * A navigation of ours (a reload, a page.goto). The app reloads a page itself once a new version
      * takes over; a navigation of ours that meets it is aborted (seed 272948510: device B, loaded
@@ -301,7 +299,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           await go();
           return;
         } catch (err) {
-          if (/Timeout/.test(String(err))) say(`  ${d.name}: ${how} timed out; ${await workerState(d.page)}`);
+          if (/Timeout/.test(String(err))) say(`  ${d.name}: ${how} timed out; ${await workerStates(d.page)}`);
           if (attempt >= 3 || !/ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err))) throw err;
           say(`  ${d.name}: ${how} met the app's own reload; again`);
           await d.page.waitForLoadState('load').catch(() => undefined);
