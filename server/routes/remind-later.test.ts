@@ -18,6 +18,8 @@ const body = (extra: Record<string, unknown> = {}) => ({ prescrNo: 'RX-LATER-1',
 const jobsOf = (patientId: string) => h.db.select().from(reminderJobs).where(eq(reminderJobs.patientId, patientId));
 /** HH:MM in UTC, `hours` from now: meal times that no pass in this test falls on. */
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString().slice(11, 16);
+/** Taken once: a test that computed it again could cross a minute boundary (CI 2026-11-28: 06:13 against 06:12). */
+const mealTimes = { breakfast: inHours(5), lunch: inHours(6), dinner: inHours(7) };
 
 beforeAll(async () => {
   h = await createHarness({ PUSH_ALLOW_INSECURE_ENDPOINTS: '1' });
@@ -26,7 +28,7 @@ beforeAll(async () => {
   token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
   await medicineRepo.insert(h.db, { patientId: fx.patientA.id, prescrNo: 'RX-LATER-1', name: 'Metformin 500 mg tablet', dose: '1-0-1' });
   await medicineRepo.insert(h.db, { patientId: fx.patientA2.id, prescrNo: 'RX-OTHER', name: 'Sitagliptin', dose: '1-0-0' });
-  await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: { breakfast: inHours(5), lunch: inHours(6), dinner: inHours(7) } });
+  await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: mealTimes });
 });
 afterAll(async () => {
   await peer.close();
@@ -86,7 +88,7 @@ describe('POST /api/users/medicines/remindLater', () => {
   });
 
   it('words a snooze of a meal reminder as the first one was', async () => {
-    const breakfast = inHours(5);
+    const { breakfast } = mealTimes;
     const res = await call(h.app, 'POST', URL, { token, body: body({ time: breakfast }) });
     const [row] = (await jobsOf(fx.patientA.id)).filter((j) => j.dueAt.toISOString() === res.json['remindAt']);
     expect(row?.payload).toMatchObject({ portion: '1', data: { meal: 'breakfast', time: breakfast, snoozed: true } });
