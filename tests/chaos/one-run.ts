@@ -18,6 +18,8 @@ export interface RunResult {
   /** Why the run failed (each invariant broken, or the crash). */
   problems: string[];
   log: string[];
+  /** Lines of the log that start with FINDING: something odd that broke no invariant (kept with its trace). */
+  findings: number;
   ms: number;
 }
 
@@ -91,7 +93,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
   const log: string[] = [];
   const problems: string[] = [];
   const say = (line: string) => log.push(`${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s ${line}`);
-  const result: RunResult = { seed, writes: 0, lost: 0, duplicated: 0, stuck: 0, diverged: 0, problems, log, ms: 0 };
+  const result: RunResult = { seed, writes: 0, lost: 0, duplicated: 0, stuck: 0, diverged: 0, problems, log, findings: 0, ms: 0 };
 
   let server: EddyServer | undefined;
   let proxy: FaultProxy | undefined;
@@ -282,16 +284,16 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     };
 
     /**
-     * What the page and its service workers are doing, for a reload that never reached "load"
-     * (seed 272948523): the page's URL and readiness, which worker controls it, and the state of
-     * the registration's active, waiting and installing workers.
-     */
-    /**
      * A navigation of ours (a reload, a page.goto). The app reloads a page itself once a new version
      * takes over; a navigation of ours that meets it is aborted (seed 272948510: device B, loaded
      * before device A installed two new versions; seed 717906651: the old worker's replay ended when
      * the settle step went back online, the new version took over as the step opened /app). The page
      * then loads all the same: wait for it and navigate again.
+     *
+     * A navigation that never reaches "load" (seeds 272948523 and 197116273, both just after a new
+     * app version took over with writes queued) is logged with the page's and the browser's view of
+     * the service workers, then tried again, as a patient would tap reload again; the log line
+     * starts with "FINDING" so a batch can count them (TESTING.md).
      */
     const navigate = async (d: Device, how: 'reload' | 'goto', go: () => Promise<unknown>) => {
       for (let attempt = 1; ; attempt++) {
@@ -299,8 +301,10 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           await go();
           return;
         } catch (err) {
-          if (/Timeout/.test(String(err))) say(`  ${d.name}: ${how} timed out; ${await workerStates(d.page)}`);
-          if (attempt >= 3 || !/ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err))) throw err;
+          const timedOut = /Timeout/.test(String(err));
+          if (timedOut) say(`  FINDING ${d.name}: ${how} (attempt ${attempt}) never reached "load"; ${await workerStates(d.page)}`);
+          if (attempt >= 3 || !(timedOut || /ERR_ABORTED|frame was detached|interrupted by another navigation/.test(String(err)))) throw err;
+          if (timedOut) continue;
           say(`  ${d.name}: ${how} met the app's own reload; again`);
           await d.page.waitForLoadState('load').catch(() => undefined);
         }
@@ -812,8 +816,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     result.diverged++;
   } finally {
     result.ms = Date.now() - started;
+    result.findings = log.filter((line) => /^\s*[\d.]+s\s+FINDING /.test(line)).length;
     const bad = failed || result.lost + result.duplicated + result.stuck + result.diverged > 0;
-    if (bad) {
+    if (bad || result.findings > 0) {
       const dir = path.join(opts.artifacts, `seed-${seed}`);
       await mkdir(dir, { recursive: true });
       for (const d of devices) {

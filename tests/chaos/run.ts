@@ -30,7 +30,9 @@
 // A failing run prints its seed and its action/fault log and keeps, in test-results/chaos/seed-<n>/,
 // the Playwright trace (trace.zip; trace-device-B.zip for the second device), screenshots, the
 // server's log and the proxy's counts. The last line of stdout is the summary; the exit code is 1
-// when lost, duplicated, stuck or diverged is not 0.
+// when lost, duplicated, stuck or diverged is not 0. A run that saw something odd that broke no
+// invariant (a navigation that never reached "load", tried again) logs a FINDING line; it stays ok,
+// but prints its log and keeps its artifacts like a failing run, and the seeds are listed at the end.
 import { rm } from 'node:fs/promises';
 import { stdout, stderr } from 'node:process';
 import { parseArgs } from 'node:util';
@@ -73,10 +75,11 @@ async function worker(): Promise<void> {
     const r = await chaosRun(s, { actions, artifacts: ARTIFACTS });
     results.push(r);
     const bad = r.lost + r.duplicated + r.stuck + r.diverged > 0;
+    const findings = r.findings > 0 ? ` (${r.findings} finding${r.findings === 1 ? '' : 's'}, kept in test-results/chaos/seed-${s}/)` : '';
     print(
-      `run ${results.length}/${runs} seed ${s}: ${bad ? 'FAILED' : 'ok'} in ${(r.ms / 1000).toFixed(1)} s, ${r.writes} writes, ${r.lost} lost, ${r.duplicated} duplicated, ${r.stuck} stuck, ${r.diverged} diverged`,
+      `run ${results.length}/${runs} seed ${s}: ${bad ? 'FAILED' : 'ok'} in ${(r.ms / 1000).toFixed(1)} s, ${r.writes} writes, ${r.lost} lost, ${r.duplicated} duplicated, ${r.stuck} stuck, ${r.diverged} diverged${findings}`,
     );
-    if (bad || values.verbose) {
+    if (bad || r.findings > 0 || values.verbose) {
       print(`--- seed ${s}: action/fault log`);
       for (const line of r.log) print(line);
     }
@@ -91,7 +94,10 @@ await Promise.all(Array.from({ length: workers }, () => worker()));
 
 const sum = (k: 'writes' | 'lost' | 'duplicated' | 'stuck' | 'diverged') => results.reduce((n, r) => n + r[k], 0);
 const failedSeeds = results.filter((r) => r.lost + r.duplicated + r.stuck + r.diverged > 0).map((r) => r.seed);
-print(`chaos: ${((Date.now() - started) / 1000).toFixed(0)} s${failedSeeds.length ? `; failed seeds: ${failedSeeds.sort((a, b) => a - b).join(', ')}` : ''}`);
+const findingSeeds = results.filter((r) => r.findings > 0).map((r) => r.seed);
+print(
+  `chaos: ${((Date.now() - started) / 1000).toFixed(0)} s${failedSeeds.length ? `; failed seeds: ${failedSeeds.sort((a, b) => a - b).join(', ')}` : ''}${findingSeeds.length ? `; seeds with findings: ${findingSeeds.sort((a, b) => a - b).join(', ')}` : ''}`,
+);
 const line = `chaos: ${results.length} runs, ${sum('writes')} writes, ${sum('lost')} lost, ${sum('duplicated')} duplicated, ${sum('stuck')} stuck, ${sum('diverged')} diverged`;
 print(line);
 process.exitCode = sum('lost') + sum('duplicated') + sum('stuck') + sum('diverged') > 0 ? 1 : 0;

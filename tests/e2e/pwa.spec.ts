@@ -3,7 +3,7 @@
 // the manifest makes the app installable, the app starts with the network off, /api is never
 // answered from a cache, the worker replays on request and on Background Sync, and a new version
 // takes over and reloads the page exactly once.
-import { CHROMIUM_ARGS, chromiumPath, expect, FaultProxy, test } from '../fixtures/index.ts';
+import { CHROMIUM_ARGS, chromiumPath, expect, FaultProxy, test, workerVersions } from '../fixtures/index.ts';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -322,6 +322,11 @@ test.describe('PWA in Chromium', () => {
         )
         .toEqual({ loaded: 'complete', active: 'activated', inControl: true, installing: null, waiting: null });
       expect(loads).toBe(1);
+      // The browser's own view agrees (what a chaos run logs when a reload hangs): the new version
+      // runs and controls this page, and no other version is left in control or waiting.
+      const versions = await workerVersions(page);
+      expect(versions).toMatch(/#\d+ activated, running, controls 1/);
+      expect(versions).not.toMatch(/installed|activating|controls [1-9].*controls [1-9]/);
       const after = await page.evaluate(async () => {
         const registration = await navigator.serviceWorker.getRegistration();
         return {
