@@ -154,7 +154,7 @@ export const PDF_LABELS = {
   aboutRanges: /*i18n*/ {
     id: 'report.pdf.aboutRanges',
     message:
-      'Ranges follow the International Consensus on Time in Range: very low below 54, low 54–69, in range 70–180, high 181–250, very high above 250 mg/dL. ADA targets: fasting 80–130, after a meal below 180 mg/dL.',
+      'Ranges follow the International Consensus on Time in Range: very low below {veryLow}, low {low}, in range {inRange}, high {high}, very high above {veryHigh} {unit}. ADA targets: fasting {fasting}, after a meal below {afterMeal} {unit}. Each reading is judged in the unit it was taken in.',
   },
   aboutA1c: /*i18n*/ {
     id: 'report.pdf.aboutA1c',

@@ -5,8 +5,8 @@ import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
 import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
-import { heading } from './pdf-summary.ts';
-import { bandOf } from './statistics.ts';
+import { bandRange, heading } from './pdf-summary.ts';
+import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, ENTRY_DECIMALS } from './statistics.ts';
 import type { ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -112,11 +112,27 @@ export function logbookSection(model: ReportModel, f: Fmt): Content {
   ]);
 }
 
+/** The ranges and targets the report judges by, in its own unit (mmol/L edges as published, not converted). */
+function aboutRanges(f: Fmt): string {
+  const n = (v: number) => f.num(v, ENTRY_DECIMALS[f.unit]);
+  const ada = f.unit === 'mmol/L' ? ADA_TARGETS_MMOL : ADA_TARGETS;
+  return f.t(L.aboutRanges, {
+    veryLow: n(bandEdgesIn('veryLow', f.unit)[1]),
+    low: bandRange('low', f),
+    inRange: bandRange('inRange', f),
+    high: bandRange('high', f),
+    veryHigh: n(bandEdgesIn('veryHigh', f.unit)[1]),
+    unit: f.unitName,
+    fasting: `${n(ada.Fasting.min)}–${n(ada.Fasting.max)}`,
+    afterMeal: n(ada.Postprandial.max),
+  });
+}
+
 export function aboutSection(model: ReportModel, f: Fmt): Content {
   return {
     stack: [
       heading(f.t(L.about)),
-      { text: f.t(L.aboutRanges), style: 'note' },
+      { text: aboutRanges(f), style: 'note' },
       { text: f.t(L.aboutA1c, { readings: MIN_READINGS_FOR_ESTIMATE, days: MIN_DAYS_FOR_ESTIMATE }), style: 'note' },
       { text: f.t(L.aboutSource, { timeZone: model.input.patient.timeZone }), style: 'note' },
     ],

@@ -6,7 +6,7 @@ import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE, type Estimate } from 
 import { BAND_LABELS, BAND_RANGE_LABELS, PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_COLORS, bandBar, swatch } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
-import { ADA_TARGETS, BANDS, CONSENSUS, MIN_READINGS_FOR_VARIABILITY, roundPercents, type Band } from './statistics.ts';
+import { ADA_TARGETS, BANDS, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, MIN_READINGS_FOR_VARIABILITY, roundPercents, type Band } from './statistics.ts';
 import type { GlucoseSummary, ReportModel } from './types.ts';
 import { mgDlToMmolL } from './units.ts';
 
@@ -55,19 +55,14 @@ export function keyNumbers(model: ReportModel, f: Fmt): Content {
   };
 }
 
-function bandRange(b: Band, f: Fmt): string {
-  const { veryLow, low, high, veryHigh } = CONSENSUS;
-  // Whole mg/dL meters: "low" is 54–69 and "high" 181–250; in mmol/L the band ends are shown as is.
-  const mg = f.unit === 'mg/dL';
-  const ranges: Record<Band, { a: number; b?: number }> = {
-    veryLow: { a: veryLow },
-    low: { a: veryLow, b: mg ? low - 1 : low },
-    inRange: { a: low, b: high },
-    high: { a: mg ? high + 1 : high, b: veryHigh },
-    veryHigh: { a: veryHigh },
-  };
-  const r = ranges[b];
-  return f.t(BAND_RANGE_LABELS[b], { a: f.glu(r.a), b: r.b === undefined ? '' : f.glu(r.b) });
+/** A band's edges in the report's unit, as the consensus publishes them: "54–69", "below 3,0". */
+export function bandRange(b: Band, f: Fmt): string {
+  // The edges as published in the report's unit (54–69, 181–250; 3.0–3.8, 10.1–13.9), the same as
+  // the web report's; never converted from mg/dL, which would print 3.0–3.9 beside 3.9–10.0.
+  const [lowest, highest] = bandEdgesIn(b, f.unit);
+  const n = (v: number) => f.num(v, ENTRY_DECIMALS[f.unit]);
+  const a = lowest === null ? n(highest) : n(lowest);
+  return f.t(BAND_RANGE_LABELS[b], { a, b: lowest === null ? '' : n(highest) });
 }
 
 export function distribution(model: ReportModel, f: Fmt, width: number): Content {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlucoseType } from '../glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
-import { bandOf, glucoseSummary, isInTarget, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd } from './statistics.ts';
+import { asTaken, bandEdgesIn, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
 import { formatGlucose, mgDlToMmolL, mmolLToMgDl, MG_DL_PER_MMOL_L, toUnit } from './units.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
@@ -25,6 +25,81 @@ describe('International Consensus bands', () => {
     [600, 'veryHigh'],
   ] as const)('%s mg/dL is %s', (value, band) => {
     expect(bandOf(value)).toBe(band);
+  });
+});
+
+describe('International Consensus bands of readings taken in mmol/L (issue 16)', () => {
+  const edges = [
+    [2.9, 'veryLow'],
+    [3.0, 'low'],
+    [3.8, 'low'],
+    [3.9, 'inRange'],
+    [10.0, 'inRange'],
+    [10.1, 'high'],
+    [13.9, 'high'],
+    [14.0, 'veryHigh'],
+  ] as const;
+  it.each(edges)('%s mmol/L is %s, said by the reading', (mmol, band) => {
+    expect(bandOf({ value: storedMgDl(mmol), unit: 'mmol/L', enteredValue: mmol })).toBe(band);
+  });
+  it.each(edges)('%s mmol/L is %s, read from the stored mg/dL alone', (mmol, band) => {
+    // 10.0 mmol/L is stored as 180.2 mg/dL: judged in mg/dL that was "above 180" (the bug).
+    expect(bandOf(storedMgDl(mmol))).toBe(band);
+  });
+  it('10.0 and 13.9 mmol/L: in range and high, although stored as 180.2 and 250.4 mg/dL', () => {
+    expect([storedMgDl(10.0), storedMgDl(13.9)]).toEqual([180.2, 250.4]);
+    expect(asTaken(180.2)).toEqual({ unit: 'mmol/L', value: 10 });
+    expect(bandOf(180.2)).toBe('inRange');
+    expect(bandOf(250.4)).toBe('high');
+  });
+  it('every one-decimal mmol/L value a meter shows is judged as typed, from its stored mg/dL alone', () => {
+    const published = (v: number) => (v < 3.0 ? 'veryLow' : v < 3.9 ? 'low' : v <= 10.0 ? 'inRange' : v <= 13.9 ? 'high' : 'veryHigh');
+    for (let tenths = 11; tenths <= 333; tenths++) {
+      const mmol = tenths / 10;
+      const stored = storedMgDl(mmol);
+      // 29 of them store as whole mg/dL (1.5 → 27.0) and are read as mg/dL: the same band, below.
+      if (!Number.isInteger(stored)) expect(asTaken(stored).value, `${mmol} mmol/L`).toBe(mmol);
+      expect(bandOf(stored), `${mmol} mmol/L`).toBe(published(mmol));
+      expect(isInTarget(stored, 'Fasting'), `${mmol} mmol/L fasting`).toBe(mmol >= 4.4 && mmol <= 7.2);
+      expect(isInTarget(stored, 'Postprandial'), `${mmol} mmol/L after a meal`).toBe(mmol >= 3.9 && mmol < 10.0);
+      expect(isInTarget(stored, 'Random'), `${mmol} mmol/L random`).toBe(mmol >= 3.9 && mmol <= 10.0);
+    }
+  });
+  it('every whole mg/dL value is judged in mg/dL', () => {
+    for (let mgdl = 20; mgdl <= 600; mgdl++) expect(asTaken(mgdl)).toEqual({ unit: 'mg/dL', value: mgdl });
+  });
+  it('tells the unit a stored value was typed in', () => {
+    expect(inferredUnit(180)).toBe('mg/dL');
+    expect(inferredUnit(180.2)).toBe('mmol/L'); // 10.0 × 18.016, one decimal
+    expect(inferredUnit(180.4)).toBe('mg/dL'); // 10.0 mmol/L reads back as 180.2, not 180.4
+    expect(inferredUnit(150.5)).toBe('mg/dL');
+  });
+  it('a reading that says its unit is judged by what was typed', () => {
+    expect(bandOf({ value: 180.2, unit: 'mmol/L', enteredValue: 10.0 })).toBe('inRange');
+    expect(bandOf({ value: 182, unit: 'mmol/L', enteredValue: 10.1 })).toBe('high');
+    expect(bandOf({ value: 182, unit: 'mg/dL', enteredValue: 182 })).toBe('high');
+    // A reading with a unit and no typed value: its stored value in that unit.
+    expect(asTaken({ value: 180.2, unit: 'mmol/L' })).toEqual({ unit: 'mmol/L', value: 10 });
+  });
+  it('lows are < 70 mg/dL / < 3.9 mmol/L, level 2 < 54 / < 3.0', () => {
+    expect([69, 70, 53.9, 54].map((v) => [isLow(v), isVeryLow(v)])).toEqual([[true, false], [false, false], [true, true], [true, false]]);
+    expect([3.8, 3.9, 2.9, 3.0].map((v) => [isLow(storedMgDl(v)), isVeryLow(storedMgDl(v))])).toEqual([[true, false], [false, false], [true, true], [true, false]]);
+  });
+  it('below the meal target: 79 mg/dL or 4.3 mmol/L fasting', () => {
+    expect(isBelowTarget(79, 'Fasting')).toBe(true);
+    expect(isBelowTarget(80, 'Fasting')).toBe(false);
+    expect(isBelowTarget(storedMgDl(4.3), 'Fasting')).toBe(true);
+    expect(isBelowTarget(storedMgDl(4.4), 'Fasting')).toBe(false); // 79.3 mg/dL, on target as 4.4 mmol/L
+  });
+  it('publishes the edges of each band in each unit', () => {
+    expect(BANDS.map((b) => bandEdgesIn(b, 'mg/dL'))).toEqual([[null, 54], [54, 69], [70, 180], [181, 250], [null, 250]]);
+    expect(BANDS.map((b) => bandEdgesIn(b, 'mmol/L'))).toEqual([[null, 3.0], [3.0, 3.8], [3.9, 10.0], [10.1, 13.9], [null, 13.9]]);
+  });
+  it('a summary of a mmol/L patient counts 10.0 in range and 13.9 high, not very high', () => {
+    const s = glucoseSummary([10.0, 13.9, 3.8, 2.9].map((mmol) => ({ type: 'Random' as const, value: storedMgDl(mmol), unit: 'mmol/L' as const, enteredValue: mmol })), 1);
+    expect(Object.fromEntries(BANDS.map((b) => [b, s.bands[b].count]))).toEqual({ veryLow: 1, low: 1, inRange: 1, high: 1, veryHigh: 0 });
+    expect(s.lows).toEqual({ below70: 2, below54: 1 });
+    expect(s.inTarget.count).toBe(1);
   });
 });
 

@@ -1,47 +1,139 @@
 // Glucose statistics: one place for the dashboard, the staff review and the report. Pure functions on
-// mg/dL values.
+// readings stored in mg/dL, each judged in the unit and precision it was taken in (issue 16).
 //
-// International Consensus on Time in Range (Battelino et al., Diabetes Care 2019), read for whole
-// and fractional mg/dL alike:
-//   veryLow   value < 54
-//   low       54 ≤ value < 70        (69.5 is low)
-//   inRange   70 ≤ value ≤ 180       (180 is in range)
-//   high      180 < value ≤ 250      (180.4 is high; 250 is high)
-//   veryHigh  value > 250            (250.1 is very high)
-// Lows are counted as level 1+2 (< 70, so including < 54) and level 2 (< 54).
+// International Consensus on Time in Range (Battelino et al., Diabetes Care 2019) publishes its edges
+// in each unit, for the values a meter shows (whole mg/dL, mmol/L to one decimal):
+//               mg/dL        mmol/L
+//   veryLow     < 54         < 3.0
+//   low         54–69        3.0–3.8
+//   inRange     70–180       3.9–10.0
+//   high        181–250      10.1–13.9
+//   veryHigh    > 250        > 13.9
+// Lows are counted as level 1+2 (< 70 mg/dL, < 3.9 mmol/L) and level 2 (< 54, < 3.0).
+//
+// A reading is judged as the meter showed it: 10.0 mmol/L is stored as 180.2 mg/dL, and judged as
+// 10.0 mmol/L (in range), never as 180.2 > 180. The unit a reading was taken in is the one it carries
+// (`unit`, with `enteredValue` as typed), or, for a reading that carries none, the one its stored
+// value shows: the app stores mmol/L as mg/dL to one decimal (mmol/L × 18.016), so a value that is
+// not a whole number and reads back to itself through one decimal of mmol/L was typed in mmol/L.
 //
 // ADA meal targets (Standards of Care, glycemic goals for capillary glucose):
-//   Fasting       80 ≤ value ≤ 130
-//   Postprandial  70 ≤ value < 180   (ADA: peak postprandial "< 180"; a reading below 70 is a low,
-//                                     never on target, so 180 itself is in the consensus range but
-//                                     not on the postprandial target)
-//   Random        70 ≤ value ≤ 180   (no ADA meal target; the consensus range stands in)
-//   overall       70 ≤ value ≤ 180
+//                 mg/dL          mmol/L
+//   Fasting       80–130         4.4–7.2
+//   Postprandial  70–179 (< 180) 3.9–9.9 (< 10.0)   (a reading below the low edge is a low,
+//                                                    never on target; 180 is in the consensus
+//                                                    range but not on the postprandial target)
+//   Random        70–180         3.9–10.0           (no ADA meal target; the consensus range)
+//   overall       70–180         3.9–10.0
 //
 // Variability (SD, CV) needs at least 30 readings: with fewer, a sample SD of fingersticks says more
 // about when the patient happened to measure than about their glucose.
-import type { GlucoseType } from '../glucose.ts';
+import { MG_DL_PER_MMOL_L, type GlucoseType } from '../glucose.ts';
 import type { GlucoseSummary } from './types.ts';
 
 export const MIN_READINGS_FOR_VARIABILITY = 30;
 
+/** The consensus edges in mg/dL (labels, chart lines; judging goes through `bandOf`). */
 export const CONSENSUS = { veryLow: 54, low: 70, high: 180, veryHigh: 250 } as const;
+
+export const ENTRY_UNITS = ['mg/dL', 'mmol/L'] as const;
+export type EntryUnit = (typeof ENTRY_UNITS)[number];
+
+/**
+ * The consensus edges as published in each unit: below `veryLow` is very low, below `low` low, up to
+ * `high` in range, up to `veryHigh` high, above it very high (values at the unit's precision).
+ */
+export const CONSENSUS_EDGES = {
+  'mg/dL': CONSENSUS,
+  'mmol/L': { veryLow: 3.0, low: 3.9, high: 10.0, veryHigh: 13.9 },
+} as const satisfies Record<EntryUnit, Record<keyof typeof CONSENSUS, number>>;
+
+/** Decimals a meter shows in each unit (whole mg/dL, mmol/L to one decimal). */
+export const ENTRY_DECIMALS = { 'mg/dL': 0, 'mmol/L': 1 } as const satisfies Record<EntryUnit, number>;
+
+/** A stored reading, or its value alone (mg/dL): what the judging functions take. */
+export type Judgeable = number | { readonly value: number; readonly unit?: EntryUnit | null | undefined; readonly enteredValue?: number | null | undefined };
+
+const roundTo = (value: number, decimals: number): number => {
+  const f = 10 ** decimals;
+  return Math.round(value * f) / f;
+};
+
+/** mmol/L (as typed) → mg/dL as the app stores it: one decimal, so the way back is exact. */
+export const storedMgDl = (mmol: number): number => roundTo(mmol * MG_DL_PER_MMOL_L, 1);
+
+/** The unit a stored mg/dL value was typed in when the reading does not say (see the header). */
+export function inferredUnit(mgdl: number): EntryUnit {
+  if (Number.isInteger(mgdl)) return 'mg/dL';
+  return storedMgDl(roundTo(mgdl / MG_DL_PER_MMOL_L, 1)) === mgdl ? 'mmol/L' : 'mg/dL';
+}
+
+/**
+ * A reading as it was taken: its unit and its value in that unit, as typed (a stored mmol/L value is
+ * read back to its one decimal). The edges compare with it as they are written, so whole values fall
+ * into the published ranges and a value between two (53.9 mg/dL) into the one whose inequality it
+ * meets (< 54: very low), never rounded into a milder band.
+ */
+export function asTaken(r: Judgeable): { unit: EntryUnit; value: number } {
+  const mgdl = typeof r === 'number' ? r : r.value;
+  const given = typeof r === 'number' ? undefined : r;
+  const unit = given?.unit ?? inferredUnit(mgdl);
+  if (given?.unit && typeof given.enteredValue === 'number') return { unit, value: given.enteredValue };
+  return { unit, value: unit === 'mmol/L' ? roundTo(mgdl / MG_DL_PER_MMOL_L, ENTRY_DECIMALS['mmol/L']) : mgdl };
+}
 
 export type Band = keyof GlucoseSummary['bands'];
 export const BANDS = ['veryLow', 'low', 'inRange', 'high', 'veryHigh'] as const satisfies readonly Band[];
 
-/** The International Consensus band of a value in mg/dL (boundaries above). */
-export function bandOf(mgdl: number): Band {
-  if (mgdl < CONSENSUS.veryLow) return 'veryLow';
-  if (mgdl < CONSENSUS.low) return 'low';
-  if (mgdl <= CONSENSUS.high) return 'inRange';
-  if (mgdl <= CONSENSUS.veryHigh) return 'high';
+/**
+ * The International Consensus band of a reading, judged in the unit it was taken in: below
+ * `veryLow`, below `low`, up to and with `high`, up to and with `veryHigh`, above (edges above).
+ */
+export function bandOf(r: Judgeable): Band {
+  const { unit, value } = asTaken(r);
+  const e = CONSENSUS_EDGES[unit];
+  if (value < e.veryLow) return 'veryLow';
+  if (value < e.low) return 'low';
+  if (value <= e.high) return 'inRange';
+  if (value <= e.veryHigh) return 'high';
   return 'veryHigh';
 }
 
+/**
+ * A band's edges as the consensus publishes them in `unit`: [lowest, highest] value of the band at
+ * the unit's precision ("54–69", "10.1–13.9"); for the open bands, [null, the edge] (< 54, > 250).
+ * The web report and the PDF print these, so both say the same.
+ */
+export function bandEdgesIn(band: Band, unit: EntryUnit): [number | null, number] {
+  const e = CONSENSUS_EDGES[unit];
+  const f = 10 ** ENTRY_DECIMALS[unit];
+  const step = (v: number, by: number) => Math.round(v * f + by) / f;
+  switch (band) {
+    case 'veryLow':
+      return [null, e.veryLow];
+    case 'low':
+      return [e.veryLow, step(e.low, -1)];
+    case 'inRange':
+      return [e.low, e.high];
+    case 'high':
+      return [step(e.high, 1), e.veryHigh];
+    case 'veryHigh':
+      return [null, e.veryHigh];
+  }
+}
+
+/** Below the consensus low edge (level 1 and 2 hypoglycaemia): < 70 mg/dL, < 3.9 mmol/L. */
+export const isLow = (r: Judgeable): boolean => {
+  const band = bandOf(r);
+  return band === 'low' || band === 'veryLow';
+};
+
+/** Below the consensus very-low edge (level 2): < 54 mg/dL, < 3.0 mmol/L. */
+export const isVeryLow = (r: Judgeable): boolean => bandOf(r) === 'veryLow';
+
 export type TargetKey = GlucoseType | 'overall';
 
-/** The ADA target of a meal tag; `maxInclusive` false means the upper bound itself is off target. */
+/** The ADA target of a meal tag in mg/dL; `maxInclusive` false means the upper bound itself is off target. */
 export const ADA_TARGETS = {
   Fasting: { min: 80, max: 130, maxInclusive: true },
   Postprandial: { min: 70, max: 180, maxInclusive: false },
@@ -49,9 +141,27 @@ export const ADA_TARGETS = {
   overall: { min: 70, max: 180, maxInclusive: true },
 } as const satisfies Record<TargetKey, { min: number; max: number; maxInclusive: boolean }>;
 
-export function isInTarget(mgdl: number, target: TargetKey): boolean {
-  const t = ADA_TARGETS[target];
-  return mgdl >= t.min && (t.maxInclusive ? mgdl <= t.max : mgdl < t.max);
+/** The same targets as published in mmol/L. */
+export const ADA_TARGETS_MMOL = {
+  Fasting: { min: 4.4, max: 7.2, maxInclusive: true },
+  Postprandial: { min: 3.9, max: 10.0, maxInclusive: false },
+  Random: { min: 3.9, max: 10.0, maxInclusive: true },
+  overall: { min: 3.9, max: 10.0, maxInclusive: true },
+} as const satisfies Record<TargetKey, { min: number; max: number; maxInclusive: boolean }>;
+
+const targetsIn = (unit: EntryUnit) => (unit === 'mmol/L' ? ADA_TARGETS_MMOL : ADA_TARGETS);
+
+/** Whether a reading is on the ADA target of `target`, judged in the unit it was taken in. */
+export function isInTarget(r: Judgeable, target: TargetKey): boolean {
+  const { unit, value } = asTaken(r);
+  const t = targetsIn(unit)[target];
+  return value >= t.min && (t.maxInclusive ? value <= t.max : value < t.max);
+}
+
+/** Below the low edge of the ADA target of `target` (e.g. 75 mg/dL fasting), in the reading's unit. */
+export function isBelowTarget(r: Judgeable, target: TargetKey): boolean {
+  const { unit, value } = asTaken(r);
+  return value < targetsIn(unit)[target].min;
 }
 
 const percent = (count: number, total: number): number | null => (total > 0 ? (count / total) * 100 : null);
@@ -82,6 +192,8 @@ export function sampleSd(values: readonly number[]): number | null {
 export interface SummaryReading {
   type: GlucoseType;
   value: number;
+  unit?: EntryUnit | null | undefined;
+  enteredValue?: number | null | undefined;
 }
 
 /**
@@ -100,11 +212,12 @@ export function glucoseSummary(readings: readonly SummaryReading[], days: number
   let min: number | null = null;
   let max: number | null = null;
   for (const r of readings) {
-    bandCounts[bandOf(r.value)] += 1;
-    if (isInTarget(r.value, target)) inTarget += 1;
-    if (isInTarget(r.value, r.type)) inOwnTarget += 1;
-    if (r.value < CONSENSUS.low) below70 += 1;
-    if (r.value < CONSENSUS.veryLow) below54 += 1;
+    const band = bandOf(r);
+    bandCounts[band] += 1;
+    if (isInTarget(r, target)) inTarget += 1;
+    if (isInTarget(r, r.type)) inOwnTarget += 1;
+    if (band === 'low' || band === 'veryLow') below70 += 1;
+    if (band === 'veryLow') below54 += 1;
     if (min === null || r.value < min) min = r.value;
     if (max === null || r.value > max) max = r.value;
   }

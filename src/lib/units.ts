@@ -3,6 +3,7 @@
 // device (it is not patient data), so it lives in plain local storage.
 import { useSyncExternalStore } from 'react';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, MG_DL_PER_MMOL_L } from '../../schemas/glucose.ts';
+import { storedMgDl } from '../../schemas/report/statistics.ts';
 
 export const GLUCOSE_UNITS = ['mg/dL', 'mmol/L'] as const;
 export type GlucoseUnit = (typeof GLUCOSE_UNITS)[number];
@@ -33,9 +34,12 @@ export function toDisplay(mgdl: number, unit: GlucoseUnit): number {
   return unit === 'mmol/L' ? Math.round((mgdl / MG_DL_PER_MMOL_L) * 10) / 10 : Math.round(mgdl);
 }
 
-/** A value typed in `unit` → mg/dL as stored (one decimal, so mmol/L → mg/dL → mmol/L is stable). */
+/**
+ * A value typed in `unit` → mg/dL as stored (one decimal, so mmol/L → mg/dL → mmol/L is stable, and
+ * the statistics module can tell a stored value was typed in mmol/L: `inferredUnit`).
+ */
 export function toMgDl(value: number, unit: GlucoseUnit): number {
-  return unit === 'mmol/L' ? Math.round(value * MG_DL_PER_MMOL_L * 10) / 10 : value;
+  return unit === 'mmol/L' ? storedMgDl(value) : value;
 }
 
 /** The plausible range (20–600 mg/dL) in `unit`, for messages and input hints. */

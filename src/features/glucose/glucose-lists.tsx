@@ -112,7 +112,7 @@ function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseTy
               return (
                 <li key={r._id}>
                   <div className="list-main">
-                    <strong className="reading-value">{value}</strong> <span className="muted">{unit}</span> <BandLabel band={classifyGlucose(r.value, type)} />
+                    <strong className="reading-value">{value}</strong> <span className="muted">{unit}</span> <BandLabel band={classifyGlucose(r, type)} />
                     <div className="muted">{at}</div>
                   </div>
                   <div className="row-actions">

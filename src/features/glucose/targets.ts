@@ -1,20 +1,21 @@
 // Where a reading stands against the targets of DESIGN.md §4, for the dashboard's labels and
 // colours: the International Consensus on Time in Range (very low < 54, low < 70, high > 180, very
-// high > 250 mg/dL) for every reading, and the ADA meal targets on top (fasting 80–130,
-// postprandial < 180). The numbers and boundaries live in one place, schemas/report/statistics.ts,
-// which the reports and the staff review use too.
+// high > 250 mg/dL; < 3.0, < 3.9, > 10.0, > 13.9 mmol/L) for every reading, and the ADA meal targets
+// on top (fasting 80–130 / 4.4–7.2, postprandial < 180 / < 10.0). A reading is judged in the unit it
+// was taken in. The numbers and boundaries live in one place, schemas/report/statistics.ts, which the
+// reports and the staff review use too.
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import { ADA_TARGETS, bandOf, CONSENSUS, isInTarget } from '../../../schemas/report/statistics.ts';
+import { bandOf, CONSENSUS, isBelowTarget, isInTarget, type Judgeable } from '../../../schemas/report/statistics.ts';
 
 export type GlucoseBand = 'very-low' | 'low' | 'in-target' | 'above-target' | 'high' | 'very-high';
 
 export const TIME_IN_RANGE = CONSENSUS;
 
-/** Whether a reading is in the consensus target range, 70–180 mg/dL (the trend's shaded band). */
-export const inTimeInRange = (mgdl: number): boolean => bandOf(mgdl) === 'inRange';
+/** Whether a reading is in the consensus target range, 70–180 mg/dL / 3.9–10.0 mmol/L (the trend's shaded band). */
+export const inTimeInRange = (reading: Judgeable): boolean => bandOf(reading) === 'inRange';
 
-export function classifyGlucose(mgdl: number, type: GlucoseType): GlucoseBand {
-  switch (bandOf(mgdl)) {
+export function classifyGlucose(reading: Judgeable, type: GlucoseType): GlucoseBand {
+  switch (bandOf(reading)) {
     case 'veryLow':
       return 'very-low';
     case 'low':
@@ -24,8 +25,8 @@ export function classifyGlucose(mgdl: number, type: GlucoseType): GlucoseBand {
     case 'high':
       return 'high';
     default:
-      if (isInTarget(mgdl, type)) return 'in-target';
+      if (isInTarget(reading, type)) return 'in-target';
       // 70–79 fasting is above the consensus low but below the ADA fasting target: not "in target".
-      return mgdl < ADA_TARGETS[type].min ? 'low' : 'above-target';
+      return isBelowTarget(reading, type) ? 'low' : 'above-target';
   }
 }

@@ -25,14 +25,14 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
       </h2>
       <ul className="latest-grid">
         {latest.map(({ type, reading }) => (
-          <li key={type} className={reading ? `latest latest--${classifyGlucose(reading.value, type)}` : 'latest'} data-testid={`latest-${type}`}>
+          <li key={type} className={reading ? `latest latest--${classifyGlucose(reading, type)}` : 'latest'} data-testid={`latest-${type}`}>
             <span className="latest-type">{label[type]}</span>
             {reading ? (
               <>
                 <span className="latest-value">
                   {formatGlucose(reading.value, unit, i18n.locale)} <small>{unit}</small>
                 </span>
-                <BandLabel band={classifyGlucose(reading.value, type)} />
+                <BandLabel band={classifyGlucose(reading, type)} />
                 <span className="muted latest-when">{when.format(new Date(reading.recordedAt))}</span>
               </>
             ) : (
@@ -53,7 +53,7 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
       ) : (
         <ul className="chips" data-testid="today-readings">
           {today.map((r) => (
-            <li key={r._id} className={`chip chip--${classifyGlucose(r.value, r.type)}`}>
+            <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type)}`}>
               <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r.value, unit, i18n.locale)}</strong> <span>{label[r.type]}</span>
             </li>
           ))}

@@ -23,7 +23,7 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
   const to = Date.now();
   const from = to - days * DAY;
   const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from), [readings, from]);
-  const inRange = inPeriod.filter((r) => inTimeInRange(r.value)).length;
+  const inRange = inPeriod.filter((r) => inTimeInRange(r)).length;
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
   const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);

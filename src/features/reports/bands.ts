@@ -1,6 +1,8 @@
 // The International Consensus on Time in Range bands as a report shows them. Their edges are
 // written out per unit rather than converted: 181 mg/dL is 10.05 mmol/L, which rounds to 10.0 and
-// would print "10.0–13.9" next to "3.9–10.0"; the consensus itself publishes these mmol/L edges.
+// would print "10.0–13.9" next to "3.9–10.0"; the consensus itself publishes these mmol/L edges, and
+// the statistics module judges each reading by them (bandEdgesIn).
+import { bandEdgesIn, ENTRY_DECIMALS } from '../../../schemas/report/statistics.ts';
 import type { GlucoseSummary } from '../../../schemas/report/types.ts';
 import type { GlucoseUnit } from '../../lib/units.ts';
 
@@ -9,19 +11,14 @@ export type BandKey = keyof GlucoseSummary['bands'];
 /** Lowest first, as the consensus lists them. */
 export const BAND_ORDER: readonly BandKey[] = ['veryLow', 'low', 'inRange', 'high', 'veryHigh'];
 
-const EDGES: Record<GlucoseUnit, Record<BandKey, [number | null, number | null]>> = {
-  'mg/dL': { veryLow: [null, 54], low: [54, 69], inRange: [70, 180], high: [181, 250], veryHigh: [null, 250] },
-  'mmol/L': { veryLow: [null, 3.0], low: [3.0, 3.8], inRange: [3.9, 10.0], high: [10.1, 13.9], veryHigh: [null, 13.9] },
-};
-
 /** "70–180", "< 54", "> 13,9": a band's edges in `unit`, numbers in the locale's style. */
 export function bandEdges(band: BandKey, unit: GlucoseUnit, locale: string): string {
-  const digits = unit === 'mmol/L' ? 1 : 0;
+  const digits = ENTRY_DECIMALS[unit];
   const n = new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const [low, high] = EDGES[unit][band];
-  if (band === 'veryLow') return `< ${n.format(high ?? 0)}`;
-  if (band === 'veryHigh') return `> ${n.format(high ?? 0)}`;
-  return `${n.format(low ?? 0)}–${n.format(high ?? 0)}`;
+  const [low, high] = bandEdgesIn(band, unit);
+  if (band === 'veryLow') return `< ${n.format(high)}`;
+  if (band === 'veryHigh') return `> ${n.format(high)}`;
+  return `${n.format(low ?? 0)}–${n.format(high)}`;
 }
 
 /** Colours of the usual glucose profile reports; each band is also named in text beside it. */
