@@ -1,5 +1,6 @@
 // The PDF proof: rendered from the known data set (testing/fixture.ts, numbers computed by hand
 // there), read back with pdftotext, counted with pdfinfo/pdfimages and rendered with pdftoppm.
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from './build-report.ts';
@@ -29,6 +30,14 @@ describe('renderReportPdf (English, mg/dL)', () => {
     for (let n = 1; n <= pages; n++) expect(text).toContain(`Page ${n} of ${pages}`);
   });
 
+  it('names the patient with two identifiers at the top of every page (issue 16)', () => {
+    const pages = pdfPages(file);
+    for (let n = 1; n <= pages; n++) {
+      const top = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-f', String(n), '-l', String(n), file, '-'], { encoding: 'utf8' }).trimStart().split('\n')[0] ?? '';
+      expect(squash(top), `page ${n}`).toMatch(/^Asha Verma · Hospital number H-2040 · 58 \/ Female Mar 1, 2026 – Mar 14, 2026$/);
+    }
+  });
+
   it('heads with the patient, hospital number, range and generation time', () => {
     expect(text).toContain('Diabetes report');
     expect(text).toContain('Asha Verma');
@@ -54,6 +63,9 @@ describe('renderReportPdf (English, mg/dL)', () => {
     expect(text).toContain('Lowest – highest (mg/dL) 50 – 250 100 – 140 160 – 200 50 – 250');
     expect(text).toMatch(/Very low below 54 17% \(7\) 0%/);
     expect(text).toMatch(/High 181–250 33% \(14\) 100%/);
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      'very low below 54, low 54–69, in range 70–180, high 181–250, very high above 250 mg/dL. ADA targets: fasting 80–130, after a meal below 180 mg/dL. Each reading is judged in the unit it was taken in.',
+    );
   });
 
   it('shows the comparison, A1c beside the lab HbA1c, adherence, symptoms, labs, appointments and checks', () => {
@@ -101,6 +113,14 @@ describe('renderReportPdf in the patient’s language and unit', () => {
     expect(text).toContain('6,9 %'); // GMI
     expect(text).toContain('1 mar 2026');
     expect(text).toContain('Mean (mmol/L) 8,3 6,7 10,0 8,3');
+    // The bands' edges as the consensus publishes them in mmol/L, the same as the web report's
+    // (converted from mg/dL they read 3,0–3,9 beside 3,9–10,0; issue 16).
+    expect(text).toContain('3,0–3,8');
+    expect(text).toContain('10,1–13,9');
+    expect(text).not.toContain('3,0–3,9');
+    const about = text.replace(/\s+/g, ' ');
+    expect(about).toContain('very low below 3,0, low 3,0–3,8, in range 3,9–10,0, high 10,1–13,9, very high above 13,9 mmol/L');
+    expect(about).toContain('fasting 4,4–7,2, after a meal below 10,0 mmol/L');
   }, 60_000);
 
   it('says why the GMI is not shown for a short range, and renders an empty range', async () => {

@@ -35,6 +35,13 @@ export interface PdfOptions {
 const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
 export const isRtlLocale = (locale: string): boolean => RTL_LANGUAGES.has(locale.toLowerCase().split(/[-_]/)[0] ?? '');
 
+/** "Asha Verma · Hospital number H-2040 · 58 / Female": the page header's identifiers. */
+function patientLine(model: ReportModel, f: Fmt): string {
+  const p = model.input.patient;
+  const ageGender = [p.age ?? null, p.gender ?? null].filter((v) => v !== null && v !== '').join(' / ');
+  return [p.name, `${f.t(L.hospNo)} ${p.hospNo}`, ...(ageGender ? [ageGender] : [])].join(' · ');
+}
+
 function titleBlock(model: ReportModel, f: Fmt): Content {
   const p = model.input.patient;
   const ageGender = [p.age ?? null, p.gender ?? null].filter((v) => v !== null && v !== '').join(' / ');
@@ -135,18 +142,18 @@ function layout(model: ReportModel, { locale, unit, translate = englishTranslate
       note: { fontSize: 7.5, italics: true, color: '#555555', margin: [0, 3, 0, 0] },
       th: { bold: true, fontSize: 8, color: '#333333' },
     },
-    header: (page: number) =>
-      page === 1
-        ? null
-        : {
-            columns: [
-              { text: `${p.name} · ${p.hospNo}`, bold: true },
-              { text: range, alignment: 'right' },
-            ],
-            fontSize: 8,
-            color: '#555555',
-            margin: [MARGIN.side, 22, MARGIN.side, 0],
-          },
+    // Two identifiers on every page, the first included (issue 16): a page that comes loose from
+    // the printout still says whose data it holds.
+    header: () => ({
+      columns: [
+        { text: patientLine(model, f), bold: true },
+        { text: range, alignment: 'right', width: 'auto' },
+      ],
+      columnGap: 12,
+      fontSize: 8,
+      color: '#555555',
+      margin: [MARGIN.side, 22, MARGIN.side, 0],
+    }),
     footer: (page: number, pages: number) => ({
       columns: [
         { text: `${f.t(L.appName)} · ${f.t(L.generated)} ${f.dateTime(model.input.generatedAt)}` },

@@ -5,7 +5,9 @@ import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
 import { LogoutButton as GuardedLogout } from '../features/auth/logout-button.tsx';
+import { useProfile } from '../features/profile/use-profile.ts';
 import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
+import { useDatabase } from '../lib/db/use-live.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { runtime } from '../lib/runtime.ts';
@@ -47,6 +49,24 @@ function SyncBadge() {
   );
 }
 
+/**
+ * Whose data this is, on every screen (issue 16): on a ward tablet shared by patients, the name and
+ * hospital number of whoever is logged in stay in the header.
+ */
+function LoggedInPatient() {
+  const { t } = useLingui();
+  const profile = useProfile(useDatabase());
+  if (!profile) return null;
+  return (
+    <p className="app-identity" data-testid="app-identity">
+      <span className="app-identity-name">{profile.name}</span>
+      <span className="app-identity-number">
+        {t`Hospital number`} <bdi>{profile.hospNum}</bdi>
+      </span>
+    </p>
+  );
+}
+
 function LogoutButton() {
   return (
     <GuardedLogout className="header-button">
@@ -82,6 +102,7 @@ function AppLayout() {
         <Link to="/app" className="brand">
           <Icon icon="mdi:water" /> Eddy
         </Link>
+        <LoggedInPatient />
         <LogoutButton />
       </header>
       <nav className="app-nav" aria-label={t`Main`}>

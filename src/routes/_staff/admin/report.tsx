@@ -11,6 +11,7 @@ import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.t
 import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx';
 import { LabsCard } from '../../../features/staff-review/labs-card.tsx';
 import { MedicinesCard } from '../../../features/staff-review/medicines-card.tsx';
+import { PatientBanner } from '../../../features/staff-review/patient-banner.tsx';
 import { ProfileCard } from '../../../features/staff-review/profile-card.tsx';
 import { reportInputFromReview, reviewTimeZone } from '../../../features/staff-review/report-input.ts';
 import { ChoosePatient, ReviewStatus } from '../../../features/staff-review/review-status.tsx';
@@ -63,6 +64,7 @@ function Page() {
       )}
       {state.status === 'ready' && (
         <>
+          <PatientBanner bundle={state.bundle} />
           <ReviewStatus
             name={state.bundle.profile.name}
             fetchedAt={state.fetchedAt}
