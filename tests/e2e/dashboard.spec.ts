@@ -183,6 +183,26 @@ test.describe('dashboard', () => {
     await until('the removal on the server', async () => ((await api<{ appointments: Appt[] }>('/appointments')).appointments.some((a) => a._id === added._id) ? undefined : true));
   });
 
+  test('keeps an appointment entered with a past date, as history (issue 16)', async () => {
+    test.setTimeout(60_000);
+    const card = page.getByTestId('appointments');
+    await card.getByRole('button', { name: 'Add appointment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add appointment' });
+    await dialog.getByLabel('Doctor').fill('Dr. Rao');
+    const before = new Date(Date.now() - 5 * 86_400_000);
+    await dialog.getByLabel('Date and time').fill(new Date(before.getTime() - before.getTimezoneOffset() * 60_000).toISOString().slice(0, 11) + '09:15');
+    await dialog.getByRole('button', { name: 'Add appointment' }).click();
+    await toast('Appointment added to your past appointments');
+    // Not among the upcoming ones, but under "Past appointments", and still editable.
+    expect(await card.getByRole('button', { name: /^Edit appointment with Dr\. Rao/ }).count()).toBe(0);
+    const past = page.getByTestId('past-appointments');
+    await past.locator('summary').click();
+    await past.getByRole('button', { name: /^Edit appointment with Dr\. Rao/ }).waitFor();
+    await screenshot(page, 'dashboard-past-appointments-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await past.locator('summary').click();
+  });
+
   test('shows the trend over other periods, as a table too, and in mmol/L', async () => {
     test.setTimeout(90_000);
     await page.getByRole('radio', { name: '90 days' }).check();

@@ -12,11 +12,16 @@ import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { AppointmentForm } from './appointment-form.tsx';
 import { removeRecord } from '../../lib/db/remove.ts';
 
-/** Upcoming appointments (from the start of today), with add, edit and delete. */
+/**
+ * Upcoming appointments (from the start of today), with add, edit and delete; the past ones stay
+ * below as history (issue 16: an appointment entered with a past date was confirmed and then never
+ * shown again), newest first.
+ */
 export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void }) {
   const { t, i18n } = useLingui();
   const [startOfToday] = useState(() => new Date(new Date().toDateString()).toISOString());
   const upcoming = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $gte: startOfToday } }, sort: [{ date: 'asc' }] }), [startOfToday]);
+  const past = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $lt: startOfToday } }, sort: [{ date: 'desc' }] }), [startOfToday]);
   const [editing, setEditing] = useState<Appointment | 'new' | undefined>();
   const [deleting, setDeleting] = useState<Appointment | undefined>();
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'full', timeStyle: 'short' });
@@ -46,34 +51,15 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
           <Trans>No upcoming appointments. Add your next visit so you do not miss it.</Trans>
         </EmptyState>
       ) : (
-        <ul className="list">
-          {upcoming.map((a) => {
-            const at = when.format(new Date(a.date));
-            return (
-              <li key={a._id}>
-                <Icon icon="mdi:calendar-clock" className="list-icon" />
-                <div className="list-main">
-                  <strong dir="auto">{a.doctor}</strong>
-                  <div>{at}</div>
-                  {a.notes && (
-                    // Written by the patient, in whatever language: it keeps its own direction.
-                    <div className="muted" dir="auto">
-                      {a.notes}
-                    </div>
-                  )}
-                </div>
-                <div className="row-actions">
-                  <button type="button" className="icon-button" aria-label={t`Edit appointment with ${a.doctor} on ${at}`} onClick={() => setEditing(a)}>
-                    <Icon icon="mdi:pencil" />
-                  </button>
-                  <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${a.doctor} on ${at}`} onClick={() => setDeleting(a)}>
-                    <Icon icon="mdi:delete" />
-                  </button>
-                </div>
-              </li>
-            );
-          })}
-        </ul>
+        <AppointmentList appointments={upcoming} when={when} onEdit={setEditing} onDelete={setDeleting} />
+      )}
+      {past && past.length > 0 && (
+        <details className="appointments-past" data-testid="past-appointments">
+          <summary>
+            <Trans>Past appointments ({past.length})</Trans>
+          </summary>
+          <AppointmentList appointments={past} when={when} onEdit={setEditing} onDelete={setDeleting} />
+        </details>
       )}
       <Modal open={editing !== undefined} title={editing === 'new' ? t`Add appointment` : t`Edit appointment`} onClose={() => setEditing(undefined)}>
         {editing !== undefined && (
@@ -85,7 +71,8 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
               if (!db) return;
               if (editing === 'new') {
                 await db.appointments.insert({ _id: uuidv7(), doctor, date: date.toISOString(), notes });
-                notify({ type: 'success', text: t`Appointment added successfully` });
+                // A date before today goes to the history below, which says so.
+                notify({ type: 'success', text: date.toISOString() < startOfToday ? t`Appointment added to your past appointments` : t`Appointment added successfully` });
               } else {
                 await db.appointments.findOne(editing._id).incrementalPatch({ doctor, date: date.toISOString(), notes });
                 notify({ type: 'success', text: t`Appointment updated successfully` });
@@ -110,5 +97,49 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
         )}
       </ConfirmDialog>
     </section>
+  );
+}
+
+function AppointmentList({
+  appointments,
+  when,
+  onEdit,
+  onDelete,
+}: {
+  appointments: Appointment[];
+  when: Intl.DateTimeFormat;
+  onEdit: (a: Appointment) => void;
+  onDelete: (a: Appointment) => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <ul className="list">
+      {appointments.map((a) => {
+        const at = when.format(new Date(a.date));
+        return (
+          <li key={a._id}>
+            <Icon icon="mdi:calendar-clock" className="list-icon" />
+            <div className="list-main">
+              <strong dir="auto">{a.doctor}</strong>
+              <div>{at}</div>
+              {a.notes && (
+                // Written by the patient, in whatever language: it keeps its own direction.
+                <div className="muted" dir="auto">
+                  {a.notes}
+                </div>
+              )}
+            </div>
+            <div className="row-actions">
+              <button type="button" className="icon-button" aria-label={t`Edit appointment with ${a.doctor} on ${at}`} onClick={() => onEdit(a)}>
+                <Icon icon="mdi:pencil" />
+              </button>
+              <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${a.doctor} on ${at}`} onClick={() => onDelete(a)}>
+                <Icon icon="mdi:delete" />
+              </button>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
