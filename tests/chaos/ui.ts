@@ -2,6 +2,7 @@
 // those of tests/e2e/*.spec.ts), and how it reads back what a device holds: the lists the screens
 // show, and the device's sealed outbox (rows counted, never opened).
 import type { Locator, Page } from '@playwright/test';
+import { saveReading } from '../fixtures/browser.ts';
 
 const T = 20_000;
 export const GLUCOSE = /^Glucose \((mg\/dL|mmol\/L)\)$/;
@@ -58,7 +59,7 @@ export async function addGlucose(page: Page, value: number): Promise<void> {
   await ensure(page, 'Dashboard');
   await page.getByRole('radio', { name: 'Random' }).first().check();
   await page.getByLabel(GLUCOSE).first().fill(String(value));
-  await page.getByRole('button', { name: 'Save reading' }).click();
+  await saveReading(page, value);
   const list = page.getByTestId('glucose-list-Random');
   const shown = list.getByText(String(value), { exact: true });
   await reveal(list, shown);

@@ -73,6 +73,33 @@ test.describe('dashboard', () => {
     storedId = stored._id;
   });
 
+  test('answers a dangerous value with advice at once, never a success notice (issue 16)', async () => {
+    test.setTimeout(60_000);
+    await page.getByRole('radio', { name: 'Random' }).check();
+    await page.getByLabel('Glucose (mg/dL)').fill('45');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    const low = page.getByRole('dialog', { name: 'Your glucose is very low' });
+    await low.getByText(/^45 mg\/dL is below 54 mg\/dL: a serious low\. Take 15 g of fast-acting sugar now/).waitFor();
+    await low.getByText('Your reading is saved.').waitFor();
+    expect(await page.getByText('Glucose reported successfully').count()).toBe(0);
+    await screenshot(page, 'dashboard-advice-low-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await low.getByRole('button', { name: 'I understand' }).click();
+    await low.waitFor({ state: 'hidden' });
+
+    await page.getByLabel('Glucose (mg/dL)').fill('600');
+    await page.getByRole('button', { name: 'Save reading' }).click();
+    const high = page.getByRole('dialog', { name: 'Your glucose is very high' });
+    await high.getByText(/^600 mg\/dL is above 250 mg\/dL\. Drink water/).waitFor();
+    await high.getByRole('button', { name: 'I understand' }).click();
+    await high.waitFor({ state: 'hidden' });
+    // Both are saved like any other reading.
+    await until('both on the server', async () => {
+      const values = (await serverReadings(server.url, token)).map((r) => r.value);
+      return values.includes(45) && values.includes(600) ? true : undefined;
+    });
+  });
+
   test('edits a reading and deletes one with confirmation and undo', async () => {
     test.setTimeout(90_000);
     const list = page.getByTestId('glucose-list-Fasting');

@@ -2,7 +2,7 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, FaultProxy, launchChromium, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, FaultProxy, launchChromium, saveReading, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 
 
@@ -46,7 +46,7 @@ async function login(hospNo: string, password: string) {
 async function record(value: number) {
   await page.getByRole('radio', { name: 'Random' }).check();
   await page.getByLabel('Glucose (mg/dL)').fill(String(value));
-  await page.getByRole('button', { name: 'Save reading' }).click();
+  await saveReading(page, value);
   await listed(value);
 }
 

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { uuidv7 } from '../../../sync/ids.ts';
+import { adviceFor, GlucoseAdvice, type GlucoseAdviceKind } from './advice.tsx';
 import { GlucoseForm } from './glucose-form.tsx';
 import { defaultGlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
@@ -14,6 +15,8 @@ export function GlucoseEntry({ collection, onSaved }: { collection: () => Promis
   const { t } = useLingui();
   // The suggested type follows the time the form was opened; the person can change it.
   const [initialType] = useState(() => defaultGlucoseType(new Date()));
+  // A dangerous value gets advice at once instead of a success notice (issue 16).
+  const [advice, setAdvice] = useState<{ kind: GlucoseAdviceKind; mgdl: number } | undefined>();
   return (
     <section className="card glucose-entry" aria-labelledby="glucose-entry-title">
       <h2 id="glucose-entry-title">
@@ -25,9 +28,12 @@ export function GlucoseEntry({ collection, onSaved }: { collection: () => Promis
         submitLabel={t`Save reading`}
         onSubmit={async ({ type, mgdl, recordedAt }) => {
           await (await collection()).insert({ _id: uuidv7(), type, value: mgdl, recordedAt: recordedAt.toISOString() });
-          onSaved(t`Glucose reported successfully`);
+          const kind = adviceFor(mgdl);
+          if (kind) setAdvice({ kind, mgdl });
+          else onSaved(t`Glucose reported successfully`);
         }}
       />
+      <GlucoseAdvice advice={advice} onClose={() => setAdvice(undefined)} />
     </section>
   );
 }
