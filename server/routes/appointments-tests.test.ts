@@ -240,6 +240,35 @@ describe('lab tests', () => {
     expect(res.json['message']).toBe(message);
   });
 
+  it('refuses a result no assay gives, in the unit it is given in (issue 16), on add and on update', async () => {
+    for (const [body, message] of [
+      [{ name: 'HbA1c', value: -3, recordedAt }, 'HbA1c must be between 3 and 20 %'],
+      [{ name: 'HbA1c', value: 75, recordedAt }, 'HbA1c must be between 3 and 20 %'],
+      [{ name: 'hba1c', value: 250, unit: 'mmol/mol', recordedAt }, 'HbA1c must be between 9 and 195 mmol/mol'],
+      [{ name: 'Potassium', value: 0.4, recordedAt }, 'Potassium must be between 1.5 and 10 mmol/L'],
+    ] as const) {
+      const res = await call(h.app, 'POST', '/api/tests/add', { token, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json['message']).toBe(message);
+    }
+    // The edges themselves are plausible; a test or a unit the table does not know is not checked.
+    for (const body of [
+      { name: 'HbA1c', value: 3, recordedAt },
+      { name: 'HbA1c', value: 20, recordedAt },
+      { name: 'HbA1c', value: 75, unit: 'mmol/mol', recordedAt },
+      { name: 'Some rare assay', value: 123456, recordedAt },
+    ]) {
+      expect((await call(h.app, 'POST', '/api/tests/add', { token, body })).status, JSON.stringify(body)).toBe(201);
+    }
+    const add = await call(h.app, 'POST', '/api/tests/add', { token, body: { name: 'HbA1c', value: 7.1, recordedAt } });
+    const testId = (add.json['data'] as LabTestJson)._id;
+    const update = await call(h.app, 'POST', '/api/tests/update', { token, body: { testId, name: 'HbA1c', value: 71, recordedAt } });
+    expect(update.status).toBe(400);
+    expect(update.json['message']).toBe('HbA1c must be between 3 and 20 %');
+    const kept = await call(h.app, 'GET', '/api/tests', { token });
+    expect((kept.json['tests'] as LabTestJson[]).find((t) => t._id === testId)?.value).toBe(7.1);
+  });
+
   it('refuses a result from the future', async () => {
     const res = await call(h.app, 'POST', '/api/tests/add', { token, body: { name: 'HbA1c', value: 7, recordedAt: new Date(Date.now() + 3600_000).toISOString() } });
     expect(res.status).toBe(400);

@@ -1,5 +1,7 @@
 import type { AppContext } from '../context.ts';
+import { implausibleLabMessage, implausibleLabValue } from '../../schemas/lab-plausibility.ts';
 import type { LabTestAdd, LabTestDelete, LabTestUpdate } from '../../schemas/lab-test.ts';
+import { badRequest } from '../http/errors.ts';
 import { labTestRepo } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { labTestDto } from './dto.ts';
@@ -38,6 +40,14 @@ async function unitFor(ctx: AppContext, name: string, unit: string | undefined):
   return ref?.unit ?? null;
 }
 
+/** The result's unit, refusing a value no assay gives (issue 16: an HbA1c of −3 % or 75 %). */
+async function checkedUnit(ctx: AppContext, name: string, unit: string | undefined, value: number): Promise<string | null> {
+  const resolved = await unitFor(ctx, name, unit);
+  const outside = implausibleLabValue(name, resolved, value);
+  if (outside) throw badRequest(implausibleLabMessage(outside));
+  return resolved;
+}
+
 async function addRow(ctx: AppContext, patientId: string, input: LabTestAdd) {
   const name = input.name.trim();
   return {
@@ -45,7 +55,7 @@ async function addRow(ctx: AppContext, patientId: string, input: LabTestAdd) {
     patientId,
     name,
     value: input.value,
-    unit: await unitFor(ctx, name, input.unit),
+    unit: await checkedUnit(ctx, name, input.unit, input.value),
     recordedAt: measurementTime('recordedAt', input.recordedAt),
   };
 }
@@ -69,7 +79,7 @@ export async function updateLabTest(ctx: AppContext, patientId: string, input: L
     {
       name,
       value: input.value,
-      unit: await unitFor(ctx, name, input.unit),
+      unit: await checkedUnit(ctx, name, input.unit, input.value),
       recordedAt: measurementTime('recordedAt', input.recordedAt),
     },
     labTestDto,

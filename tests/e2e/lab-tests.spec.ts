@@ -90,6 +90,11 @@ test.describe('lab tests screen', () => {
     await field('Test').selectOption('Potassium');
     expect(await field('Unit').inputValue()).toBe('mmol/L');
     expect(await field('Date of the test').inputValue()).toBe(dateInput(new Date()));
+    // A result no assay gives is refused before it is stored (issue 16); what was typed stays.
+    await field('Result').fill('42');
+    await page.getByRole('button', { name: 'Add result' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Potassium results lie between 1.5 and 10 mmol/L. Please check the result.' }).waitFor();
+    expect(await field('Result').inputValue()).toBe('42');
     await field('Result').fill('4,2');
     await page.getByRole('button', { name: 'Add result' }).click();
     await page.getByText('Lab test reported successfully').first().waitFor();

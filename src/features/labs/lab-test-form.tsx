@@ -2,6 +2,7 @@
 // editable) or another test by name, the result as typed (comma or point), and the day of the test.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { implausibleLabValue } from '../../../schemas/lab-plausibility.ts';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
 import './labs.css';
@@ -59,6 +60,13 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
     // Without a unit, the list's unit for that test (the server does the same).
     const typedUnit = unit.trim() || references.find((r) => testKey(r.name) === testKey(name))?.unit || '';
     if (typedUnit.length > LAB_UNIT_MAX_LENGTH) return { field: 'unit', text: t`The unit can be at most ${LAB_UNIT_MAX_LENGTH} characters long.` };
+    // A result no assay gives is a typing error (issue 16); the server refuses it too.
+    const outside = implausibleLabValue(name, typedUnit, parsed.value);
+    if (outside) {
+      const min = i18n.number(outside.min, { maximumFractionDigits: 3 });
+      const max = i18n.number(outside.max, { maximumFractionDigits: 3 });
+      return { field: 'value', text: t`${outside.name} results lie between ${min} and ${max} ${outside.unit}. Please check the result.` };
+    }
     const date = fromDateInput(day);
     if (!date) return { field: 'date', text: t`Enter the date of the test.` };
     const now = new Date();
