@@ -4,7 +4,7 @@ import { GLUCOSE_TYPES, type GlucoseType } from '../glucose.ts';
 import { a1cEstimates } from './a1c.ts';
 import { addDays, daysInclusive, localDate, toLocal } from './dates.ts';
 import { glucometerChecks, labSummary, medicineAdherence, symptomFrequency } from './records.ts';
-import { bandOf, glucoseSummary } from './statistics.ts';
+import { bandOf, glucoseSummary, targetStatus } from './statistics.ts';
 import type { ReportInput, ReportModel, ReportReading } from './types.ts';
 
 /** The period of the same length just before `range`. */
@@ -19,7 +19,7 @@ function localReadings(input: ReportInput, range: ReportInput['range']): ReportR
   for (const r of input.readings) {
     const local = toLocal(r.recordedAt, tz);
     if (local.date < range.from || local.date > range.to) continue;
-    out.push({ id: r._id, recordedAt: r.recordedAt, ...local, type: r.type, value: r.value, band: bandOf(r.value) });
+    out.push({ id: r._id, recordedAt: r.recordedAt, ...local, type: r.type, value: r.value, band: bandOf(r), target: targetStatus(r, r.type) });
   }
   return out.sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt));
 }

@@ -36,16 +36,26 @@ function parseCsv(text: string): string[][] {
 describe('reportCsv', () => {
   const model = buildReport(fixtureInput());
 
+  it('names both judgements, as the dashboard does: a fasting 148 mg/dL is in range and above target (issue 16)', () => {
+    const input = fixtureInput();
+    const at = input.readings[0]?.recordedAt ?? '';
+    const one = buildReport({ ...input, readings: [{ _id: 'r-148', type: 'Fasting', value: 148, recordedAt: at }] });
+    const rows = parseCsv(reportCsv(one, { unit: 'mg/dL' }));
+    expect(rows[1]?.slice(2, 6)).toEqual(['Fasting', '148', 'In range', 'Above target']);
+    // In mmol/L the same reading and words (8.2 mmol/L; the fasting target is 4.4–7.2).
+    expect(parseCsv(reportCsv(one, { unit: 'mmol/L' }))[1]?.slice(3, 6)).toEqual(['8.2', 'In range', 'Above target']);
+  });
+
   it('has a header and one CRLF-terminated row per reading in range, local date and time', () => {
     const text = reportCsv(model, { unit: 'mg/dL' });
     expect(text.endsWith('\r\n')).toBe(true);
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(['Date', 'Time', 'Type', 'Value (mg/dL)', 'Range', 'Recorded at (UTC)']);
+    expect(rows[0]).toEqual(['Date', 'Time', 'Type', 'Value (mg/dL)', 'Range', 'Meal target', 'Recorded at (UTC)']);
     expect(rows).toHaveLength(1 + 42);
     // 05:00 in Kolkata on 1 March is 23:30 UTC on 28 February.
-    expect(rows[1]).toEqual(['2026-03-01', '05:00', 'Fasting', '100', 'In range', '2026-02-28T23:30:00.000Z']);
-    expect(rows[3]).toEqual(['2026-03-01', '23:45', 'Random', '50', 'Very low', '2026-03-01T18:15:00.000Z']);
-    expect(rows[5]?.slice(2, 5)).toEqual(['After a meal', '200', 'High']);
+    expect(rows[1]).toEqual(['2026-03-01', '05:00', 'Fasting', '100', 'In range', 'In target', '2026-02-28T23:30:00.000Z']);
+    expect(rows[3]).toEqual(['2026-03-01', '23:45', 'Random', '50', 'Very low', 'Below target', '2026-03-01T18:15:00.000Z']);
+    expect(rows[5]?.slice(2, 6)).toEqual(['After a meal', '200', 'High', 'Above target']);
   });
 
   it('writes mmol/L with one decimal', () => {

@@ -4,7 +4,7 @@
 // given. Text cells that a spreadsheet would run as a formula (= + - @, tab, CR) get a leading '
 // (OWASP's CSV injection advice): today they are all ours, but a translation or a future column
 // must not be able to turn a download into a formula.
-import { BAND_LABELS, CSV_LABELS, englishTranslate, TYPE_LABELS, type Translate } from './labels.ts';
+import { BAND_LABELS, CSV_LABELS, englishTranslate, TARGET_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import type { DisplayUnit, ReportModel } from './types.ts';
 import { glucoseDecimals, toUnit } from './units.ts';
 
@@ -26,10 +26,12 @@ export interface CsvOptions {
 
 export function reportCsv(model: ReportModel, { unit, translate = englishTranslate }: CsvOptions): string {
   const t = translate;
-  const header = [t(CSV_LABELS.date), t(CSV_LABELS.time), t(CSV_LABELS.type), t(CSV_LABELS.value, { unit }), t(CSV_LABELS.band), t(CSV_LABELS.recordedAt)];
+  // Both judgements, each named: the consensus range ("In range") and the meal tag's target
+  // ("Above target", as the dashboard says), so a fasting 148 mg/dL reads the same everywhere.
+  const header = [t(CSV_LABELS.date), t(CSV_LABELS.time), t(CSV_LABELS.type), t(CSV_LABELS.value, { unit }), t(CSV_LABELS.band), t(CSV_LABELS.target), t(CSV_LABELS.recordedAt)];
   const digits = glucoseDecimals(unit);
   const rows = model.readings.map((r) =>
-    csvRow([r.date, r.time, t(TYPE_LABELS[r.type]), toUnit(r.value, unit).toFixed(digits), t(BAND_LABELS[r.band]), new Date(r.recordedAt).toISOString()]),
+    csvRow([r.date, r.time, t(TYPE_LABELS[r.type]), toUnit(r.value, unit).toFixed(digits), t(BAND_LABELS[r.band]), t(TARGET_LABELS[r.target]), new Date(r.recordedAt).toISOString()]),
   );
   return [csvRow(header), ...rows].join('\r\n') + '\r\n';
 }

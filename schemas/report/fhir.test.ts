@@ -132,6 +132,17 @@ describe('fhirBundle', () => {
     expect(labs[0]?.['valueQuantity']).toEqual({ value: 7.4, unit: '%', system: 'http://unitsofmeasure.org', code: '%' });
   });
 
+  it('carries a lab value as entered, without binary float noise (issue 16)', () => {
+    const input = fixtureInput();
+    const noisy = 6.9 + 0.2; // 7.1000000000000005 in binary floating point
+    expect(String(noisy)).not.toBe('7.1');
+    const at = input.labTests.find((t) => t.name === 'Creatinine')?.recordedAt ?? ''; // in the range
+    const b = fhirBundle(buildReport({ ...input, labTests: [{ name: 'HbA1c', value: noisy, unit: '%', recordedAt: at }] }));
+    const lab = b.entry.map((e) => e.resource).find((r) => r.resourceType === 'Observation' && !r['performer']);
+    expect((lab?.['valueQuantity'] as { value: number }).value).toBe(7.1);
+    expect(JSON.stringify(b)).not.toContain('7.1000000000000005');
+  });
+
   it('falls back to the reference list’s LOINC and codes IFCC HbA1c separately', () => {
     const input = fixtureInput();
     input.labTests = [

@@ -16,7 +16,7 @@
 import type { GlucoseType } from '../glucose.ts';
 import { isHbA1c } from './a1c.ts';
 import { localDate } from './dates.ts';
-import { CONSENSUS, type Band } from './statistics.ts';
+import { CONSENSUS, labValue, type Band } from './statistics.ts';
 import type { ReportModel } from './types.ts';
 
 export const LOINC = 'http://loinc.org';
@@ -101,7 +101,9 @@ function labCode(name: string, unit: string | null | undefined, loinc: string | 
   return code ? { coding: [{ system: LOINC, code }], text: name } : { text: name };
 }
 
-function labQuantity(value: number, unit: string | null | undefined): Json {
+function labQuantity(raw: number, unit: string | null | undefined): Json {
+  // The value as entered: binary float noise (7.1000000000000005) is not a measurement.
+  const value = labValue(raw);
   if (!unit) return { value };
   const code = UCUM_CODES[unit.trim().toLowerCase()];
   return code ? { value, unit, system: UCUM, code } : { value, unit };

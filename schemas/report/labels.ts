@@ -3,7 +3,7 @@
 // run it without Lingui's compiler); the renderer receives `translate` — i18n._ on the device, the
 // server's PO catalog on the server — and English `message`s are the fallback.
 import type { GlucoseType } from '../glucose.ts';
-import type { Band } from './statistics.ts';
+import type { Band, TargetStatus } from './statistics.ts';
 
 export interface MessageDescriptor {
   id: string;
@@ -30,12 +30,20 @@ export const BAND_LABELS = {
   veryHigh: /*i18n*/ { id: 'report.band.veryHigh', message: 'Very high' },
 } as const satisfies Record<Band, MessageDescriptor>;
 
+/** A reading against the ADA target of its meal tag, in the dashboard's words. */
+export const TARGET_LABELS = {
+  below: /*i18n*/ { id: 'report.target.below', message: 'Below target' },
+  in: /*i18n*/ { id: 'report.target.in', message: 'In target' },
+  above: /*i18n*/ { id: 'report.target.above', message: 'Above target' },
+} as const satisfies Record<TargetStatus, MessageDescriptor>;
+
 export const CSV_LABELS = {
   date: /*i18n*/ { id: 'report.csv.date', message: 'Date' },
   time: /*i18n*/ { id: 'report.csv.time', message: 'Time' },
   type: /*i18n*/ { id: 'report.csv.type', message: 'Type' },
   value: /*i18n*/ { id: 'report.csv.value', message: 'Value ({unit})' },
   band: /*i18n*/ { id: 'report.csv.band', message: 'Range' },
+  target: /*i18n*/ { id: 'report.csv.target', message: 'Meal target' },
   recordedAt: /*i18n*/ { id: 'report.csv.recordedAt', message: 'Recorded at (UTC)' },
 } as const satisfies Record<string, MessageDescriptor>;
 

@@ -6,7 +6,7 @@ import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
 import { bandRange, heading } from './pdf-summary.ts';
-import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, ENTRY_DECIMALS } from './statistics.ts';
+import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
 import type { ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -63,8 +63,7 @@ export function symptomsSection(model: ReportModel, f: Fmt): Content {
 }
 
 export function labsSection(model: ReportModel, f: Fmt): Content {
-  const value = (v: number, unit: string | null | undefined) =>
-    `${f.num(v, Number.isInteger(v) ? 0 : Math.min(2, String(v).split('.')[1]?.length ?? 0))}${unit ? ` ${unit}` : ''}`;
+  const value = (v: number, unit: string | null | undefined) => `${f.num(labValue(v), labDecimals(v))}${unit ? ` ${unit}` : ''}`;
   const rows = model.labs.map((l): TableCell[] => [
     l.name,
     right(f.t(L.onDate, { value: value(l.latest.value, l.unit), date: f.instantDate(l.latest.recordedAt) })),

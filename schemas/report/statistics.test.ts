@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlucoseType } from '../glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
-import { asTaken, bandEdgesIn, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
+import { asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
 import { formatGlucose, mgDlToMmolL, mmolLToMgDl, MG_DL_PER_MMOL_L, toUnit } from './units.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
@@ -100,6 +100,20 @@ describe('International Consensus bands of readings taken in mmol/L (issue 16)',
     expect(Object.fromEntries(BANDS.map((b) => [b, s.bands[b].count]))).toEqual({ veryLow: 1, low: 1, inRange: 1, high: 1, veryHigh: 0 });
     expect(s.lows).toEqual({ below70: 2, below54: 1 });
     expect(s.inTarget.count).toBe(1);
+  });
+});
+
+describe('lab results and meal targets in every output (issue 16)', () => {
+  it('shows a lab result with the decimals it was given, up to 3, without float noise', () => {
+    expect([0.74, 7.1, 96, 1.125, 0.0034, 6.9 + 0.2].map(labDecimals)).toEqual([2, 1, 0, 3, 3, 1]);
+    expect(labValue(6.9 + 0.2)).toBe(7.1);
+  });
+  it('judges a reading against its own meal tag as the dashboard does', () => {
+    expect(targetStatus(148, 'Fasting')).toBe('above');
+    expect(targetStatus(79, 'Fasting')).toBe('below');
+    expect(targetStatus(180, 'Postprandial')).toBe('above');
+    expect(targetStatus(storedMgDl(9.9), 'Postprandial')).toBe('in');
+    expect(targetStatus(storedMgDl(10.0), 'Random')).toBe('in');
   });
 });
 

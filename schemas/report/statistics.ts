@@ -164,6 +164,26 @@ export function isBelowTarget(r: Judgeable, target: TargetKey): boolean {
   return value < targetsIn(unit)[target].min;
 }
 
+/** A lab result without binary float noise: 7.1000000000000005 is the 7.1 that was entered. */
+export const labValue = (value: number): number => Number(value.toPrecision(12));
+
+/**
+ * The decimals a lab result is shown with in every output (web report, PDF, staff review): as many
+ * as it was given, up to 3, so a creatinine of 0.74 is never shown as 0.7.
+ */
+export function labDecimals(value: number): number {
+  const digits = /\.(\d+)$/.exec(String(labValue(value)))?.[1]?.length ?? 0;
+  return Math.min(3, digits);
+}
+
+export type TargetStatus = 'below' | 'in' | 'above';
+
+/** Where a reading stands against the ADA target of its own meal tag (the dashboard's words too). */
+export function targetStatus(r: Judgeable, type: GlucoseType): TargetStatus {
+  if (isInTarget(r, type)) return 'in';
+  return isBelowTarget(r, type) ? 'below' : 'above';
+}
+
 const percent = (count: number, total: number): number | null => (total > 0 ? (count / total) * 100 : null);
 
 export function mean(values: readonly number[]): number | null {

@@ -68,6 +68,8 @@ export interface ReportReading {
   type: GlucoseType;
   value: number;
   band: 'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh';
+  /** Against the ADA target of its own meal tag: a fasting 148 mg/dL is in range but above target. */
+  target: 'below' | 'in' | 'above';
 }
 
 export interface ReportModel {

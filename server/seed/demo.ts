@@ -148,7 +148,7 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
   const hba1c = [8.1, 7.6, 7.2];
   [85, 55, 25].forEach((daysAgo, i) => {
     const recordedAt = at(daysAgo, 9, 15);
-    labs.push({ id: randomUUID(), patientId, name: 'HbA1c', value: (hba1c[i] ?? 7.5) + Math.round((rand() - 0.5) * 4) / 10, unit: '%', recordedAt });
+    labs.push({ id: randomUUID(), patientId, name: 'HbA1c', value: (Math.round((hba1c[i] ?? 7.5) * 10) + Math.round((rand() - 0.5) * 4)) / 10, unit: '%', recordedAt });
   });
   for (const daysAgo of [80, 25]) {
     const recordedAt = at(daysAgo, 9, 20);

@@ -159,7 +159,7 @@ test.describe('reports', () => {
     const { file, suggested } = await downloadVia(page, 'Download CSV', 'report.csv');
     expect(suggested).toMatch(/^eddy-report-100001-.*\.csv$/);
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Date,Time,Type,Value (mg/dL),Range,Recorded at (UTC)');
+    expect(lines[0]).toBe('Date,Time,Type,Value (mg/dL),Range,Meal target,Recorded at (UTC)');
     expect(lines).toHaveLength(expected.overall.count + 1);
   });
 

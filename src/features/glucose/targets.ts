@@ -5,7 +5,7 @@
 // was taken in. The numbers and boundaries live in one place, schemas/report/statistics.ts, which the
 // reports and the staff review use too.
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import { bandOf, CONSENSUS, isBelowTarget, isInTarget, type Judgeable } from '../../../schemas/report/statistics.ts';
+import { bandOf, CONSENSUS, targetStatus, type Judgeable } from '../../../schemas/report/statistics.ts';
 
 export type GlucoseBand = 'very-low' | 'low' | 'in-target' | 'above-target' | 'high' | 'very-high';
 
@@ -24,9 +24,10 @@ export function classifyGlucose(reading: Judgeable, type: GlucoseType): GlucoseB
       return 'very-high';
     case 'high':
       return 'high';
-    default:
-      if (isInTarget(reading, type)) return 'in-target';
+    default: {
       // 70–79 fasting is above the consensus low but below the ADA fasting target: not "in target".
-      return isBelowTarget(reading, type) ? 'low' : 'above-target';
+      const status = targetStatus(reading, type);
+      return status === 'in' ? 'in-target' : status === 'below' ? 'low' : 'above-target';
+    }
   }
 }

@@ -136,12 +136,12 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
                 <tr key={l.name}>
                   <th scope="row">{l.name}</th>
                   <td>
-                    {f.decimal(l.latest.value)} {l.unit} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
+                    {f.lab(l.latest.value)} {l.unit} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
                   </td>
                   <td>
                     {l.previous ? (
                       <>
-                        {f.decimal(l.previous.value)} {l.unit} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
+                        {f.lab(l.previous.value)} {l.unit} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
                       </>
                     ) : (
                       '–'

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { formatGlucose, type GlucoseUnit } from '../../lib/units.ts';
+import { labDecimals, labValue } from '../../../schemas/report/statistics.ts';
 
 /** Numbers, glucose values and dates of a report in the interface's language. */
 export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
@@ -33,6 +34,11 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
       /** A stored mg/dL value in the chosen unit, without the unit. */
       glucose: (mgdl: number) => formatGlucose(mgdl, unit, locale),
       decimal: (value: number) => decimal.format(value),
+      /** A lab result with the decimals it was given (up to 3), as in the PDF: 0.74, not 0.7. */
+      lab: (value: number) => {
+        const digits = labDecimals(value);
+        return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(labValue(value));
+      },
       whole: (value: number) => whole.format(value),
       /** `value` is 0–100. */
       percent: (value: number) => percent.format(value / 100),
