@@ -123,7 +123,11 @@ export const PDF_LABELS = {
   trend: /*i18n*/ { id: 'report.pdf.trend', message: 'Glucose over the period' },
   trendNote: /*i18n*/ { id: 'report.pdf.trendNote', message: 'Shaded: target range {low}–{high} {unit}. Dashed: {veryLow} and {veryHigh} {unit}.' },
   timeOfDay: /*i18n*/ { id: 'report.pdf.timeOfDay', message: 'Readings by time of day' },
-  timeOfDayNote: /*i18n*/ { id: 'report.pdf.timeOfDayNote', message: 'Bars: median of each two-hour window with at least three readings.' },
+  timeOfDayNote: /*i18n*/ {
+    id: 'report.pdf.timeOfDayNote',
+    message:
+      'Daily profile: for each 3-hour band with at least {min} readings, the grey box holds the middle half of them (25th to 75th percentile) and the bar is their median; "n 2" marks a band with too few readings to say. Fingerstick readings show the times you measured, not your glucose in between.',
+  },
   noReadings: /*i18n*/ { id: 'report.pdf.noReadings', message: 'No glucose readings in this period.' },
 
   logbook: /*i18n*/ { id: 'report.pdf.logbook', message: 'Logbook ({unit})' },

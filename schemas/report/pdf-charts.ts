@@ -5,7 +5,7 @@
 import type { CanvasElement, Content, ContentCanvas } from 'pdfmake/interfaces.js';
 import type { GlucoseType } from '../glucose.ts';
 import { leftToRightGeometry } from './pdf-localize.ts';
-import { BANDS, CONSENSUS, median, type Band } from './statistics.ts';
+import { BANDS, CONSENSUS, timeOfDayProfile, type Band } from './statistics.ts';
 import type { DisplayUnit, ReportModel, ReportReading } from './types.ts';
 import { formatGlucose } from './units.ts';
 
@@ -148,18 +148,11 @@ export function trendChart(model: ReportModel, o: ChartOptions): Content {
   return leftToRightGeometry({ stack: [...labels, { canvas: shapes }], unbreakable: true });
 }
 
-/** The two-hour windows with at least three readings, and their medians (mg/dL). */
-export function timeOfDayMedians(readings: readonly Pick<ReportReading, 'minutes' | 'value'>[]): { from: number; to: number; median: number }[] {
-  const out: { from: number; to: number; median: number }[] = [];
-  for (let h = 0; h < 24; h += 2) {
-    const values = readings.filter((r) => r.minutes >= h * 60 && r.minutes < (h + 2) * 60).map((r) => r.value);
-    const m = values.length >= 3 ? median(values) : null;
-    if (m !== null) out.push({ from: h, to: h + 2, median: m });
-  }
-  return out;
-}
-
-/** All readings laid over one day (local time), with the median of each two-hour window. */
+/**
+ * All readings laid over one day (local time), with the daily profile of the statistics module: per
+ * 3-hour band with enough readings, the middle half as a grey box and the median as a bar; a band
+ * with too few readings shows its count ("n 2") instead, never an interpolated line.
+ */
 export function timeOfDayChart(model: ReportModel, o: ChartOptions): Content {
   const p = plotArea(o, yMaxMgDl(model.readings));
   const { shapes, labels } = glucoseFrame(p, o);
@@ -170,17 +163,15 @@ export function timeOfDayChart(model: ReportModel, o: ChartOptions): Content {
     if (h < 24) labels.push(label(timeFmt.format(Date.UTC(2000, 0, 1, h)), p.x0 + h * hw - 20, p.y0 + p.h + 3.5, 40, 'center'));
   }
   for (const r of model.readings) shapes.push(marker(r.type, p.x0 + (r.minutes / 1440) * p.w, p.y(r.value), 1.6));
-  for (const m of timeOfDayMedians(model.readings)) {
-    shapes.push({
-      type: 'line',
-      x1: p.x0 + m.from * hw + 2,
-      y1: p.y(m.median),
-      x2: p.x0 + m.to * hw - 2,
-      y2: p.y(m.median),
-      lineWidth: 2,
-      lineColor: '#222222',
-      lineCap: 'round',
-    });
+  for (const b of timeOfDayProfile(model.readings)) {
+    const x1 = p.x0 + b.start * hw + 3;
+    const x2 = p.x0 + b.end * hw - 3;
+    if (b.median === null || b.q1 === null || b.q3 === null) {
+      if (b.count > 0) labels.push(label(`n ${b.count}`, x1, p.y0 + 1, x2 - x1, 'center'));
+      continue;
+    }
+    shapes.push({ type: 'rect', x: x1, y: p.y(b.q3), w: x2 - x1, h: Math.max(0.8, p.y(b.q1) - p.y(b.q3)), color: '#555555', fillOpacity: 0.18 });
+    shapes.push({ type: 'line', x1, y1: p.y(b.median), x2, y2: p.y(b.median), lineWidth: 2, lineColor: '#222222', lineCap: 'round' });
   }
   return leftToRightGeometry({ stack: [...labels, { canvas: shapes }], unbreakable: true });
 }

@@ -11,7 +11,7 @@ import { makeFmt, type Fmt } from './pdf-format.ts';
 import { localizeDocument } from './pdf-localize.ts';
 import { aboutSection, appointmentsSection, checksSection, labsSection, logbookSection, medicinesSection, symptomsSection } from './pdf-lists.ts';
 import { a1cBlock, comparison, distribution, heading, keyNumbers, statisticsTable } from './pdf-summary.ts';
-import { CONSENSUS } from './statistics.ts';
+import { CONSENSUS, MIN_PROFILE_READINGS } from './statistics.ts';
 import type { DisplayUnit, ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -108,7 +108,7 @@ function charts(model: ReportModel, f: Fmt): Content[] {
   return [
     { stack: [heading(f.t(L.trend)), trendChart(model, { ...o, height: 190 }), typeLegend(f), { text: note, style: 'note' }], unbreakable: true },
     {
-      stack: [heading(f.t(L.timeOfDay)), timeOfDayChart(model, { ...o, height: 170 }), typeLegend(f), { text: f.t(L.timeOfDayNote), style: 'note' }],
+      stack: [heading(f.t(L.timeOfDay)), timeOfDayChart(model, { ...o, height: 170 }), typeLegend(f), { text: f.t(L.timeOfDayNote, { min: MIN_PROFILE_READINGS }), style: 'note' }],
       unbreakable: true,
     },
   ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlucoseType } from '../glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
-import { asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
+import { MIN_PROFILE_READINGS, quantile, timeOfDayProfile, asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
 import { formatGlucose, mgDlToMmolL, mmolLToMgDl, MG_DL_PER_MMOL_L, toUnit } from './units.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
@@ -100,6 +100,31 @@ describe('International Consensus bands of readings taken in mmol/L (issue 16)',
     expect(Object.fromEntries(BANDS.map((b) => [b, s.bands[b].count]))).toEqual({ veryLow: 1, low: 1, inRange: 1, high: 1, veryHigh: 0 });
     expect(s.lows).toEqual({ below70: 2, below54: 1 });
     expect(s.inTarget.count).toBe(1);
+  });
+});
+
+describe('the time-of-day profile (issue 16)', () => {
+  it('quantiles interpolate between ranks', () => {
+    expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5);
+    expect(quantile([1, 2, 3, 4, 5], 0.25)).toBe(2);
+    expect(quantile([10, 20], 0.75)).toBe(17.5);
+    expect(quantile([], 0.5)).toBeNull();
+  });
+  it('gives per 3-hour band the median and the middle half, and nothing where readings are too few', () => {
+    const at = (h: number, value: number) => ({ minutes: h * 60 + 10, value });
+    const bands = timeOfDayProfile([
+      // 06:00–09:00, five readings: 90 100 110 120 200
+      ...[100, 90, 200, 110, 120].map((v) => at(7, v)),
+      // 12:00–15:00, four readings: too few
+      ...[150, 160, 170, 180].map((v) => at(13, v)),
+      at(23, 300),
+    ]);
+    expect(bands).toHaveLength(8);
+    expect(bands[2]).toEqual({ start: 6, end: 9, count: 5, median: 110, q1: 100, q3: 120, min: 90, max: 200 });
+    expect(bands[4]).toEqual({ start: 12, end: 15, count: 4, median: null, q1: null, q3: null, min: 150, max: 180 });
+    expect(bands[7]?.count).toBe(1);
+    expect(bands[0]).toEqual({ start: 0, end: 3, count: 0, median: null, q1: null, q3: null, min: null, max: null });
+    expect(MIN_PROFILE_READINGS).toBe(5);
   });
 });
 

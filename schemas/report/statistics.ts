@@ -261,6 +261,60 @@ export function glucoseSummary(readings: readonly SummaryReading[], days: number
   };
 }
 
+/** The p-th quantile (0–1) of sorted values, linear between the closest ranks (Hyndman–Fan type 7). */
+export function quantile(sorted: readonly number[], p: number): number | null {
+  if (sorted.length === 0) return null;
+  const at = (sorted.length - 1) * p;
+  const lo = Math.floor(at);
+  const hi = Math.ceil(at);
+  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
+}
+
+/** The time-of-day profile's bands, hours of the patient's own clock. */
+export const PROFILE_BAND_HOURS = 3;
+/** Fewer readings than this in a band: its median and spread are not drawn, only its readings. */
+export const MIN_PROFILE_READINGS = 5;
+
+export interface ProfileBand {
+  /** First and last hour (exclusive) of the band: 0–3, 3–6, … 21–24. */
+  start: number;
+  end: number;
+  count: number;
+  /** mg/dL; null below MIN_PROFILE_READINGS readings (too few to say), min and max always given. */
+  median: number | null;
+  q1: number | null;
+  q3: number | null;
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * The daily profile of fingerstick readings (issue 16), the Ambulatory Glucose Profile's idea made
+ * honest for a few readings a day: per 3-hour band of the patient's clock the median and the middle
+ * half (25th–75th percentile) with the number of readings behind them, and nothing drawn where fewer
+ * than MIN_PROFILE_READINGS readings fall: never a smooth curve through gaps. The web report and the
+ * PDF both draw this.
+ */
+export function timeOfDayProfile(readings: readonly { minutes: number; value: number }[]): ProfileBand[] {
+  const bands: ProfileBand[] = [];
+  for (let start = 0; start < 24; start += PROFILE_BAND_HOURS) {
+    const end = start + PROFILE_BAND_HOURS;
+    const values = readings.filter((r) => r.minutes >= start * 60 && r.minutes < end * 60).map((r) => r.value).sort((a, b) => a - b);
+    const enough = values.length >= MIN_PROFILE_READINGS;
+    bands.push({
+      start,
+      end,
+      count: values.length,
+      median: enough ? quantile(values, 0.5) : null,
+      q1: enough ? quantile(values, 0.25) : null,
+      q3: enough ? quantile(values, 0.75) : null,
+      min: values[0] ?? null,
+      max: values[values.length - 1] ?? null,
+    });
+  }
+  return bands;
+}
+
 /**
  * Rounds percentages to whole numbers that still add up to 100 (largest remainder), so a
  * distribution bar or table never reads 99 % or 101 %. Nulls stay null.

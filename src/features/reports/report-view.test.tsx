@@ -42,6 +42,18 @@ describe('report view', () => {
     expect(screen.queryByRole('button', { name: 'Download FHIR bundle' })).toBeNull();
     expect(screen.getByTestId('report-adherence').textContent).toContain('21 / 28');
     expect(screen.getByTestId('report-checks').textContent).toBe('Checked on 3 of 3 planned days.');
+    // The daily profile (issue 16): fasting at 05:00, 7 × 100 and 7 × 140: median 120, middle half
+    // 100–140; no band of the fixture has 1 to 4 readings, so none says "too few".
+    const fasting = screen.getByText('03:00–06:00').closest('tr');
+    expect([...(fasting?.children ?? [])].map((c) => c.textContent)).toEqual(['03:00–06:00', '14', '120', '100–140', '100', '140']);
+    expect(screen.queryByText('too few readings')).toBeNull();
+  });
+
+  it('says where the daily profile has too few readings to draw (issue 16)', () => {
+    const input = fixtureInput();
+    wrap(<ReportView model={buildReport({ ...input, readings: input.readings.filter((r) => r.type !== 'Fasting' || r.recordedAt < '2026-03-04') })} unit="mg/dL" downloads={['pdf']} />);
+    const fasting = screen.getByText('03:00–06:00').closest('tr');
+    expect([...(fasting?.children ?? [])].map((c) => c.textContent)).toEqual(['03:00–06:00', '4', 'too few readings', '100', '140']);
   });
 
   it('says in words why the estimate is not shown, and converts to mmol/L', () => {

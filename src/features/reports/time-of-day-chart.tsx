@@ -4,7 +4,7 @@ import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { toDisplay } from '../../lib/units.ts';
 import { TYPE_COLOURS } from './bands.ts';
-import { BLOCK_HOURS, timeOfDayBlocks } from './time-of-day.ts';
+import { MIN_PROFILE_READINGS, PROFILE_BAND_HOURS, timeOfDayProfile } from '../../../schemas/report/statistics.ts';
 import type { ReportFormat } from './use-report-format.ts';
 
 const HEIGHT = 240;
@@ -32,7 +32,8 @@ function useWidth() {
 export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: ReportFormat; labels: Record<GlucoseType, string> }) {
   const { t } = useLingui();
   const points = model.readings;
-  const blocks = useMemo(() => timeOfDayBlocks(points), [points]);
+  // The daily profile of the statistics module, the same as the PDF's (issue 16).
+  const blocks = useMemo(() => timeOfDayProfile(points), [points]);
   const { ref, width } = useWidth();
   const hourFmt = useMemo(() => new Intl.DateTimeFormat(f.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }), [f.locale]);
   const clock = (hour: number) => hourFmt.format(Date.UTC(2000, 0, 1, hour));
@@ -44,11 +45,11 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
   const y = (display: number) => PAD.top + plotH - (display / yMax) * plotH;
   const step = f.unit === 'mmol/L' ? 5 : 100;
   const yTicks = Array.from({ length: Math.floor(yMax / step) + 1 }, (_, i) => i * step);
-  const busiest = blocks.reduce((a, b) => (b.count > a.count ? b : a), blocks[0] ?? { start: 0, count: 0, mean: null, min: null, max: null });
+  const busiest = blocks.reduce((a, b) => (b.count > a.count ? b : a), blocks[0] ?? { start: 0, end: PROFILE_BAND_HOURS, count: 0, median: null, q1: null, q3: null, min: null, max: null });
   const summary =
     points.length === 0
       ? t`No readings in this period.`
-      : t`${points.length} readings by time of day; most between ${clock(busiest.start)} and ${clock((busiest.start + BLOCK_HOURS) % 24)}.`;
+      : t`${points.length} readings by time of day; most between ${clock(busiest.start)} and ${clock((busiest.start + PROFILE_BAND_HOURS) % 24)}.`;
 
   return (
     <section className="card report-chart" aria-labelledby="report-tod-title">
@@ -70,7 +71,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                     </text>
                   </g>
                 ))}
-                {Array.from({ length: 24 / BLOCK_HOURS + 1 }, (_, i) => i * BLOCK_HOURS).map((h) => (
+                {Array.from({ length: 24 / PROFILE_BAND_HOURS + 1 }, (_, i) => i * PROFILE_BAND_HOURS).map((h) => (
                   <g key={h}>
                     <line x1={x(h)} x2={x(h)} y1={PAD.top} y2={PAD.top + plotH} stroke="#eef2f1" />
                     {(h % 6 === 0 || plotW > 420) && (
@@ -83,6 +84,20 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                 {points.map((p) => (
                   <circle key={p.id} cx={x(p.minutes / 60)} cy={y(toDisplay(p.value, f.unit))} r={3.5} fill={TYPE_COLOURS[p.type]} fillOpacity={0.75} />
                 ))}
+                {blocks.map((b) =>
+                  b.median === null || b.q1 === null || b.q3 === null ? (
+                    b.count > 0 && (
+                      <text key={b.start} x={(x(b.start) + x(b.end)) / 2} y={PAD.top + 12} textAnchor="middle" className="report-axis" data-testid="profile-too-few">
+                        n {b.count}
+                      </text>
+                    )
+                  ) : (
+                    <g key={b.start} data-testid="profile-band">
+                      <rect x={x(b.start) + 3} width={Math.max(0, x(b.end) - x(b.start) - 6)} y={y(toDisplay(b.q3, f.unit))} height={Math.max(1, y(toDisplay(b.q1, f.unit)) - y(toDisplay(b.q3, f.unit)))} fill="rgba(30, 42, 47, 0.16)" />
+                      <line x1={x(b.start) + 3} x2={x(b.end) - 3} y1={y(toDisplay(b.median, f.unit))} y2={y(toDisplay(b.median, f.unit))} stroke="#1d2a2f" strokeWidth={3} strokeLinecap="round" />
+                    </g>
+                  ),
+                )}
               </svg>
             )}
           </div>
@@ -99,6 +114,12 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
               </Trans>
             </li>
           </ul>
+          <p className="field-hint">
+            <Trans>
+              Daily profile: for each 3-hour band with at least {MIN_PROFILE_READINGS} readings, the grey box holds the middle half of them (25th to 75th percentile) and the bar is
+              their median; “n 2” marks a band with too few readings to say. Fingerstick readings show the times you measured, not your glucose in between.
+            </Trans>
+          </p>
           <details className="report-details">
             <summary>
               <Trans>Show as table</Trans>
@@ -116,7 +137,10 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                     <Trans>Readings</Trans>
                   </th>
                   <th scope="col">
-                    <Trans>Mean</Trans>
+                    <Trans>Median</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Middle half</Trans>
                   </th>
                   <th scope="col">
                     <Trans>Lowest</Trans>
@@ -130,10 +154,19 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                 {blocks.map((b) => (
                   <tr key={b.start}>
                     <th scope="row">
-                      {clock(b.start)}–{clock((b.start + BLOCK_HOURS) % 24)}
+                      {clock(b.start)}–{clock((b.start + PROFILE_BAND_HOURS) % 24)}
                     </th>
                     <td>{f.whole(b.count)}</td>
-                    <td>{b.mean === null ? '–' : f.glucose(b.mean)}</td>
+                    {b.median === null || b.q1 === null || b.q3 === null ? (
+                      <td colSpan={2}>{b.count > 0 ? <Trans>too few readings</Trans> : '–'}</td>
+                    ) : (
+                      <>
+                        <td>{f.glucose(b.median)}</td>
+                        <td>
+                          {f.glucose(b.q1)}–{f.glucose(b.q3)}
+                        </td>
+                      </>
+                    )}
                     <td>{b.min === null ? '–' : f.glucose(b.min)}</td>
                     <td>{b.max === null ? '–' : f.glucose(b.max)}</td>
                   </tr>
