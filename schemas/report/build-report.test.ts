@@ -70,6 +70,19 @@ describe('buildReport on the known data set', () => {
     expect(m.appointments.map((a) => a.doctor)).toEqual(['Dr. Meera Rao (Endocrinology)']);
   });
 
+  it('lists every low with its time, value, tag and the symptoms reported that day (issue 16)', () => {
+    const m = buildReport(fixtureInput());
+    expect(m.lows.map((l) => [l.date, l.time, l.type, l.value, l.band, l.symptoms])).toEqual([
+      ['2026-03-01', '23:45', 'Random', 50, 'veryLow', []],
+      ['2026-03-03', '23:45', 'Random', 50, 'veryLow', ['Shakiness']],
+      ['2026-03-05', '23:45', 'Random', 50, 'veryLow', ['Fatigue']],
+      ['2026-03-07', '23:45', 'Random', 50, 'veryLow', []],
+      ['2026-03-09', '23:45', 'Random', 50, 'veryLow', []],
+      ['2026-03-11', '23:45', 'Random', 50, 'veryLow', ['Fatigue']],
+      ['2026-03-13', '23:45', 'Random', 50, 'veryLow', []],
+    ]);
+  });
+
   it('hides GMI with too few readings or days, and says why', () => {
     const input = fixtureInput();
     const short = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-09' } });

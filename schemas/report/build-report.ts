@@ -24,6 +24,18 @@ function localReadings(input: ReportInput, range: ReportInput['range']): ReportR
   return out.sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt));
 }
 
+/** Every low (consensus band low or very low) with the symptoms reported on its local day. */
+function lowsWithSymptoms(readings: readonly ReportReading[], symptoms: ReportInput['symptoms'], tz: string): ReportModel['lows'] {
+  const byDay = new Map<string, string[]>();
+  for (const s of symptoms) {
+    const day = localDate(s.recordedAt, tz);
+    const list = byDay.get(day) ?? [];
+    if (!list.includes(s.symptom)) list.push(s.symptom);
+    byDay.set(day, list);
+  }
+  return readings.filter((r) => r.band === 'low' || r.band === 'veryLow').map((r) => ({ ...r, symptoms: byDay.get(r.date) ?? [] }));
+}
+
 /** One row per local day with readings, oldest first; each slot's values in the order measured. */
 export function logbook(readings: readonly ReportReading[]): ReportModel['logbook'] {
   const rows = new Map<string, ReportModel['logbook'][number]>();
@@ -76,6 +88,7 @@ export function buildReport(input: ReportInput): ReportModel {
     ...labSummary(input.labTests, range, tz),
     checks: glucometerChecks(input.patient.glucometerAlerts ?? [], range, today, readingDates),
     logbook: logbook(readings),
+    lows: lowsWithSymptoms(readings, input.symptoms, tz),
     appointments: input.appointments.filter((a) => inRange(a.date)).sort((a, b) => Date.parse(a.date) - Date.parse(b.date)),
   };
 }

@@ -148,6 +148,13 @@ export const PDF_LABELS = {
     message: 'Expected doses follow the dose pattern (1-0-1: breakfast and dinner; other doses: every meal) on the days the medicine was active.',
   },
 
+  lowsList: /*i18n*/ { id: 'report.pdf.lows.title', message: 'Every low (below {low} {unit})' },
+  lowsTime: /*i18n*/ { id: 'report.pdf.lows.time', message: 'Time' },
+  lowsTag: /*i18n*/ { id: 'report.pdf.lows.tag', message: 'Tag' },
+  lowsValue: /*i18n*/ { id: 'report.pdf.lows.value', message: 'Value' },
+  lowsSymptoms: /*i18n*/ { id: 'report.pdf.lows.symptoms', message: 'Symptoms reported that day' },
+  lowsNone: /*i18n*/ { id: 'report.pdf.lows.none', message: 'No low readings in this period.' },
+
   symptoms: /*i18n*/ { id: 'report.pdf.symptoms', message: 'Symptoms' },
   symptom: /*i18n*/ { id: 'report.pdf.symptom', message: 'Symptom' },
   times: /*i18n*/ { id: 'report.pdf.times', message: 'Times reported' },

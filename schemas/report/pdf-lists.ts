@@ -6,7 +6,7 @@ import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
 import { bandRange, heading } from './pdf-summary.ts';
-import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
+import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, CONSENSUS, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
 import type { ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -53,6 +53,20 @@ export function medicinesSection(model: ReportModel, f: Fmt): Content {
     rows.length ? table(['*', 70, 90, 50], [f.t(L.medicine), f.t(L.dose), f.t(L.dosesTaken), '%'], rows, [2, 3]) : none(f),
     ...(rows.length ? [{ text: f.t(L.adherenceNote), style: 'note' } as Content] : []),
   ]);
+}
+
+/** Every low of the period (issue 16), red or dark red as in the logbook, with that day's symptoms. */
+export function lowsSection(model: ReportModel, f: Fmt): Content {
+  const title = f.t(L.lowsList, { low: f.glu(CONSENSUS.low), unit: f.unitName });
+  if (model.lows.length === 0) return { stack: [heading(title), { text: f.t(L.lowsNone), style: 'note' }], unbreakable: true };
+  const rows = model.lows.map((l): TableCell[] => [
+    f.date(l.date),
+    l.time,
+    f.t(TYPE_LABELS[l.type]),
+    { text: f.glu(l.value), alignment: 'right', color: BAND_TEXT_COLORS[l.band], bold: l.band === 'veryLow' },
+    l.symptoms.join(', ') || f.t(L.dash),
+  ]);
+  return section(title, rows.length, [table([80, 40, 80, 50, '*'], [f.t(L.date), f.t(L.lowsTime), f.t(L.lowsTag), f.t(L.lowsValue), f.t(L.lowsSymptoms)], rows, [3])]);
 }
 
 export function symptomsSection(model: ReportModel, f: Fmt): Content {

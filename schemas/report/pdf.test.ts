@@ -82,6 +82,12 @@ describe('renderReportPdf (English, mg/dL)', () => {
     expect(text).toContain('3 of 3 planned glucometer days had a reading.');
   });
 
+  it('lists every low with its time, tag, value and the symptoms of that day (issue 16)', () => {
+    expect(text).toContain('Every low (below 70 mg/dL)');
+    expect(text).toMatch(/Mar 3, 2026 23:45 Random 50 Shakiness/);
+    expect(text).toMatch(/Mar 1, 2026 23:45 Random 50 –/);
+  });
+
   it('has the logbook grid by local day', () => {
     expect(text).toContain('Date Fasting After a meal Random');
     expect(text).toContain('Sun, Mar 1 100 160 50');

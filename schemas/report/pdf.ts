@@ -9,7 +9,7 @@ import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
 import { renderPdf, type FontLoader } from './pdf-engine.ts';
 import { makeFmt, type Fmt } from './pdf-format.ts';
 import { localizeDocument } from './pdf-localize.ts';
-import { aboutSection, appointmentsSection, checksSection, labsSection, logbookSection, medicinesSection, symptomsSection } from './pdf-lists.ts';
+import { aboutSection, appointmentsSection, checksSection, labsSection, logbookSection, lowsSection, medicinesSection, symptomsSection } from './pdf-lists.ts';
 import { a1cBlock, comparison, distribution, heading, keyNumbers, statisticsTable } from './pdf-summary.ts';
 import { CONSENSUS, MIN_PROFILE_READINGS } from './statistics.ts';
 import type { DisplayUnit, ReportModel } from './types.ts';
@@ -175,6 +175,7 @@ function layout(model: ReportModel, { locale, unit, translate = englishTranslate
       statisticsTable(model, f),
       ...charts(model, f),
       comparison(model, f),
+      lowsSection(model, f),
       checksSection(model, f),
       medicinesSection(model, f),
       symptomsSection(model, f),

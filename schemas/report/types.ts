@@ -102,5 +102,10 @@ export interface ReportModel {
   checks: { plannedDays: number; daysWithReading: number; missedDays: string[] };
   /** Logbook: one row per local day, mg/dL values per slot (fasting/before-breakfast, after meals, other). */
   logbook: { date: string; fasting: number[]; postprandial: number[]; random: number[] }[];
+  /**
+   * Every low of the range (below 70 mg/dL / 3.9 mmol/L, judged in its own unit), oldest first, with
+   * the symptoms the patient reported on that local day (issue 16).
+   */
+  lows: (ReportReading & { symptoms: string[] })[];
   appointments: ReportInput['appointments'];
 }

@@ -1,4 +1,6 @@
 import { Plural, Trans } from '@lingui/react/macro';
+import type { GlucoseType } from '../../../schemas/glucose.ts';
+import { CONSENSUS } from '../../../schemas/report/statistics.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import type { ReportFormat } from './use-report-format.ts';
@@ -53,6 +55,54 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
             <Trans>Expected doses follow the dose pattern (for example 1-0-1 is two a day) on the days the medicine was active, up to today.</Trans>
           </p>
         </>
+      )}
+    </section>
+  );
+}
+
+/** Every low of the period with its time, value and tag, and the symptoms reported that day (issue 16). */
+export function LowsSection({ model, f, labels }: { model: ReportModel; f: ReportFormat; labels: Record<GlucoseType, string> }) {
+  const low = f.glucose(CONSENSUS.low);
+  return (
+    <section className="card" aria-labelledby="report-lows-title">
+      <h2 id="report-lows-title">
+        <Trans>
+          Every low (below {low} {f.unit})
+        </Trans>
+      </h2>
+      {model.lows.length === 0 ? (
+        <EmptyState icon="mdi:check-circle">
+          <Trans>No low readings in this period.</Trans>
+        </EmptyState>
+      ) : (
+        <table className="report-table" data-testid="report-lows-list">
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans>When</Trans>
+              </th>
+              <th scope="col">
+                <Trans>Tag</Trans>
+              </th>
+              <th scope="col">{f.unit}</th>
+              <th scope="col">
+                <Trans>Symptoms that day</Trans>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {model.lows.map((l) => (
+              <tr key={l.id} data-band={l.band}>
+                <th scope="row">{f.dateTime(l.recordedAt)}</th>
+                <td>{labels[l.type]}</td>
+                <td>
+                  <strong className={l.band === 'veryLow' ? 'report-low report-low--very' : 'report-low'}>{f.glucose(l.value)}</strong>
+                </td>
+                <td>{l.symptoms.length ? l.symptoms.join(', ') : '–'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       )}
     </section>
   );

@@ -47,6 +47,11 @@ describe('report view', () => {
     const fasting = screen.getByText('03:00–06:00').closest('tr');
     expect([...(fasting?.children ?? [])].map((c) => c.textContent)).toEqual(['03:00–06:00', '14', '120', '100–140', '100', '140']);
     expect(screen.queryByText('too few readings')).toBeNull();
+    // Every low with the symptoms of its day (issue 16): the seven 50 mg/dL random readings.
+    const lows = within(screen.getByTestId('report-lows-list')).getAllByRole('row').slice(1);
+    expect(lows).toHaveLength(7);
+    expect([...(lows[1]?.children ?? [])].map((c) => c.textContent)).toEqual(['Mar 3, 2026, 11:45 PM', 'Random', '50', 'Shakiness']);
+    expect(screen.getByRole('heading', { name: 'Every low (below 70 mg/dL)' })).toBeTruthy();
   });
 
   it('says where the daily profile has too few readings to draw (issue 16)', () => {

@@ -4,7 +4,7 @@ import type { GlucoseType } from '../../../schemas/glucose.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import type { GlucoseUnit } from '../../lib/units.ts';
 import { ByTypeTable } from './by-type-table.tsx';
-import { AdherenceSection, AppointmentsSection, ChecksSection, LabsSection, SymptomsSection } from './care-sections.tsx';
+import { AdherenceSection, AppointmentsSection, ChecksSection, LabsSection, LowsSection, SymptomsSection } from './care-sections.tsx';
 import { DistributionChart } from './distribution-chart.tsx';
 import { KeyFigures } from './key-figures.tsx';
 import { ReportActions, type ReportDownload } from './report-actions.tsx';
@@ -80,6 +80,7 @@ export function ReportView({
         <TimeOfDayChart model={model} f={f} labels={labels} />
       </div>
       <ByTypeTable model={model} f={f} labels={labels} />
+      <LowsSection model={model} f={f} labels={labels} />
       <div className="grid-2">
         <AdherenceSection model={model} f={f} />
         <LabsSection model={model} f={f} />
