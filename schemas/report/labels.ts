@@ -96,7 +96,7 @@ export const PDF_LABELS = {
   change: /*i18n*/ { id: 'report.pdf.change', message: 'Change' },
   percentPoints: /*i18n*/ { id: 'report.pdf.percentPoints', message: '{value} points' },
 
-  distribution: /*i18n*/ { id: 'report.pdf.distribution', message: 'Time in ranges (International Consensus)' },
+  distribution: /*i18n*/ { id: 'report.pdf.distribution', message: 'Readings in ranges (International Consensus edges; shares of fingerstick readings, not of time)' },
   statistics: /*i18n*/ { id: 'report.pdf.statistics', message: 'Statistics by meal tag' },
   overall: /*i18n*/ { id: 'report.pdf.overall', message: 'All readings' },
   mean: /*i18n*/ { id: 'report.pdf.mean', message: 'Mean ({unit})' },

@@ -24,8 +24,11 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
   return (
     <section className="card report-chart" aria-labelledby="report-distribution-title">
       <h2 id="report-distribution-title">
-        <Trans>Time in ranges</Trans>
+        <Trans>Readings in ranges</Trans>
       </h2>
+      <p className="field-hint">
+        <Trans>Shares of your fingerstick readings, not of the time: the consensus' time in range is measured by continuous monitors, and readings cluster around meals.</Trans>
+      </p>
       {summary.count === 0 ? (
         <p className="muted">
           <Trans>No readings in this period.</Trans>

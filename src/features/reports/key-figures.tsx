@@ -67,7 +67,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
                 : `${f.glucose(p.mean)} (${signed(toDisplay(o.mean, f.unit) - toDisplay(p.mean, f.unit), (v) => f.decimal(v))})`,
           )}
         </Figure>
-        <Figure label={<Trans>Time in range ({low}–{f.glucose(180)})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
+        <Figure label={<Trans>Readings in range ({low}–{f.glucose(180)})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
           {previousSays(
             prevTir === null ? t`no readings` : tir === null ? f.percent(prevTir) : `${f.percent(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${f.whole(v)} points`)})`,
           )}
