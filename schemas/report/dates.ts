@@ -47,6 +47,17 @@ export function toLocal(instant: string | Date, timeZone: string): LocalDateTime
 /** YYYY-MM-DD of `instant` in `timeZone`. */
 export const localDate = (instant: string | Date, timeZone: string): string => toLocal(instant, timeZone).date;
 
+/** The instant local midnight begins `ymd` in `timeZone` (the offset of that midnight, DST included). */
+export function localMidnight(ymd: string, timeZone: string): number {
+  const guess = Date.parse(`${ymd}T00:00:00Z`);
+  const offsetAt = (instant: number) => {
+    const l = toLocal(new Date(instant), timeZone);
+    return Date.parse(`${l.date}T${l.time}:00Z`) - instant;
+  };
+  const first = guess - offsetAt(guess);
+  return guess - offsetAt(first);
+}
+
 const toMs = (ymd: string) => Date.parse(`${ymd}T00:00:00Z`);
 
 /** `ymd` moved by `days` calendar days. */

@@ -3,7 +3,9 @@
 // and Reset forgets the patient.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
+import { localDate } from '../../schemas/report/dates.ts';
+import { presetRange, todayIn } from '../../src/features/reports/range.ts';
+import { apiLogin, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
 
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
@@ -91,11 +93,20 @@ test.describe('staff patient review', () => {
     expect(await page.getByText(/^Offline: showing data fetched/).count()).toBe(0);
     await page.getByText(/Last sync of the patient's device: /).waitFor();
 
-    // Statistics: the server's readings, counted by hand here from the API.
+    // Statistics: the server's readings of the review's one period (the report's 30 days on the
+    // patient's clock, issue 16), counted by hand here from the API.
     const admin = await apiAdminToken();
-    const glucose = (await (await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${admin}`, 'x-hosp-no': '100001' } })).json()) as Record<string, { value: number }[]>;
-    const fasting = glucose['fasting'] ?? [];
-    const all = [...fasting, ...(glucose['postprandial'] ?? []), ...(glucose['random'] ?? [])];
+    const patientToken = await apiLogin(server.url, '100001', 'Demo-patient-1');
+    const { user } = (await (await fetch(`${server.url}/api/users/`, { headers: { authorization: `Bearer ${patientToken}` } })).json()) as { user: { timeZone: string } };
+    const period = presetRange(30, todayIn(user.timeZone));
+    const inPeriod = (r: { recordedAt: string }) => localDate(r.recordedAt, user.timeZone) >= period.from && localDate(r.recordedAt, user.timeZone) <= period.to;
+    const glucose = (await (await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${admin}`, 'x-hosp-no': '100001' } })).json()) as Record<string, { value: number; recordedAt: string }[]>;
+    const fasting = (glucose['fasting'] ?? []).filter(inPeriod);
+    const all = [...fasting, ...(glucose['postprandial'] ?? []), ...(glucose['random'] ?? [])].filter(inPeriod);
+    // Every card of the period names it.
+    await page.getByRole('heading', { name: /^Glucose statistics, / }).waitFor();
+    await page.getByRole('heading', { name: /^Readings, / }).waitFor();
+    await page.getByText(/^\d+ readings, .*within the target range/).waitFor();
     const stats = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'In target' }) });
     const fastingRow = stats.getByRole('row', { name: /^Fasting/ });
     const inTarget = Math.round((fasting.filter((r) => r.value >= 80 && r.value <= 130).length / fasting.length) * 100);
@@ -111,7 +122,7 @@ test.describe('staff patient review', () => {
     // The lists: 20 at first, then 20 more.
     const fastingList = page.getByRole('table', { name: 'Fasting' });
     await expect.poll(() => fastingList.getByRole('row').count()).toBe(21);
-    await page.getByRole('region', { name: 'Readings' }).getByRole('button', { name: 'Show more' }).first().click();
+    await page.getByRole('region', { name: /^Readings, / }).getByRole('button', { name: 'Show more' }).first().click();
     await expect.poll(() => fastingList.getByRole('row').count()).toBe(Math.min(41, fasting.length + 1));
     await page.getByRole('heading', { name: 'Trend' }).waitFor();
 

@@ -12,26 +12,42 @@ export const TREND_PERIODS = [7, 14, 30, 90] as const;
 const DAY = 86_400_000;
 
 
-/** Readings over the last 7/14/30/90 days against the target band, as a chart or as a table. */
-export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
+/** A period given by the page instead of the chart's own choice (the staff review's one period). */
+export interface TrendPeriod {
+  from: number;
+  to: number;
+  /** How the period reads: "Oct 30 – Nov 28, 2026". */
+  label: string;
+}
+
+/**
+ * Readings over the last 7/14/30/90 days against the target band, as a chart or as a table; or over
+ * `period` when the page sets it (then the chart offers no choice of its own, issue 16).
+ */
+export function TrendChart({ readings, period }: { readings: GlucoseReading[]; period?: TrendPeriod | undefined }) {
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
   const [days, setDays] = useState<(typeof TREND_PERIODS)[number]>(14);
   const [asTable, setAsTable] = useState(false);
   const groupName = useId();
   const labels: Record<GlucoseType, string> = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` }), [t]);
-  const to = Date.now();
-  const from = to - days * DAY;
-  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from), [readings, from]);
+  const to = period?.to ?? Date.now();
+  const from = period?.from ?? to - days * DAY;
+  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && Date.parse(r.recordedAt) <= to), [readings, from, to]);
   const inRange = inPeriod.filter((r) => inTimeInRange(r)).length;
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
   const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);
   // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
   const count = new Intl.NumberFormat(i18n.locale).format(inPeriod.length);
-  const summary = inPeriod.length
-    ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
-    : t`No readings in the last ${days} days.`;
+  const label = period?.label;
+  const summary = label
+    ? inPeriod.length
+      ? t`${count} readings, ${label}; ${percent}% within the target range ${low}–${high} ${unit}.`
+      : t`No readings, ${label}.`
+    : inPeriod.length
+      ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
+      : t`No readings in the last ${days} days.`;
 
   return (
     <section className="card trend" aria-labelledby="trend-title">
@@ -39,19 +55,21 @@ export function TrendChart({ readings }: { readings: GlucoseReading[] }) {
         <h2 id="trend-title">
           <Trans>Trend</Trans>
         </h2>
-        <fieldset className="segmented">
-          <legend className="visually-hidden">
-            <Trans>Period</Trans>
-          </legend>
-          {TREND_PERIODS.map((d) => (
-            <label key={d}>
-              <input type="radio" name={groupName} checked={days === d} onChange={() => setDays(d)} />
-              <span>
-                <Trans>{d} days</Trans>
-              </span>
-            </label>
-          ))}
-        </fieldset>
+        {!period && (
+          <fieldset className="segmented">
+            <legend className="visually-hidden">
+              <Trans>Period</Trans>
+            </legend>
+            {TREND_PERIODS.map((d) => (
+              <label key={d}>
+                <input type="radio" name={groupName} checked={days === d} onChange={() => setDays(d)} />
+                <span>
+                  <Trans>{d} days</Trans>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
       </div>
       <p className="trend-summary">{summary}</p>
       {inPeriod.length > 0 && !asTable && (

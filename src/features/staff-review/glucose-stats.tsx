@@ -7,7 +7,8 @@ import type { ReviewGlucose } from './types.ts';
 /**
  * The core's statistics (schemas/report/statistics.ts, the same as the report's). Each reading is
  * judged by its own type's ADA target, so "All readings" is the share on target whatever the tag.
- * The review covers the whole record, not a number of days: readings a day are not shown.
+ * The page gives the readings of the review's one period and names it (issue 16); readings a day
+ * are not shown.
  */
 const stats = (readings: readonly SummaryReading[]) => {
   const s = glucoseSummary(readings, 1);
@@ -15,7 +16,7 @@ const stats = (readings: readonly SummaryReading[]) => {
 };
 
 /** Count, mean, time in target and lows per reading type and overall. */
-export function GlucoseStatsCard({ glucose }: { glucose: ReviewGlucose }) {
+export function GlucoseStatsCard({ glucose, period }: { glucose: ReviewGlucose; period?: string | undefined }) {
   const { t } = useLingui();
   const f = useFormat();
   const unit = useGlucoseUnit();
@@ -33,9 +34,7 @@ export function GlucoseStatsCard({ glucose }: { glucose: ReviewGlucose }) {
   const low54 = g(CONSENSUS.veryLow);
   return (
     <section className="card" aria-labelledby="review-stats">
-      <h2 id="review-stats">
-        <Trans>Glucose statistics</Trans>
-      </h2>
+      <h2 id="review-stats">{period ? <Trans>Glucose statistics, {period}</Trans> : <Trans>Glucose statistics</Trans>}</h2>
       <div className="table-scroll">
         <table className="review-table">
           <thead>

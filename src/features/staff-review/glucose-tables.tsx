@@ -61,13 +61,11 @@ function ReadingTable({ id, title, readings }: { id: string; title: string; read
 }
 
 /** The three lists, newest first, 20 at a time. */
-export function GlucoseTables({ glucose }: { glucose: ReviewGlucose }) {
+export function GlucoseTables({ glucose, period }: { glucose: ReviewGlucose; period?: string | undefined }) {
   const { t } = useLingui();
   return (
     <section className="card" aria-labelledby="review-readings">
-      <h2 id="review-readings">
-        <Trans>Readings</Trans>
-      </h2>
+      <h2 id="review-readings">{period ? <Trans>Readings, {period}</Trans> : <Trans>Readings</Trans>}</h2>
       <div className="review-columns">
         <ReadingTable id="review-fasting" title={t`Fasting`} readings={glucose.fasting} />
         <ReadingTable id="review-postprandial" title={t`Postprandial`} readings={glucose.postprandial} />

@@ -1,10 +1,11 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { addDays, localDate, localMidnight } from '../../../../schemas/report/dates.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
-import type { DateRange } from '../../../features/reports/range.ts';
-import { StaffReport } from '../../../features/reports/staff-report.tsx';
+import { presetRange, todayIn, type DateRange } from '../../../features/reports/range.ts';
+import { DEFAULT_STAFF_REPORT_DAYS, StaffReport } from '../../../features/reports/staff-report.tsx';
 import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
 import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
@@ -22,9 +23,41 @@ import { useReview } from '../../../features/staff-review/use-review.ts';
 export const Route = createFileRoute('/_staff/admin/report')({ component: Page });
 
 /** The report over a chosen period, made from the bundle on this device (offline too). */
-function ReviewReport({ bundle }: { bundle: ReviewBundle }) {
-  const makeInput = useCallback((range: DateRange, generatedAt: string) => reportInputFromReview(bundle, range, generatedAt), [bundle]);
-  return <StaffReport timeZone={reviewTimeZone(bundle)} makeInput={makeInput} />;
+function ReviewReport({ bundle, range, onRangeChange }: { bundle: ReviewBundle; range: DateRange; onRangeChange: (range: DateRange) => void }) {
+  const makeInput = useCallback((r: DateRange, generatedAt: string) => reportInputFromReview(bundle, r, generatedAt), [bundle]);
+  return <StaffReport timeZone={reviewTimeZone(bundle)} makeInput={makeInput} range={range} onRangeChange={onRangeChange} />;
+}
+
+/**
+ * Everything the review shows follows one period, the report's (issue 16: a 30-day summary stood
+ * beside an unlabelled all-time table and a 14-day trend): statistics, trend and readings are of
+ * that period and say so. Medicines, labs, symptoms and appointments keep their whole history.
+ */
+function ReviewCards({ bundle }: { bundle: ReviewBundle }) {
+  const { i18n } = useLingui();
+  const timeZone = reviewTimeZone(bundle);
+  const [range, setRange] = useState<DateRange>(() => presetRange(DEFAULT_STAFF_REPORT_DAYS, todayIn(timeZone)));
+  const inRange = useCallback((iso: string) => {
+    const day = localDate(iso, timeZone);
+    return day >= range.from && day <= range.to;
+  }, [range, timeZone]);
+  const glucose = useMemo(
+    () => ({ fasting: bundle.glucose.fasting.filter((r) => inRange(r.recordedAt)), postprandial: bundle.glucose.postprandial.filter((r) => inRange(r.recordedAt)), random: bundle.glucose.random.filter((r) => inRange(r.recordedAt)) }),
+    [bundle, inRange],
+  );
+  const period = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(new Date(`${range.from}T00:00:00Z`), new Date(`${range.to}T00:00:00Z`));
+  // The trend's axis: from the first local midnight of the period to the last, on the patient's clock.
+  const all = [...glucose.fasting, ...glucose.postprandial, ...glucose.random];
+  const trend = { from: localMidnight(range.from, timeZone), to: localMidnight(addDays(range.to, 1), timeZone) - 1, label: period };
+  return (
+    <>
+      <ReviewReport bundle={bundle} range={range} onRangeChange={setRange} />
+      <ProfileCard bundle={bundle} />
+      <GlucoseStatsCard glucose={glucose} period={period} />
+      <TrendChart readings={all} period={trend} />
+      <GlucoseTables glucose={glucose} period={period} />
+    </>
+  );
 }
 
 function Page() {
@@ -71,11 +104,7 @@ function Page() {
             offline={state.offline}
             onReset={() => void reset().then(() => navigate({ to: '/admin/hospital-select' }))}
           />
-          <ReviewReport bundle={state.bundle} />
-          <ProfileCard bundle={state.bundle} />
-          <GlucoseStatsCard glucose={state.bundle.glucose} />
-          <TrendChart readings={[...state.bundle.glucose.fasting, ...state.bundle.glucose.postprandial, ...state.bundle.glucose.random]} />
-          <GlucoseTables glucose={state.bundle.glucose} />
+          <ReviewCards bundle={state.bundle} />
           <div className="review-grid">
             <MedicinesCard prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
             <div>
