@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlucoseType } from '../glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
-import { MIN_PROFILE_READINGS, quantile, timeOfDayProfile, asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, isLow, isVeryLow, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
+import { MIN_PROFILE_READINGS, quantile, timeOfDayProfile, asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
 import { formatGlucose, mgDlToMmolL, mmolLToMgDl, MG_DL_PER_MMOL_L, toUnit } from './units.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
@@ -82,6 +82,8 @@ describe('International Consensus bands of readings taken in mmol/L (issue 16)',
     expect(asTaken({ value: 180.2, unit: 'mmol/L' })).toEqual({ unit: 'mmol/L', value: 10 });
   });
   it('lows are < 70 mg/dL / < 3.9 mmol/L, level 2 < 54 / < 3.0', () => {
+    const isLow = (v: number) => ['low', 'veryLow'].includes(bandOf(v));
+    const isVeryLow = (v: number) => bandOf(v) === 'veryLow';
     expect([69, 70, 53.9, 54].map((v) => [isLow(v), isVeryLow(v)])).toEqual([[true, false], [false, false], [true, true], [true, false]]);
     expect([3.8, 3.9, 2.9, 3.0].map((v) => [isLow(storedMgDl(v)), isVeryLow(storedMgDl(v))])).toEqual([[true, false], [false, false], [true, true], [true, false]]);
   });

@@ -122,15 +122,6 @@ export function bandEdgesIn(band: Band, unit: EntryUnit): [number | null, number
   }
 }
 
-/** Below the consensus low edge (level 1 and 2 hypoglycaemia): < 70 mg/dL, < 3.9 mmol/L. */
-export const isLow = (r: Judgeable): boolean => {
-  const band = bandOf(r);
-  return band === 'low' || band === 'veryLow';
-};
-
-/** Below the consensus very-low edge (level 2): < 54 mg/dL, < 3.0 mmol/L. */
-export const isVeryLow = (r: Judgeable): boolean => bandOf(r) === 'veryLow';
-
 export type TargetKey = GlucoseType | 'overall';
 
 /** The ADA target of a meal tag in mg/dL; `maxInclusive` false means the upper bound itself is off target. */

@@ -33,7 +33,10 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
   const labels: Record<GlucoseType, string> = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` }), [t]);
   const to = period?.to ?? Date.now();
   const from = period?.from ?? to - days * DAY;
-  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && Date.parse(r.recordedAt) <= to), [readings, from, to]);
+  // The dashboard's own periods run up to now with no upper bound (a device clock behind the
+  // reading's must not hide it); a period the page sets ends where it says.
+  const end = period?.to;
+  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && (end === undefined || Date.parse(r.recordedAt) <= end)), [readings, from, end]);
   const inRange = inPeriod.filter((r) => inTimeInRange(r)).length;
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
   const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
