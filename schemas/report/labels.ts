@@ -116,7 +116,7 @@ export const PDF_LABELS = {
   a1c: /*i18n*/ { id: 'report.pdf.a1c', message: 'Estimated and measured A1c' },
   gmiLine: /*i18n*/ { id: 'report.pdf.gmiLine', message: 'GMI' },
   eA1cLine: /*i18n*/ { id: 'report.pdf.eA1cLine', message: 'Estimated A1c (ADAG)' },
-  labHbA1c: /*i18n*/ { id: 'report.pdf.labHbA1c', message: 'Latest lab HbA1c' },
+  labHbA1c: /*i18n*/ { id: 'report.pdf.labHbA1c', message: 'Latest lab HbA1c up to {end}' },
   onDate: /*i18n*/ { id: 'report.pdf.onDate', message: '{value} on {date}' },
   noHbA1c: /*i18n*/ { id: 'report.pdf.noHbA1c', message: 'No HbA1c recorded' },
 

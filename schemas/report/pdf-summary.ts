@@ -202,7 +202,7 @@ export function a1cBlock(model: ReportModel, f: Fmt): Content {
         table: {
           widths: ['*', '*', '*'],
           body: [
-            [f.t(L.gmiLine), f.t(L.eA1cLine), f.t(L.labHbA1c)].map((text): TableCell => ({ text, style: 'th' })),
+            [f.t(L.gmiLine), f.t(L.eA1cLine), f.t(L.labHbA1c, { end: f.date(model.input.range.to) })].map((text): TableCell => ({ text, style: 'th' })),
             [est(model.gmi), est(model.eA1c), labCell],
           ],
         },

@@ -72,7 +72,7 @@ describe('renderReportPdf (English, mg/dL)', () => {
     expect(text).toContain('Compared with the previous 14 days (Feb 15, 2026 – Feb 28, 2026)');
     expect(text).toContain('Mean (mg/dL) 150 200 -50');
     expect(text).toContain('+50 points');
-    expect(text).toMatch(/GMI Estimated A1c \(ADAG\) Latest lab HbA1c\s+6\.9% 6\.9% 7\.4%/);
+    expect(text).toMatch(/GMI Estimated A1c \(ADAG\) Latest lab HbA1c up to Mar 14, 2026\s+6\.9% 6\.9% 7\.4%/);
     expect(text).toContain('Metformin 500 mg tablet 1-0-1 21 of 28 75%');
     expect(text).toContain('Gliclazide 40 mg tablet 0-0-1 7 of 7 100%');
     expect(text).not.toContain('Glibenclamide'); // ended before the range

@@ -96,7 +96,7 @@ export function LowsSection({ model, f, labels }: { model: ReportModel; f: Repor
                 <th scope="row">{f.dateTime(l.recordedAt)}</th>
                 <td>{labels[l.type]}</td>
                 <td>
-                  <strong className={l.band === 'veryLow' ? 'report-low report-low--very' : 'report-low'}>{f.glucose(l.value)}</strong>
+                  <strong className={l.band === 'veryLow' ? 'report-low report-low--very' : 'report-low'}>{f.glucose(l)}</strong>
                 </td>
                 <td>{l.symptoms.length ? l.symptoms.join(', ') : '–'}</td>
               </tr>
@@ -139,6 +139,8 @@ export function SymptomsSection({ model, f }: { model: ReportModel; f: ReportFor
 /** Lab results of the period, the one before each, and the latest HbA1c beside the estimate. */
 export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
   const a1c = model.latestHbA1c;
+  // "Latest" of this report: up to the end of its period (a later result is in a later report).
+  const end = f.day(model.input.range.to);
   const estimate = model.gmi.value;
   return (
     <section className="card" aria-labelledby="report-labs-title">
@@ -148,7 +150,7 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
       <p className="report-a1c" data-testid="report-a1c">
         {a1c ? (
           <Trans>
-            Latest HbA1c: <strong>{f.a1c(a1c.percent)}</strong> ({f.date(a1c.recordedAt)}).
+            Latest HbA1c up to {end}: <strong>{f.a1c(a1c.percent)}</strong> ({f.date(a1c.recordedAt)}).
           </Trans>
         ) : (
           <Trans>No HbA1c result recorded up to the end of this period.</Trans>

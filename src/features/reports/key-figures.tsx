@@ -39,6 +39,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
       ? t`Not shown: the readings fall on fewer than ${MIN_DAYS_FOR_ESTIMATE} different days, too few for a reliable estimate.`
       : t`Not shown: fewer than ${MIN_READINGS_FOR_ESTIMATE} readings in this period, too few for a reliable estimate.`;
   const a1c = model.latestHbA1c;
+  const end = f.day(model.input.range.to);
   const low = f.glucose(70);
   const veryLow = f.glucose(54);
   const previousSays = (what: string) => (
@@ -99,7 +100,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
           <span className="report-previous">
             {a1c ? (
               <Trans>
-                Latest lab HbA1c: {f.a1c(a1c.percent)} on {f.date(a1c.recordedAt)}
+                Latest lab HbA1c up to {end}: {f.a1c(a1c.percent)} on {f.date(a1c.recordedAt)}
               </Trans>
             ) : (
               <Trans>No lab HbA1c recorded.</Trans>

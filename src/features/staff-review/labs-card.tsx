@@ -26,7 +26,7 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
                   <Trans>Test</Trans>
                 </th>
                 <th scope="col">
-                  <Trans>Latest</Trans>
+                  <Trans>Latest (any date)</Trans>
                 </th>
                 <th scope="col">
                   <Trans>Previous</Trans>

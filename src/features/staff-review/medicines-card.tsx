@@ -7,8 +7,8 @@ import type { ReviewDose, ReviewPrescription } from './types.ts';
 function Prescription({ p, history }: { p: ReviewPrescription; history: DoseHistory | undefined }) {
   const f = useFormat();
   const { t } = useLingui();
-  const start = p.startDate ? f.date(`${p.startDate}T12:00:00`) : t`not set`;
-  const end = p.endDate ? f.date(`${p.endDate}T12:00:00`) : t`no end date`;
+  const start = p.startDate ? f.calendarDate(p.startDate) : t`not set`;
+  const end = p.endDate ? f.calendarDate(p.endDate) : t`no end date`;
   return (
     <li>
       <div className="list-main">

@@ -9,6 +9,7 @@ import { DEFAULT_STAFF_REPORT_DAYS, StaffReport } from '../../../features/report
 import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
 import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
+import { PatientTimeZone } from '../../../features/staff-review/format.ts';
 import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx';
 import { LabsCard } from '../../../features/staff-review/labs-card.tsx';
 import { MedicinesCard } from '../../../features/staff-review/medicines-card.tsx';
@@ -49,8 +50,14 @@ function ReviewCards({ bundle }: { bundle: ReviewBundle }) {
   // The trend's axis: from the first local midnight of the period to the last, on the patient's clock.
   const all = [...glucose.fasting, ...glucose.postprandial, ...glucose.random];
   const trend = { from: localMidnight(range.from, timeZone), to: localMidnight(addDays(range.to, 1), timeZone) - 1, label: period };
+  const deviceZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   return (
     <>
+      {timeZone !== deviceZone && (
+        <p className="muted" data-testid="review-time-zone">
+          <Trans>Dates and times are shown on the patient’s clock ({timeZone}).</Trans>
+        </p>
+      )}
       <ReviewReport bundle={bundle} range={range} onRangeChange={setRange} />
       <ProfileCard bundle={bundle} />
       <GlucoseStatsCard glucose={glucose} period={period} />
@@ -104,15 +111,17 @@ function Page() {
             offline={state.offline}
             onReset={() => void reset().then(() => navigate({ to: '/admin/hospital-select' }))}
           />
-          <ReviewCards bundle={state.bundle} />
-          <div className="review-grid">
-            <MedicinesCard prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
-            <div>
-              <LabsCard tests={state.bundle.tests} />
-              <SymptomsCard symptoms={state.bundle.symptoms} />
-              <AppointmentsCard appointments={state.bundle.appointments} />
+          <PatientTimeZone.Provider value={reviewTimeZone(state.bundle)}>
+            <ReviewCards bundle={state.bundle} />
+            <div className="review-grid">
+              <MedicinesCard prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
+              <div>
+                <LabsCard tests={state.bundle.tests} />
+                <SymptomsCard symptoms={state.bundle.symptoms} />
+                <AppointmentsCard appointments={state.bundle.appointments} />
+              </div>
             </div>
-          </div>
+          </PatientTimeZone.Provider>
           {/* Admins manage the patient here too (it renders nothing for doctors); it needs the server. */}
           {!state.offline && <PatientManagement hospNo={state.hospNo} />}
         </>
