@@ -10,6 +10,10 @@ export const GLUCOSE_MAX_MG_DL = 600;
 /** mg/dL per mmol/L for glucose. */
 export const MG_DL_PER_MMOL_L = 18.016;
 
+/** The units a meter shows and a patient types in: whole mg/dL, or mmol/L to one decimal. */
+export const ENTRY_UNITS = ['mg/dL', 'mmol/L'] as const;
+export type EntryUnit = (typeof ENTRY_UNITS)[number];
+
 export const glucoseType = { type: 'string', enum: GLUCOSE_TYPES } as const;
 export const glucoseValue = {
   type: 'number',
@@ -17,6 +21,11 @@ export const glucoseValue = {
   maximum: GLUCOSE_MAX_MG_DL,
   unit: 'mg/dL',
 } as const;
+/** The unit a reading was typed in (issue 16); with `enteredValue`, the number as typed in it. */
+export const entryUnit = { type: 'string', enum: ENTRY_UNITS } as const;
+/** Wide enough for any plausible reading in either unit; `enteredMismatch` ties it to `value`. */
+export const enteredValue = { type: 'number', minimum: 1, maximum: GLUCOSE_MAX_MG_DL } as const;
+const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null' }] }) as const;
 
 export const glucoseReadingSchema = {
   $id: 'GlucoseReading',
@@ -25,6 +34,8 @@ export const glucoseReadingSchema = {
     _id: uuid,
     type: glucoseType,
     value: glucoseValue,
+    unit: nullable(entryUnit),
+    enteredValue: nullable(enteredValue),
     recordedAt: isoDateTime,
     updatedAt: isoDateTime,
     version: syncVersion,
@@ -36,14 +47,14 @@ export type GlucoseReading = FromSchema<typeof glucoseReadingSchema>;
 
 export const glucoseAddSchema = {
   type: 'object',
-  properties: { _id: uuid, type: glucoseType, value: glucoseValue, recordedAt: isoDateTime, mutationId },
+  properties: { _id: uuid, type: glucoseType, value: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, mutationId },
   required: ['type', 'value'],
 } as const;
 export type GlucoseAdd = FromSchema<typeof glucoseAddSchema>;
 
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, recordedAt: isoDateTime, baseVersion, mutationId },
+  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, baseVersion, mutationId },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;
@@ -54,3 +65,27 @@ export const glucoseDeleteSchema = {
   required: ['glucoseId'],
 } as const;
 export type GlucoseDelete = FromSchema<typeof glucoseDeleteSchema>;
+
+/**
+ * mmol/L (as typed) → mg/dL as stored: one decimal, so the way back to the typed value is exact
+ * (10.0 mmol/L → 180.2 mg/dL → 10.0 mmol/L).
+ */
+export const storedMgDl = (mmol: number): number => Math.round(mmol * MG_DL_PER_MMOL_L * 10) / 10;
+
+/** The mg/dL a value typed in `unit` is stored as. */
+export const mgDlOf = (entered: number, unit: EntryUnit): number => (unit === 'mmol/L' ? storedMgDl(entered) : entered);
+
+/**
+ * Why a reading's value as typed does not belong to its stored mg/dL, or undefined when it does (or
+ * when it carries none): a unit needs its value and the reverse, and the stored value must be the
+ * typed one converted as the app converts it (within 0.05 mg/dL, the stored precision).
+ */
+export function enteredMismatch(value: number, unit: EntryUnit | null | undefined, entered: number | null | undefined): string | undefined {
+  const hasUnit = unit !== undefined && unit !== null;
+  const hasValue = entered !== undefined && entered !== null;
+  if (!hasUnit && !hasValue) return undefined;
+  if (!hasUnit) return 'enteredValue needs the unit it was typed in';
+  if (!hasValue) return 'unit needs the enteredValue typed in it';
+  if (Math.abs(mgDlOf(entered, unit) - value) > 0.05 + 1e-9) return `value ${value} mg/dL is not ${entered} ${unit}`;
+  return undefined;
+}

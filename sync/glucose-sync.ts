@@ -1,5 +1,5 @@
 // Where glucose is synced: the REST shape of spec §7 (three lists by type; add, update, delete).
-import type { GlucoseReading } from '../schemas/glucose.ts';
+import type { EntryUnit, GlucoseReading } from '../schemas/glucose.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
 type ListResponse = { fasting?: GlucoseReading[]; postprandial?: GlucoseReading[]; random?: GlucoseReading[]; deleted?: string[] };
@@ -15,16 +15,21 @@ export const glucoseMapping: RestMapping<GlucoseReading> = {
   toOp(doc, isNew, previous) {
     const base = baseOf(previous);
     if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'glucose.delete', path: '/glucose/delete', body: { glucoseId: doc._id, ...base }, versioned: true };
-    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, recordedAt: doc.recordedAt } };
+    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt } };
     return {
       kind: 'update',
       name: changeName(doc, previous),
       path: '/glucose/update',
-      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, recordedAt: doc.recordedAt, ...base },
+      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...base },
       versioned: true,
     };
   },
 };
+
+/** The value as typed, when the reading carries it (readings from before it was kept carry none). */
+function entered(doc: GlucoseReading): { unit?: EntryUnit; enteredValue?: number } {
+  return doc.unit && typeof doc.enteredValue === 'number' ? { unit: doc.unit, enteredValue: doc.enteredValue } : {};
+}
 
 /** The intent of an edit, named by what changed (the server applies the whole reading either way). */
 function changeName(doc: GlucoseReading, previous: GlucoseReading | undefined): string {

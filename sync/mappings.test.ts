@@ -9,6 +9,7 @@ import { labTestMapping } from './lab-test-sync.ts';
 import { medicineIntakeMapping } from './medicine-intake-sync.ts';
 import { medicineMapping } from './medicine-sync.ts';
 import { drainOutbox } from './drain.ts';
+import { glucoseMapping } from './glucose-sync.ts';
 import { clearOutbox, listRefusals, setReplaySession } from './outbox.ts';
 import { PROFILE_DOC_ID, profileMapping } from './profile-sync.ts';
 import { labTestReferenceMapping, symptomReferenceMapping } from './reference-sync.ts';
@@ -78,6 +79,12 @@ describe('collection mappings', () => {
     const lab = await roundTrip(labTestMapping, t, { ...t, value: 6.9 });
     expect(lab.pulled).toMatchObject({ value: 6.9, unit: '%' });
     expect(lab.after).toEqual({ _id: t._id, _deleted: true });
+
+    // A reading keeps the unit and number it was typed in through the outbox and back (issue 16).
+    const g = { _id: id(), type: 'Random' as const, value: 180.2, unit: 'mmol/L' as const, enteredValue: 10, recordedAt: at };
+    const glu = await roundTrip(glucoseMapping, g, { ...g, value: 250.4, enteredValue: 13.9 });
+    expect(glu.pulled).toMatchObject({ value: 250.4, unit: 'mmol/L', enteredValue: 13.9 });
+    expect(glu.after).toEqual({ _id: g._id, _deleted: true });
   });
 });
 

@@ -65,8 +65,10 @@ describe('buildReport on the known data set', () => {
     ]);
     expect(m.checks).toEqual({ plannedDays: 3, daysWithReading: 3, missedDays: [] });
     expect(m.logbook).toHaveLength(14);
-    expect(m.logbook[0]).toEqual({ date: '2026-03-01', fasting: [100], postprandial: [160], random: [50] });
-    expect(m.logbook[1]).toEqual({ date: '2026-03-02', fasting: [140], postprandial: [200], random: [250] });
+    // Each cell's readings with their band (the fixture's readings carry no typed value).
+    const cell = (value: number, band: string) => ({ value, unit: null, enteredValue: null, band });
+    expect(m.logbook[0]).toEqual({ date: '2026-03-01', fasting: [cell(100, 'inRange')], postprandial: [cell(160, 'inRange')], random: [cell(50, 'veryLow')] });
+    expect(m.logbook[1]).toEqual({ date: '2026-03-02', fasting: [cell(140, 'inRange')], postprandial: [cell(200, 'high')], random: [cell(250, 'high')] });
     expect(m.appointments.map((a) => a.doctor)).toEqual(['Dr. Meera Rao (Endocrinology)']);
   });
 

@@ -19,7 +19,17 @@ function localReadings(input: ReportInput, range: ReportInput['range']): ReportR
   for (const r of input.readings) {
     const local = toLocal(r.recordedAt, tz);
     if (local.date < range.from || local.date > range.to) continue;
-    out.push({ id: r._id, recordedAt: r.recordedAt, ...local, type: r.type, value: r.value, band: bandOf(r), target: targetStatus(r, r.type) });
+    out.push({
+      id: r._id,
+      recordedAt: r.recordedAt,
+      ...local,
+      type: r.type,
+      value: r.value,
+      unit: r.unit ?? null,
+      enteredValue: r.enteredValue ?? null,
+      band: bandOf(r),
+      target: targetStatus(r, r.type),
+    });
   }
   return out.sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt));
 }
@@ -43,7 +53,7 @@ export function logbook(readings: readonly ReportReading[]): ReportModel['logboo
   for (const r of readings) {
     let row = rows.get(r.date);
     if (!row) rows.set(r.date, (row = { date: r.date, fasting: [], postprandial: [], random: [] }));
-    row[slot[r.type]].push(r.value);
+    row[slot[r.type]].push({ value: r.value, unit: r.unit ?? null, enteredValue: r.enteredValue ?? null, band: r.band });
   }
   return [...rows.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }

@@ -46,6 +46,27 @@ describe('reportCsv', () => {
     expect(parseCsv(reportCsv(one, { unit: 'mmol/L' }))[1]?.slice(3, 6)).toEqual(['8.2', 'In range', 'Above target']);
   });
 
+  it('writes a reading as typed in its own unit and judges it there: 10.0 mmol/L, 53.9 mg/dL (issue 16)', () => {
+    const input = fixtureInput();
+    const at = input.readings[0]?.recordedAt ?? '';
+    const two = buildReport({
+      ...input,
+      readings: [
+        { _id: 'r-10', type: 'Random', value: 180.2, unit: 'mmol/L', enteredValue: 10, recordedAt: at },
+        { _id: 'r-53', type: 'Random', value: 53.9, unit: 'mg/dL', enteredValue: 53.9, recordedAt: at },
+      ],
+    });
+    const cells = (unit: 'mg/dL' | 'mmol/L') => parseCsv(reportCsv(two, { unit })).slice(1).map((r) => r.slice(3, 5));
+    expect(cells('mmol/L')).toEqual([
+      ['10.0', 'In range'],
+      ['3.0', 'Very low'],
+    ]);
+    expect(cells('mg/dL')).toEqual([
+      ['180', 'In range'],
+      ['53.9', 'Very low'],
+    ]);
+  });
+
   it('has a header and one CRLF-terminated row per reading in range, local date and time', () => {
     const text = reportCsv(model, { unit: 'mg/dL' });
     expect(text.endsWith('\r\n')).toBe(true);

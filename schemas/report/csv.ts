@@ -6,7 +6,7 @@
 // must not be able to turn a download into a formula.
 import { BAND_LABELS, CSV_LABELS, englishTranslate, TARGET_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import type { DisplayUnit, ReportModel } from './types.ts';
-import { glucoseDecimals, toUnit } from './units.ts';
+import { shownGlucose } from './units.ts';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -29,11 +29,16 @@ export function reportCsv(model: ReportModel, { unit, translate = englishTransla
   // Both judgements, each named: the consensus range ("In range") and the meal tag's target
   // ("Above target", as the dashboard says), so a fasting 148 mg/dL reads the same everywhere.
   const header = [t(CSV_LABELS.date), t(CSV_LABELS.time), t(CSV_LABELS.type), t(CSV_LABELS.value, { unit }), t(CSV_LABELS.band), t(CSV_LABELS.target), t(CSV_LABELS.recordedAt)];
-  const digits = glucoseDecimals(unit);
   const rows = model.readings.map((r) =>
-    csvRow([r.date, r.time, t(TYPE_LABELS[r.type]), toUnit(r.value, unit).toFixed(digits), t(BAND_LABELS[r.band]), t(TARGET_LABELS[r.target]), new Date(r.recordedAt).toISOString()]),
+    csvRow([r.date, r.time, t(TYPE_LABELS[r.type]), csvGlucose(r, unit), t(BAND_LABELS[r.band]), t(TARGET_LABELS[r.target]), new Date(r.recordedAt).toISOString()]),
   );
   return [csvRow(header), ...rows].join('\r\n') + '\r\n';
+}
+
+/** A reading's value in `unit` with a dot: as typed when typed in `unit` (shownGlucose). */
+function csvGlucose(r: ReportModel['readings'][number], unit: DisplayUnit): string {
+  const { value, decimals } = shownGlucose(r, unit);
+  return value.toFixed(decimals);
 }
 
 /** A file name for a report's download: eddy-report-<hospNo>-<from>-<to>.<ext>, safe on every system. */

@@ -1,6 +1,7 @@
 // Number, date and glucose formatting for the PDF in the patient's language (Intl), shared by its
 // sections. Plain dates (YYYY-MM-DD) are formatted as UTC so no time zone can move them a day.
 import { englishTranslate, PDF_LABELS, UNIT_LABELS, type MessageDescriptor, type Translate, type TranslateValues } from './labels.ts';
+import type { Judgeable } from './statistics.ts';
 import type { DisplayUnit } from './types.ts';
 import { formatGlucose } from './units.ts';
 
@@ -13,8 +14,8 @@ export interface Fmt {
   num: (v: number | null | undefined, digits?: number) => string;
   /** A percentage (0–100) as whole percent, or a dash. */
   pct: (v: number | null | undefined, digits?: number) => string;
-  /** A glucose value (mg/dL in) in the report's unit, without the unit; a dash for null. */
-  glu: (mgdl: number | null | undefined) => string;
+  /** A glucose value (mg/dL) or reading in the report's unit, without the unit; a dash for null (formatGlucose). */
+  glu: (r: Judgeable | null | undefined) => string;
   /** The unit's printed name. */
   unitName: string;
   /** 14 Mar 2026 */

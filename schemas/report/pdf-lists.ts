@@ -6,8 +6,8 @@ import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
 import { bandRange, heading } from './pdf-summary.ts';
-import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, bandOf, CONSENSUS, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
-import type { ReportModel } from './types.ts';
+import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
+import type { LoggedValue, ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
 /** Header cells; the columns listed in `rightCols` hold numbers and are right-aligned like them. */
@@ -63,7 +63,7 @@ export function lowsSection(model: ReportModel, f: Fmt): Content {
     f.date(l.date),
     l.time,
     f.t(TYPE_LABELS[l.type]),
-    { text: f.glu(l.value), alignment: 'right', color: BAND_TEXT_COLORS[l.band], bold: l.band === 'veryLow' },
+    { text: f.glu(l), alignment: 'right', color: BAND_TEXT_COLORS[l.band], bold: l.band === 'veryLow' },
     l.symptoms.join(', ') || f.t(L.dash),
   ]);
   return section(title, rows.length, [table([80, 40, 80, 50, '*'], [f.t(L.date), f.t(L.lowsTime), f.t(L.lowsTag), f.t(L.lowsValue), f.t(L.lowsSymptoms)], rows, [3])]);
@@ -92,13 +92,12 @@ export function appointmentsSection(model: ReportModel, f: Fmt): Content {
 }
 
 /** Values of one logbook cell, each coloured by its band (lows red, highs orange). */
-function cellValues(values: number[], f: Fmt): TableCell {
+function cellValues(values: LoggedValue[], f: Fmt): TableCell {
   if (values.length === 0) return { text: '' };
   const parts: Content[] = [];
   values.forEach((v, i) => {
     if (i > 0) parts.push({ text: ', ' });
-    const band = bandOf(v);
-    parts.push({ text: f.glu(v), color: BAND_TEXT_COLORS[band], bold: band !== 'inRange' });
+    parts.push({ text: f.glu(v), color: BAND_TEXT_COLORS[v.band], bold: v.band !== 'inRange' });
   });
   return { text: parts, alignment: 'center' } as TableCell;
 }

@@ -28,7 +28,7 @@
 //
 // Variability (SD, CV) needs at least 30 readings: with fewer, a sample SD of fingersticks says more
 // about when the patient happened to measure than about their glucose.
-import { MG_DL_PER_MMOL_L, type GlucoseType } from '../glucose.ts';
+import { ENTRY_UNITS, MG_DL_PER_MMOL_L, storedMgDl, type EntryUnit, type GlucoseType } from '../glucose.ts';
 import type { GlucoseSummary } from './types.ts';
 
 export const MIN_READINGS_FOR_VARIABILITY = 30;
@@ -36,8 +36,7 @@ export const MIN_READINGS_FOR_VARIABILITY = 30;
 /** The consensus edges in mg/dL (labels, chart lines; judging goes through `bandOf`). */
 export const CONSENSUS = { veryLow: 54, low: 70, high: 180, veryHigh: 250 } as const;
 
-export const ENTRY_UNITS = ['mg/dL', 'mmol/L'] as const;
-export type EntryUnit = (typeof ENTRY_UNITS)[number];
+export { ENTRY_UNITS, storedMgDl, type EntryUnit };
 
 /**
  * The consensus edges as published in each unit: below `veryLow` is very low, below `low` low, up to
@@ -58,9 +57,6 @@ const roundTo = (value: number, decimals: number): number => {
   const f = 10 ** decimals;
   return Math.round(value * f) / f;
 };
-
-/** mmol/L (as typed) → mg/dL as the app stores it: one decimal, so the way back is exact. */
-export const storedMgDl = (mmol: number): number => roundTo(mmol * MG_DL_PER_MMOL_L, 1);
 
 /** The unit a stored mg/dL value was typed in when the reading does not say (see the header). */
 export function inferredUnit(mgdl: number): EntryUnit {

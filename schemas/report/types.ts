@@ -2,7 +2,7 @@
 // /admin/report, the PDF worker) and by the server (POST /api/users/report, POST /api/admin/report).
 // Everything in schemas/report/ is plain TypeScript without Lingui macros or DOM, so the server can run it.
 // Glucose values are mg/dL everywhere in the model; display units are chosen by the renderer (`unit`).
-import type { GlucoseReading, GlucoseType } from '../glucose.ts';
+import type { EntryUnit, GlucoseReading, GlucoseType } from '../glucose.ts';
 
 export type MealSlot = 'breakfast' | 'lunch' | 'dinner';
 export type DisplayUnit = 'mg/dL' | 'mmol/L';
@@ -26,7 +26,7 @@ export interface ReportInput {
    * are ignored. Likewise intakes, symptoms and appointments may include more than the range.
    * Lab tests should include earlier results too: the report shows the one before the latest.
    */
-  readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'recordedAt'>[];
+  readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'unit' | 'enteredValue' | 'recordedAt'>[];
   medicines: { prescrNo: string; name: string; dose: string; startDate?: string | null; endDate?: string | null }[];
   intakes: { prescrNo: string; medicineName?: string; dose?: string; takenAt: string }[];
   symptoms: { symptom: string; recordedAt: string }[];
@@ -66,11 +66,17 @@ export interface ReportReading {
   /** Minutes since local midnight (0–1439), for the time-of-day chart. */
   minutes: number;
   type: GlucoseType;
+  /** mg/dL as stored, with the unit and number as typed when the reading kept them. */
   value: number;
+  unit?: EntryUnit | null | undefined;
+  enteredValue?: number | null | undefined;
   band: 'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh';
   /** Against the ADA target of its own meal tag: a fasting 148 mg/dL is in range but above target. */
   target: 'below' | 'in' | 'above';
 }
+
+/** A logbook cell's reading: its value as stored and as typed, and its band. */
+export type LoggedValue = Pick<ReportReading, 'value' | 'unit' | 'enteredValue' | 'band'>;
 
 export interface ReportModel {
   input: ReportInput;
@@ -100,8 +106,8 @@ export interface ReportModel {
   latestHbA1c: { value: number; unit?: string | null; percent: number; recordedAt: string } | null;
   /** Planned glucometer days up to today; `missedDays` are the planned dates without a reading. */
   checks: { plannedDays: number; daysWithReading: number; missedDays: string[] };
-  /** Logbook: one row per local day, mg/dL values per slot (fasting/before-breakfast, after meals, other). */
-  logbook: { date: string; fasting: number[]; postprandial: number[]; random: number[] }[];
+  /** Logbook: one row per local day, the readings of each slot (fasting/before-breakfast, after meals, other). */
+  logbook: { date: string; fasting: LoggedValue[]; postprandial: LoggedValue[]; random: LoggedValue[] }[];
   /**
    * Every low of the range (below 70 mg/dL / 3.9 mmol/L, judged in its own unit), oldest first, with
    * the symptoms the patient reported on that local day (issue 16).

@@ -163,6 +163,9 @@ export const glucoseReadings = pgTable(
     patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['Fasting', 'Postprandial', 'Random'] }).notNull(),
     valueMgDl: doublePrecision('value_mg_dl').notNull(),
+    /** The unit the reading was typed in and the number as typed (null for readings from before). */
+    enteredUnit: text('entered_unit', { enum: ['mg/dL', 'mmol/L'] }),
+    enteredValue: doublePrecision('entered_value'),
     recordedAt: tstz('recorded_at').notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

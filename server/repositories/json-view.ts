@@ -31,6 +31,8 @@ export const glucoseJson = jsonObject({
   _id: glucoseReadings.id,
   type: glucoseReadings.type,
   value: glucoseReadings.valueMgDl,
+  unit: glucoseReadings.enteredUnit,
+  enteredValue: glucoseReadings.enteredValue,
   recordedAt: isoText(glucoseReadings.recordedAt),
   updatedAt: isoText(glucoseReadings.updatedAt),
   version: glucoseReadings.version,

@@ -13,7 +13,11 @@ export interface Window {
 export const reportRepo = {
   async glucose(db: Db, patientId: string, w: Window) {
     return db
-      .select({ id: glucoseReadings.id, type: glucoseReadings.type, value: glucoseReadings.valueMgDl, recordedAt: glucoseReadings.recordedAt })
+      .select({ id: glucoseReadings.id, type: glucoseReadings.type, value: glucoseReadings.valueMgDl,
+        unit: glucoseReadings.enteredUnit,
+        enteredValue: glucoseReadings.enteredValue,
+        recordedAt: glucoseReadings.recordedAt,
+      })
       .from(glucoseReadings)
       .where(
         and(

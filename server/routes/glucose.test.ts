@@ -119,6 +119,36 @@ describe('glucose', () => {
     expect(String(badSince.json['message'])).toMatch(/^since must be a valid ISO date/);
   });
 
+  it('keeps the value as typed beside the mg/dL, and refuses one that does not match (issue 16)', async () => {
+    const add = await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 180.2, unit: 'mmol/L', enteredValue: 10 } });
+    expect(add.status).toBe(201);
+    const data = add.json['data'] as { _id: string };
+    expect(add.json['data']).toMatchObject({ value: 180.2, unit: 'mmol/L', enteredValue: 10 });
+    // The list (built by the database) carries them as the add's answer (built from the row) does.
+    const listed = ((await call(h.app, 'GET', '/api/glucose', { token })).json['random'] as { _id: string }[]).find((r) => r._id === data._id);
+    expect(listed).toMatchObject({ value: 180.2, unit: 'mmol/L', enteredValue: 10 });
+
+    for (const body of [
+      { type: 'Random', value: 180, unit: 'mmol/L', enteredValue: 10 },
+      { type: 'Random', value: 126, unit: 'mg/dL' },
+      { type: 'Random', value: 126, enteredValue: 126 },
+    ]) {
+      const bad = await call(h.app, 'POST', '/api/glucose/add', { token, body });
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.json['message']).toMatch(/as entered|enteredValue|unit/);
+    }
+    const wrongUnit = await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 126, unit: 'mg', enteredValue: 126 } });
+    expect(wrongUnit.status).toBe(400);
+
+    // A change with its typed value keeps it; one without (an older client) clears it.
+    const upd = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 126, unit: 'mg/dL', enteredValue: 126 } });
+    expect(upd.json['data']).toMatchObject({ value: 126, unit: 'mg/dL', enteredValue: 126 });
+    const badUpd = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 127, unit: 'mg/dL', enteredValue: 126 } });
+    expect(badUpd.status).toBe(400);
+    const old = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 130 } });
+    expect(old.json['data']).toMatchObject({ value: 130, unit: null, enteredValue: null });
+  });
+
   it('needs a valid token', async () => {
     const res = await call(h.app, 'GET', '/api/glucose');
     expect(res.status).toBe(401);

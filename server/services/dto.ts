@@ -5,7 +5,13 @@ import type { PrescriptionRow } from '../repositories/medicines.ts';
 
 const iso = (d: Date) => d.toISOString();
 
-export const glucoseDto = (r: GlucoseRow) => ({ _id: r.id, type: r.type, value: r.valueMgDl, recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
+export const glucoseDto = (r: GlucoseRow) => ({
+  _id: r.id,
+  type: r.type,
+  value: r.valueMgDl,
+  unit: r.enteredUnit,
+  enteredValue: r.enteredValue,
+  recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
 export const symptomDto = (r: SymptomRow) => ({ _id: r.id, symptom: r.symptom, recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
 export const appointmentDto = (r: AppointmentRow) => ({ _id: r.id, doctor: r.doctor, date: iso(r.date), notes: r.notes, updatedAt: iso(r.updatedAt), version: r.version });
 export const labTestDto = (r: LabTestRow) => ({

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
-import type { GlucoseAdd, GlucoseDelete, GlucoseUpdate } from '../../schemas/glucose.ts';
+import { enteredMismatch, type EntryUnit, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
+import { badRequest } from '../http/errors.ts';
 import { glucoseRepo } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
@@ -29,11 +30,22 @@ export async function listGlucose(ctx: AppContext, patientId: string, since?: Si
   return listSynced(ctx, glucoseRepo, patientId, since, byType);
 }
 
+/**
+ * The value as typed, kept beside the stored mg/dL (issue 16), or none when the client sent none (an
+ * older client: a changed value without it must not keep the previous one's).
+ */
+function asEntered(value: number, unit: EntryUnit | undefined, enteredValue: number | undefined) {
+  const wrong = enteredMismatch(value, unit, enteredValue);
+  if (wrong) throw badRequest(`The glucose value as entered does not match: ${wrong}`);
+  return { enteredUnit: unit ?? null, enteredValue: enteredValue ?? null };
+}
+
 const addRow = (patientId: string, input: GlucoseAdd) => ({
   id: recordId(input._id),
   patientId,
   type: input.type,
   valueMgDl: input.value,
+  ...asEntered(input.value, input.unit, input.enteredValue),
   recordedAt: measurementTime('recordedAt', input.recordedAt),
 });
 
@@ -55,6 +67,7 @@ export async function updateGlucose(ctx: AppContext, patientId: string, input: G
     {
       type: input.gtype,
       valueMgDl: input.gvalue,
+      ...asEntered(input.gvalue, input.unit, input.enteredValue),
       ...(input.recordedAt ? { recordedAt: measurementTime('recordedAt', input.recordedAt) } : {}),
     },
     glucoseDto,

@@ -24,3 +24,18 @@ export function formatClockTime(hhmm: string, locale: string): string {
   if (h > 23 || min > 59) return hhmm;
   return new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, h, min));
 }
+
+/**
+ * A date format on a patient's clock (`timeZone`), or on this device's when none is given or the
+ * name is unknown to this browser (a staff device may lack a rare zone).
+ */
+export function zonedDateFormat(locale: string, opts: Intl.DateTimeFormatOptions, timeZone: string | undefined): Intl.DateTimeFormat {
+  if (timeZone) {
+    try {
+      return new Intl.DateTimeFormat(locale, { ...opts, timeZone });
+    } catch {
+      // An unknown zone: the device's clock below.
+    }
+  }
+  return new Intl.DateTimeFormat(locale, opts);
+}

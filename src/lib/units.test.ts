@@ -30,4 +30,24 @@ describe('glucose units', () => {
     expect(formatGlucose(126, 'mmol/L', 'es')).toBe('7,0');
     expect(formatGlucose(126, 'mg/dL', 'en')).toBe('126');
   });
+
+  it('shows a reading as it was typed in its own unit, converted in the other (issue 16)', () => {
+    const tenMmol = { value: toMgDl(10, 'mmol/L'), unit: 'mmol/L', enteredValue: 10 } as const;
+    expect(tenMmol.value).toBe(180.2);
+    // Typed 10.0 mmol/L, looked at in mg/dL, then in mmol/L again: 10.0.
+    expect(formatGlucose(tenMmol, 'mg/dL', 'en')).toBe('180');
+    expect(formatGlucose(tenMmol, 'mmol/L', 'en')).toBe('10.0');
+    // 53.9 mg/dL is very low (< 54): it must never read 54.
+    const low = { value: 53.9, unit: 'mg/dL', enteredValue: 53.9 } as const;
+    expect(formatGlucose(low, 'mg/dL', 'en')).toBe('53.9');
+    expect(formatGlucose(low, 'mmol/L', 'en')).toBe('3.0');
+    // Typed with two decimals, shown with them; more are not meter precision.
+    expect(formatGlucose({ value: toMgDl(7.25, 'mmol/L'), unit: 'mmol/L', enteredValue: 7.25 }, 'mmol/L', 'es')).toBe('7,25');
+    // An older reading without the typed value: its unit is read from the stored value.
+    expect(formatGlucose({ value: 180.2 }, 'mmol/L', 'en')).toBe('10.0');
+    expect(formatGlucose({ value: 126 }, 'mg/dL', 'en')).toBe('126');
+    // A number (a mean, an edge) is rounded as the unit shows values.
+    expect(formatGlucose(123.456, 'mg/dL', 'en')).toBe('123');
+    expect(formatGlucose(123.456, 'mmol/L', 'en')).toBe('6.9');
+  });
 });

@@ -168,6 +168,12 @@ test.describe('reports', () => {
     await screenshot(page, 'reports-1280');
     await page.setViewportSize({ width: 360, height: 780 });
     await screenshot(page, 'reports-360');
+    // The daily profile alone, to be looked at: bands and points inside 360 px, nothing cut off.
+    const profile = page.locator('section[aria-labelledby="report-tod-title"]');
+    await profile.scrollIntoViewIfNeeded();
+    const box = await profile.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 360).toBe(true);
+    await profile.screenshot({ path: path.join(SCREENSHOT_DIR, 'reports-profile-360.png') });
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
     await screenshot(page, 'reports-360-rtl');

@@ -59,10 +59,14 @@ test('a mmol/L patient’s 10.0 is in range and 13.9 high: on the dashboard, in 
   }
   const token = await apiLogin(server.url, '100002', 'Demo-patient-2');
   const stored = await until('both readings on the server', async () => {
-    const values = (await serverReadings(server.url, token)).map((r) => r.value).sort((a, b) => a - b);
-    return values.length === 2 ? values : undefined;
+    const readings = (await serverReadings(server.url, token)).map(({ value, unit, enteredValue }) => ({ value, unit, enteredValue })).sort((a, b) => a.value - b.value);
+    return readings.length === 2 ? readings : undefined;
   });
-  expect(stored).toEqual([180.2, 250.4]);
+  // mg/dL for every calculation, the unit and number as typed beside it.
+  expect(stored).toEqual([
+    { value: 180.2, unit: 'mmol/L', enteredValue: 10 },
+    { value: 250.4, unit: 'mmol/L', enteredValue: 13.9 },
+  ]);
 
   // The dashboard: the latest Random reading and the list, each with the consensus' word.
   await expect(page.getByTestId('latest-Random')).toContainText('13.9');
@@ -72,6 +76,27 @@ test('a mmol/L patient’s 10.0 is in range and 13.9 high: on the dashboard, in 
   await expect(list.getByRole('listitem').filter({ hasText: '10.0' })).toContainText('In target');
   await expect(list.getByRole('listitem').filter({ hasText: '13.9' })).toContainText('High');
   await screenshot(page, 'units-mmol-dashboard-360');
+
+  // A look in mg/dL and back: 10.0 reads 10.0 again, and an edit that leaves the value alone keeps it.
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const chooseUnit = async (unit: string) => {
+    await nav.getByRole('link', { name: 'Profile' }).click();
+    await page.getByRole('radio', { name: unit, exact: true }).check();
+    await nav.getByRole('link', { name: 'Dashboard' }).click();
+  };
+  await chooseUnit('mg/dL');
+  await expect(list.getByRole('listitem').filter({ hasText: '180' })).toContainText('In target');
+  await expect(list).not.toContainText('10.0');
+  await chooseUnit('mmol/L');
+  const ten = list.getByRole('listitem').filter({ hasText: '10.0' });
+  await expect(ten).toContainText('In target');
+  await ten.getByRole('button', { name: /^Edit reading 10\.0 mmol\/L/ }).click();
+  await expect(page.getByRole('dialog').getByLabel('Glucose (mmol/L)')).toHaveValue('10.0');
+  await page.getByRole('dialog').getByRole('radio', { name: 'Postprandial' }).check();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save changes' }).click();
+  await page.getByTestId('glucose-list-Postprandial').getByText('10.0', { exact: true }).waitFor();
+  const edited = await until('the edit on the server', async () => (await serverReadings(server.url, token)).find((r) => r.type === 'Postprandial'));
+  expect(edited).toMatchObject({ value: 180.2, unit: 'mmol/L', enteredValue: 10 });
 
   // The report: half in range (3.9–10.0), half high (10.1–13.9), none very high.
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();

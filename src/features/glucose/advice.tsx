@@ -45,10 +45,10 @@ const BODIES: Record<GlucoseAdviceKind, MessageDescriptor> = {
 };
 
 /** The dialog that replaces the success notice after a dangerous reading was saved. */
-export function GlucoseAdvice({ advice, onClose }: { advice: { kind: GlucoseAdviceKind; mgdl: number } | undefined; onClose: () => void }) {
+export function GlucoseAdvice({ advice, onClose }: { advice: { kind: GlucoseAdviceKind; reading: Judgeable } | undefined; onClose: () => void }) {
   const { i18n } = useLingui();
   const unit = useGlucoseUnit();
-  const glucose = (mgdl: number) => `${formatGlucose(mgdl, unit, i18n.locale)} ${unit}`;
+  const glucose = (r: Judgeable) => `${formatGlucose(r, unit, i18n.locale)} ${unit}`;
   return (
     <Modal open={advice !== undefined} title={advice ? i18n._(TITLES[advice.kind]) : ''} onClose={onClose}>
       {advice && (
@@ -56,7 +56,7 @@ export function GlucoseAdvice({ advice, onClose }: { advice: { kind: GlucoseAdvi
           <p>
             {i18n._({
               ...BODIES[advice.kind],
-              values: { value: glucose(advice.mgdl), veryLow: glucose(CONSENSUS.veryLow), low: glucose(CONSENSUS.low), veryHigh: glucose(CONSENSUS.veryHigh) },
+              values: { value: glucose(advice.reading), veryLow: glucose(CONSENSUS.veryLow), low: glucose(CONSENSUS.low), veryHigh: glucose(CONSENSUS.veryHigh) },
             })}
           </p>
           <p className="muted">

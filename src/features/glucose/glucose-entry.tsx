@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { adviceFor, GlucoseAdvice, type GlucoseAdviceKind } from './advice.tsx';
-import { GlucoseForm } from './glucose-form.tsx';
+import { GlucoseForm, type EnteredGlucose } from './glucose-form.tsx';
 import { defaultGlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
 
@@ -16,7 +16,7 @@ export function GlucoseEntry({ collection, onSaved }: { collection: () => Promis
   // The suggested type follows the time the form was opened; the person can change it.
   const [initialType] = useState(() => defaultGlucoseType(new Date()));
   // A dangerous value gets advice at once instead of a success notice (issue 16).
-  const [advice, setAdvice] = useState<{ kind: GlucoseAdviceKind; mgdl: number } | undefined>();
+  const [advice, setAdvice] = useState<{ kind: GlucoseAdviceKind; reading: EnteredGlucose } | undefined>();
   return (
     <section className="card glucose-entry" aria-labelledby="glucose-entry-title">
       <h2 id="glucose-entry-title">
@@ -26,10 +26,10 @@ export function GlucoseEntry({ collection, onSaved }: { collection: () => Promis
         initial={{ type: initialType }}
         timeFollowsNow
         submitLabel={t`Save reading`}
-        onSubmit={async ({ type, mgdl, recordedAt }) => {
-          await (await collection()).insert({ _id: uuidv7(), type, value: mgdl, recordedAt: recordedAt.toISOString() });
-          const kind = adviceFor(mgdl);
-          if (kind) setAdvice({ kind, mgdl });
+        onSubmit={async ({ type, reading, recordedAt }) => {
+          await (await collection()).insert({ _id: uuidv7(), type, ...reading, recordedAt: recordedAt.toISOString() });
+          const kind = adviceFor(reading);
+          if (kind) setAdvice({ kind, reading });
           else onSaved(t`Glucose reported successfully`);
         }}
       />

@@ -1,19 +1,26 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { toLocalInput } from '../../lib/dates.ts';
+import { mgDlOf } from '../../../schemas/glucose.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 
 
+/** A reading's value as stored: mg/dL, with the unit and number as typed (null for an older reading kept as it was). */
+export interface EnteredGlucose {
+  value: number;
+  unit: GlucoseUnit | null;
+  enteredValue: number | null;
+}
+
 export interface GlucoseValues {
   type: GlucoseType;
-  /** mg/dL, as stored. */
-  mgdl: number;
+  reading: EnteredGlucose;
   recordedAt: Date;
 }
 
 export interface GlucoseFormProps {
-  initial: { type: GlucoseType; mgdl?: number; recordedAt?: Date };
+  initial: { type: GlucoseType; reading?: { value: number; unit?: GlucoseUnit | null | undefined; enteredValue?: number | null | undefined }; recordedAt?: Date };
   submitLabel: string;
   /** Resolves when saved; the form then clears itself (new entry) or is closed by its owner. */
   onSubmit: (values: GlucoseValues) => Promise<void>;
@@ -27,7 +34,9 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
   const [type, setType] = useState<GlucoseType>(initial.type);
-  const [value, setValue] = useState(() => (initial.mgdl === undefined ? '' : formatGlucose(initial.mgdl, unit, 'en')));
+  // The reading's value as shown in the patient's unit: as typed when typed in this unit.
+  const [initialText] = useState(() => (initial.reading === undefined ? '' : formatGlucose(initial.reading, unit, 'en')));
+  const [value, setValue] = useState(initialText);
   const [time, setTime] = useState(() => toLocalInput(initial.recordedAt ?? new Date()));
   const [timeEdited, setTimeEdited] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -38,7 +47,12 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
   const range = plausibleRange(unit);
   const num = (v: number, u: GlucoseUnit) => `${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(v)} ${u}`;
 
-  async function save(mgdl: number) {
+  /** The value typed in `typedUnit`, or the reading as it was when its value was left alone. */
+  async function save(typed: number | undefined, typedUnit: GlucoseUnit) {
+    const reading: EnteredGlucose =
+      typed === undefined && initial.reading
+        ? { value: initial.reading.value, unit: initial.reading.unit ?? null, enteredValue: initial.reading.enteredValue ?? null }
+        : { value: mgDlOf(typed ?? Number.NaN, typedUnit), unit: typedUnit, enteredValue: typed ?? null };
     // An untouched time keeps its full precision: "now" for a new reading, the stored time when editing.
     const recordedAt = timeEdited && time ? new Date(time) : (initial.recordedAt ?? new Date());
     if (Number.isNaN(recordedAt.getTime()) || recordedAt.getTime() > Date.now() + 5 * 60_000) {
@@ -47,7 +61,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
     }
     setBusy(true);
     try {
-      await onSubmit({ type, mgdl, recordedAt });
+      await onSubmit({ type, reading, recordedAt });
       setQuestion(undefined);
       setError(undefined);
       if (timeFollowsNow) {
@@ -65,6 +79,14 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
 
   function submit(e: FormEvent) {
     e.preventDefault();
+    // An edit that leaves the value as shown keeps the reading's value as it was taken (a look in
+    // the other unit must not turn 10.0 mmol/L into 180 mg/dL).
+    if (initial.reading && value === initialText) {
+      setQuestion(undefined);
+      setError(undefined);
+      void save(undefined, unit);
+      return;
+    }
     const checked = checkGlucose(value, unit);
     setQuestion(undefined);
     if (checked.kind === 'confirm-unit') {
@@ -85,7 +107,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
       return;
     }
     setError(undefined);
-    void save(checked.mgdl);
+    void save(checked.value, unit);
   }
 
   return (
@@ -156,11 +178,11 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
             </Trans>
           </p>
           <div className="form-actions">
-            <button type="button" className="button" disabled={busy} onClick={() => void save(question.asOther)}>
+            <button type="button" className="button" disabled={busy} onClick={() => void save(question.value, question.other)}>
               <Trans>Save as {num(question.value, question.other)}</Trans>
             </button>
             {question.asTyped !== undefined && (
-              <button type="button" className="button button--secondary" disabled={busy} onClick={() => question.asTyped !== undefined && void save(question.asTyped)}>
+              <button type="button" className="button button--secondary" disabled={busy} onClick={() => void save(question.value, unit)}>
                 <Trans>Yes, {num(question.value, unit)}</Trans>
               </button>
             )}

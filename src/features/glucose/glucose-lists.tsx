@@ -52,11 +52,11 @@ export function GlucoseLists({ readings, collection, notify }: { readings: Gluco
       <Modal open={editing !== undefined} title={t`Edit reading`} onClose={() => setEditing(undefined)}>
         {editing && (
           <GlucoseForm
-            initial={{ type: editing.type, mgdl: editing.value, recordedAt: new Date(editing.recordedAt) }}
+            initial={{ type: editing.type, reading: editing, recordedAt: new Date(editing.recordedAt) }}
             submitLabel={t`Save changes`}
             onCancel={() => setEditing(undefined)}
-            onSubmit={async ({ type, mgdl, recordedAt }) => {
-              await collection?.findOne(editing._id).incrementalPatch({ type, value: mgdl, recordedAt: recordedAt.toISOString() });
+            onSubmit={async ({ type, reading, recordedAt }) => {
+              await collection?.findOne(editing._id).incrementalPatch({ type, ...reading, recordedAt: recordedAt.toISOString() });
               setEditing(undefined);
               notify({ type: 'success', text: t`Reading updated` });
             }}
@@ -84,7 +84,7 @@ function ReadingSummary({ reading }: { reading: GlucoseReading }) {
   return (
     <p>
       <strong>
-        {formatGlucose(reading.value, unit, i18n.locale)} {unit}
+        {formatGlucose(reading, unit, i18n.locale)} {unit}
       </strong>{' '}
       · {when}
     </p>
@@ -107,7 +107,7 @@ function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseTy
         <>
           <ul className="list">
             {readings.slice(0, shown).map((r) => {
-              const value = formatGlucose(r.value, unit, i18n.locale);
+              const value = formatGlucose(r, unit, i18n.locale);
               const at = when.format(new Date(r.recordedAt));
               return (
                 <li key={r._id}>

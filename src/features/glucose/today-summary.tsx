@@ -30,7 +30,7 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
             {reading ? (
               <>
                 <span className="latest-value">
-                  {formatGlucose(reading.value, unit, i18n.locale)} <small>{unit}</small>
+                  {formatGlucose(reading, unit, i18n.locale)} <small>{unit}</small>
                 </span>
                 <BandLabel band={classifyGlucose(reading, type)} />
                 <span className="muted latest-when">{when.format(new Date(reading.recordedAt))}</span>
@@ -54,7 +54,7 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
         <ul className="chips" data-testid="today-readings">
           {today.map((r) => (
             <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type)}`}>
-              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r.value, unit, i18n.locale)}</strong> <span>{label[r.type]}</span>
+              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{label[r.type]}</span>
             </li>
           ))}
         </ul>

@@ -131,7 +131,7 @@ function TrendTable({ readings, labels }: { readings: GlucoseReading[]; labels: 
                 <td key={type}>
                   {list
                     .filter((r) => r.type === type)
-                    .map((r) => `${formatGlucose(r.value, unit, i18n.locale)} (${timeFmt.format(new Date(r.recordedAt))})`)
+                    .map((r) => `${formatGlucose(r, unit, i18n.locale)} (${timeFmt.format(new Date(r.recordedAt))})`)
                     .join(', ')}
                 </td>
               ))}

@@ -18,7 +18,8 @@ const otherUnit = (unit: GlucoseUnit): GlucoseUnit => (unit === 'mg/dL' ? 'mmol/
 const inRange = (mgdl: number) => mgdl >= GLUCOSE_MIN_MG_DL && mgdl <= GLUCOSE_MAX_MG_DL;
 
 export type GlucoseCheck =
-  | { kind: 'ok'; mgdl: number }
+  /** `value` as typed (in the person's unit), `mgdl` as stored. */
+  | { kind: 'ok'; value: number; mgdl: number }
   | { kind: 'error'; error: 'empty' | 'not-a-number' | 'out-of-range' }
   /**
    * The number fits the other unit better (6.5 typed while in mg/dL): the person confirms which
@@ -47,5 +48,5 @@ export function checkGlucose(text: string, unit: GlucoseUnit): GlucoseCheck {
   }
   if (unit === 'mmol/L' && fitsOther && !inRange(mgdl)) return { kind: 'confirm-unit', value, other, asOther, asTyped: undefined };
   if (!inRange(mgdl)) return { kind: 'error', error: 'out-of-range' };
-  return { kind: 'ok', mgdl };
+  return { kind: 'ok', value, mgdl };
 }

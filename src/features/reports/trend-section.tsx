@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import type { LoggedValue, ReportModel } from '../../../schemas/report/types.ts';
 import type { GlucoseUnit } from '../../lib/units.ts';
 import type { ReportFormat } from './use-report-format.ts';
 
@@ -44,7 +44,7 @@ export function TrendSection({
       ? t`No readings in this period.`
       : t`${o.count} readings from ${f.day(from)} to ${f.day(to)}; ${percent} within the target range ${low}–${high} ${f.unit}.`;
   const days = model.logbook.filter((d) => d.fasting.length + d.postprandial.length + d.random.length > 0);
-  const list = (values: number[]) => values.map((v) => f.glucose(v)).join(', ');
+  const list = (values: LoggedValue[]) => values.map((v) => f.glucose(v)).join(', ');
   return (
     <section className="card report-chart" aria-labelledby="report-trend-title">
       <h2 id="report-trend-title">

@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
+import { zonedDateFormat } from '../../lib/dates.ts';
 import { formatGlucose, type GlucoseUnit } from '../../lib/units.ts';
-import { labDecimals, labValue } from '../../../schemas/report/statistics.ts';
+import { labDecimals, labValue, type Judgeable } from '../../../schemas/report/statistics.ts';
 
 /** Numbers, glucose values and dates of a report in the interface's language. */
 export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
@@ -11,13 +12,7 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
     // A report day is a calendar date, not an instant: formatted in UTC so no zone can shift it.
     const day = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' });
     // Instants are shown on the patient's clock; an unknown zone name falls back to the device's.
-    const zoned = (opts: Intl.DateTimeFormatOptions) => {
-      try {
-        return new Intl.DateTimeFormat(locale, { ...opts, timeZone });
-      } catch {
-        return new Intl.DateTimeFormat(locale, opts);
-      }
-    };
+    const zoned = (opts: Intl.DateTimeFormatOptions) => zonedDateFormat(locale, opts, timeZone);
     const dateTime = zoned({ dateStyle: 'medium', timeStyle: 'short' });
     const date = zoned({ dateStyle: 'medium' });
     const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
@@ -31,8 +26,8 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
       dateTime: (iso: string) => dateTime.format(new Date(iso)),
       /** The patient's calendar date of an instant. */
       date: (iso: string) => date.format(new Date(iso)),
-      /** A stored mg/dL value in the chosen unit, without the unit. */
-      glucose: (mgdl: number) => formatGlucose(mgdl, unit, locale),
+      /** A mg/dL value or a reading in the chosen unit, without the unit (a reading as typed: formatGlucose). */
+      glucose: (r: Judgeable) => formatGlucose(r, unit, locale),
       decimal: (value: number) => decimal.format(value),
       /** A lab result with the decimals it was given (up to 3), as in the PDF: 0.74, not 0.7. */
       lab: (value: number) => {

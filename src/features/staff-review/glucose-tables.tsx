@@ -39,7 +39,7 @@ function ReadingTable({ id, title, readings }: { id: string; title: string; read
               {sorted.slice(0, visible).map((r) => (
                 <tr key={r._id}>
                   <td>{f.dateTime(r.recordedAt)}</td>
-                  <td>{formatGlucose(r.value, unit, f.locale)}</td>
+                  <td>{formatGlucose(r, unit, f.locale)}</td>
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { OutboxOp } from '../../../sync/outbox.ts';
-import { formatGlucose, type GlucoseUnit } from '../../lib/units.ts';
+import { formatGlucose, GLUCOSE_UNITS, type GlucoseUnit } from '../../lib/units.ts';
 import { formatClockTime } from '../../lib/dates.ts';
 
 type Fields = Record<string, unknown>;
@@ -24,7 +24,10 @@ export function describeRecord(i18n: I18n, collection: string, fields: Fields, u
     case 'glucose': {
       const value = num(fields['value'] ?? fields['gvalue']);
       const type = str(fields['type'] ?? fields['gtype']);
-      return join(i18n._(msg`Glucose reading`), value !== undefined ? `${formatGlucose(value, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt']));
+      const entered = num(fields['enteredValue']);
+      const takenIn = GLUCOSE_UNITS.find((u) => u === fields['unit']);
+      const reading = value !== undefined ? { value, unit: takenIn, enteredValue: entered } : undefined;
+      return join(i18n._(msg`Glucose reading`), reading ? `${formatGlucose(reading, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt']));
     }
     case 'symptoms':
       return join(i18n._(msg`Symptom`), str(fields['symptom']), when(i18n, fields['recordedAt']));

@@ -89,9 +89,10 @@ const ALWAYS_PLAIN = new Set(['_id', 'updatedAt', 'version']);
 
 /**
  * The collections' schema version. 1: documents carry the server's `version` (and doses their
- * meal slot); documents of version 0 are valid as they are (see migrationStrategies in database.ts).
+ * meal slot); 2: glucose readings carry the unit and value as typed. Documents of an older version
+ * are valid as they are (see migrationStrategies in database.ts).
  */
-export const COLLECTION_SCHEMA_VERSION = 1;
+export const COLLECTION_SCHEMA_VERSION = 2;
 
 interface EntitySchema {
   readonly properties: Readonly<Record<string, object>>;

@@ -13,7 +13,7 @@ import {
   eddyCollectionSchemas,
   type GlucoseReading,
 } from './collections.ts';
-import { destroyEddyDatabase, openEddyDatabase, type EddyDatabase } from './database.ts';
+import { destroyEddyDatabase, migrationStrategies, openEddyDatabase, type EddyDatabase } from './database.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
 
 // Everything here runs on the real stack: RxDB, its Dexie storage and IndexedDB (fake-indexeddb),
@@ -288,10 +288,11 @@ describe('the Eddy database', () => {
     });
   });
 
-  it('keeps what a device stored before documents carried server versions (schema 0 → 1)', async () => {
+  it('keeps what a device stored before documents carried server versions or typed values (schema 0 → current)', async () => {
     const before: Record<string, object> = { ...eddyCollectionSchemas.glucose.properties };
-    delete before['version'];
-    const oldSchema = { ...eddyCollectionSchemas.glucose, version: 0, properties: before };
+    for (const later of ['version', 'unit', 'enteredValue']) delete before[later];
+    const encrypted = (eddyCollectionSchemas.glucose.encrypted ?? []).filter((f) => f in before);
+    const oldSchema = { ...eddyCollectionSchemas.glucose, version: 0, properties: before, encrypted };
     const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
     const old = await createRxDatabase<{ glucose: RxCollection<GlucoseReading> }>({ name: 'eddy-upgrade', storage, multiInstance: true });
     await old.addCollections({ glucose: { schema: oldSchema } });
@@ -462,7 +463,7 @@ describe('performance', () => {
     // dev-mode demands a validator at the top of any storage; validation only costs on writes.
     const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: base });
     const db = await createRxDatabase<{ glucose: RxCollection<GlucoseReading> }>({ name, storage, multiInstance: true });
-    await db.addCollections({ glucose: { schema: plainSchema, migrationStrategies: { 1: (doc: unknown) => doc } } });
+    await db.addCollections({ glucose: { schema: plainSchema, migrationStrategies } });
     return db;
   }
 

@@ -100,7 +100,7 @@ const openByName = new Map<string, Promise<EddyDatabase>>();
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
 /** Every schema version so far only added optional fields: older documents stay as they are. */
-const migrationStrategies = Object.fromEntries(Array.from({ length: COLLECTION_SCHEMA_VERSION }, (_, i) => [i + 1, (doc: unknown) => doc]));
+export const migrationStrategies = Object.fromEntries(Array.from({ length: COLLECTION_SCHEMA_VERSION }, (_, i) => [i + 1, (doc: unknown) => doc]));
 
 /**
  * Opens (or creates) the database. Callers asking for the same name while it is open share one
