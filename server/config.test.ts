@@ -34,6 +34,15 @@ describe('configuration', () => {
     expect(loadConfig({ VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey }).vapidKeys).toEqual({ publicKey, privateKey });
   });
 
+  it('allows push endpoints of the browsers’ push services, or the ones configured (issue 17)', () => {
+    expect(loadConfig({}).pushEndpointHosts).toEqual(['fcm.googleapis.com', 'android.googleapis.com', 'push.services.mozilla.com', 'notify.windows.com', 'push.apple.com']);
+    expect(loadConfig({ PUSH_ENDPOINT_HOSTS: ' FCM.googleapis.com , push.hospital.example. ' }).pushEndpointHosts).toEqual(['fcm.googleapis.com', 'push.hospital.example']);
+    expect(() => loadConfig({ PUSH_ENDPOINT_HOSTS: 'fcm.googleapis.com,https://x.example/,10.0.0.1:443' })).toThrow(
+      'PUSH_ENDPOINT_HOSTS must be host names separated by commas (not "https://x.example/", "10.0.0.1:443")',
+    );
+    expect(() => loadConfig({ PUSH_ENDPOINT_HOSTS: ' , ' })).toThrow(/PUSH_ENDPOINT_HOSTS must be host names/);
+  });
+
   it('reads the Firebase settings when PUSH_PROVIDER=fcm, and says which are missing', () => {
     const firebase = { apiKey: 'k', projectId: 'p', messagingSenderId: '1', appId: 'a' };
     const c = loadConfig({ PUSH_PROVIDER: 'fcm', FCM_SERVICE_ACCOUNT: '/etc/eddy/sa.json', FIREBASE_WEB_CONFIG: JSON.stringify(firebase), FIREBASE_VAPID_KEY: `B${'x'.repeat(86)}` });

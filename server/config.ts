@@ -4,6 +4,7 @@ import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
 import { describeAjvError } from './http/validation-message.ts';
 import type { FirebaseWebConfig } from '../schemas/push.ts';
+import { DEFAULT_PUSH_ENDPOINT_HOSTS, isHostName, type EndpointPolicy } from './push/endpoint-policy.ts';
 
 const schema = {
   type: 'object',
@@ -32,6 +33,7 @@ const schema = {
     REMINDERS: { type: 'string', enum: ['0', '1', 'true', 'false'], default: '1' },
     REMINDER_INTERVAL_SECONDS: { type: 'integer', minimum: 5, maximum: 3600, default: 60 },
     PUSH_ALLOW_INSECURE_ENDPOINTS: { type: 'string', enum: ['0', '1', 'true', 'false'], default: '0' },
+    PUSH_ENDPOINT_HOSTS: { type: 'string', minLength: 1, description: 'comma-separated host names of push services' },
   },
 } as const;
 
@@ -70,6 +72,8 @@ export interface Config {
   reminderIntervalSeconds: number;
   /** Accept http://127.0.0.1 and http://localhost push endpoints: a push-service peer in tests. */
   pushAllowInsecureEndpoints: boolean;
+  /** The push services a subscription's endpoint may name (each with its subdomains). */
+  pushEndpointHosts: string[];
 }
 
 export class ConfigError extends Error {
@@ -99,6 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const privateKey = str('VAPID_PRIVATE_KEY');
   if ((publicKey === undefined) !== (privateKey === undefined)) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)');
   const push = pushConfig(raw['PUSH_PROVIDER'] === 'fcm', str, problems);
+  const pushEndpointHosts = str('PUSH_ENDPOINT_HOSTS')?.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter((h) => h !== '') ?? [...DEFAULT_PUSH_ENDPOINT_HOSTS];
+  const badHosts = pushEndpointHosts.filter((h) => !isHostName(h));
+  if (badHosts.length > 0 || pushEndpointHosts.length === 0) problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
   if (problems.length > 0) throw new ConfigError(problems);
   const mailFrom = String(raw['MAIL_FROM']);
   return {
@@ -122,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminders: flag(str('REMINDERS')) ?? true,
     reminderIntervalSeconds: Number(raw['REMINDER_INTERVAL_SECONDS']),
     pushAllowInsecureEndpoints: flag(str('PUSH_ALLOW_INSECURE_ENDPOINTS')) ?? false,
+    pushEndpointHosts,
   };
 }
 
@@ -171,3 +179,9 @@ function schemaFor(e: ErrorObject): object {
   const key = e.instancePath.replace(/^\//, '');
   return (schema.properties as Record<string, object>)[key] ?? {};
 }
+
+/** Where this server may send Web Push requests (server/push/endpoint-policy.ts). */
+export const endpointPolicyOf = (config: Pick<Config, 'pushEndpointHosts' | 'pushAllowInsecureEndpoints'>): EndpointPolicy => ({
+  hosts: config.pushEndpointHosts,
+  allowInsecureLoopback: config.pushAllowInsecureEndpoints,
+});

@@ -4,7 +4,8 @@
 // at once may each generate a pair; the first one stored wins and everyone reads that one back.
 import { readFile } from 'node:fs/promises';
 import webpush from 'web-push';
-import { ConfigError, type Config, type FirebaseWebConfig } from '../config.ts';
+import { ConfigError, endpointPolicyOf, type Config, type FirebaseWebConfig } from '../config.ts';
+import type { EndpointPolicy } from './endpoint-policy.ts';
 import type { Db } from '../db/client.ts';
 import { settingsRepo } from '../repositories/settings.ts';
 
@@ -15,7 +16,7 @@ export interface VapidDetails {
 }
 
 export type PushSettings =
-  | { provider: 'webpush'; vapid: VapidDetails; allowInsecureEndpoints: boolean }
+  | { provider: 'webpush'; vapid: VapidDetails; policy: EndpointPolicy }
   | {
       provider: 'fcm';
       serviceAccount: Record<string, unknown>;
@@ -37,7 +38,7 @@ export async function vapidKeys(config: Config, db: Db): Promise<{ publicKey: st
 
 export async function resolvePushSettings(config: Config, db: Db): Promise<PushSettings> {
   if (config.push.provider === 'webpush') {
-    return { provider: 'webpush', vapid: { subject: config.vapidSubject, ...(await vapidKeys(config, db)) }, allowInsecureEndpoints: config.pushAllowInsecureEndpoints };
+    return { provider: 'webpush', vapid: { subject: config.vapidSubject, ...(await vapidKeys(config, db)) }, policy: endpointPolicyOf(config) };
   }
   const { serviceAccountPath, webConfig, vapidKey } = config.push;
   let serviceAccount: unknown;

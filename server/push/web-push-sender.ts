@@ -1,7 +1,10 @@
 // Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payload encryption (RFC 8291): the
-// web-push library builds the encrypted request, and it is sent with fetch, so that a push-service
-// peer on loopback over plain http can stand in for the real one in tests.
+// web-push library builds the encrypted request, and it is sent with undici's fetch through an agent
+// that connects to public addresses only (endpoint-policy.ts), to the push services allowed; a
+// push-service peer on loopback over plain http can stand in for the real one in tests.
+import { fetch } from 'undici';
 import webpush from 'web-push';
+import { endpointProblem, isTestPeer, publicOnlyAgent, type EndpointPolicy, type LookupAll } from './endpoint-policy.ts';
 import type { PushMessage } from './messages.ts';
 import { PUSH_TTL_SECONDS, type DeviceToken, type PushSender, type SendOutcome } from './sender.ts';
 import type { VapidDetails } from './settings.ts';
@@ -25,27 +28,17 @@ export function parseSubscription(token: string): Subscription | undefined {
   return undefined;
 }
 
-/** https everywhere; plain http only to this machine and only when configured (a test peer). */
-export function isAllowedEndpoint(endpoint: string, allowInsecure: boolean): boolean {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return false;
-  }
-  if (url.protocol === 'https:') return true;
-  return allowInsecure && url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-}
-
-export function webPushSender(opts: { vapid: VapidDetails; allowInsecureEndpoints: boolean }): PushSender {
+/** `resolve` stands in for the system's resolver in tests. */
+export function webPushSender(opts: { vapid: VapidDetails; policy: EndpointPolicy; resolve?: LookupAll }): PushSender {
+  const agent = publicOnlyAgent(opts.resolve);
   return {
     provider: 'webpush',
     async send(device: DeviceToken, message: PushMessage): Promise<SendOutcome> {
       const subscription = parseSubscription(device.token);
       if (!subscription) return { ok: false, gone: true, transient: false, error: 'not a push subscription' };
-      if (!isAllowedEndpoint(subscription.endpoint, opts.allowInsecureEndpoints)) {
-        return { ok: false, gone: false, transient: false, error: 'push endpoint is not https' };
-      }
+      // Stored before the policy (or under a wider one): never sent to, and dropped.
+      const refused = endpointProblem(subscription.endpoint, opts.policy);
+      if (refused) return { ok: false, gone: true, transient: false, error: `push endpoint refused: ${refused}` };
       let request;
       try {
         request = webpush.generateRequestDetails(subscription, JSON.stringify(message), {
@@ -60,11 +53,22 @@ export function webPushSender(opts: { vapid: VapidDetails; allowInsecureEndpoint
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(request.headers)) headers[k] = String(v);
-      let res: Response;
+      let res: Awaited<ReturnType<typeof fetch>>;
       try {
-        res = await fetch(request.endpoint, { method: 'POST', headers, body: request.body ? new Uint8Array(request.body) : null, signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
+        const peer = isTestPeer(new URL(request.endpoint), opts.policy);
+        res = await fetch(request.endpoint, {
+          method: 'POST',
+          headers,
+          body: request.body ? new Uint8Array(request.body) : null,
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+          redirect: 'error',
+          ...(peer ? {} : { dispatcher: agent }),
+        });
       } catch (err) {
-        return { ok: false, gone: false, transient: true, error: `push service unreachable: ${(err as Error).message}` };
+        const cause = (err as { cause?: NodeJS.ErrnoException }).cause;
+        // A name that resolves inside the network is no push service: never tried again.
+        if (cause?.code === 'EPUSHADDRESS') return { ok: false, gone: true, transient: false, error: `push endpoint refused: ${cause.message}` };
+        return { ok: false, gone: false, transient: true, error: `push service unreachable: ${cause?.message ?? (err as Error).message}` };
       }
       await res.body?.cancel();
       if (res.status >= 200 && res.status < 300) return { ok: true };

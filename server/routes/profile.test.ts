@@ -180,7 +180,7 @@ describe('notification token', () => {
   });
 
   it('stores a Web Push subscription object', async () => {
-    const subscription = { endpoint: 'https://push.example/abc', keys: browserKeys() };
+    const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/abc', keys: browserKeys() };
     const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: subscription } });
     expect(res.status).toBe(200);
     expect(typeof res.json['message']).toBe('string');
@@ -195,7 +195,7 @@ describe('notification token', () => {
   });
 
   it('accepts a subscription sent as its JSON text', async () => {
-    const subscription = { endpoint: 'https://push.example/def', keys: browserKeys() };
+    const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/def', keys: browserKeys() };
     const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: JSON.stringify(subscription) } });
     expect(res.status).toBe(200);
     const rows = (await rowsOf(fx.patientA.id)).filter((r) => r.provider === 'webpush').map((r) => JSON.parse(r.token) as unknown);
@@ -208,11 +208,18 @@ describe('notification token', () => {
     [{}],
     [{ token: { endpoint: 'http://push.example/insecure', keys: browserKeys() } }],
     [{ token: { endpoint: 'http://127.0.0.1:9/loopback-needs-the-test-setting', keys: browserKeys() } }],
-    [{ token: { endpoint: 'https://push.example/short-key', keys: { ...browserKeys(), p256dh: 'x' } } }],
-    [{ token: { endpoint: 'https://push.example/short-auth', keys: { ...browserKeys(), auth: 'eQ' } } }],
-    [{ token: { endpoint: 'https://push.example/not-a-point', keys: { ...browserKeys(), p256dh: randomBytes(65).fill(5).toString('base64url') } } }],
-    [{ token: { endpoint: 'https://push.example/abc' } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/short-key', keys: { ...browserKeys(), p256dh: 'x' } } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/short-auth', keys: { ...browserKeys(), auth: 'eQ' } } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/not-a-point', keys: { ...browserKeys(), p256dh: randomBytes(65).fill(5).toString('base64url') } } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' } }],
     [{ token: '{"not":"a subscription"}' }],
+    // Issue 17: no endpoint the server would POST to inside the network, or to anything but a push service.
+    [{ token: { endpoint: 'https://10.0.0.5/fcm/send/internal', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://[::1]/send/x', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://intranet.hospital.example/api/admin', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com.evil.example/send/x', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://fcm.googleapis.com:8443/fcm/send/x', keys: browserKeys() } }],
+    [{ token: { endpoint: 'https://user:pw@fcm.googleapis.com/fcm/send/x', keys: browserKeys() } }],
     [{ token: '   ' }],
   ])('rejects %j with 400 naming the token', async (body) => {
     const before = (await rowsOf(fx.patientA.id)).length;
@@ -239,7 +246,7 @@ describe('notification token: device time zone, language and removal', () => {
   });
 
   it('makes a valid device time zone the patient’s and keeps the device language with the token', async () => {
-    const subscription = { endpoint: 'https://push.example/tz-1', keys: browserKeys() };
+    const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/tz-1', keys: browserKeys() };
     const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: subscription, timeZone: 'Asia/Kolkata', locale: 'es' } });
     expect(res.status).toBe(200);
     const user = (await call(h.app, 'GET', '/api/users/', { token: token2 })).json['user'] as { timeZone: string };
@@ -266,7 +273,7 @@ describe('notification token: device time zone, language and removal', () => {
   });
 
   it('removes this device’s subscription by endpoint or token, and only the patient’s own', async () => {
-    const sub = { endpoint: 'https://push.example/remove-me', keys: browserKeys() };
+    const sub = { endpoint: 'https://fcm.googleapis.com/fcm/send/remove-me', keys: browserKeys() };
     await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: sub } });
     await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: 'fcm-remove-me' } });
     const count = async () => (await rowsOf(fx.patientA2.id)).length;

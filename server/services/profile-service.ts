@@ -4,7 +4,9 @@ import type { NotificationTimingsInput, NotificationTokenInput, NotificationToke
 import { WEEKDAYS } from '../../schemas/user-profile.ts';
 import { badRequest, conflict, unauthorized } from '../http/errors.ts';
 import { canonicalTimeZone, isRealDate } from '../lib/time.ts';
-import { isAllowedEndpoint, parseSubscription } from '../push/web-push-sender.ts';
+import { endpointPolicyOf } from '../config.ts';
+import { endpointProblem, type EndpointPolicy } from '../push/endpoint-policy.ts';
+import { parseSubscription } from '../push/web-push-sender.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
@@ -102,8 +104,9 @@ export async function changeAlertDay(ctx: AppContext, patientId: string, rawDay:
 }
 
 /** Why a subscription cannot be used, or undefined when it can. */
-function subscriptionProblem(sub: { endpoint: string; keys: { p256dh: string; auth: string } }, allowInsecure: boolean): string | undefined {
-  if (!isAllowedEndpoint(sub.endpoint, allowInsecure)) return 'token.endpoint must be an https URL';
+function subscriptionProblem(sub: { endpoint: string; keys: { p256dh: string; auth: string } }, policy: EndpointPolicy): string | undefined {
+  const endpoint = endpointProblem(sub.endpoint, policy);
+  if (endpoint) return endpoint;
   const key = Buffer.from(sub.keys.p256dh, 'base64url');
   // An uncompressed P-256 point: 0x04, then 32 bytes of x and 32 of y.
   if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.p256dh) || key.length !== 65 || key[0] !== 4) return "token.keys.p256dh must be the subscription's P-256 public key (base64url)";
@@ -129,7 +132,7 @@ function subscriptionOf(token: NotificationTokenInput['token']): Subscription | 
 export async function saveNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenInput, deviceId: string | undefined) {
   const subscription = subscriptionOf(input.token);
   if (subscription) {
-    const problem = subscriptionProblem(subscription, ctx.config.pushAllowInsecureEndpoints);
+    const problem = subscriptionProblem(subscription, endpointPolicyOf(ctx.config));
     if (problem) throw badRequest(problem);
   }
   let timeZone: string | undefined;
