@@ -48,10 +48,21 @@ describe('the build inputs', () => {
       expect(await buildInputsDigest(dir)).not.toBe(third);
     });
 
-    it('is undefined outside a git checkout (then it always builds)', async () => {
+    it('outside a git checkout (a release copied to a server) takes the project’s files, not what runs make', async () => {
       const plain = await mkdtemp(path.join(tmpdir(), 'eddy-no-git-'));
       try {
-        expect(await buildInputsDigest(plain)).toBeUndefined();
+        await mkdir(path.join(plain, 'src'));
+        await writeFile(path.join(plain, 'src', 'a.ts'), 'export const a = 1;\n');
+        const first = await buildInputsDigest(plain);
+        expect(first).toMatch(/^[0-9a-f]{64}$/);
+        for (const made of ['node_modules/x', 'dist', 'build/server', 'data']) {
+          await mkdir(path.join(plain, made), { recursive: true });
+          await writeFile(path.join(plain, made, 'file.js'), '// made\n');
+        }
+        await writeFile(path.join(plain, 'README.md'), '# notes\n');
+        expect(await buildInputsDigest(plain)).toBe(first);
+        await writeFile(path.join(plain, 'src', 'a.ts'), 'export const a = 2;\n');
+        expect(await buildInputsDigest(plain)).not.toBe(first);
       } finally {
         await rm(plain, { recursive: true, force: true });
       }

@@ -1,0 +1,49 @@
+// `npm start` on a current build serves in seconds (issue 17): it builds through build-cached.ts,
+// which keeps dist/ and build/ when nothing the build reads changed, instead of a minute or two of
+// building the same files again on every start.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { freePort } from '../tests/fixtures/server.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+/** A start with a fresh embedded database (migrations and demo data) on a current build. */
+const START_BUDGET_MS = 30_000;
+
+it('serves within seconds on a current build, and says the build was kept', async () => {
+  // Makes the build current first: in CI `npm test` has just built, elsewhere this may build once.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cached.ts')], { cwd: root, stdio: 'ignore', timeout: 600_000 });
+  const port = await freePort();
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-start-'));
+  const output: string[] = [];
+  const started = Date.now();
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    detached: true,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REMINDERS: '0', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.on('data', (d: Buffer) => output.push(d.toString()));
+  child.stderr.on('data', (d: Buffer) => output.push(d.toString()));
+  try {
+    let serving = false;
+    while (!serving && Date.now() - started < 120_000 && child.exitCode === null) {
+      serving = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (!serving) await new Promise((r) => setTimeout(r, 200));
+    }
+    const ms = Date.now() - started;
+    expect(serving, output.join('')).toBe(true);
+    expect(output.join('')).toContain('nothing the build reads changed since the last build');
+    expect(ms, `npm start took ${ms} ms to serve`).toBeLessThan(START_BUDGET_MS);
+  } finally {
+    // npm starts node in its own process: end the whole group.
+    if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}, 700_000);
