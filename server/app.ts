@@ -12,6 +12,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './http/errors.ts';
+import { installMetrics, NO_METRICS } from './http/metrics.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
@@ -63,6 +64,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler());
 
+  const metricsOn = config.metricsToken !== undefined || config.metricsAllow.length > 0;
+  const metrics = metricsOn ? installMetrics(app, { token: config.metricsToken, allow: config.metricsAllow }, database.poolStats) : NO_METRICS;
+
   const ctx: AppContext = {
     db: database.db,
     dbKind: database.kind,
@@ -71,6 +75,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     log: app.log,
     push: await resolvePushSettings(config, database.db),
     lists: new ListCache(config.listCacheMb * 1024 * 1024),
+    metrics,
   };
 
   // Clients send `Content-Type: application/json` even on calls without a body (validate, logout):
@@ -149,7 +154,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   let reminders: ReminderLoop | undefined;
   if (opts.reminders) {
     const deps = { db: ctx.db, sender: createPushSender(ctx.push), log: app.log };
-    reminders = startReminderLoop((now) => runReminderPass(deps, now), config.reminderIntervalSeconds * 1000, app.log);
+    const pass = async (now: Date) => {
+      const result = await runReminderPass(deps, now);
+      const sent = result.outcomes.filter((o) => o.status === 'sent').length;
+      metrics.reminderPass({ sent, failed: result.outcomes.filter((o) => o.status === 'failed').length, expired: result.expired });
+      return result;
+    };
+    reminders = startReminderLoop(pass, config.reminderIntervalSeconds * 1000, app.log);
   }
   app.addHook('onClose', async () => {
     await reminders?.stop();

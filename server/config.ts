@@ -4,6 +4,7 @@ import envSchema from 'env-schema';
 import type { ErrorObject } from 'ajv';
 import { describeAjvError } from './http/validation-message.ts';
 import type { FirebaseWebConfig } from '../schemas/push.ts';
+import { parseAllowList, type AddressRange } from './http/address-ranges.ts';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, isHostName, type EndpointPolicy } from './push/endpoint-policy.ts';
 
 const schema = {
@@ -34,6 +35,8 @@ const schema = {
     REMINDER_INTERVAL_SECONDS: { type: 'integer', minimum: 5, maximum: 3600, default: 60 },
     PUSH_ALLOW_INSECURE_ENDPOINTS: { type: 'string', enum: ['0', '1', 'true', 'false'], default: '0' },
     PUSH_ENDPOINT_HOSTS: { type: 'string', minLength: 1, description: 'comma-separated host names of push services' },
+    METRICS_TOKEN: { type: 'string', minLength: 16, description: 'a secret of at least 16 characters' },
+    METRICS_ALLOW: { type: 'string', minLength: 1, description: 'comma-separated addresses or CIDR ranges' },
   },
 } as const;
 
@@ -74,6 +77,10 @@ export interface Config {
   pushAllowInsecureEndpoints: boolean;
   /** The push services a subscription's endpoint may name (each with its subdomains). */
   pushEndpointHosts: string[];
+  /** /metrics for scrapers sending this bearer token (off when neither this nor metricsAllow is set). */
+  metricsToken: string | undefined;
+  /** /metrics for scrapers connecting from these ranges. */
+  metricsAllow: AddressRange[];
 }
 
 export class ConfigError extends Error {
@@ -105,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const push = pushConfig(raw['PUSH_PROVIDER'] === 'fcm', str, problems);
   const pushEndpointHosts = str('PUSH_ENDPOINT_HOSTS')?.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter((h) => h !== '') ?? [...DEFAULT_PUSH_ENDPOINT_HOSTS];
   const badHosts = pushEndpointHosts.filter((h) => !isHostName(h));
+  const metricsAllow = parseAllowList(str('METRICS_ALLOW') ?? '');
+  if (metricsAllow.bad.length > 0) problems.push(`METRICS_ALLOW must be addresses or CIDR ranges separated by commas (not ${metricsAllow.bad.map((b) => JSON.stringify(b)).join(', ')})`);
   if (badHosts.length > 0 || pushEndpointHosts.length === 0) problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
   if (problems.length > 0) throw new ConfigError(problems);
   const mailFrom = String(raw['MAIL_FROM']);
@@ -130,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reminderIntervalSeconds: Number(raw['REMINDER_INTERVAL_SECONDS']),
     pushAllowInsecureEndpoints: flag(str('PUSH_ALLOW_INSECURE_ENDPOINTS')) ?? false,
     pushEndpointHosts,
+    metricsToken: str('METRICS_TOKEN'),
+    metricsAllow: metricsAllow.ranges,
   };
 }
 

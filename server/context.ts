@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db, DbKind } from './db/client.ts';
+import type { Metrics } from './http/metrics.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { PushSettings } from './push/settings.ts';
 import type { ListCache } from './services/list-cache.ts';
@@ -15,4 +16,6 @@ export interface AppContext {
   push: PushSettings;
   /** The whole lists of patients' records last sent, kept while unchanged. */
   lists: ListCache;
+  /** What /metrics counts beyond requests (NO_METRICS when metrics are off). */
+  metrics: Metrics;
 }

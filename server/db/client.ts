@@ -19,6 +19,8 @@ export interface Database {
   close(): Promise<void>;
   /** The embedded database's data folder as a tarball (PGlite only), e.g. for a test template. */
   dumpDataDir?(): Promise<Blob>;
+  /** The connection pool's state (PostgreSQL only), for /metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export class DatabaseInUseError extends Error {}
@@ -62,6 +64,7 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
       }
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

@@ -24,6 +24,7 @@ export async function answerWrite(
     throw err;
   });
   if (answer.repeat) void reply.header(MUTATION_REPEAT_HEADER, '1');
+  if (answer.status < 400) ctx.metrics.write(req.routeOptions.url ?? req.url, answer.repeat === true);
   return reply.status(answer.status).send(answer.body);
 }
 
@@ -49,7 +50,10 @@ export async function answerAdd(
       if (isUniqueViolation(err, APPLIED_MUTATION_KEY) || isDeadlock(err)) return undefined;
       throw err;
     });
-    if (text !== undefined) return reply.status(201).type('application/json; charset=utf-8').send(text);
+    if (text !== undefined) {
+      ctx.metrics.write(req.routeOptions.url ?? req.url, false);
+      return reply.status(201).type('application/json; charset=utf-8').send(text);
+    }
   }
   return answerWrite(ctx, req, reply, change);
 }

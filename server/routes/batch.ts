@@ -56,6 +56,7 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
         }
       }
     });
+    for (const [i, r] of results.entries()) if (r.status < 400) ctx.metrics.write(`/api${req.body.mutations[i]?.path ?? ''}`, r.repeat === true);
     return { results };
   });
 }

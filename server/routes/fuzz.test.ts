@@ -39,6 +39,7 @@ const ISO_PAST = '2026-11-01T08:00:00.000Z';
  */
 const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?: string[] }> = {
   'GET /api/health': { base: undefined },
+  'GET /api/ready': { base: undefined },
   'GET /api/icons': { base: undefined },
   'POST /api/auth/login': { base: { hospNo: '200001', otp: '123456' }, extra: ['accessKey'] },
   'POST /api/auth/loginWithPassword': { base: { hospNo: '200001', password: 'not-the-password' } },

@@ -1,11 +1,41 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { migrationsFolder } from '../paths.ts';
+
+/** When the newest migration this code ships was made (drizzle records it as created_at). */
+const NEWEST_MIGRATION = (() => {
+  const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] };
+  const newest = journal.entries.at(-1);
+  if (!newest) throw new Error('no migrations in the journal');
+  return newest;
+})();
 
 export function healthRoutes(api: TypedApp, ctx: AppContext): void {
+  // Liveness: the process answers and the database does.
   api.get('/health', async (_req, reply) => {
     await ctx.db.execute(sql`select 1`);
     void reply.header('cache-control', 'no-store');
     return { status: 'ok', db: ctx.dbKind };
+  });
+
+  // Readiness (issue 17): the database answers and has every migration this code needs, so a load
+  // balancer sends patients here only then. 503 with what is missing otherwise.
+  api.get('/ready', async (_req, reply) => {
+    void reply.header('cache-control', 'no-store');
+    let database = 'ok';
+    let migrations = 'ok';
+    try {
+      const result = await ctx.db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`);
+      const applied = Number((result as unknown as { rows: { newest: string | number | null }[] }).rows[0]?.newest ?? 0);
+      if (applied < NEWEST_MIGRATION.when) migrations = `not applied: ${NEWEST_MIGRATION.tag} and maybe earlier ones`;
+    } catch (err) {
+      database = `unreachable: ${(err as Error).message}`;
+      migrations = 'unknown';
+    }
+    const ready = database === 'ok' && migrations === 'ok';
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', db: ctx.dbKind, database, migrations });
   });
 }

@@ -73,6 +73,7 @@ export interface Contract {
 /** Route key (as Fastify knows it) → the shape of its 2xx answer. */
 export const CONTRACTS: Record<string, Contract> = {
   'GET /api/health': { shape: obj({ status: { const: 'ok' }, db: { enum: ['pglite', 'postgres'] } }) },
+  'GET /api/ready': { shape: obj({ status: { const: 'ready' }, db: { enum: ['pglite', 'postgres'] }, database: { const: 'ok' }, migrations: { const: 'ok' } }) },
   // Iconify JSON (spec §7 "icon-data endpoint").
   'GET /api/icons': {
     shape: obj({ prefix: str, icons: { type: 'object', additionalProperties: { type: 'object', required: ['body'] } }, width: { type: 'number' }, height: { type: 'number' }, not_found: list(str) }, ['prefix', 'icons']),
