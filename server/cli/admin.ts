@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
+import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
 import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -20,6 +21,8 @@ Commands:
                   [--gender <g>] [--age <years>] [--address <text>] [--time-zone <IANA zone>]
   set-admin-password --email <email> [--password <pw>]
   list-hospitals
+  backup          --to <file>      the embedded database, while the server is stopped (PostgreSQL: pg_dump)
+  restore         --from <file>    into a DATA_DIR that holds no database yet (PostgreSQL: pg_restore)
 
 Passwords that are not given are generated and printed once.`;
 
@@ -36,6 +39,8 @@ const options = {
   gender: { type: 'string' },
   age: { type: 'string' },
   address: { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -160,10 +165,26 @@ export async function adminCli(argv: string[], env: NodeJS.ProcessEnv, out: (lin
     return 0;
   }
   const config = loadConfig(env);
+  const command = parsed.positionals[0];
+  if (command === 'backup' || command === 'restore') {
+    const file = command === 'backup' ? parsed.values.to : parsed.values.from;
+    if (!file) {
+      out(`--${command === 'backup' ? 'to' : 'from'} <file> is required\n\n${USAGE}`);
+      return 2;
+    }
+    try {
+      out(command === 'backup' ? await backupEmbedded(config, file) : await restoreEmbedded(config, file));
+      return 0;
+    } catch (err) {
+      if (!(err instanceof BackupError)) throw err;
+      out(err.message);
+      return 1;
+    }
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
   try {
     await database.migrate();
-    await run(parsed.positionals[0], parsed.values, database.db, out);
+    await run(command, parsed.values, database.db, out);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

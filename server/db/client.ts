@@ -17,8 +17,8 @@ export interface Database {
   /** Runs the numbered migrations; several instances starting at once take turns. */
   migrate(): Promise<void>;
   close(): Promise<void>;
-  /** The embedded database's data folder as a tarball (PGlite only), e.g. for a test template. */
-  dumpDataDir?(): Promise<Blob>;
+  /** The embedded database's data folder as a tarball (PGlite only): a test template, a backup. */
+  dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /** The connection pool's state (PostgreSQL only), for /metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
 }
@@ -29,8 +29,9 @@ export class DatabaseInUseError extends Error {}
 const MIGRATION_LOCK = 4_242_001;
 
 /**
- * `template` (tests): a tarball from `dumpDataDir()` that an in-memory PGlite starts from instead of a
- * new, empty cluster (server/testing/db-template.ts).
+ * `template`: a tarball from `dumpDataDir()` that PGlite starts from instead of a new, empty cluster:
+ * in memory (tests, server/testing/db-template.ts; reading a backup back), or loaded into a `dataDir`
+ * that holds no database yet (a restore, server/cli/backup.ts).
  */
 export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined; poolMax?: number; template?: Blob }): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax ?? 10);
@@ -77,7 +78,7 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
     const dir = path.resolve(dataDir, 'pgdata');
     await mkdir(dir, { recursive: true });
     await assertNotInUse(dir);
-    client = new PGlite(dir);
+    client = new PGlite(dir, template ? { loadDataDir: template } : {});
   } else {
     client = new PGlite(template ? { loadDataDir: template } : {}); // in memory: tests
   }
@@ -93,8 +94,8 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
       await client.close();
       await lock?.();
     },
-    async dumpDataDir() {
-      const dump = await client.dumpDataDir('none');
+    async dumpDataDir(compression = 'none') {
+      const dump = await client.dumpDataDir(compression);
       return dump instanceof Blob ? dump : new Blob([dump]);
     },
   };
