@@ -24,8 +24,7 @@ export class BackupError extends Error {}
 
 /** Every table of the schema, by its SQL name. */
 const TABLES = Object.values(schema)
-  .filter((t): t is PgTable => t instanceof PgTable)
-  .map((t) => getTableName(t))
+  .flatMap((t: unknown) => (t instanceof PgTable ? [getTableName(t)] : []))
   .sort();
 
 /** Rows per table: what a backup holds, and what a restore must give back. */
