@@ -66,6 +66,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const metricsOn = config.metricsToken !== undefined || config.metricsAllow.length > 0;
   const metrics = metricsOn ? installMetrics(app, { token: config.metricsToken, allow: config.metricsAllow }, database.poolStats) : NO_METRICS;
+  // Off: a plain 404, never the web app's page that unknown paths get.
+  if (!metricsOn) app.get('/metrics', (_req, reply) => reply.status(404).send({ message: 'Page not found: /metrics' }));
 
   const ctx: AppContext = {
     db: database.db,

@@ -1,6 +1,9 @@
 // What a hospital's monitoring reads (issue 17): /metrics for those allowed, /api/ready beside the
 // liveness /api/health.
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createHarness, loginPatient, seedFixture, type Harness } from '../testing/harness.ts';
@@ -89,12 +92,18 @@ describe('metrics by address, and off by default', () => {
     }
   });
 
-  it('has no /metrics unless configured', async () => {
-    const h = await createHarness();
+  it('has no /metrics unless configured (a 404, not the web app)', async () => {
+    const web = await mkdtemp(path.join(tmpdir(), 'eddy-web-'));
+    await writeFile(path.join(web, 'index.html'), '<!doctype html><title>app</title>');
+    const h = await createHarness({}, { webRoot: web });
     try {
-      expect((await h.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
+      expect((await h.app.inject({ method: 'GET', url: '/some/app/page' })).statusCode).toBe(200);
+      const res = await h.app.inject({ method: 'GET', url: '/metrics' });
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('<title>');
     } finally {
       await h.close();
+      await rm(web, { recursive: true, force: true });
     }
   });
 });
