@@ -102,6 +102,7 @@ export async function copyPgliteTemplate(dataDir: string): Promise<void> {
 
 const pgTemplates = new Map<string, Promise<string>>();
 /** `pg` error codes met while two processes make or clone the template at once. */
+const UNIQUE_VIOLATION = '23505';
 const DUPLICATE_DATABASE = '42P04';
 const OBJECT_IN_USE = '55006';
 
@@ -140,7 +141,10 @@ async function makePostgresTemplate(base: string): Promise<string> {
       await admin.query(`alter database ${tmp} rename to ${name}`);
     } catch (err) {
       await admin.query(`drop database if exists ${tmp} with (force)`);
-      if ((err as { code?: string }).code !== DUPLICATE_DATABASE) throw err;
+      // Another process renamed its copy into place first: PostgreSQL says "already exists", or, when
+      // both renames run at the same instant, a unique violation on pg_database's name index.
+      const code = (err as { code?: string }).code;
+      if (code !== DUPLICATE_DATABASE && code !== UNIQUE_VIOLATION) throw err;
     }
     return name;
   } finally {
