@@ -9,12 +9,14 @@ import { expect, it } from 'vitest';
 import { freePort } from '../tests/fixtures/server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
+// Vitest sets NODE_ENV=test: a build made under it would be a development build of the app.
+const { NODE_ENV: _testEnv, ...outsideEnv } = process.env;
 /** A start with a fresh embedded database (migrations and demo data) on a current build. */
 const START_BUDGET_MS = 30_000;
 
 it('serves within seconds on a current build, and says the build was kept', async () => {
   // Makes the build current first: in CI `npm test` has just built, elsewhere this may build once.
-  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cached.ts')], { cwd: root, stdio: 'ignore', timeout: 600_000 });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cached.ts')], { cwd: root, stdio: 'ignore', timeout: 600_000, env: outsideEnv });
   const port = await freePort();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-start-'));
   const output: string[] = [];
@@ -22,7 +24,7 @@ it('serves within seconds on a current build, and says the build was kept', asyn
   const child = spawn('npm', ['start'], {
     cwd: root,
     detached: true,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REMINDERS: '0', LOG_LEVEL: 'warn' },
+    env: { ...outsideEnv, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', REMINDERS: '0', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout.on('data', (d: Buffer) => output.push(d.toString()));
