@@ -10,7 +10,7 @@ import { freePort } from '../tests/fixtures/server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 // Vitest sets NODE_ENV=test: a build made under it would be a development build of the app.
-const { NODE_ENV: _testEnv, ...outsideEnv } = process.env;
+const outsideEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_ENV'));
 /** A start with a fresh embedded database (migrations and demo data) on a current build. */
 const START_BUDGET_MS = 30_000;
 
