@@ -33,7 +33,7 @@
 // when lost, duplicated, stuck or diverged is not 0. A run that saw something odd that broke no
 // invariant (a navigation that never reached "load", tried again) logs a FINDING line; it stays ok,
 // but prints its log and keeps its artifacts like a failing run, and the seeds are listed at the end.
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { stdout, stderr } from 'node:process';
 import { parseArgs } from 'node:util';
 import { ARTIFACTS, chaosRun, type RunResult } from './one-run.ts';
@@ -62,7 +62,11 @@ if (![runs, seed, workers, actions].every(Number.isFinite)) {
 
 print(`chaos: ${runs} runs from seed ${seed} (${workers} worker(s), ${actions} actions each) on ${process.env['DATABASE_URL'] && process.env['E2E_DATABASE'] !== 'embedded' ? 'PostgreSQL' : 'PGlite'}`);
 print(`chaos: reproduce one run with: npm run chaos -- --runs 1 --seed <seed>`);
-await rm(ARTIFACTS, { recursive: true, force: true }).catch(() => undefined);
+// The last batch's artifacts move aside instead of going: replaying a failed seed must not wipe the
+// trace of the failure it replays (a seed that fails once in a batch may pass when replayed).
+const PREVIOUS = `${ARTIFACTS}-previous`;
+await rm(PREVIOUS, { recursive: true, force: true }).catch(() => undefined);
+await rename(ARTIFACTS, PREVIOUS).catch(() => undefined);
 
 const started = Date.now();
 const results: RunResult[] = [];
