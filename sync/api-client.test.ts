@@ -49,4 +49,28 @@ describe('api client', () => {
     const offline = await createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => undefined }).get('/health').catch((e: unknown) => e);
     expect(offline).toMatchObject({ status: 0, message: MSG_REQUEST_FAILED });
   });
+
+  it('counts a success whose body is cut off or broken as no answer, never as an empty one', async () => {
+    const cutOff = () =>
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"valid":tr'));
+          c.error(new TypeError('network error'));
+        },
+      });
+    const answers: (() => Response)[] = [
+      () => new Response(cutOff(), { status: 200, headers: { 'content-type': 'application/json' } }),
+      () => new Response('{"valid":tr', { status: 200, headers: { 'content-type': 'application/json' } }),
+    ];
+    for (const answer of answers) {
+      const api = createApiClient({ baseUrl, getToken: () => undefined, fetchImpl: async () => answer() });
+      const err = await api.post('/auth/validate').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ApiError);
+      expect((err as ApiError).status).toBe(0);
+      expect((err as ApiError).message).toBe(MSG_REQUEST_FAILED);
+    }
+    // A refusal without a readable body still says the server refused.
+    const api = createApiClient({ baseUrl, getToken: () => undefined, fetchImpl: async () => new Response('<html>', { status: 502 }) });
+    await expect(api.get('/glucose')).rejects.toMatchObject({ status: 502 });
+  });
 });

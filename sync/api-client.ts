@@ -73,7 +73,16 @@ export function createApiClient(opts: ApiClientOptions) {
     } finally {
       if (!ro.quiet) opts.onActivity?.(-1);
     }
-    const json = (await res.json().catch(() => ({}))) as T & { message?: unknown };
+    // A success whose body never fully arrived (the connection cut after the headers, the page
+    // leaving) is no answer at all, never an empty one: read as `{}`, the session check took it for
+    // "token invalid" and logged the patient out (chaos seed 1150831780, TESTING.md).
+    let json: T & { message?: unknown };
+    try {
+      json = (await res.json()) as T & { message?: unknown };
+    } catch {
+      if (res.ok) throw new ApiError(0, MSG_REQUEST_FAILED);
+      json = {} as T & { message?: unknown };
+    }
     if (res.status === 401) {
       if (!ro.checksCredentials) opts.onUnauthorized?.();
       throw new ApiError(401, typeof json.message === 'string' && json.message ? json.message : MSG_SESSION_EXPIRED);

@@ -169,4 +169,39 @@ describe('a session that ends by itself', () => {
     expect(s.session.state.status).toBe('logged-out');
     expect(s.calls).toEqual(['lock', 'told']);
   });
+
+  // Chaos seed 1150831780: the page was left (a reload, a tap on a link) just as the check's 200
+  // arrived; its body never did, was read as {}, and {} counted as "invalid": logged out.
+  it('stays logged in when the check’s answer is cut off after its headers', async () => {
+    let stored: StoredSession | undefined;
+    const vault: SessionVault = { load: async () => stored, save: async (v) => void (stored = v), clear: async () => void (stored = undefined) };
+    let cut = false;
+    const fetchImpl: typeof fetch = async (input, init) => {
+      if (!cut) return fetch(input, init);
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          c.enqueue(new TextEncoder().encode('{"valid":tr'));
+          c.error(new TypeError('network error'));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    const calls: string[] = [];
+    let tokenRef: () => string | undefined = () => undefined;
+    const session = createPatientSession({
+      api: createApiClient({ baseUrl, getToken: () => tokenRef(), fetchImpl }),
+      vault,
+      wipeLocalData: async () => void calls.push('wipe'),
+      lockLocalData: async () => void calls.push('lock'),
+      prepareLocalData: async () => undefined,
+      onEnded: () => void calls.push('told'),
+    });
+    tokenRef = session.token;
+    await session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
+    cut = true;
+    expect(await session.validate()).toBe('unreachable');
+    expect(session.state.status).toBe('logged-in');
+    expect(stored?.token).toBe(session.token());
+    expect(calls).toEqual([]);
+  });
 });

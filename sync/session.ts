@@ -10,6 +10,7 @@
 // stored expiry in step.
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-client.ts';
+import { log } from './log.ts';
 
 export const VALIDATE_EVERY_MS = 30 * 60_000;
 
@@ -99,15 +100,21 @@ export function createPatientSession(opts: PatientSessionOptions) {
   /** The server's word on a token: valid (with the end it now gives), invalid, ended (401), or none. */
   async function verdictOf(token: string): Promise<{ expiresAt: string | undefined } | 'invalid' | 'unauthorized' | 'unreachable'> {
     try {
-      const res = await opts.api.post<{ valid: boolean; expiresAt?: string }>('/auth/validate', undefined, { quiet: true, token });
-      return res.valid ? { expiresAt: res.expiresAt } : 'invalid';
+      const res = await opts.api.post<{ valid?: unknown; expiresAt?: string }>('/auth/validate', undefined, { quiet: true, token });
+      // Only the server's explicit "no" ends a session; an answer without a verdict is no answer.
+      if (res.valid === true) return { expiresAt: res.expiresAt };
+      return res.valid === false ? 'invalid' : 'unreachable';
     } catch (err) {
       return err instanceof ApiError && err.status === 401 ? 'unauthorized' : 'unreachable';
     }
   }
 
-  /** A session that ended by itself, found at start-up or by the periodic check: locked, and said. */
-  async function ended(): Promise<void> {
+  /**
+   * A session that ended by itself, found at start-up or by the periodic check: locked, and said.
+   * Why is logged (never the token): a patient sent back to the login page is a support call.
+   */
+  async function ended(why: string): Promise<void> {
+    log.warn('Session ended', { why });
     await lock();
     opts.onEnded?.();
   }
@@ -128,7 +135,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
         if (session !== stored) await opts.vault.save(session);
         set({ status: 'logged-in', session });
       } else {
-        await ended();
+        await ended(`at start-up: expired by this device's clock (${stored.expiresAt ?? 'no end'}), and the server answered ${verdict}`);
       }
     }
     return state;
@@ -168,7 +175,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
     if (verdict === 'unauthorized') return 'invalid';
     // No answer: the ward's Wi-Fi is down, not the session, unless the device's clock says it ended.
     if (verdict === 'unreachable' && !isExpired(session)) return 'unreachable';
-    await ended();
+    await ended(verdict === 'invalid' ? 'the server calls the token invalid' : `no answer, and expired by this device's clock (${session.expiresAt ?? 'no end'})`);
     return 'invalid';
   }
 

@@ -61,6 +61,7 @@ let onSessionExpired: () => void = () => undefined;
  */
 function handleUnauthorized(): void {
   if (session.state.status !== 'logged-in') return;
+  log.warn('Session ended', { why: 'a call was answered 401' });
   void session.expire().then(() => {
     toast({ type: 'error', text: msg`Session Expired. Please login again.` });
     onSessionExpired();

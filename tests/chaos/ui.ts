@@ -9,9 +9,22 @@ export const GLUCOSE = /^Glucose \((mg\/dL|mmol\/L)\)$/;
 
 export type Screen = 'Dashboard' | 'Symptoms' | 'Lab tests' | 'Profile';
 
-/** The app is up on the dashboard (after a load, a reload or a new tab). */
+/**
+ * The app is up on the dashboard (after a load, a reload or a new tab). A device that lands on the
+ * login page instead was logged out, which no fault of a chaos run should do: that fails at once,
+ * with what the device holds (storage keys and databases, never their contents) and what it says.
+ */
 export async function appReady(page: Page): Promise<void> {
-  await page.getByLabel(GLUCOSE).first().waitFor({ timeout: 45_000 });
+  const app = page.getByLabel(GLUCOSE).first();
+  await app.or(page.getByRole('button', { name: 'Log in', exact: true })).first().waitFor({ timeout: 45_000 });
+  if (await app.isVisible()) return;
+  const held = await page.evaluate(async () => ({
+    url: location.pathname,
+    localStorage: Object.keys(localStorage).sort(),
+    indexedDB: (await indexedDB.databases()).map((d) => d.name).sort(),
+    shown: [...document.querySelectorAll('[role=status], [role=alert]')].map((e) => e.textContent?.trim()).filter(Boolean),
+  }));
+  throw new Error(`the device is on the login page, logged out: ${JSON.stringify(held)}`);
 }
 
 /** The screen the page is on has loaded (after a reload, which stays on that screen). */
