@@ -1,6 +1,6 @@
 // Builds the Fastify application. It holds no state of its own beyond the database handle, so any
 // number of instances can serve the same PostgreSQL database behind a load balancer.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
@@ -13,6 +13,8 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { HttpError } from './http/errors.ts';
 import { installMetrics, NO_METRICS } from './http/metrics.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { installResponseCheck } from './http/response-check.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
@@ -22,7 +24,7 @@ import { createPushSender } from './push/create-sender.ts';
 import { resolvePushSettings } from './push/settings.ts';
 import { startReminderLoop, type ReminderLoop } from './reminders/loop.ts';
 import { runReminderPass } from './reminders/scheduler.ts';
-import { webRoot } from './paths.ts';
+import { projectRoot, webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
 import { scheduleHousekeeping } from './services/housekeeping.ts';
 import { ListCache } from './services/list-cache.ts';
@@ -42,9 +44,16 @@ export interface BuildOptions {
   reminders?: boolean;
   /** The built web app's folder (default dist/); tests serve one of their own. */
   webRoot?: string;
+  /**
+   * Check every API answer against its route's declared shape (http/response-check.ts): on in the
+   * server tests, off in production.
+   */
+  checkResponses?: boolean;
 }
 
 const HAS_NUL = /\u0000/;
+
+const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return HAS_NUL.test(value);
@@ -67,7 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const metricsOn = config.metricsToken !== undefined || config.metricsAllow.length > 0;
   const metrics = metricsOn ? installMetrics(app, { token: config.metricsToken, allow: config.metricsAllow }, database.poolStats) : NO_METRICS;
   // Off: a plain 404, never the web app's page that unknown paths get.
-  if (!metricsOn) app.get('/metrics', (_req, reply) => reply.status(404).send({ message: 'Page not found: /metrics' }));
+  if (!metricsOn) app.get('/metrics', { schema: { hide: true } }, (_req, reply) => reply.status(404).send({ message: 'Page not found: /metrics' }));
 
   const ctx: AppContext = {
     db: database.db,
@@ -141,6 +150,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, context) =>
       new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
   });
+
+  await registerOpenApi(app, { version: APP_VERSION });
+  if (opts.checkResponses) installResponseCheck(app);
 
   app.decorateRequest('principal', null);
   app.decorateRequest('subject', null);

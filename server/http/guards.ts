@@ -9,6 +9,7 @@ import { sessionRepo } from '../repositories/sessions.ts';
 import { bearerToken, resolvePrincipal, type Principal, type StaffPrincipal } from '../services/principal.ts';
 import { patientForStaff } from '../services/admin-service.ts';
 import { badRequest, forbidden, unauthorized } from './errors.ts';
+import { withAccess } from './openapi.ts';
 
 export interface Subject {
   patientId: string;
@@ -43,7 +44,7 @@ async function principalOf(ctx: AppContext, req: FastifyRequest): Promise<Princi
 
 /** Patient endpoints: resolves whose records this request is about into `request.subject`. */
 export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await principalOf(ctx, req);
     void reply.header('cache-control', 'no-store');
     if (principal.kind === 'patient') {
@@ -57,7 +58,7 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
     }
     if (opts.write) throw forbidden('Staff accounts can only read patient records here. Use the admin area to make changes.');
     req.subject = await staffSubject(ctx, req, principal);
-  };
+  }, opts.write ? 'patient-write' : 'patient-read');
 }
 
 /**
@@ -65,12 +66,12 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
  * and the read audited exactly like a staff read through the patient endpoints.
  */
 export function staffPatientAccess(ctx: AppContext) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await principalOf(ctx, req);
     void reply.header('cache-control', 'no-store');
     if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
     req.subject = await staffSubject(ctx, req, principal);
-  };
+  }, 'staff-patient');
 }
 
 async function staffSubject(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal): Promise<Subject> {
@@ -98,12 +99,12 @@ export async function audit(ctx: AppContext, req: FastifyRequest, principal: Sta
 
 /** Staff endpoints. Doctors may read; only admins may change anything. */
 export function staffAccess(ctx: AppContext, opts: { adminOnly: boolean }) {
-  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await principalOf(ctx, req);
     void reply.header('cache-control', 'no-store');
     if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
     if (opts.adminOnly && principal.kind !== 'admin') throw forbidden('Doctors have read-only access.');
-  };
+  }, opts.adminOnly ? 'admin' : 'staff');
 }
 
 export function requireSubject(req: FastifyRequest): Subject {

@@ -87,7 +87,7 @@ export function installMetrics(app: FastifyInstance, access: MetricsAccess, pool
     latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  app.get('/metrics', async (req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     const byToken = access.token !== undefined && tokenMatches(req.headers.authorization, access.token);
     const byAddress = access.allow.length > 0 && addressAllowed(req.ip, access.allow);
     if (!byToken && !byAddress) return reply.status(404).send({ message: `Page not found: ${req.url.split('?')[0] ?? ''}` });

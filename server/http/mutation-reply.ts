@@ -23,8 +23,13 @@ export async function answerWrite(
     if (isDeadlock(err)) return run();
     throw err;
   });
-  if (answer.repeat) void reply.header(MUTATION_REPEAT_HEADER, '1');
   if (answer.status < 400) ctx.metrics.write(req.routeOptions.url ?? req.url, answer.repeat === true);
+  if (answer.repeat) {
+    // The first answer given to this mutation id, as it was: maybe of another route, whose shape
+    // this route's serializer does not know (schemas/api.ts, REPEATABLE_ANSWERS).
+    void reply.header(MUTATION_REPEAT_HEADER, '1');
+    return reply.status(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
+  }
   return reply.status(answer.status).send(answer.body);
 }
 

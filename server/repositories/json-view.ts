@@ -2,6 +2,9 @@
 // thousands of rows then cost the server no Date parsing, no object per row and no JSON.stringify:
 // it joins the texts (record-helpers.ts, listSynced). The shapes are spec §3/§7's and must equal the
 // ones server/services/dto.ts builds from rows; json-view.test.ts checks both on the same rows.
+// Keys come in the order the routes' serializer writes an object of the same schema (schemas/api.ts):
+// the schema's required properties first, so a write answered from this text and one answered from
+// a DTO are the same bytes.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { appointments, glucoseReadings, labTests, medicineIntakes, symptoms } from '../db/schema.ts';
@@ -31,9 +34,9 @@ export const glucoseJson = jsonObject({
   _id: glucoseReadings.id,
   type: glucoseReadings.type,
   value: glucoseReadings.valueMgDl,
+  recordedAt: isoText(glucoseReadings.recordedAt),
   unit: glucoseReadings.enteredUnit,
   enteredValue: glucoseReadings.enteredValue,
-  recordedAt: isoText(glucoseReadings.recordedAt),
   updatedAt: isoText(glucoseReadings.updatedAt),
   version: glucoseReadings.version,
 });
@@ -59,8 +62,8 @@ export const labTestJson = jsonObject({
   _id: labTests.id,
   name: labTests.name,
   value: labTests.value,
-  unit: labTests.unit,
   recordedAt: isoText(labTests.recordedAt),
+  unit: labTests.unit,
   updatedAt: isoText(labTests.updatedAt),
   version: labTests.version,
 });

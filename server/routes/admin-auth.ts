@@ -3,6 +3,7 @@ import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { adminLoginSchema } from '../../schemas/auth.ts';
 import { usersQuerySchema } from '../../schemas/admin.ts';
+import { adminLogin, answers, doctorVerified, message, usersPage } from '../../schemas/api.ts';
 import { requireStaff, staffAccess, tokenOf } from '../http/guards.ts';
 import * as auth from '../services/auth-service.ts';
 import { listUsers } from '../services/admin-service.ts';
@@ -10,19 +11,19 @@ import { listUsers } from '../services/admin-service.ts';
 export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
   const limited = { rateLimit: { max: ctx.config.authRateLimit, timeWindow: 60_000 } };
 
-  api.post('/admin/login', { schema: { body: adminLoginSchema }, config: limited }, async (req, reply) => {
+  api.post('/admin/login', { schema: { summary: 'Admin login with email and password', body: adminLoginSchema, response: answers(adminLogin) }, config: limited }, async (req, reply) => {
     void reply.header('cache-control', 'no-store');
     return auth.adminLogin(ctx, req.body.email, req.body.password);
   });
 
-  api.post('/admin/logout', { config: limited }, async (req) => auth.logout(ctx, tokenOf(req)));
+  api.post('/admin/logout', { schema: { summary: 'End the admin session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req)));
 
-  api.post('/admin/verifyToken', { config: limited }, async (req, reply) => {
+  api.post('/admin/verifyToken', { schema: { summary: 'Check a doctor token: who, until when, which hospitals', security: [{ bearer: [] }], response: answers(doctorVerified) }, config: limited }, async (req, reply) => {
     void reply.header('cache-control', 'no-store');
     return auth.verifyDoctorToken(ctx, tokenOf(req));
   });
 
-  api.get('/admin/users', { schema: { querystring: usersQuerySchema }, preHandler: staffAccess(ctx, { adminOnly: false }) }, async (req) =>
+  api.get('/admin/users', { schema: { summary: 'Find patients of the hospitals the staff member may see (paged)', querystring: usersQuerySchema, response: answers(usersPage) }, preHandler: staffAccess(ctx, { adminOnly: false }) }, async (req) =>
     listUsers(ctx, requireStaff(req), req.query),
   );
 }

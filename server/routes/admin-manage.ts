@@ -12,6 +12,21 @@ import {
   patientCreateSchema,
   patientPatchSchema,
 } from '../../schemas/admin.ts';
+import {
+  accessKeyIssued,
+  answers,
+  auditEntries,
+  doctorTokenCreated,
+  doctorTokens,
+  hospitals,
+  hospitalWritten,
+  message,
+  patientRead,
+  patientWritten,
+  prescriptions,
+  prescriptionWritten,
+  temporaryPassword,
+} from '../../schemas/api.ts';
 import { isoDate, hospNo, uuid } from '../../schemas/common.ts';
 import { prescriptionInputSchema, prescriptionPatchSchema } from '../../schemas/medicine.ts';
 import { audit, requireStaff, staffAccess } from '../http/guards.ts';
@@ -35,50 +50,50 @@ export function adminManageRoutes(api: TypedApp, ctx: AppContext): void {
     await audit(ctx, req, principal, { patientId: p.id, hospNo: p.hospNo }, action);
   };
 
-  api.get('/admin/hospitals', staff, async (req) => admin.listHospitals(ctx, requireStaff(req)));
-  api.post('/admin/hospitals', { ...adminOnly, schema: { body: hospitalInputSchema } }, async (req, reply) =>
+  api.get('/admin/hospitals', { ...staff, schema: { summary: 'The hospitals the staff member may see', response: answers(hospitals) } }, async (req) => admin.listHospitals(ctx, requireStaff(req)));
+  api.post('/admin/hospitals', { ...adminOnly, schema: { summary: 'Add a hospital', body: hospitalInputSchema, response: answers(hospitalWritten, 201) } }, async (req, reply) =>
     reply.status(201).send(await admin.createHospital(ctx, asAdmin(req), req.body)),
   );
-  api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 } } }, async (req) =>
+  api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { summary: "Change a hospital's name or time zone", params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 }, response: answers(hospitalWritten) } }, async (req) =>
     admin.updateHospital(ctx, asAdmin(req), req.params.id, req.body),
   );
 
-  api.post('/admin/patients', { ...adminOnly, schema: { body: patientCreateSchema } }, async (req, reply) =>
+  api.post('/admin/patients', { ...adminOnly, schema: { summary: 'Register a patient', body: patientCreateSchema, response: answers(patientWritten, 201) } }, async (req, reply) =>
     reply.status(201).send(await admin.createPatient(ctx, asAdmin(req), req.body)),
   );
-  api.get('/admin/patients/:hospNo', { ...staff, schema: { params: hospNoParams } }, async (req) => {
+  api.get('/admin/patients/:hospNo', { ...staff, schema: { summary: 'A patient, by hospital number (audited)', params: hospNoParams, response: answers(patientRead) } }, async (req) => {
     await audited(req, req.params.hospNo, 'GET /api/admin/patients/:hospNo');
     return admin.getPatient(ctx, requireStaff(req), req.params.hospNo);
   });
-  api.patch('/admin/patients/:hospNo', { ...adminOnly, schema: { params: hospNoParams, body: patientPatchSchema } }, async (req) =>
+  api.patch('/admin/patients/:hospNo', { ...adminOnly, schema: { summary: "Change a patient's details", params: hospNoParams, body: patientPatchSchema, response: answers(patientWritten) } }, async (req) =>
     admin.updatePatient(ctx, asAdmin(req), req.params.hospNo, req.body),
   );
-  api.post('/admin/patients/:hospNo/access-key', { ...adminOnly, schema: { params: hospNoParams, body: { anyOf: [accessKeyInputSchema, { type: 'null' }] } } }, async (req) =>
+  api.post('/admin/patients/:hospNo/access-key', { ...adminOnly, schema: { summary: 'Issue a new access key (the old one stops working)', params: hospNoParams, body: { anyOf: [accessKeyInputSchema, { type: 'null' }] }, response: answers(accessKeyIssued) } }, async (req) =>
     admin.issueAccessKey(ctx, asAdmin(req), req.params.hospNo, req.body?.expiresInDays ?? 30),
   );
-  api.post('/admin/patients/:hospNo/temporary-password', { ...adminOnly, schema: { params: hospNoParams } }, async (req) =>
+  api.post('/admin/patients/:hospNo/temporary-password', { ...adminOnly, schema: { summary: 'Set a temporary password the patient must change', params: hospNoParams, response: answers(temporaryPassword) } }, async (req) =>
     admin.setTemporaryPassword(ctx, asAdmin(req), req.params.hospNo),
   );
 
-  api.get('/admin/patients/:hospNo/prescriptions', { ...staff, schema: { params: hospNoParams } }, async (req) => {
+  api.get('/admin/patients/:hospNo/prescriptions', { ...staff, schema: { summary: "A patient's prescriptions and doses taken (audited)", params: hospNoParams, response: answers(prescriptions) } }, async (req) => {
     await audited(req, req.params.hospNo, 'GET /api/admin/patients/:hospNo/prescriptions');
     return admin.listPrescriptions(ctx, requireStaff(req), req.params.hospNo);
   });
-  api.post('/admin/patients/:hospNo/prescriptions', { ...adminOnly, schema: { params: hospNoParams, body: prescriptionInputSchema } }, async (req, reply) =>
+  api.post('/admin/patients/:hospNo/prescriptions', { ...adminOnly, schema: { summary: 'Prescribe a medicine', params: hospNoParams, body: prescriptionInputSchema, response: answers(prescriptionWritten, 201) } }, async (req, reply) =>
     reply.status(201).send(await admin.addPrescription(ctx, asAdmin(req), req.params.hospNo, req.body)),
   );
-  api.patch('/admin/patients/:hospNo/prescriptions/:id', { ...adminOnly, schema: { params: prescriptionParams, body: prescriptionPatchSchema } }, async (req) =>
+  api.patch('/admin/patients/:hospNo/prescriptions/:id', { ...adminOnly, schema: { summary: 'Change a prescription', params: prescriptionParams, body: prescriptionPatchSchema, response: answers(prescriptionWritten) } }, async (req) =>
     admin.updatePrescription(ctx, asAdmin(req), req.params.hospNo, req.params.id, req.body),
   );
-  api.post('/admin/patients/:hospNo/prescriptions/:id/end', { ...adminOnly, schema: { params: prescriptionParams, body: endBody } }, async (req) =>
+  api.post('/admin/patients/:hospNo/prescriptions/:id/end', { ...adminOnly, schema: { summary: 'End a prescription (today, or on a given date)', params: prescriptionParams, body: endBody, response: answers(prescriptionWritten) } }, async (req) =>
     admin.endPrescription(ctx, asAdmin(req), req.params.hospNo, req.params.id, req.body?.endDate),
   );
 
-  api.get('/admin/doctor-tokens', adminOnly, async (req) => admin.listDoctorTokens(ctx, asAdmin(req)));
-  api.post('/admin/doctor-tokens', { ...adminOnly, schema: { body: doctorTokenInputSchema } }, async (req, reply) =>
+  api.get('/admin/doctor-tokens', { ...adminOnly, schema: { summary: 'The doctor tokens', response: answers(doctorTokens) } }, async (req) => admin.listDoctorTokens(ctx, asAdmin(req)));
+  api.post('/admin/doctor-tokens', { ...adminOnly, schema: { summary: 'Create a doctor token (shown once)', body: doctorTokenInputSchema, response: answers(doctorTokenCreated, 201) } }, async (req, reply) =>
     reply.status(201).send(await admin.createDoctorToken(ctx, asAdmin(req), req.body)),
   );
-  api.post('/admin/doctor-tokens/:id/revoke', { ...adminOnly, schema: { params: idParams } }, async (req) => admin.revokeDoctorToken(ctx, asAdmin(req), req.params.id));
+  api.post('/admin/doctor-tokens/:id/revoke', { ...adminOnly, schema: { summary: 'Revoke a doctor token', params: idParams, response: answers(message) } }, async (req) => admin.revokeDoctorToken(ctx, asAdmin(req), req.params.id));
 
-  api.get('/admin/audit', { ...adminOnly, schema: { querystring: auditQuerySchema } }, async (req) => admin.auditEntries(ctx, asAdmin(req), req.query));
+  api.get('/admin/audit', { ...adminOnly, schema: { summary: 'The audit log of staff reads', querystring: auditQuerySchema, response: answers(auditEntries) } }, async (req) => admin.auditEntries(ctx, asAdmin(req), req.query));
 }

@@ -7,6 +7,7 @@
 // last. The device handles each result as the answer of that write's own request; what did not run
 // stays queued and goes in its next request.
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { answers, batchAnswer } from '../../schemas/api.ts';
 import { batchSchema, type BatchPath } from '../../schemas/batch.ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
@@ -28,7 +29,7 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
   const ajv = bodyAjv();
   const writes = new Map(PATIENT_WRITES.map((w) => [w.path, { ...w, validate: ajv.compile(w.schema) as ValidateFunction }]));
 
-  api.post('/batch', { preHandler: patientAccess(ctx, { write: true }), schema: { body: batchSchema } }, async (req) => {
+  api.post('/batch', { preHandler: patientAccess(ctx, { write: true }), schema: { summary: 'Replay queued writes in order, in one transaction; each result is the answer its own route would give', body: batchSchema, response: answers(batchAnswer) } }, async (req) => {
     const subject = requireSubject(req);
     const results: BatchResult[] = [];
     await ctx.db.transaction(async (tx) => {
@@ -57,6 +58,7 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
       }
     });
     for (const [i, r] of results.entries()) if (r.status < 400) ctx.metrics.write(`/api${req.body.mutations[i]?.path ?? ''}`, r.repeat === true);
-    return { results };
+    // Each body is a JSON object: the answer of its write's own route, or a refusal ({message, …}).
+    return { results: results.map((r) => ({ ...r, body: r.body as Record<string, unknown> })) };
   });
 }

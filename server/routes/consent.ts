@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
-import { consentSetSchema, consentVerifySchema } from '../../schemas/consent.ts';
+import { answers, row } from '../../schemas/api.ts';
+import { consentSetResponseSchema, consentSetSchema, consentVerifyResponseSchema, consentVerifySchema, showConsentBannerSchema } from '../../schemas/consent.ts';
 import { bannerInfo, recordConsent, verifyConsent } from '../services/consent-service.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,14 +29,14 @@ export function consentRoutes(api: TypedApp, ctx: AppContext): void {
         void reply.headers({ 'x-request-id': requestIdOf(req.headers), 'cache-control': 'no-store' });
       });
 
-      c15t.get('/show-consent-banner', { config: limited }, async (req) => bannerInfo(req.headers));
+      c15t.get('/show-consent-banner', { schema: { summary: 'Whether to show the cookie banner here, and under which rules', response: answers(row(showConsentBannerSchema)) }, config: limited }, async (req) => bannerInfo(req.headers));
 
-      c15t.post('/consent/set', { schema: { body: consentSetSchema }, config: limited }, async (req, reply) =>
+      c15t.post('/consent/set', { schema: { summary: 'Record a consent choice as proof', body: consentSetSchema, response: answers(row(consentSetResponseSchema)) }, config: limited }, async (req, reply) =>
         // The id the onRequest hook settled on (the client's, or ours when it sent none).
         recordConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
       );
 
-      c15t.post('/consent/verify', { schema: { body: consentVerifySchema }, config: limited }, async (req) => verifyConsent(ctx, req.body, req.ip));
+      c15t.post('/consent/verify', { schema: { summary: 'Check a recorded consent', body: consentVerifySchema, response: answers(row(consentVerifyResponseSchema)) }, config: limited }, async (req) => verifyConsent(ctx, req.body, req.ip));
     },
     { prefix: '/c15t' },
   );

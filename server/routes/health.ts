@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { answers, apiError, health, readiness } from '../../schemas/api.ts';
 import { migrationsFolder } from '../paths.ts';
 
 /** When the newest migration this code ships was made (drizzle records it as created_at). */
@@ -15,7 +16,7 @@ const NEWEST_MIGRATION = (() => {
 
 export function healthRoutes(api: TypedApp, ctx: AppContext): void {
   // Liveness: the process answers and the database does.
-  api.get('/health', async (_req, reply) => {
+  api.get('/health', { schema: { summary: 'Liveness: the process and its database answer', response: answers(health) } }, async (_req, reply) => {
     await ctx.db.execute(sql`select 1`);
     void reply.header('cache-control', 'no-store');
     return { status: 'ok', db: ctx.dbKind };
@@ -23,7 +24,7 @@ export function healthRoutes(api: TypedApp, ctx: AppContext): void {
 
   // Readiness (issue 17): the database answers and has every migration this code needs, so a load
   // balancer sends patients here only then. 503 with what is missing otherwise.
-  api.get('/ready', async (_req, reply) => {
+  api.get('/ready', { schema: { summary: 'Readiness: the database answers and has every migration this version needs', response: { 200: readiness, 503: readiness, '4xx': apiError, '5xx': apiError } } }, async (_req, reply) => {
     void reply.header('cache-control', 'no-store');
     let database = 'ok';
     let migrations = 'ok';

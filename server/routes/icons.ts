@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { IconifyIcon, IconifyJSON } from '@iconify/types';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { answers, iconSet } from '../../schemas/api.ts';
 
 export const MAX_ICONS = 50;
 const NAME = '[a-z0-9]+(?:-[a-z0-9]+)*';
@@ -58,7 +59,7 @@ function resolveIcon(set: IconifyJSON, name: string, depth = 0): IconData | unde
 }
 
 export function iconRoutes(api: TypedApp, _ctx: AppContext): void {
-  api.get('/icons', { schema: { querystring: iconsQuery } }, async (req, reply) => {
+  api.get('/icons', { schema: { summary: 'Icon data for the named icons, in Iconify JSON', querystring: iconsQuery, response: answers(iconSet) } }, async (req, reply) => {
     const set = mdi();
     const icons: Record<string, IconData> = {};
     const notFound: string[] = [];

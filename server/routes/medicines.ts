@@ -1,5 +1,6 @@
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { answers, intakeList, medicineList, remindLater } from '../../schemas/api.ts';
 import { sinceQuery } from '../../schemas/common.ts';
 import { remindLaterSchema } from '../../schemas/medicine.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
@@ -11,18 +12,18 @@ import { parseSince } from '../services/record-helpers.ts';
 import { postPatientWrite } from './patient-writes.ts';
 
 export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
-  const read = { preHandler: patientAccess(ctx, { write: false }), schema: { querystring: sinceQuery } };
+  const read = (summary: string, response: Readonly<Record<string, unknown>>) => ({ preHandler: patientAccess(ctx, { write: false }), schema: { summary, querystring: sinceQuery, response: answers(response) } });
   const write = { preHandler: patientAccess(ctx, { write: true }) };
 
-  api.get('/users/medicines', read, async (req) => medicines.activeMedicines(ctx, requireSubject(req), parseSince(req.query.since, req.query.limit)));
+  api.get('/users/medicines', read('The active medicines (prescriptions); incremental with ?since=', medicineList), async (req) => medicines.activeMedicines(ctx, requireSubject(req), parseSince(req.query.since, req.query.limit)));
 
   // The path really is singular `user` here (spec §7).
   postPatientWrite(api, ctx, '/user/medicines/taken');
   postPatientWrite(api, ctx, '/user/medicines/taken/delete');
-  api.post('/users/medicines/remindLater', { ...write, schema: { body: remindLaterSchema } }, async (req, reply) =>
+  api.post('/users/medicines/remindLater', { ...write, schema: { summary: 'Remind again about a dose in a while', body: remindLaterSchema, response: answers(remindLater) } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.remindLater(tx, s.patientId, req.body))),
   );
-  api.get('/user/medicines/taken', read, async (req, reply) =>
+  api.get('/user/medicines/taken', read('The doses marked taken; incremental with ?since=', intakeList), async (req, reply) =>
     sendJsonText(reply, await medicines.intakes(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
   );
 }

@@ -1,6 +1,7 @@
 // The patient writes a device queues most while offline, once: each route's path, its body schema and
 // the change it makes. Their own routes (records.ts, medicines.ts) and the batch route (batch.ts)
 // both run them from here, so a write in a batch is the same write, checked the same way.
+import { answers, appointmentWritten, glucoseWritten, intakeWritten, labTestWritten, message, symptomWritten } from '../../schemas/api.ts';
 import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema, type AppointmentAdd, type AppointmentDelete, type AppointmentUpdate } from '../../schemas/appointment.ts';
 import { BATCH_PATHS, type BatchPath } from '../../schemas/batch.ts';
 import { glucoseAddSchema, glucoseDeleteSchema, glucoseUpdateSchema, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
@@ -22,6 +23,10 @@ export interface PatientWrite {
   path: BatchPath;
   /** The body's JSON Schema (the route's, with `mutationId`). */
   schema: object;
+  /** What the route is for, in a line (the API's document). */
+  summary: string;
+  /** Its answer's JSON Schema when the write is made (schemas/api.ts), 201 for an add that created, else 200. */
+  answer: object;
   /** The change, in the transaction `tx`, for a body the schema has accepted. */
   change(tx: AppContext, subject: Subject, body: unknown): Promise<WriteAnswer>;
   /**
@@ -34,40 +39,49 @@ export interface PatientWrite {
 type Add<Body> = (ctx: AppContext, s: Subject, body: Body, mutationId: string) => Promise<string | undefined>;
 
 /** `Body` is the type of `schema` (FromSchema in schemas/), named by the line that pairs them. */
-function write<Body>(path: BatchPath, schema: object, change: (tx: AppContext, s: Subject, body: Body) => Promise<WriteAnswer>, add?: Add<Body>): PatientWrite {
-  return { path, schema, change: (tx, s, body) => change(tx, s, body as Body), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, body as Body, id) } : {}) };
+function write<Body>(
+  path: BatchPath,
+  doc: { summary: string; answer: object },
+  schema: object,
+  change: (tx: AppContext, s: Subject, body: Body) => Promise<WriteAnswer>,
+  add?: Add<Body>,
+): PatientWrite {
+  return { path, ...doc, schema, change: (tx, s, body) => change(tx, s, body as Body), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, body as Body, id) } : {}) };
 }
 
 export const PATIENT_WRITES: readonly PatientWrite[] = [
   write(
     '/glucose/add',
+    { summary: 'Record a glucose reading', answer: glucoseWritten },
     glucoseAddSchema,
     async (tx, s, b: GlucoseAdd) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
     (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
   ),
-  write('/glucose/update', glucoseUpdateSchema, async (tx, s, b: GlucoseUpdate) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
-  write('/glucose/delete', glucoseDeleteSchema, async (tx, s, b: GlucoseDelete) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
-  write('/symptoms/add', symptomAddSchema, async (tx, s, b: SymptomAdd) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
-  write('/symptoms/remove', symptomRemoveSchema, async (tx, s, b: SymptomRemove) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten }, glucoseUpdateSchema, async (tx, s, b: GlucoseUpdate) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
+  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message }, glucoseDeleteSchema, async (tx, s, b: GlucoseDelete) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('/symptoms/add', { summary: 'Record a symptom', answer: symptomWritten }, symptomAddSchema, async (tx, s, b: SymptomAdd) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
+  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message }, symptomRemoveSchema, async (tx, s, b: SymptomRemove) => ok(await symptoms.removeSymptom(tx, s, b))),
   write(
     '/appointments/add',
+    { summary: 'Add an appointment', answer: appointmentWritten },
     appointmentAddSchema,
     async (tx, s, b: AppointmentAdd) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
     (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
   ),
-  write('/appointments/update', appointmentUpdateSchema, async (tx, s, b: AppointmentUpdate) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
-  write('/appointments/delete', appointmentDeleteSchema, async (tx, s, b: AppointmentDelete) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten }, appointmentUpdateSchema, async (tx, s, b: AppointmentUpdate) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
+  write('/appointments/delete', { summary: 'Delete an appointment', answer: message }, appointmentDeleteSchema, async (tx, s, b: AppointmentDelete) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
   write(
     '/tests/add',
+    { summary: 'Record a lab test result', answer: labTestWritten },
     labTestAddSchema,
     async (tx, s, b: LabTestAdd) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
     (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
   ),
-  write('/tests/update', labTestUpdateSchema, async (tx, s, b: LabTestUpdate) => ok(await labs.updateLabTest(tx, s.patientId, b))),
-  write('/tests/delete', labTestDeleteSchema, async (tx, s, b: LabTestDelete) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten }, labTestUpdateSchema, async (tx, s, b: LabTestUpdate) => ok(await labs.updateLabTest(tx, s.patientId, b))),
+  write('/tests/delete', { summary: 'Delete a lab test result', answer: message }, labTestDeleteSchema, async (tx, s, b: LabTestDelete) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
   // The path really is singular `user` here (spec §7).
-  write('/user/medicines/taken', medicineTakenSchema, async (tx, s, b: MedicineTaken) => ok(await medicines.markTaken(tx, s, b))),
-  write('/user/medicines/taken/delete', medicineTakenDeleteSchema, async (tx, s, b: MedicineTakenDelete) => ok(await medicines.removeDose(tx, s.patientId, b))),
+  write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b: MedicineTaken) => ok(await medicines.markTaken(tx, s, b))),
+  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message }, medicineTakenDeleteSchema, async (tx, s, b: MedicineTakenDelete) => ok(await medicines.removeDose(tx, s.patientId, b))),
 ];
 
 export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.path, w]));
@@ -79,7 +93,9 @@ export function postPatientWrite(api: TypedApp, ctx: AppContext, path: BatchPath
   const w = patientWrite.get(path);
   if (!w) throw new Error(`no patient write at ${path}`);
   const add = w.add;
-  api.post(path, { preHandler: patientAccess(ctx, { write: true }), schema: { body: w.schema } }, async (req, reply) =>
+  // An add answers 201 when it created the record, 200 when a record with that _id was there already.
+  const response = path.endsWith('/add') ? answers(w.answer as Record<string, unknown>, 200, 201) : answers(w.answer as Record<string, unknown>);
+  api.post(path, { preHandler: patientAccess(ctx, { write: true }), schema: { summary: w.summary, body: w.schema, response } }, async (req, reply) =>
     add
       ? answerAdd(ctx, req, reply, (s, id) => add(ctx, s, req.body, id), (tx, s) => w.change(tx, s, req.body))
       : answerWrite(ctx, req, reply, (tx, s) => w.change(tx, s, req.body)),

@@ -4,6 +4,7 @@
 // (patient-writes.ts, shared with the batch route).
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { answers, appointmentList, glucoseList, labTestList, labTestNames, symptomList, symptomNames } from '../../schemas/api.ts';
 import { sinceQuery } from '../../schemas/common.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
 import { sendJsonText } from '../http/json-text.ts';
@@ -16,27 +17,27 @@ import { postPatientWrite } from './patient-writes.ts';
 
 export function recordRoutes(api: TypedApp, ctx: AppContext): void {
   const read = { preHandler: patientAccess(ctx, { write: false }) };
-  const listSchema = { schema: { querystring: sinceQuery } };
+  const list = (summary: string, response: Readonly<Record<string, unknown>>) => ({ ...read, schema: { summary, querystring: sinceQuery, response: answers(response) } });
 
-  api.get('/glucose', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
+  api.get('/glucose', list('Glucose readings, by type; incremental with ?since=', glucoseList), async (req, reply) => sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   postPatientWrite(api, ctx, '/glucose/add');
   postPatientWrite(api, ctx, '/glucose/update');
   postPatientWrite(api, ctx, '/glucose/delete');
 
-  api.get('/symptoms', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
-  api.get('/symptoms/list', read, async () => symptoms.symptomReferenceList(ctx));
+  api.get('/symptoms', list('Symptoms; incremental with ?since=', symptomList), async (req, reply) => sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
+  api.get('/symptoms/list', { ...read, schema: { summary: 'The symptoms a patient can pick from', response: answers(symptomNames) } }, async () => symptoms.symptomReferenceList(ctx));
   postPatientWrite(api, ctx, '/symptoms/add');
   postPatientWrite(api, ctx, '/symptoms/remove');
 
-  api.get('/appointments', { ...read, ...listSchema }, async (req, reply) =>
+  api.get('/appointments', list('Appointments; incremental with ?since=', appointmentList), async (req, reply) =>
     sendJsonText(reply, await appointments.listAppointments(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
   );
   postPatientWrite(api, ctx, '/appointments/add');
   postPatientWrite(api, ctx, '/appointments/update');
   postPatientWrite(api, ctx, '/appointments/delete');
 
-  api.get('/tests', { ...read, ...listSchema }, async (req, reply) => sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
-  api.get('/tests/list', read, async () => labs.labTestReferenceList(ctx));
+  api.get('/tests', list('Lab test results; incremental with ?since=', labTestList), async (req, reply) => sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
+  api.get('/tests/list', { ...read, schema: { summary: 'The lab tests a patient can record, with units and ranges', response: answers(labTestNames) } }, async () => labs.labTestReferenceList(ctx));
   postPatientWrite(api, ctx, '/tests/add');
   postPatientWrite(api, ctx, '/tests/update');
   postPatientWrite(api, ctx, '/tests/delete');

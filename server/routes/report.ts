@@ -4,6 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { fileAnswers } from '../../schemas/api.ts';
 import { reportRequestSchema } from '../../schemas/report/request.ts';
 import { patientAccess, requireSubject, staffPatientAccess } from '../http/guards.ts';
 import * as report from '../services/report-service.ts';
@@ -22,20 +23,32 @@ const pdf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, b
 
 export function reportRoutes(api: TypedApp, ctx: AppContext): void {
   const config = { rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: 60_000 } };
-  const schema = { body: reportRequestSchema };
+  const pdfDoc = { body: reportRequestSchema, response: fileAnswers('application/pdf', 'The report as a PDF (attachment)') };
 
-  api.post('/users/report', { preHandler: patientAccess(ctx, { write: false }), schema, config }, async (req, reply) => {
+  api.post('/users/report', { preHandler: patientAccess(ctx, { write: false }), schema: { summary: 'The report over a date range, as a PDF', ...pdfDoc }, config }, async (req, reply) => {
     const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
     return sendFile(reply, file, 'application/pdf', pdf(file.body));
   });
 
-  api.post('/admin/report', { preHandler: staffPatientAccess(ctx), schema, config }, async (req, reply) => {
+  api.post('/admin/report', { preHandler: staffPatientAccess(ctx), schema: { summary: "A patient's report over a date range, as a PDF", ...pdfDoc }, config }, async (req, reply) => {
     const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
     return sendFile(reply, file, 'application/pdf', pdf(file.body));
   });
 
-  api.post('/admin/report/fhir', { preHandler: staffPatientAccess(ctx), schema, config }, async (req, reply) => {
-    const file = await report.reportFhir(ctx, requireSubject(req).patientId, req.body);
-    return sendFile(reply, file, 'application/fhir+json; charset=utf-8', JSON.stringify(file.body));
-  });
+  api.post(
+    '/admin/report/fhir',
+    {
+      preHandler: staffPatientAccess(ctx),
+      schema: {
+        summary: "A patient's report over a date range as a FHIR R4 Bundle, for the hospital record",
+        body: reportRequestSchema,
+        response: fileAnswers('application/fhir+json', 'A FHIR R4 Bundle (attachment)'),
+      },
+      config,
+    },
+    async (req, reply) => {
+      const file = await report.reportFhir(ctx, requireSubject(req).patientId, req.body);
+      return sendFile(reply, file, 'application/fhir+json; charset=utf-8', JSON.stringify(file.body));
+    },
+  );
 }

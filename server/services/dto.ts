@@ -1,5 +1,6 @@
 // Rows → the JSON shapes of spec §3/§7 (`_id`, ISO strings, glucose `value` in mg/dL), each with
-// the row's `version` (docs/sync-protocol.md).
+// the row's `version` (docs/sync-protocol.md). Keys in the order the routes' serializer writes them
+// (the schema's required properties first), as json-view.ts does.
 import type { AppointmentRow, GlucoseRow, IntakeRow, LabTestRow, SymptomRow } from '../repositories/records.ts';
 import type { PrescriptionRow } from '../repositories/medicines.ts';
 
@@ -9,17 +10,20 @@ export const glucoseDto = (r: GlucoseRow) => ({
   _id: r.id,
   type: r.type,
   value: r.valueMgDl,
+  recordedAt: iso(r.recordedAt),
   unit: r.enteredUnit,
   enteredValue: r.enteredValue,
-  recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
+  updatedAt: iso(r.updatedAt),
+  version: r.version,
+});
 export const symptomDto = (r: SymptomRow) => ({ _id: r.id, symptom: r.symptom, recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
 export const appointmentDto = (r: AppointmentRow) => ({ _id: r.id, doctor: r.doctor, date: iso(r.date), notes: r.notes, updatedAt: iso(r.updatedAt), version: r.version });
 export const labTestDto = (r: LabTestRow) => ({
   _id: r.id,
   name: r.name,
   value: r.value,
-  unit: r.unit,
   recordedAt: iso(r.recordedAt),
+  unit: r.unit,
   updatedAt: iso(r.updatedAt),
   version: r.version,
 });

@@ -52,7 +52,7 @@ export async function createHarness(env: Record<string, string> = {}, opts: { ma
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: '1000', LOG_LEVEL: 'silent', ...env });
   const { database, url, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}), ...(opts.webRoot ? { webRoot: opts.webRoot } : {}) });
+  const app = await buildApp({ config, database, logger: false, checkResponses: true, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}), ...(opts.webRoot ? { webRoot: opts.webRoot } : {}) });
   await app.ready();
   return {
     app,

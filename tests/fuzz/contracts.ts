@@ -2,173 +2,28 @@
 //   - below 500;
 //   - a 4xx is JSON with a non-empty string `message` (DESIGN.md §3 Errors; spec §8 "the server's
 //     message field");
-//   - a 2xx is what the route declares: the routes declare no Fastify response schemas, so the shapes
-//     come from the spec's §7 tables (e.g. GET /glucose → {fasting, postprandial, random}), with the
-//     rows checked against the entity schemas of schemas/*.ts, which are the device's own collection
-//     schemas (src/lib/db/collections.ts): a row they refuse is a row the device cannot store;
+//   - a 2xx is what its route declares (schemas/api.ts, the shapes the routes serialize with and the
+//     OpenAPI document publishes), with the rows checked against the entity schemas of schemas/*.ts,
+//     which are the device's own collection schemas (src/lib/db/collections.ts): a row they refuse
+//     is a row the device cannot store;
 //   - no answer carries a secret's hash (passwordHash, keyHash, tokenHash, …);
 //   - a guarded route does not answer 2xx without a valid token, a patient does not reach the staff
 //     area, a doctor does not write, and staff do not write through the patient endpoints (spec §6).
-// The table below is small on purpose: one line per route, the shape and nothing clever. Where the
-// server's answer differs from a bare schema by design, the line says why.
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
-import { appointmentSchema } from '../../schemas/appointment.ts';
-import { batchResponseSchema } from '../../schemas/batch.ts';
-import { deletedIds, messageResponse, syncVersion, uuid } from '../../schemas/common.ts';
-import { consentSetResponseSchema, consentVerifyResponseSchema, showConsentBannerSchema } from '../../schemas/consent.ts';
-import { glucoseReadingSchema } from '../../schemas/glucose.ts';
-import { labTestReferenceSchema, labTestSchema } from '../../schemas/lab-test.ts';
-import { medicineIntakeSchema, medicineSchema } from '../../schemas/medicine.ts';
-import { pushConfigSchema } from '../../schemas/push.ts';
-import { symptomSchema } from '../../schemas/symptom.ts';
-import { mealTimingsSchema, userProfileSchema } from '../../schemas/user-profile.ts';
-import type { JsonSchema } from './schema-arbitrary.ts';
+import { REPEATABLE_ANSWERS } from '../../schemas/api.ts';
+import { declaredFor } from '../../server/http/response-check.ts';
+import { discoverRoutes, routeKey } from './routes.ts';
 
 const addFormats = ajvFormats.default;
 const ajv = new Ajv({ allErrors: true, strict: false, keywords: ['unit'], addUsedSchema: false });
 addFormats(ajv);
 
-const iso = { type: 'string', format: 'date-time' } as const;
-const str = { type: 'string' } as const;
-const obj = (properties: Record<string, unknown>, required: string[] = Object.keys(properties), additionalProperties = false) =>
-  ({ type: 'object', properties, required, additionalProperties }) as const;
-const list = (items: unknown) => ({ type: 'array', items }) as const;
-/** A row as the device stores it: the entity schema without its `$id` (ajv would register it). */
-const row = (s: JsonSchema) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$id'));
-/** A list GET: its array key(s), plus `deleted`, `checkpoint` and `next` of a `?since=` pull (docs/sync-protocol.md). */
-const pullList = (keys: Record<string, unknown>) =>
-  obj({ ...keys, deleted: deletedIds, checkpoint: syncVersion, next: syncVersion }, Object.keys(keys));
-const written = (data: unknown) => obj({ message: str, data });
-const message = messageResponse;
-const hospital = obj({ _id: uuid, name: str, timeZone: str });
-const patient = obj(
-  {
-    _id: uuid,
-    hospNo: str,
-    name: str,
-    gender: { type: ['string', 'null'] },
-    age: { type: ['integer', 'null'] },
-    address: { type: ['string', 'null'] },
-    hospitalId: uuid,
-    hospital: str,
-    timeZone: str,
-    notificationTimings: mealTimingsSchema,
-    glucometerAlerts: list(str),
-    hasPassword: { type: 'boolean' },
-    mustChangePassword: { type: 'boolean' },
-    version: syncVersion,
-    lastSyncAt: { anyOf: [iso, { type: 'null' }] },
-  },
-  ['_id', 'hospNo', 'name', 'hospitalId', 'timeZone', 'notificationTimings', 'glucometerAlerts', 'version'],
-);
-const doctorToken = obj({ _id: uuid, doctorName: str, hospitalIds: list(uuid), expiresAt: iso, revokedAt: { anyOf: [iso, { type: 'null' }] }, createdAt: iso });
-const token = { type: 'string', pattern: '^[A-Za-z0-9._~+/=-]{16,512}$' } as const;
+/** Route key (as Fastify knows it) → the answers it declares, by status. */
+export const DECLARED: ReadonlyMap<string, Record<string, unknown> | undefined> = new Map(discoverRoutes().map((r) => [routeKey(r), r.response]));
 
-export interface Contract {
-  /** The JSON shape of a 2xx answer, or a content type that is not JSON (reports). */
-  shape: object | { contentType: string; startsWith?: string };
-}
-
-/** Route key (as Fastify knows it) → the shape of its 2xx answer. */
-export const CONTRACTS: Record<string, Contract> = {
-  'GET /api/health': { shape: obj({ status: { const: 'ok' }, db: { enum: ['pglite', 'postgres'] } }) },
-  'GET /api/ready': { shape: obj({ status: { const: 'ready' }, db: { enum: ['pglite', 'postgres'] }, database: { const: 'ok' }, migrations: { const: 'ok' } }) },
-  // Iconify JSON (spec §7 "icon-data endpoint").
-  'GET /api/icons': {
-    shape: obj({ prefix: str, icons: { type: 'object', additionalProperties: { type: 'object', required: ['body'] } }, width: { type: 'number' }, height: { type: 'number' }, not_found: list(str) }, ['prefix', 'icons']),
-  },
-  'POST /api/auth/login': { shape: obj({ token, expiresAt: iso }) },
-  'POST /api/auth/loginWithPassword': { shape: obj({ token, expiresAt: iso, mustChangePassword: { type: 'boolean' } }, ['token']) },
-  'POST /api/auth/sendOtp': { shape: message },
-  'POST /api/auth/updatePassword': { shape: message },
-  'POST /api/auth/validate': { shape: obj({ valid: { type: 'boolean' }, expiresAt: iso }, ['valid']) },
-  'POST /api/auth/logout': { shape: message },
-  // The profile as the device holds it (UserProfile), plus two fields the server adds and the device
-  // leaves out when it stores it (sync/profile-sync.ts maps field by field): _id and lastSyncAt.
-  'GET /api/users/': { shape: obj({ user: { ...row(userProfileSchema), properties: { ...userProfileSchema.properties, _id: uuid, lastSyncAt: { anyOf: [iso, { type: 'null' }] } } } }) },
-  'GET /api/users': { shape: obj({ user: { ...row(userProfileSchema), properties: { ...userProfileSchema.properties, _id: uuid, lastSyncAt: { anyOf: [iso, { type: 'null' }] } } } }) },
-  'POST /api/users/notificationToken': { shape: message },
-  'POST /api/users/notificationToken/remove': { shape: message },
-  'POST /api/users/notificationTimings': { shape: obj({ message: str, notificationTimings: mealTimingsSchema, version: syncVersion }) },
-  'POST /api/users/glucometerAlerts': { shape: obj({ message: str, glucometerAlerts: list(str), version: syncVersion }) },
-  'POST /api/users/glucometerAlerts/remove': { shape: obj({ message: str, glucometerAlerts: list(str), version: syncVersion }) },
-  'GET /api/push/config': { shape: row(pushConfigSchema) },
-  'POST /api/users/medicines/remindLater': { shape: obj({ message: str, remindAt: iso }) },
-  'GET /api/glucose': {
-    shape: pullList({ fasting: list(row(glucoseReadingSchema)), postprandial: list(row(glucoseReadingSchema)), random: list(row(glucoseReadingSchema)) }),
-  },
-  // Each result is the answer of one write's own route (a 4xx one last); the fuzz checks the frame.
-  'POST /api/batch': { shape: batchResponseSchema },
-  'POST /api/glucose/add': { shape: written(row(glucoseReadingSchema)) },
-  'POST /api/glucose/update': { shape: written(row(glucoseReadingSchema)) },
-  'POST /api/glucose/delete': { shape: message },
-  'GET /api/symptoms': { shape: pullList({ symptoms: list(row(symptomSchema)) }) },
-  'GET /api/symptoms/list': { shape: obj({ symptoms: list(str) }) },
-  'POST /api/symptoms/add': { shape: written(row(symptomSchema)) },
-  'POST /api/symptoms/remove': { shape: message },
-  'GET /api/appointments': { shape: pullList({ appointments: list(row(appointmentSchema)) }) },
-  'POST /api/appointments/add': { shape: written(row(appointmentSchema)) },
-  'POST /api/appointments/update': { shape: written(row(appointmentSchema)) },
-  'POST /api/appointments/delete': { shape: message },
-  'GET /api/tests': { shape: pullList({ tests: list(row(labTestSchema)) }) },
-  'GET /api/tests/list': { shape: obj({ tests: list(labTestReferenceSchema) }) },
-  'POST /api/tests/add': { shape: written(row(labTestSchema)) },
-  'POST /api/tests/update': { shape: written(row(labTestSchema)) },
-  'POST /api/tests/delete': { shape: message },
-  'GET /api/users/medicines': { shape: pullList({ medicines: list(row(medicineSchema)) }) },
-  'POST /api/user/medicines/taken': { shape: written(row(medicineIntakeSchema)) },
-  'POST /api/user/medicines/taken/delete': { shape: message },
-  'GET /api/user/medicines/taken': { shape: pullList({ taken: list(row(medicineIntakeSchema)) }) },
-  'POST /api/users/report': { shape: { contentType: 'application/pdf', startsWith: '%PDF-' } },
-  'POST /api/admin/report': { shape: { contentType: 'application/pdf', startsWith: '%PDF-' } },
-  'POST /api/admin/report/fhir': { shape: { contentType: 'application/fhir+json' } },
-  'GET /api/c15t/show-consent-banner': { shape: row(showConsentBannerSchema) },
-  'POST /api/c15t/consent/set': { shape: row(consentSetResponseSchema) },
-  'POST /api/c15t/consent/verify': { shape: row(consentVerifyResponseSchema) },
-  'POST /api/admin/login': {
-    shape: obj({ token, expiresAt: iso, admin: obj({ _id: uuid, email: str, name: str, role: { const: 'admin' }, hospitals: list(hospital) }) }),
-  },
-  'POST /api/admin/logout': { shape: message },
-  'POST /api/admin/verifyToken': {
-    shape: obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) }),
-  },
-  'GET /api/admin/users': {
-    shape: obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } }),
-  },
-  'GET /api/admin/hospitals': { shape: obj({ hospitals: list(hospital) }) },
-  'POST /api/admin/hospitals': { shape: obj({ data: hospital }) },
-  'PATCH /api/admin/hospitals/:id': { shape: obj({ data: hospital }) },
-  'POST /api/admin/patients': { shape: obj({ data: patient }) },
-  'GET /api/admin/patients/:hospNo': { shape: obj({ patient }) },
-  'PATCH /api/admin/patients/:hospNo': { shape: obj({ data: patient }) },
-  'POST /api/admin/patients/:hospNo/access-key': { shape: obj({ message: str, accessKey: str, expiresAt: iso }) },
-  'POST /api/admin/patients/:hospNo/temporary-password': { shape: obj({ message: str, temporaryPassword: str }) },
-  'GET /api/admin/patients/:hospNo/prescriptions': {
-    shape: obj({ prescriptions: list({ ...row(medicineSchema), properties: { ...medicineSchema.properties, active: { type: 'boolean' } } }), taken: list(row(medicineIntakeSchema)) }),
-  },
-  'POST /api/admin/patients/:hospNo/prescriptions': { shape: obj({ data: row(medicineSchema) }) },
-  'PATCH /api/admin/patients/:hospNo/prescriptions/:id': { shape: obj({ data: row(medicineSchema) }) },
-  'POST /api/admin/patients/:hospNo/prescriptions/:id/end': { shape: obj({ data: row(medicineSchema) }) },
-  'GET /api/admin/doctor-tokens': { shape: obj({ tokens: list(doctorToken) }) },
-  'POST /api/admin/doctor-tokens': { shape: obj({ message: str, token, data: doctorToken }) },
-  'POST /api/admin/doctor-tokens/:id/revoke': { shape: message },
-  'GET /api/admin/audit': {
-    shape: obj({
-      entries: list(
-        obj({ _id: uuid, at: iso, actorKind: { enum: ['admin', 'doctor'] }, actor: str, hospNo: { type: ['string', 'null'] }, action: str, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] } }),
-      ),
-    }),
-  },
-};
-
-/**
- * A patient write answered from its mutation id's record (header X-Mutation-Repeat: 1) is the first
- * answer given to that id, whichever route it came from (docs/sync-protocol.md: "a repeat … is
- * answered with the first answer (same status and body)"). Such an answer must be the 2xx answer of
- * one of the patient write routes; which one the fuzz cannot know.
- */
-const PATIENT_WRITES = Object.keys(CONTRACTS).filter((k) => /^POST \/api\/(glucose|symptoms|appointments|tests|users?)\//.test(k) && !k.includes('report'));
+/** A file answer's first bytes, by content type. */
+const FILE_STARTS: Record<string, string> = { 'application/pdf': '%PDF-' };
 
 /** Fields that must never leave the server, in any answer. */
 export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'keyHash', 'key_hash', 'tokenHash', 'token_hash', 'otpHash', 'codeHash', 'salt', 'vapidPrivateKey', 'privateKey'];
@@ -257,16 +112,18 @@ export function judge(routeKey: string | undefined, method: string, auth: Auth, 
 
   const rule = accessRule(routeKey, auth, guarded);
   if (rule) violations.push(rule);
-  const contract = CONTRACTS[routeKey];
-  if (!contract) {
-    violations.push('no contract for this route in tests/fuzz/contracts.ts: add its line');
+  const responses = DECLARED.get(routeKey);
+  const declared = responses ? (declaredFor(responses, a.status) as { content?: Record<string, unknown> } | undefined) : undefined;
+  if (!declared) {
+    violations.push(`2xx ${a.status} that its route does not declare (schemas/api.ts)`);
     return { serverError: false, violations };
   }
-  if ('contentType' in contract.shape) {
-    const want = contract.shape;
-    if (!contentType.startsWith(want.contentType)) violations.push(`2xx content-type ${contentType || 'none'}, expected ${want.contentType}`);
-    if (want.startsWith && !text.startsWith(want.startsWith)) violations.push(`2xx body does not start with ${want.startsWith}`);
-    if (want.contentType.endsWith('json') && !parsed) violations.push('2xx body is not JSON');
+  if (declared.content) {
+    const want = Object.keys(declared.content).find((t) => contentType.startsWith(t));
+    if (!want) violations.push(`2xx content-type ${contentType || 'none'}, expected ${Object.keys(declared.content).join(' or ')}`);
+    const starts = want ? FILE_STARTS[want] : undefined;
+    if (starts && !text.startsWith(starts)) violations.push(`2xx body does not start with ${starts}`);
+    if (want?.endsWith('json') && !parsed) violations.push('2xx body is not JSON');
     return { serverError: false, violations };
   }
   if (!isJson || !parsed) {
@@ -274,11 +131,10 @@ export function judge(routeKey: string | undefined, method: string, auth: Auth, 
     return { serverError: false, violations };
   }
   if (header(a, 'x-mutation-repeat') === '1') {
-    const ok = PATIENT_WRITES.some((k) => validator(k, CONTRACTS[k]!.shape as object)(json));
-    if (!ok) violations.push('a repeated mutation answered with a body that is no patient write answer');
+    if (!validator('repeat', { anyOf: REPEATABLE_ANSWERS })(json)) violations.push('a repeated mutation answered with a body that is no patient write answer');
     return { serverError: false, violations };
   }
-  const validate = validator(routeKey, contract.shape);
+  const validate = validator(`${routeKey} ${a.status}`, declared);
   if (!validate(json)) {
     const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`);
     violations.push(`2xx answer breaks its declared shape: ${errs.join('; ')}`);

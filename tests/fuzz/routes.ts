@@ -1,4 +1,4 @@
-// Every route of the API with the JSON schemas it declares (body, querystring, params), found by
+// Every route of the API with the JSON schemas it declares (body, querystring, params, response), found by
 // running the server's own route registration (server/routes/index.ts) against a recorder instead of
 // Fastify: a new route, or a changed schema, is fuzzed without a line of code here. No handler runs.
 import type { TypedApp } from '../../server/app.ts';
@@ -13,6 +13,8 @@ export interface Route {
   body?: JsonSchema;
   querystring?: JsonSchema;
   params?: JsonSchema;
+  /** Its answers' JSON Schemas by status (`200`, `4xx`, …: schemas/api.ts). */
+  response?: Record<string, unknown>;
   /** Where the route says it is rate-limited (config.rateLimit). */
   rateLimited: boolean;
   /** Whether it checks a token first (declares a preHandler: patientAccess, staffAccess, …). */
@@ -20,7 +22,7 @@ export interface Route {
 }
 
 interface RouteOptions {
-  schema?: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema };
+  schema?: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; response?: Record<string, unknown> };
   config?: { rateLimit?: unknown };
   preHandler?: unknown;
 }
@@ -35,6 +37,7 @@ function recorder(prefix: string, out: Route[]): unknown {
       ...(s.body ? { body: s.body } : {}),
       ...(s.querystring ? { querystring: s.querystring } : {}),
       ...(s.params ? { params: s.params } : {}),
+      ...(s.response ? { response: s.response } : {}),
       rateLimited: opts.config?.rateLimit !== undefined,
       guarded: opts.preHandler !== undefined,
     });
