@@ -166,7 +166,8 @@ export const auditEntries = obj({
 /** A route's answers: its success shape under its status(es), `apiError` for every refusal and failure. */
 export function answers<T extends Schema>(ok: T, ...statuses: (200 | 201)[]) {
   const codes = statuses.length > 0 ? statuses : [200];
-  return { ...Object.fromEntries(codes.map((c) => [c, ok])), '4xx': apiError, '5xx': apiError } as { 200: T; '4xx': typeof apiError; '5xx': typeof apiError };
+  const said = (c: number) => ({ description: c === 201 ? 'Created' : 'Done', ...ok });
+  return { ...Object.fromEntries(codes.map((c) => [c, said(c)])), '4xx': apiError, '5xx': apiError } as { 200: T; '4xx': typeof apiError; '5xx': typeof apiError };
 }
 
 /** A file answer (reports): a body of `contentType`, not JSON. */

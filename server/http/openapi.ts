@@ -7,7 +7,10 @@
 // "public" of a guarded route.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { projectRoot } from '../paths.ts';
 
 /** Who may call a route: the guard in its preHandler says (guards.ts). */
 export type Access = 'patient-read' | 'patient-write' | 'staff-patient' | 'staff' | 'admin';
@@ -121,6 +124,8 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
+    theme: { title: 'Eddy API' },
+    logo: { type: 'image/svg+xml', content: readFileSync(path.join(projectRoot, 'public', 'icons', 'icon.svg')), href: '/api/docs/', target: '_self' },
     uiConfig: { validatorUrl: null, docExpansion: 'list', deepLinking: true },
     // Our own document, not a second copy at /api/docs/json.
     transformSpecificationClone: true,
