@@ -1,13 +1,16 @@
-// The cookie-consent endpoints the c15t 1.x client calls in remote mode (spec §7), under its default
-// base path /api/c15t. Public on purpose: consent is asked before login. Rate-limited per address
-// like the other public routes, and every answer carries the request's X-Request-ID (the client
-// sends a new one on each attempt, so a retried save can be told apart in the log and the records).
+// The cookie-consent endpoints of remote mode (spec §7), under the c15t client's default base path
+// /api/c15t: GET /init and POST /subjects, which the app's c15t 2.x client calls; GET
+// /show-consent-banner and POST /consent/set, which c15t 1.x called and an installed app still
+// running a 1.x build calls until its service worker updates it; and POST /consent/verify. Public on
+// purpose: consent is asked before login. Rate-limited per address like the other public routes, and
+// every answer carries the request's X-Request-ID (the client sends a new one on each attempt, so a
+// retried save can be told apart in the log and the records).
 import { randomUUID } from 'node:crypto';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
-import { consentSetSchema, consentVerifySchema } from '../../schemas/consent.ts';
-import { bannerInfo, recordConsent, verifyConsent } from '../services/consent-service.ts';
+import { consentSetSchema, consentVerifySchema, subjectConsentSchema } from '../../schemas/consent.ts';
+import { bannerInfo, consentInit, recordConsent, recordSubjectConsent, verifyConsent } from '../services/consent-service.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -27,6 +30,12 @@ export function consentRoutes(api: TypedApp, ctx: AppContext): void {
       c15t.addHook('onRequest', async (req, reply) => {
         void reply.headers({ 'x-request-id': requestIdOf(req.headers), 'cache-control': 'no-store' });
       });
+
+      c15t.get('/init', { config: limited }, async (req) => consentInit(req.headers));
+
+      c15t.post('/subjects', { schema: { body: subjectConsentSchema }, config: limited }, async (req, reply) =>
+        recordSubjectConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
+      );
 
       c15t.get('/show-consent-banner', { config: limited }, async (req) => bannerInfo(req.headers));
 

@@ -16,7 +16,7 @@ import ajvFormats from 'ajv-formats';
 import { appointmentSchema } from '../../schemas/appointment.ts';
 import { batchResponseSchema } from '../../schemas/batch.ts';
 import { deletedIds, messageResponse, syncVersion, uuid } from '../../schemas/common.ts';
-import { consentSetResponseSchema, consentVerifyResponseSchema, showConsentBannerSchema } from '../../schemas/consent.ts';
+import { consentInitSchema, consentSetResponseSchema, consentVerifyResponseSchema, showConsentBannerSchema, subjectConsentResponseSchema } from '../../schemas/consent.ts';
 import { glucoseReadingSchema } from '../../schemas/glucose.ts';
 import { labTestReferenceSchema, labTestSchema } from '../../schemas/lab-test.ts';
 import { medicineIntakeSchema, medicineSchema } from '../../schemas/medicine.ts';
@@ -123,6 +123,8 @@ export const CONTRACTS: Record<string, Contract> = {
   'POST /api/users/report': { shape: { contentType: 'application/pdf', startsWith: '%PDF-' } },
   'POST /api/admin/report': { shape: { contentType: 'application/pdf', startsWith: '%PDF-' } },
   'POST /api/admin/report/fhir': { shape: { contentType: 'application/fhir+json' } },
+  'GET /api/c15t/init': { shape: row(consentInitSchema) },
+  'POST /api/c15t/subjects': { shape: row(subjectConsentResponseSchema) },
   'GET /api/c15t/show-consent-banner': { shape: row(showConsentBannerSchema) },
   'POST /api/c15t/consent/set': { shape: row(consentSetResponseSchema) },
   'POST /api/c15t/consent/verify': { shape: row(consentVerifyResponseSchema) },
