@@ -376,7 +376,8 @@ export const auditLog = pgTable(
 // Proof of cookie consent (spec §3 consent record): what was chosen, where and when, by which request.
 // Consent is given before login, so a record names no patient; the client address is kept only as
 // an HMAC under a server secret (see consent-service.ts), enough to tell the same device's records
-// apart, not to recover the address.
+// apart, not to recover the address. subject_id is the id c15t 2.x makes up on the device (sub_…),
+// the same for every choice made there; records from c15t 1.x have none.
 export const consentRecords = pgTable(
   'consent_records',
   {
@@ -388,8 +389,12 @@ export const consentRecords = pgTable(
     givenAt: tstz('given_at').notNull().defaultNow(),
     requestId: text('request_id'),
     addressHash: text('address_hash'),
+    subjectId: text('subject_id'),
   },
-  (t) => [index('consent_records_address_idx').on(t.addressHash, t.domain, t.type, t.givenAt)],
+  (t) => [
+    index('consent_records_address_idx').on(t.addressHash, t.domain, t.type, t.givenAt),
+    index('consent_records_subject_idx').on(t.subjectId, t.domain, t.type, t.givenAt),
+  ],
 );
 
 // Fixed-window rate-limit counters shared by every server instance.

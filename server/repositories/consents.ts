@@ -10,8 +10,8 @@ export const consentRepo = {
     if (!row) throw new Error('consent record was not stored');
     return row;
   },
-  /** The newest record of this kind on this domain, from one device (its record id or address hash). */
-  async latest(db: Db, where: { type: string; domain: string } & ({ id: string } | { addressHash: string })): Promise<ConsentRow | undefined> {
+  /** The newest record of this kind on this domain, from one device (a record id, its subject id, or its address hash). */
+  async latest(db: Db, where: { type: string; domain: string } & ({ id: string } | { subjectId: string } | { addressHash: string })): Promise<ConsentRow | undefined> {
     const [row] = await db
       .select()
       .from(consentRecords)
@@ -19,7 +19,11 @@ export const consentRepo = {
         and(
           eq(consentRecords.type, where.type),
           eq(consentRecords.domain, where.domain),
-          'id' in where ? eq(consentRecords.id, where.id) : eq(consentRecords.addressHash, where.addressHash),
+          'id' in where
+            ? eq(consentRecords.id, where.id)
+            : 'subjectId' in where
+              ? eq(consentRecords.subjectId, where.subjectId)
+              : eq(consentRecords.addressHash, where.addressHash),
         ),
       )
       .orderBy(desc(consentRecords.givenAt))

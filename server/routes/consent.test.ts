@@ -1,11 +1,20 @@
 // The cookie-consent endpoints of remote mode (spec §3, §7) on a real server and database, checked
-// against the schemas the c15t client's answers are written to.
+// against the schemas the c15t clients' answers are written to: GET /init and POST /subjects for
+// c15t 2.x, GET /show-consent-banner and POST /consent/set for a c15t 1.x build still installed, and
+// POST /consent/verify for both.
 import { Ajv } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentRecords } from '../db/schema.ts';
-import { consentSetResponseSchema, consentVerifyResponseSchema, showConsentBannerSchema } from '../../schemas/consent.ts';
+import {
+  consentInitSchema,
+  consentSetResponseSchema,
+  consentVerifyResponseSchema,
+  OPT_IN_BANNER_POLICY,
+  showConsentBannerSchema,
+  subjectConsentResponseSchema,
+} from '../../schemas/consent.ts';
 import { call, createHarness, type Harness } from '../testing/harness.ts';
 
 const ajv = new Ajv({ strict: false });
@@ -42,7 +51,107 @@ const choice = (analytics: boolean, functional: boolean) => ({
   marketing: false,
 });
 
-describe('GET /api/c15t/show-consent-banner', () => {
+describe('GET /api/c15t/init (c15t 2.x)', () => {
+  it('answers the opt-in banner policy everywhere, with the jurisdiction and location as the CDN reports them', async () => {
+    const res = await call(h.app, 'GET', '/api/c15t/init', { headers: { 'x-request-id': 'req-init-1' } });
+    expect(res.status).toBe(200);
+    expect(matches(consentInitSchema, res.json)).toEqual([]);
+    expect(res.json).toEqual({
+      jurisdiction: 'NONE',
+      location: { countryCode: null, regionCode: null },
+      translations: { language: 'en', translations: { common: {}, cookieBanner: {}, consentManagerDialog: {}, consentTypes: {} } },
+      branding: 'none',
+      policy: OPT_IN_BANNER_POLICY,
+    });
+    expect(res.headers['x-request-id']).toBe('req-init-1');
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const de = await call(h.app, 'GET', '/api/c15t/init', { headers: { 'cf-ipcountry': 'DE', 'x-vercel-ip-country-region': 'BY' } });
+    expect(de.json).toMatchObject({ jurisdiction: 'GDPR', location: { countryCode: 'DE', regionCode: 'BY' }, policy: { model: 'opt-in', ui: { mode: 'banner' } } });
+    // Opt-out laws and no law at all: c15t would grant every purpose by itself without the policy.
+    for (const country of ['AU', 'CA', 'US']) {
+      const res = await call(h.app, 'GET', '/api/c15t/init', { headers: { 'cf-ipcountry': country } });
+      expect(res.json['policy'], country).toEqual(OPT_IN_BANNER_POLICY);
+    }
+  });
+});
+
+describe('POST /api/c15t/subjects (c15t 2.x)', () => {
+  const subject = 'sub_2jv6z8n4q9AbCdEf';
+  const body = {
+    type: 'cookie_banner',
+    domain: 'Eddy.Hospital.Example',
+    preferences: choice(true, false),
+    subjectId: subject,
+    givenAt: 1_790_000_000_000,
+    jurisdiction: 'NONE',
+    jurisdictionModel: 'opt-in',
+    uiSource: 'api',
+    consentAction: 'custom',
+    policySnapshotToken: 'not kept',
+    externalSubjectId: 'not kept either',
+  };
+
+  it('stores proof of consent under the subject: preferences, the time chosen, how, the request id and a keyed hash of the address', async () => {
+    const res = await from('203.0.113.8', 'POST', '/api/c15t/subjects', body, { 'x-request-id': 'req-subject-1' });
+    expect(res.status).toBe(200);
+    expect(matches(subjectConsentResponseSchema, res.json)).toEqual([]);
+    expect(res.json).toMatchObject({
+      subjectId: subject,
+      domain: 'eddy.hospital.example',
+      domainId: 'eddy.hospital.example',
+      type: 'cookie_banner',
+      appliedPreferences: body.preferences,
+      uiSource: 'api',
+      givenAt: new Date(body.givenAt).toISOString(),
+    });
+    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(res.json['consentId'])));
+    expect(row).toMatchObject({
+      subjectId: subject,
+      type: 'cookie_banner',
+      domain: 'eddy.hospital.example',
+      preferences: body.preferences,
+      metadata: { uiSource: 'api', consentAction: 'custom', jurisdiction: 'NONE', jurisdictionModel: 'opt-in' },
+      requestId: 'req-subject-1',
+    });
+    expect(row!.givenAt.getTime()).toBe(body.givenAt);
+    expect(row!.addressHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(row)).not.toContain('not kept');
+  });
+
+  it('takes a time in the future as now, and a save without one (queued by c15t 1.x, with its metadata) as now', async () => {
+    const before = Date.now();
+    const future = await call(h.app, 'POST', '/api/c15t/subjects', { body: { ...body, givenAt: Date.now() + 86_400_000 } });
+    expect(Date.parse(String(future.json['givenAt']))).toBeLessThanOrEqual(Date.now());
+    const queued = await call(h.app, 'POST', '/api/c15t/subjects', {
+      body: { type: 'cookie_banner', domain: 'localhost', preferences: choice(false, false), subjectId: subject, metadata: { source: 'consent_widget', acceptanceMethod: 'necessary' } },
+    });
+    expect(queued.status).toBe(200);
+    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(queued.json['consentId'])));
+    expect(row).toMatchObject({ subjectId: subject, metadata: { source: 'consent_widget', acceptanceMethod: 'necessary' } });
+    expect(row!.givenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('answers 400 {message} for what is not a consent', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ ...body, subjectId: undefined }, /subjectId is required/],
+      [{ ...body, subjectId: 'user-1' }, /subjectId/],
+      [{ ...body, subjectId: 'sub_0OIl' }, /subjectId/],
+      [{ ...body, preferences: undefined }, /preferences is required/],
+      [{ ...body, preferences: { measurement: 'yes' } }, /preferences\.measurement must be a boolean/],
+      [{ ...body, givenAt: 'yesterday' }, /givenAt/],
+      [{ ...body, consentAction: 'some' }, /consentAction/],
+      [{ ...body, type: 'cookies' }, /type must be one of/],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await call(h.app, 'POST', '/api/c15t/subjects', { body: payload });
+      expect(res.status, JSON.stringify(payload)).toBe(400);
+      expect(res.json['message'], JSON.stringify(payload)).toMatch(message);
+    }
+  });
+});
+
+describe('GET /api/c15t/show-consent-banner (c15t 1.x)', () => {
   it('shows the banner with the location unknown when no proxy reports one', async () => {
     const res = await call(h.app, 'GET', '/api/c15t/show-consent-banner');
     expect(res.status).toBe(200);
@@ -80,7 +189,7 @@ describe('GET /api/c15t/show-consent-banner', () => {
   });
 });
 
-describe('POST /api/c15t/consent/set', () => {
+describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
   it('stores proof of consent: type, domain, preferences, time, request id and a keyed hash of the address', async () => {
     const body = { type: 'cookie_banner', domain: 'Eddy.Hospital.Example', preferences: choice(true, false), metadata: { source: 'consent_widget', acceptanceMethod: 'custom' } };
     const before = Date.now();
@@ -166,8 +275,27 @@ describe('POST /api/c15t/consent/verify', () => {
     expect(byId.json).toMatchObject({ isValid: true, consent: { id: set.json['id'] } });
   });
 
+  it('answers by the subject c15t 2.x made, from any address: its newest choice', async () => {
+    const domain = 'subject.example';
+    const subjectId = 'sub_3kW7x9m2p4QrStUv';
+    const other = 'sub_3kW7x9m2p4QrStUw';
+    const save = (preferences: Record<string, boolean>, givenAt: number, id = subjectId) =>
+      from('198.51.100.20', 'POST', '/api/c15t/subjects', { type: 'cookie_banner', domain, preferences, subjectId: id, givenAt });
+    await save(choice(true, true), 1_790_000_000_000);
+    const newest = await save(choice(false, true), 1_790_000_060_000);
+    // Queued and sent late: an older choice does not become the newest.
+    await save(choice(true, false), 1_790_000_030_000);
+    await save(choice(true, true), 1_790_000_090_000, other);
+
+    const asked = (preferences: string[], id = subjectId) => from('192.0.2.100', 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, subjectId: id, preferences });
+    expect((await asked(['functionality'])).json).toMatchObject({ isValid: true, consent: { id: newest.json['consentId'], purposeIds: ['necessary', 'functionality'] } });
+    expect((await asked(['measurement'])).json).toMatchObject({ isValid: false, reasons: ['Not consented to: measurement'] });
+    expect((await asked(['measurement'], other)).json['isValid']).toBe(true);
+    expect((await asked(['necessary'], 'sub_4nobody')).json['isValid']).toBe(false);
+  });
+
   it('answers 400 {message} for a malformed question', async () => {
-    for (const body of [{ domain: 'x' }, { type: 'cookie_banner' }, { type: 'cookie_banner', domain: 'x', subjectId: 'nope' }, { type: 'cookie_banner', domain: 'x', preferences: 'all' }]) {
+    for (const body of [{ domain: 'x' }, { type: 'cookie_banner' }, { type: 'cookie_banner', domain: 'x', subjectId: 'nope' }, { type: 'cookie_banner', domain: 'x', subjectId: 'sub_' }, { type: 'cookie_banner', domain: 'x', preferences: 'all' }]) {
       const res = await call(h.app, 'POST', '/api/c15t/consent/verify', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.json['message']).toBe('string');
@@ -179,13 +307,13 @@ describe('rate limit', () => {
   it('limits each consent route per client address (CONSENT_RATE_LIMIT a minute)', async () => {
     const limited = await createHarness({ CONSENT_RATE_LIMIT: '2' });
     try {
-      const get = () => limited.app.inject({ method: 'GET', url: '/api/c15t/show-consent-banner', remoteAddress: '203.0.113.50' });
+      const get = () => limited.app.inject({ method: 'GET', url: '/api/c15t/init', remoteAddress: '203.0.113.50' });
       expect((await get()).statusCode).toBe(200);
       expect((await get()).statusCode).toBe(200);
       const third = await get();
       expect(third.statusCode).toBe(429);
       expect(third.json()['message']).toMatch(/Too many attempts/);
-      const otherAddress = await limited.app.inject({ method: 'GET', url: '/api/c15t/show-consent-banner', remoteAddress: '203.0.113.51' });
+      const otherAddress = await limited.app.inject({ method: 'GET', url: '/api/c15t/init', remoteAddress: '203.0.113.51' });
       expect(otherAddress.statusCode).toBe(200);
     } finally {
       await limited.close();

@@ -1,12 +1,23 @@
 // Cookie consent in remote mode (spec §3, §7): the banner decision, proof of consent, verification.
 // Consent is given before anyone logs in, so nothing here knows a patient; a device is told apart
-// only by the record id the client was given or by an HMAC of its address.
+// only by the subject id c15t 2.x made on it, the record id c15t 1.x was given, or an HMAC of its
+// address.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { consentRepo, type ConsentRow } from '../repositories/consents.ts';
 import { settingsRepo } from '../repositories/settings.ts';
-import type { ConsentSet, ConsentSetResponse, ConsentVerify, ConsentVerifyResponse, ShowConsentBanner } from '../../schemas/consent.ts';
+import {
+  OPT_IN_BANNER_POLICY,
+  type ConsentInit,
+  type ConsentSet,
+  type ConsentSetResponse,
+  type ConsentVerify,
+  type ConsentVerifyResponse,
+  type ShowConsentBanner,
+  type SubjectConsent,
+  type SubjectConsentResponse,
+} from '../../schemas/consent.ts';
 
 type Jurisdiction = ShowConsentBanner['jurisdiction'];
 type Headers = Record<string, string | string[] | undefined>;
@@ -40,22 +51,36 @@ function firstHeader(headers: Headers, names: string[], shape: RegExp): string |
   return null;
 }
 
-/**
- * The banner shows wherever the device has no saved consent (spec §4): the location only informs.
- * It is never "no banner", which would make the c15t client grant every purpose by itself.
- */
-export function bannerInfo(headers: Headers): ShowConsentBanner {
+function locate(headers: Headers): { jurisdiction: Jurisdiction; location: ShowConsentBanner['location'] } {
   const countryCode = firstHeader(headers, COUNTRY_HEADERS, COUNTRY);
   const regionCode = countryCode ? firstHeader(headers, REGION_HEADERS, REGION) : null;
   const jurisdiction: Jurisdiction = countryCode
     ? (JURISDICTIONS[countryCode] ?? { code: 'NONE', message: 'No specific requirements' })
     : { code: 'NONE', message: 'Location unknown: consent is asked everywhere' };
+  return { jurisdiction, location: { countryCode, regionCode } };
+}
+
+/**
+ * c15t 1.x: the banner shows wherever the device has no saved consent (spec §4): the location only
+ * informs. It is never "no banner", which would make the c15t client grant every purpose by itself.
+ */
+export function bannerInfo(headers: Headers): ShowConsentBanner {
+  const { jurisdiction, location } = locate(headers);
+  return { showConsentBanner: true, jurisdiction, location, translations: { language: 'en', translations: {} }, branding: 'none' };
+}
+
+/**
+ * c15t 2.x: the same decision, as its policy (opt-in, the banner while nothing is saved) beside the
+ * jurisdiction code and the location, which only inform.
+ */
+export function consentInit(headers: Headers): ConsentInit {
+  const { jurisdiction, location } = locate(headers);
   return {
-    showConsentBanner: true,
-    jurisdiction,
-    location: { countryCode, regionCode },
-    translations: { language: 'en', translations: {} },
+    jurisdiction: jurisdiction.code,
+    location,
+    translations: { language: 'en', translations: { common: {}, cookieBanner: {}, consentManagerDialog: {}, consentTypes: {} } },
     branding: 'none',
+    policy: structuredClone(OPT_IN_BANNER_POLICY),
   };
 }
 
@@ -107,10 +132,42 @@ export async function recordConsent(ctx: AppContext, body: ConsentSet, request: 
   };
 }
 
+/**
+ * c15t 2.x's `POST /subjects`: one consent given by the subject the device made. `givenAt` is the
+ * client's (a queued save arrives after the choice), never later than now; without it, now.
+ */
+export async function recordSubjectConsent(ctx: AppContext, body: SubjectConsent, request: { address: string; requestId: string; now?: number }): Promise<SubjectConsentResponse> {
+  const now = request.now ?? Date.now();
+  const how = Object.entries({ uiSource: body.uiSource, consentAction: body.consentAction, jurisdiction: body.jurisdiction, jurisdictionModel: body.jurisdictionModel }).filter(
+    (e): e is [string, string] => e[1] !== undefined,
+  );
+  const metadata = { ...body.metadata, ...Object.fromEntries(how) };
+  const row = await consentRepo.insert(ctx.db, {
+    type: body.type,
+    domain: body.domain.toLowerCase(),
+    preferences: body.preferences,
+    metadata: Object.keys(metadata).length > 0 ? metadata : null,
+    givenAt: new Date(Math.min(body.givenAt ?? now, now)),
+    requestId: request.requestId,
+    addressHash: await hashAddress(ctx.db, request.address),
+    subjectId: body.subjectId,
+  });
+  return {
+    subjectId: body.subjectId,
+    consentId: row.id,
+    domainId: row.domain,
+    domain: row.domain,
+    type: body.type,
+    appliedPreferences: row.preferences,
+    ...(body.uiSource !== undefined ? { uiSource: body.uiSource } : {}),
+    givenAt: row.givenAt.toISOString(),
+  };
+}
+
 export async function verifyConsent(ctx: AppContext, body: ConsentVerify, address: string): Promise<ConsentVerifyResponse> {
   const where = { type: body.type, domain: body.domain.toLowerCase() };
   const row: ConsentRow | undefined = body.subjectId
-    ? await consentRepo.latest(ctx.db, { ...where, id: body.subjectId })
+    ? await consentRepo.latest(ctx.db, body.subjectId.startsWith('sub_') ? { ...where, subjectId: body.subjectId } : { ...where, id: body.subjectId })
     : await consentRepo.latest(ctx.db, { ...where, addressHash: await hashAddress(ctx.db, address) });
   if (!row) return { isValid: false, reasons: [`No ${body.type} consent found for ${where.domain} from this device`] };
   const required = Array.isArray(body.preferences)

@@ -1,6 +1,7 @@
 // Cookie consent in the built app (spec §2, §4, §7–§9): the banner and each of its transitions in
-// offline mode (the default build), then remote mode against the real server, a server that fails
-// twice, and one that is down. Remote mode is a build setting (VITE_CONSENT_MODE=remote), so that
+// offline mode (the default build), then remote mode (c15t 2.x: GET /init, POST /subjects) against
+// the real server, a server that fails twice, one that is down, and a device that answered under
+// c15t 1.x. Remote mode is a build setting (VITE_CONSENT_MODE=remote), so that
 // build is made here into a temporary folder and its files are served to the browser in place of
 // dist/; every /api request still goes to the real server.
 import { expect, test } from '../fixtures/index.ts';
@@ -101,6 +102,7 @@ async function choose(page: Page, name: 'Reject All' | 'Save Preferences' | 'Acc
   await sheet(page).waitFor({ state: 'hidden' });
 }
 
+/** POST /api/c15t/consent/verify by the subject id c15t 2.x made on the device (or a 1.x record id). */
 async function verify(subjectId: string, preferences: string[]) {
   const res = await fetch(`${server.url}/api/c15t/consent/verify`, {
     method: 'POST',
@@ -273,7 +275,7 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     const held = new Promise<void>((r) => (release = r));
     const page = await open({ remote: true });
     page.on('request', (r) => requests.push(r));
-    await page.route('**/api/c15t/consent/set', async (route) => {
+    await page.route('**/api/c15t/subjects', async (route) => {
       await held;
       await route.fallback();
     });
@@ -287,37 +289,38 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     release();
     await sheet(page).waitFor({ state: 'hidden' });
 
-    const [set] = consentCalls(requests, '/consent/set');
+    const [set] = consentCalls(requests, '/subjects');
     expect(set?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(set?.postDataJSON()).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { necessary: true, measurement: false, functionality: true } });
-    const id = ((await stored(page, C15T_KEY)) as { consentInfo: { id: string } }).consentInfo.id;
-    expect(await verify(id, ['functionality'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary', 'functionality'] } });
-    expect((await verify(id, ['measurement'])).isValid).toBe(false);
+    const subjectId = ((await stored(page, C15T_KEY)) as { consentInfo: { subjectId: string } }).consentInfo.subjectId;
+    expect(subjectId).toMatch(/^sub_[1-9A-HJ-NP-Za-km-z]+$/);
+    expect(set?.postDataJSON()).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', subjectId, consentAction: 'custom', preferences: { necessary: true, measurement: false, functionality: true } });
+    expect(await verify(subjectId, ['functionality'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary', 'functionality'] } });
+    expect((await verify(subjectId, ['measurement'])).isValid).toBe(false);
 
     // The page load asked the server (once per load), with an X-Request-ID.
-    const banner = consentCalls(requests, '/show-consent-banner');
+    const banner = consentCalls(requests, '/init');
     await page.reload();
     await page.getByLabel('Hospital number').waitFor();
-    await until('the banner question', async () => (consentCalls(requests, '/show-consent-banner').length > banner.length ? true : undefined), 10_000);
-    expect(consentCalls(requests, '/show-consent-banner').at(-1)?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
-    // c15t has applied the server's answer (its store has the location it gave and is no longer
+    await until('the banner question', async () => (consentCalls(requests, '/init').length > banner.length ? true : undefined), 10_000);
+    expect(consentCalls(requests, '/init').at(-1)?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // c15t has applied the server's answer (its store has the server's policy and is no longer
     // loading) and decided: the banner is drawn from that decision alone.
     await expect
       .poll(() =>
         page.evaluate((ns) => {
-          const store = (window as unknown as Record<string, { getState(): { locationInfo: unknown; isLoadingConsentInfo: boolean; showPopup: boolean } } | undefined>)[ns];
-          const state = store?.getState();
-          return state && { answered: state.locationInfo !== null, loading: state.isLoadingConsentInfo, showPopup: state.showPopup };
+          type State = { lastBannerFetchData: { policy?: { id: string } } | null; isLoadingConsentInfo: boolean; activeUI: string };
+          const state = (window as unknown as Record<string, { getState(): State } | undefined>)[ns]?.getState();
+          return state && { policy: state.lastBannerFetchData?.policy?.id, loading: state.isLoadingConsentInfo, activeUI: state.activeUI };
         }, 'eddyConsentStore' /* CONSENT_STORE_NAMESPACE of src/features/consent/consent-config.ts */),
       )
-      .toEqual({ answered: true, loading: false, showPopup: false });
+      .toEqual({ policy: 'eddy_opt_in_banner', loading: false, activeUI: 'none' });
     await expect(sheet(page).count()).resolves.toBe(0);
   });
 
   test('retries a server that fails twice (503) after 100 and 200 ms, with a new X-Request-ID each time', async () => {
     const page = await open({ remote: true });
     const attempts: { at: number; id: string | undefined }[] = [];
-    await page.route('**/api/c15t/consent/set', async (route) => {
+    await page.route('**/api/c15t/subjects', async (route) => {
       attempts.push({ at: Date.now(), id: route.request().headers()['x-request-id'] });
       if (attempts.length <= 2) return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"Service Unavailable"}' });
       return route.fallback();
@@ -328,8 +331,8 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     expect(new Set(attempts.map((a) => a.id)).size).toBe(3);
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(90);
     expect(attempts[2]!.at - attempts[1]!.at).toBeGreaterThanOrEqual(190);
-    const id = ((await stored(page, C15T_KEY)) as { consentInfo: { id: string } }).consentInfo.id;
-    expect((await verify(id, ['measurement', 'functionality'])).isValid).toBe(true);
+    const subjectId = ((await stored(page, C15T_KEY)) as { consentInfo: { subjectId: string } }).consentInfo.subjectId;
+    expect((await verify(subjectId, ['measurement', 'functionality'])).isValid).toBe(true);
     expect(await stored(page, PENDING_KEY)).toBeNull();
   });
 
@@ -342,14 +345,14 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     await choose(page, 'Reject All');
     const queued = (await stored(page, PENDING_KEY)) as { type: string; preferences: Record<string, boolean> }[];
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { measurement: false, functionality: false } });
+    expect(queued[0]).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', subjectId: expect.stringMatching(/^sub_/), preferences: { measurement: false, functionality: false } });
     expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: false } });
 
     // The server is back on the next load.
     await page.unroute('**/api/c15t/**');
     const sets: number[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith('/api/c15t/consent/set')) sets.push(Date.now());
+      if (r.url().endsWith('/api/c15t/subjects')) sets.push(Date.now());
     });
     const loadedAt = Date.now();
     await page.reload();
@@ -368,5 +371,35 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     };
     expect(await fromHere(['necessary'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary'] } });
     expect((await fromHere(['measurement'])).isValid).toBe(false);
+  });
+  test('a device that answered under c15t 1.x is not asked again, and the save 1.x queued reaches the server', async () => {
+    const recordId = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
+    // What c15t 1.x left on the device: a choice the server recorded (its record id, no subject id),
+    // and a later save it could not send.
+    const page = await open({
+      remote: true,
+      init: () => {
+        if (location.protocol === 'about:' || localStorage.getItem('e2e-1x-seeded') !== null) return;
+        localStorage.setItem('e2e-1x-seeded', '1');
+        const consents = { necessary: true, functionality: true, measurement: false, experience: false, marketing: false };
+        localStorage.setItem('c15t-consent', JSON.stringify({ consents, consentInfo: { time: Date.now() - 86_400_000, id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', identified: false } }));
+        localStorage.setItem(
+          'c15t-pending-consent-submissions',
+          JSON.stringify([{ type: 'cookie_banner', domain: location.hostname, preferences: consents, metadata: { source: 'consent_widget', acceptanceMethod: 'custom' } }]),
+        );
+      },
+    });
+    await until('the queued save sent', async () => ((await stored(page, PENDING_KEY)) === null ? true : undefined), 15_000);
+    await page.waitForLoadState('networkidle');
+    await expect(sheet(page).count()).resolves.toBe(0);
+    const kept = (await stored(page, C15T_KEY)) as { consents: Record<string, boolean>; consentInfo: { id: string; subjectId: string } };
+    expect(kept).toMatchObject({ consents: { functionality: true, measurement: false }, consentInfo: { id: recordId, subjectId: expect.stringMatching(/^sub_/) } });
+    expect(await verify(kept.consentInfo.subjectId, ['functionality'])).toMatchObject({ isValid: true });
+    // It stays that way across loads.
+    await page.reload();
+    await page.getByLabel('Hospital number').waitFor();
+    await page.waitForLoadState('networkidle');
+    await expect(sheet(page).count()).resolves.toBe(0);
+    expect(((await stored(page, C15T_KEY)) as { consentInfo: { subjectId: string } }).consentInfo.subjectId).toBe(kept.consentInfo.subjectId);
   });
 });

@@ -1,9 +1,11 @@
-// How the cookie-consent manager (c15t 1.x, spec §7) is set up. c15t's own client already behaves as
+// How the cookie-consent manager (c15t 2.x, spec §7) is set up. c15t's own client already behaves as
 // spec §7–§9 ask (X-Request-ID on every call, credentials included, 3 retries from 100 ms doubling on
 // 500/502/503/504 and network errors but not on 400/401/403/404, fallback to offline mode, failed
 // saves queued in local storage and resubmitted 2 s after the next load in 3 rounds), so this file
 // only chooses the mode, the purposes, the storage key and the scripts, and switches off what the
-// app does not want from it.
+// app does not want from it. In remote mode c15t 2.x calls GET /init and POST /subjects under the
+// base path (c15t 1.x called /show-consent-banner and /consent/set); server/routes/consent.ts
+// serves both.
 import type { C15tCallbacks, C15tScript, ConsentManagerOptions, Purpose } from './c15t.ts';
 
 export type ConsentMode = 'offline' | 'remote';
@@ -47,12 +49,13 @@ export function consentOptions({ mode, scripts, callbacks = {} }: ConsentSetup):
     consentCategories: OFFERED_PURPOSES,
     scripts,
     callbacks,
-    // c15t would otherwise patch window.fetch and XMLHttpRequest to block known tracker hosts, and
-    // watch every iframe; the app loads third-party code only through its script registry.
-    trackingBlockerConfig: { disableAutomaticBlocking: true },
+    // c15t 2.x reloads the page when a granted purpose is withdrawn, to be rid of scripts already
+    // run. The banner only asks while nothing is saved, and the script registry removes a script
+    // whose consent is withdrawn (spec §4), so a choice never reloads the page.
+    reloadOnConsentRevoked: false,
+    // c15t would otherwise watch every iframe for a consent category; the app loads third-party code
+    // only through its script registry. (c15t 2.x's network blocker is off unless configured.)
     store: { namespace: CONSENT_STORE_NAMESPACE, iframeBlockerConfig: { disableAutomaticBlocking: true } },
-    // The banner is the app's own markup; "light" keeps c15t from watching <html> for a dark class.
-    react: { noStyle: true, colorScheme: 'light' },
   };
-  return mode === 'remote' ? { ...common, mode: 'c15t', backendURL: CONSENT_BACKEND_URL } : { ...common, mode: 'offline' };
+  return mode === 'remote' ? { ...common, mode: 'hosted', backendURL: CONSENT_BACKEND_URL } : { ...common, mode: 'offline' };
 }

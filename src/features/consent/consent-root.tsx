@@ -1,10 +1,11 @@
-// c15t's provider set up for this app, the banner on its store, and the bridge from other tabs'
-// changes to c15t's store and script loader. Loaded lazily by cookie-consent.tsx.
+// c15t set up for this app, the banner on its store, and the bridge from other tabs' changes to
+// c15t's store and script loader. Loaded lazily by cookie-consent.tsx.
 import { useState } from 'react';
-import { ConsentManagerProvider } from './c15t.ts';
+import { getOrCreateConsentRuntime } from './c15t.ts';
 import { consentMode, consentOptions, type ConsentSetup } from './consent-config.ts';
 import { useConsentStorageSync } from './consent-storage-sync.ts';
 import { CookieBanner, type BannerHandOver } from './cookie-banner.tsx';
+import { migrateLegacyConsent } from './legacy-consent.ts';
 import { consentScripts, toC15tScripts } from './scripts.ts';
 
 export interface ConsentRootProps {
@@ -13,17 +14,12 @@ export interface ConsentRootProps {
 }
 
 export default function ConsentRoot({ handOver, setup }: ConsentRootProps) {
-  // c15t keeps one store per configuration for the page's lifetime: the options are made once.
-  const [options] = useState(() => consentOptions({ mode: consentMode(), scripts: toC15tScripts(consentScripts), ...setup }));
-  return (
-    <ConsentManagerProvider options={options}>
-      <StorageSync />
-      <CookieBanner handOver={handOver} />
-    </ConsentManagerProvider>
-  );
-}
-
-function StorageSync() {
+  // c15t keeps one client and store per configuration for the page's lifetime: made once. A choice
+  // c15t 1.x saved is brought into c15t 2.x's form first, since the store reads it as it is made.
+  const [store] = useState(() => {
+    migrateLegacyConsent();
+    return getOrCreateConsentRuntime(consentOptions({ mode: consentMode(), scripts: toC15tScripts(consentScripts), ...setup })).consentStore;
+  });
   useConsentStorageSync();
-  return null;
+  return <CookieBanner store={store} handOver={handOver} />;
 }

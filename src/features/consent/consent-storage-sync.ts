@@ -3,19 +3,22 @@
 import { useEffect } from 'react';
 import { consentTypes, getConsentFromStorage, type ConsentState, type ConsentStoreApi } from './c15t.ts';
 import { C15T_STORAGE_KEY, CONSENT_STORE_NAMESPACE } from './consent-config.ts';
+import { migrateLegacyConsent } from './legacy-consent.ts';
 
 export function consentStore(): ConsentStoreApi | undefined {
   return (window as unknown as Record<string, ConsentStoreApi | undefined>)[CONSENT_STORE_NAMESPACE];
 }
 
 export function syncFromStorage(store: ConsentStoreApi): void {
+  // A tab still running a c15t 1.x build may have written it.
+  migrateLegacyConsent();
   const stored = getConsentFromStorage({ storageKey: C15T_STORAGE_KEY });
   if (stored?.consents && stored.consentInfo) {
-    store.setState({ consents: stored.consents, selectedConsents: stored.consents, consentInfo: stored.consentInfo, showPopup: false });
+    store.setState({ consents: stored.consents, selectedConsents: stored.consents, consentInfo: stored.consentInfo, activeUI: 'none' });
   } else {
     // Reset elsewhere: no saved consent any more, so this tab asks again.
     const defaults = Object.fromEntries(consentTypes.map((c) => [c.name, c.defaultValue])) as ConsentState;
-    store.setState({ consents: defaults, selectedConsents: defaults, consentInfo: null, showPopup: true });
+    store.setState({ consents: defaults, selectedConsents: defaults, consentInfo: null, activeUI: 'banner' });
   }
   store.getState().updateScripts();
 }

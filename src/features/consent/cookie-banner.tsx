@@ -4,7 +4,7 @@
 // is only logged (spec §4).
 import { useEffect, useRef, useState } from 'react';
 import { log } from '../../../sync/log.ts';
-import { useConsentManager, type SaveType } from './c15t.ts';
+import { useConsentStore, type ConsentStoreApi, type SaveType } from './c15t.ts';
 import { PURPOSE_OF } from './consent-config.ts';
 import { removeConsentRecord, writeConsentRecord, type ConsentChoice } from './consent-record.ts';
 import { choiceFor, CookieBannerView } from './cookie-banner-view.tsx';
@@ -15,8 +15,8 @@ export interface BannerHandOver {
   save: SaveType;
 }
 
-export function CookieBanner({ handOver }: { handOver?: BannerHandOver | undefined }) {
-  const consent = useConsentManager();
+export function CookieBanner({ store, handOver }: { store: ConsentStoreApi; handOver?: BannerHandOver | undefined }) {
+  const consent = useConsentStore(store);
   const [saving, setSaving] = useState<SaveType | null>(handOver?.save ?? null);
   const started = useRef(false);
 
@@ -38,7 +38,7 @@ export function CookieBanner({ handOver }: { handOver?: BannerHandOver | undefin
         removeConsentRecord();
         consent.resetConsents();
       }
-      consent.setShowPopup(true, true);
+      consent.setActiveUI('banner', { force: true });
     } finally {
       setSaving(null);
     }
@@ -53,7 +53,7 @@ export function CookieBanner({ handOver }: { handOver?: BannerHandOver | undefin
   });
 
   // c15t hides the banner as soon as a save starts; it stays up here until the save is done.
-  if (!consent.showPopup && saving === null) return null;
+  if (consent.activeUI !== 'banner' && saving === null) return null;
   return (
     <CookieBannerView
       selected={selected}

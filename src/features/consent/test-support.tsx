@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 
 export function renderInApp(node: ReactNode) {
   if (!i18n.locale) i18n.loadAndActivate({ locale: 'en', messages: {} });
-  // The router scrolls to the top after navigation; c15t's provider asks for the colour scheme.
+  // The router scrolls to the top after navigation; jsdom has no matchMedia.
   window.scrollTo = () => undefined;
   window.matchMedia ??= (query: string) =>
     ({ matches: false, media: query, addEventListener: () => undefined, removeEventListener: () => undefined }) as unknown as MediaQueryList;

@@ -98,7 +98,7 @@ export function PrivacyPolicy() {
             what={<Trans>Cookie choices.</Trans>}
             why={
               <Trans>
-                If the hospital keeps proof of consent: your choice, its time, and a code made from your internet address that cannot be turned back into the address.
+                If the hospital keeps proof of consent: your choice, its time, a random code your device made for it, and a code made from your internet address that cannot be turned back into the address.
               </Trans>
             }
           />

@@ -1,0 +1,2 @@
+ALTER TABLE "consent_records" ADD COLUMN "subject_id" text;--> statement-breakpoint
+CREATE INDEX "consent_records_subject_idx" ON "consent_records" USING btree ("subject_id","domain","type","given_at");
