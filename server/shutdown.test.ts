@@ -73,13 +73,15 @@ it('on SIGTERM refuses new connections, answers the request in flight in full, l
   const answer = await slow.finish();
   expect(answer.status, answer.text).toBe(201);
   expect(answer.json['data']).toMatchObject({ _id: reading._id, type: 'Fasting', value: 123 });
-  // Closing: the answer says so and the connection ends, instead of lingering as kept-alive.
+  // Closing: the answer says so and the server ends the connection, instead of keeping it alive.
   expect(answer.headers['connection']).toBe('close');
-  expect(answer.closedByServer).toBe(true);
+  expect(await slow.closed).toBe(true);
+  const connectionEndedAt = Date.now();
 
   const exit = await s.exited;
   expect(exit, s.log()).toEqual({ code: 0, signal: null, at: exit.at });
   expect(exit.at - termAt, 'within the 10 s limit, not cut off by it').toBeLessThan(9000);
+  expect(connectionEndedAt, 'the connection ended after its answer, not with the process').toBeLessThan(exit.at);
   expect(exit.at - pushedAt, 'it waited for the reminder pass').toBeGreaterThan(PUSH_ANSWER_MS - 100);
   expect(s.log()).not.toMatch(/reminder pass failed|shutdown failed|exiting anyway|"level":50/);
   expect(peer.of('phone')).toHaveLength(1);

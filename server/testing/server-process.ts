@@ -172,14 +172,32 @@ export async function login(base: string, hospNo: string, password: string): Pro
 
 export interface SlowRequest {
   socket: Socket;
-  /** Sends the rest of the body and reads the answer up to the end of the connection. */
-  finish(): Promise<Answer & { closedByServer: boolean }>;
+  /** Sends the rest of the body and reads the answer (up to its Content-Length). */
+  finish(): Promise<Answer>;
+  /** Resolves when the connection has ended: true when the other side ended it. */
+  closed: Promise<boolean>;
+}
+
+/** The answer in `raw` once it is complete (headers and Content-Length bytes of body), else undefined. */
+function completeAnswer(raw: Buffer): Answer | undefined {
+  const split = raw.indexOf('\r\n\r\n');
+  if (split < 0) return undefined;
+  const [statusLine = '', ...lines] = raw.subarray(0, split).toString('latin1').split('\r\n');
+  const headers: IncomingHttpHeaders = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const body = raw.subarray(split + 4);
+  if (body.length < Number(headers['content-length'] ?? 0)) return undefined;
+  const text = body.toString('utf8');
+  return { status: Number(statusLine.split(' ')[1] ?? 0), headers, text, json: parseJson(text) };
 }
 
 /**
  * A request whose headers and first half of the body are sent now, on a kept-alive HTTP/1.1
  * connection (no `Connection: close`), as a browser on a slow network sends it: it is in flight
- * until `finish()` sends the rest. The answer is read until the server ends the connection.
+ * until `finish()` sends the rest.
  */
 export async function slowRequest(base: string, pathname: string, body: unknown, token: string): Promise<SlowRequest> {
   const url = new URL(pathname, base);
@@ -190,11 +208,15 @@ export async function slowRequest(base: string, pathname: string, body: unknown,
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  let endedByServer = false;
-  socket.on('end', () => (endedByServer = true));
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let raw = Buffer.alloc(0);
+  let onData = () => undefined as void;
+  socket.on('data', (c: Buffer) => {
+    raw = Buffer.concat([raw, c]);
+    onData();
+  });
+  let endedByOtherSide = false;
+  socket.on('end', () => (endedByOtherSide = true));
+  const closed = new Promise<boolean>((resolve) => socket.once('close', () => resolve(endedByOtherSide)));
   socket.on('error', () => undefined);
   socket.write(
     `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n` +
@@ -203,22 +225,26 @@ export async function slowRequest(base: string, pathname: string, body: unknown,
   socket.write(payload.subarray(0, half));
   return {
     socket,
-    async finish() {
+    closed,
+    finish() {
       socket.write(payload.subarray(half));
-      // A server that keeps the connection open is a failure of the test, not a hang of it.
-      const timer = setTimeout(() => socket.destroy(), 15_000);
-      await closed;
-      clearTimeout(timer);
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const split = raw.indexOf('\r\n\r\n');
-      const [statusLine = '', ...lines] = raw.slice(0, Math.max(split, 0)).split('\r\n');
-      const headers: IncomingHttpHeaders = {};
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
-      }
-      const text = split < 0 ? '' : raw.slice(split + 4);
-      return { status: Number(statusLine.split(' ')[1] ?? 0), headers, text, json: parseJson(text), closedByServer: endedByServer };
+      return new Promise<Answer>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${pathname}: no complete answer within 15 s; received: ${raw.toString('utf8')}`)), 15_000);
+        const check = () => {
+          const answer = completeAnswer(raw);
+          if (!answer) return;
+          clearTimeout(timer);
+          resolve(answer);
+        };
+        onData = check;
+        check();
+        void closed.then(() => {
+          if (!completeAnswer(raw)) {
+            clearTimeout(timer);
+            reject(new Error(`${pathname}: the connection ended before a complete answer; received: ${raw.toString('utf8')}`));
+          }
+        });
+      });
     },
   };
 }
