@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInputsDigest, isBuildInput } from './build-cached.ts';
 
 describe('the build inputs', () => {
-  it('are the sources and settings, not tests, documentation or CI', () => {
+  it('are the sources and settings, not tests, documentation, CI or deployment examples', () => {
     for (const f of ['src/main.tsx', 'sw/sw.ts', 'schemas/glucose.ts', 'locales/ar/messages.po', 'package-lock.json', 'vite.config.ts', 'index.html']) expect(isBuildInput(f), f).toBe(true);
-    for (const f of ['tests/e2e/login.spec.ts', 'src/lib/pwa.test.ts', 'README.md', 'docs/sync-protocol.md', '.ci/run']) expect(isBuildInput(f), f).toBe(false);
+    for (const f of ['tests/e2e/login.spec.ts', 'src/lib/pwa.test.ts', 'README.md', 'docs/sync-protocol.md', '.ci/run', 'deploy/haproxy.cfg']) expect(isBuildInput(f), f).toBe(false);
   });
 
   describe('digest', () => {

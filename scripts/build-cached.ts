@@ -20,9 +20,9 @@ const stampFile = path.join(root, 'node_modules', '.cache', 'eddy', 'build-input
 /** What the build makes; a missing one means building again whatever the digest says. */
 const OUTPUTS = ['dist/index.html', 'dist/sw.js', 'build/server/main.js'];
 
-/** Not read by the build: tests, documentation, CI. */
+/** Not read by the build: tests, documentation, CI, deployment examples. */
 export function isBuildInput(file: string): boolean {
-  if (file.startsWith('tests/') || file.startsWith('docs/') || file.startsWith('.ci/') || file.startsWith('.github/')) return false;
+  if (file.startsWith('tests/') || file.startsWith('docs/') || file.startsWith('.ci/') || file.startsWith('.github/') || file.startsWith('deploy/')) return false;
   if (/\.test\.tsx?$/.test(file) || file.endsWith('.md')) return false;
   return true;
 }

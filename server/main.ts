@@ -3,6 +3,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseInUseError, openDatabase } from './db/client.ts';
+import { closeConnectionsAfterAnswer } from './http/drain.ts';
 import { DEMO, isDemoSeeded, seedDemo } from './seed/demo.ts';
 
 function shouldSeedDemo(config: Config): boolean {
@@ -49,14 +50,22 @@ async function main(): Promise<void> {
   const seeded = shouldSeedDemo(config) ? await seedDemo(database.db) : false;
   if (seeded) app.log.info('demo data seeded');
 
+  // SIGTERM (an orchestrator, systemd, a load balancer's drain) or SIGINT: stop accepting connections
+  // (a load balancer's health check then fails and it sends patients elsewhere), finish the requests
+  // in flight and a reminder pass that is running, close the database, exit 0. At most 10 s.
+  const drain = closeConnectionsAfterAnswer(app.server);
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error('shutdown took longer than 10 s: exiting anyway');
+      process.exit(1);
+    }, 10_000);
     force.unref();
     try {
+      drain.begin();
       await app.close();
       await database.close();
       process.exit(0);
