@@ -264,4 +264,52 @@ describe.skipIf(skipped !== undefined)(`two server instances behind HAProxy on o
       expect((['fasting', 'postprandial', 'random'] as const).flatMap((k) => (res.json[k] as Reading[]).map((r) => r._id))).toContain(reading._id);
     }
   });
+
+  it('loses no write and answers no 5xx while a device keeps writing and each instance in turn is stopped and started again', async () => {
+    const answers: { id: string; status: number; servedBy: string }[] = [];
+    let writing = true;
+    let seq = 100;
+    const writer = (async () => {
+      while (writing) {
+        const id = randomUUID();
+        const res = await send('/api/glucose/add', { body: { _id: id, type: 'Random', value: 100 + (seq % 200), mutationId: `restart-phone:${seq++}` } });
+        answers.push({ id, status: res.status, servedBy: servedBy(res) });
+      }
+    })();
+    const writesBy = (name: string) => answers.filter((a) => a.servedBy === name).length;
+    const serving = (name: string) => async () => (await proxy.servers()).get(name)?.['status'] === 'UP';
+
+    // The instance the drain left stopped comes back where HAProxy expects it.
+    const down = instances.find((i) => !i.running());
+    expect(down, 'the drain test leaves one instance stopped').toBeDefined();
+    const env = { ...db.env, TRUST_PROXY: '1', REMINDERS: '1', REMINDER_INTERVAL_SECONDS: '5', AUTH_RATE_LIMIT: String(LIMIT), PUSH_ALLOW_INSECURE_ENDPOINTS: '1', METRICS_TOKEN };
+    const restart = async (old: ServerProcess) => {
+      const fresh = await startServerProcess(old.name, env, 60_000, old.port);
+      instances = instances.map((i) => (i === old ? fresh : i));
+      await waitFor(`HAProxy to take ${old.name} back`, serving(old.name), 15_000, 100);
+      const before = writesBy(old.name);
+      await waitFor(`writes to reach ${old.name} again`, () => writesBy(old.name) >= before + 3, 15_000, 50);
+    };
+    await restart(down!);
+
+    // Now the other one: stopped while writes keep coming, then started again.
+    const next = byName(other(down!.name));
+    await waitFor('writes before the stop', () => answers.length >= 10, 15_000, 50);
+    next.child.kill('SIGTERM');
+    expect((await next.exited).code).toBe(0);
+    await waitFor(`HAProxy to mark ${next.name} down`, async () => (await proxy.servers()).get(next.name)?.['status']?.startsWith('DOWN'), 10_000, 100);
+    await restart(next);
+
+    writing = false;
+    await writer;
+    // Every write was answered as made (201): none refused, none failed at the balancer.
+    expect(answers.filter((a) => a.status !== 201)).toEqual([]);
+    expect(writesBy('eddy1')).toBeGreaterThan(0);
+    expect(writesBy('eddy2')).toBeGreaterThan(0);
+    // And each is stored once: every id in the list, no id twice.
+    const listed = (await readings('eddy1')).map((r) => r._id);
+    const ids = answers.map((a) => a.id);
+    expect(ids.filter((id) => !listed.includes(id))).toEqual([]);
+    expect(listed.length).toBe(new Set(listed).size);
+  }, 120_000);
 });

@@ -53,9 +53,12 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `node server/main.ts` on a free port with `env` and waits until /api/health answers. */
-export async function startServerProcess(name: string, env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const port = await freePort();
+/**
+ * Starts `node server/main.ts` on a free port (or `port`, e.g. an instance started again where its
+ * balancer expects it) with `env` and waits until /api/health answers.
+ */
+export async function startServerProcess(name: string, env: Record<string, string>, timeoutMs = 60_000, port?: number): Promise<ServerProcess> {
+  port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const child = spawn(process.execPath, [path.join(root, 'server', 'main.ts')], {
