@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, root, waitFor } from './server-process.ts';
+import { freePort } from './ports.ts';
+import { root, waitFor } from './server-process.ts';
 
 export const HAPROXY_CONFIG = path.join(root, 'deploy', 'haproxy.cfg');
 

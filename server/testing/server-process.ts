@@ -6,27 +6,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../db/client.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { copyPgliteTemplate } from './db-template.ts';
 import { seedFixture, type Fixture } from './harness.ts';
+import { freePort } from './ports.ts';
 import { createFreshPostgres } from './postgres.ts';
 
 export const root = path.resolve(import.meta.dirname, '../..');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address();
-      s.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Polls `check` every `everyMs` until it returns a value other than undefined/false, or throws `what` after `timeoutMs`. */
 export async function waitFor<T>(what: string | (() => string), check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
