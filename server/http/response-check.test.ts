@@ -20,6 +20,13 @@ async function app() {
       .type('application/json')
       .send(JSON.stringify({ message: 'Glucose reported successfully', data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' } })),
   );
+  a.get('/api/repeat-created', { schema }, async (_req, reply) =>
+    reply
+      .status(201)
+      .header('X-Mutation-Repeat', '1')
+      .type('application/json')
+      .send(JSON.stringify({ message: 'Glucose reported successfully', data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' } })),
+  );
   a.get('/api/pdf', { schema: { response: fileAnswers('application/pdf', 'a PDF') } }, async (_req, reply) => reply.type('application/pdf').send(Buffer.from('%PDF-1.7')));
   a.get('/api/not-pdf', { schema: { response: fileAnswers('application/pdf', 'a PDF') } }, async (_req, reply) => reply.type('text/plain').send('hello'));
   return a;
@@ -35,6 +42,8 @@ describe('the answer check of the server tests', () => {
     expect((await a.inject({ url: '/api/pdf' })).statusCode).toBe(200);
     // A repeated write answers with the first answer given to its id, maybe another route's.
     expect((await a.inject({ url: '/api/repeat' })).statusCode).toBe(200);
+    // Its status too: an add's 201 answering a route that itself never creates (the fuzz found it).
+    expect((await a.inject({ url: '/api/repeat-created' })).statusCode).toBe(201);
     expect(glucoseWritten.required).toContain('data');
   });
 

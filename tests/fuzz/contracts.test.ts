@@ -37,6 +37,9 @@ describe('the fuzz contracts', () => {
   it('accepts a repeated mutation answered with the first answer of another write', () => {
     const first = json(201, { message: 'Glucose reported successfully', data: reading }, { 'x-mutation-repeat': '1' });
     expect(judge('POST /api/symptoms/add', 'POST', 'patient', true, first).violations).toEqual([]);
+    // Status and all: a delete sent with an add's mutation id gets the add's 201.
+    expect(judge('POST /api/glucose/delete', 'POST', 'patient', true, first).violations).toEqual([]);
+    expect(judge('POST /api/glucose/delete', 'POST', 'patient', true, json(201, { nope: 1 }, { 'x-mutation-repeat': '1' })).violations).toHaveLength(1);
   });
 
   it('calls leaked secrets and answers to callers a route must refuse', () => {
