@@ -54,6 +54,8 @@ describe.skipIf(skipped !== undefined)(`two server instances behind HAProxy on o
   let token: string;
   let snoozeId: string;
   let passesAtSnooze: number[];
+  /** Every instance's settings (an instance started again gets the same). */
+  let env: Record<string, string>;
 
   const byName = (name: string) => {
     const found = instances.find((i) => i.name === name);
@@ -91,7 +93,7 @@ describe.skipIf(skipped !== undefined)(`two server instances behind HAProxy on o
     if (!haproxy) throw new Error('haproxy is not installed: the scale-out test needs it in CI (.ci/run installs Debian’s haproxy)');
     peer = await startPushPeer();
     db = await prepareDatabase('eddy-scale', postgres);
-    const env = {
+    env = {
       ...db.env,
       TRUST_PROXY: '1',
       REMINDERS: '1',
@@ -282,7 +284,6 @@ describe.skipIf(skipped !== undefined)(`two server instances behind HAProxy on o
     // The instance the drain left stopped comes back where HAProxy expects it.
     const down = instances.find((i) => !i.running());
     expect(down, 'the drain test leaves one instance stopped').toBeDefined();
-    const env = { ...db.env, TRUST_PROXY: '1', REMINDERS: '1', REMINDER_INTERVAL_SECONDS: '5', AUTH_RATE_LIMIT: String(LIMIT), PUSH_ALLOW_INSECURE_ENDPOINTS: '1', METRICS_TOKEN };
     const restart = async (old: ServerProcess) => {
       const fresh = await startServerProcess(old.name, env, 60_000, old.port);
       instances = instances.map((i) => (i === old ? fresh : i));
