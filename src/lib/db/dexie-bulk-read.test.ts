@@ -11,7 +11,7 @@ import {
 } from 'rxdb';
 import { dexieQuery, type RxStorageInstanceDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dexieBulkQuery, getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
+import { dexieBulkGet, dexieBulkQuery, getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
 
 // The getAll() query must answer every query exactly as RxDB's cursor query does: the same
 // documents in the same order, with skip, limit, deleted rows, a boolean index, sorts the index
@@ -117,5 +117,104 @@ describe('the Dexie storage that reads with getAll()', () => {
     toClose.pop();
     const prepared = prepareQuery<Reading>(schema, normalizeMangoQuery<Reading>(schema, { selector: {} }));
     await expect(Promise.resolve().then(() => instance.query(prepared))).rejects.toThrow(/closed/);
+  });
+
+  it('finds documents by id as Dexie does: stored ones (deleted too), undefined for the others, in the order asked', async () => {
+    const instance = await filledInstance();
+    const state = await instance.internals;
+    const dexieGet = (keys: readonly unknown[]) => state.dexieTable.bulkGet(keys as string[]) as Promise<unknown[]>;
+    let fallbacks = 0;
+    const countingGet = (keys: readonly unknown[]) => {
+      fallbacks++;
+      return Promise.resolve(keys.map(() => 'fallback'));
+    };
+    // Stored and absent ids mixed, out of order, some asked twice; few keys; a wide sparse range.
+    const asks = [
+      ['r239', 'x-new-1', 'r000', 'r011', 'r120', 'r120', 'a-new', 'r121', 'r122', 'zz-new', 'r005', 'r006', 'r007', 'r008', 'r009', 'r010', 'r012'],
+      Array.from({ length: 40 }, (_, i) => `r${String(i * 6).padStart(3, '0')}${i % 2 === 0 ? '' : '-new'}`),
+      Array.from({ length: 30 }, (_, i) => `new-${i}`),
+      ['r001', 'r002', 'nope'],
+    ];
+    for (const keys of asks) {
+      const expected = (await state.dexieDb.transaction('r', state.dexieTable, () => dexieGet(keys))).map((row) => (row as { id?: string } | undefined)?.id);
+      const got = (await dexieBulkGet(state, keys, dexieGet)).map((row) => (row as { id?: string } | undefined)?.id);
+      expect(got, keys.join()).toEqual(expected);
+      expect(got.filter(Boolean).length).toBeGreaterThan(keys === asks[2] ? -1 : 0);
+    }
+    // Three keys: one get each (Dexie's own). 17 keys over a range of 18 stored: one range read.
+    await dexieBulkGet(state, ['r001', 'r002', 'nope'], countingGet);
+    expect(fallbacks).toBe(1);
+    await dexieBulkGet(state, asks[0] ?? [], countingGet);
+    expect(fallbacks).toBe(1);
+    // 16 keys spread over 240 stored ones in their range: at most 32 stored keys per key asked, so
+    // a range read; two keys at the ends of a range of 240 with 14 more beside them: the same.
+    // 16 keys spanning more than 16 × 32 stored keys would fall back (none here: only 240 stored).
+    const wide = Array.from({ length: 16 }, (_, i) => `r${String(i * 15).padStart(3, '0')}`);
+    await dexieBulkGet(state, wide, countingGet);
+    expect(fallbacks).toBe(1);
+  });
+
+  it('falls back to one get per key when the keys span far more stored documents than asked for', async () => {
+    const storage = getRxStorageDexieBulkRead();
+    const instance = (await storage.createStorageInstance<Reading>({
+      databaseInstanceToken: randomToken(10),
+      databaseName: `bulk-${randomToken(6)}`,
+      collectionName: 'readings',
+      schema,
+      options: {},
+      multiInstance: false,
+      devMode: false,
+    })) as unknown as RxStorageInstanceDexie<Reading>;
+    toClose.push(instance);
+    const docs = Array.from({ length: 600 }, (_, i) => ({
+      id: `d${String(i).padStart(4, '0')}`,
+      type: 'Fasting',
+      at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+      value: 100,
+      flagged: false,
+      _deleted: false,
+      _attachments: {},
+      _rev: createRevision(TOKEN),
+      _meta: { lwt: now() },
+    }));
+    expect((await instance.bulkWrite(docs.map((document) => ({ document })), 'test')).error).toEqual([]);
+    const state = await instance.internals;
+    let fallbacks = 0;
+    const keys = ['d0000', ...Array.from({ length: 14 }, (_, i) => `gone-${i}`), 'd0599'];
+    const got = await dexieBulkGet(state, keys, (k) => {
+      fallbacks++;
+      return state.dexieTable.bulkGet(k as string[]) as Promise<unknown[]>;
+    });
+    expect(fallbacks).toBe(1);
+    expect(got.map((row) => (row as { id?: string } | undefined)?.id)).toEqual(['d0000', ...Array<undefined>(14).fill(undefined), 'd0599']);
+  });
+
+  it('keeps writes exact through the faster look-up: inserts, updates, and a conflict refused', async () => {
+    const instance = await filledInstance();
+    const [stored] = await instance.findDocumentsById(['r001'], false);
+    if (!stored) throw new Error('r001 missing');
+    const fresh = Array.from({ length: 20 }, (_, i) => ({
+      ...stored,
+      id: `n${String(i).padStart(3, '0')}`,
+      _rev: createRevision(TOKEN),
+      _meta: { lwt: now() },
+    }));
+    const update = { ...stored, value: 999, _rev: createRevision(TOKEN, stored), _meta: { lwt: now() } };
+    // A write that claims another previous state than the stored one is a conflict.
+    const [other] = await instance.findDocumentsById(['r002'], false);
+    if (!other) throw new Error('r002 missing');
+    const stale = { ...other, value: 1, _rev: createRevision(TOKEN, other), _meta: { lwt: now() } };
+    const result = await instance.bulkWrite(
+      [...fresh.map((document) => ({ document })), { previous: stored, document: update }, { previous: { ...other, _rev: '1-stale' }, document: stale }],
+      'test',
+    );
+    expect(result.error.map((e) => [e.documentId, e.status])).toEqual([['r002', 409]]);
+    const read = await instance.findDocumentsById(['r001', 'r002', ...fresh.map((d) => d.id)], false);
+    expect(read.find((d) => d.id === 'r001')?.value).toBe(999);
+    expect(read.find((d) => d.id === 'r002')?.value).toBe(other.value);
+    expect(read).toHaveLength(22);
+    // Writing the same new ids again without their previous state is refused, not overwritten.
+    const again = await instance.bulkWrite(fresh.map((document) => ({ document: { ...document, value: 1 } })), 'test');
+    expect(again.error).toHaveLength(20);
   });
 });
