@@ -1,12 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { inTimeInRange, TIME_IN_RANGE } from './targets.ts';
+import { loadTrendCanvas, TrendCanvasLoader } from './trend-canvas-loader.tsx';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 
-const TrendCanvas = lazy(() => import('./trend-canvas.tsx'));
+// The chart's code (uPlot) is fetched as soon as a page that shows the trend loads, beside the
+// readings it draws, not once they have arrived and rendered (bench: dashboard10kListsMs).
+void loadTrendCanvas().catch(() => undefined);
 
 export const TREND_PERIODS = [7, 14, 30, 90] as const;
 const DAY = 86_400_000;
@@ -76,14 +79,14 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
       </div>
       <p className="trend-summary">{summary}</p>
       {inPeriod.length > 0 && !asTable && (
-        <Suspense fallback={<div className="trend-canvas trend-canvas--loading" />}>
-          <TrendCanvas readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
+        <>
+          <TrendCanvasLoader readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
           <p className="field-hint">
             <Trans>
               The shaded band is the target range, {low}–{high} {unit}.
             </Trans>
           </p>
-        </Suspense>
+        </>
       )}
       {inPeriod.length > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
       {inPeriod.length > 0 && (
