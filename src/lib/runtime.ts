@@ -15,6 +15,7 @@ import type { EddyDatabase } from './db/database.ts';
 import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
 import { lazyReminders, remindersLoadingInBrowser } from './lazy-reminders.ts';
+import { screenShown } from './first-screen.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
 
@@ -232,6 +233,9 @@ async function prepareLogout(): Promise<number> {
   return pending + refused;
 }
 
+/** How long the replications wait at most for the first screen to show local data. */
+const FIRST_SCREEN_WAIT_MS = 1_000;
+
 async function startSync(owner: StoredSession): Promise<void> {
   if (replications.length > 0) return;
   const db = await openDatabase();
@@ -240,6 +244,9 @@ async function startSync(owner: StoredSession): Promise<void> {
   await (await outbox()).setReplaySession({ token: owner.token, deviceId: deviceId() });
   const afterPush = () => void syncNow({ announce: false });
   (await loadController()).start();
+  // The page's own data first (src/lib/first-screen.ts); the pull a moment later.
+  await screenShown(FIRST_SCREEN_WAIT_MS);
+  if (replications.length > 0 || session.state.status !== 'logged-in' || session.state.session.token !== owner.token) return;
   const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
     replicate({ collection, mapping, api, owner: owner.hospNo, afterPush }) as unknown as RxReplicationState<unknown, Checkpoint>;
   replications = [

@@ -4,6 +4,7 @@
 import { useEffect, useState, type DependencyList } from 'react';
 import type { RxDocument, RxQuery } from 'rxdb';
 import { log } from '../../../sync/log.ts';
+import { markScreenShown } from '../first-screen.ts';
 import { useRuntime } from '../runtime-context.tsx';
 import type { EddyDatabase } from './database.ts';
 
@@ -41,5 +42,9 @@ export function useLiveDocs<Doc>(db: EddyDatabase | undefined, build: (db: EddyD
     return () => sub.unsubscribe();
     // `build` is a new closure every render; `deps` say when the query really changes.
   }, [db, ...deps]);
+  // After the render that shows the first result: background work of the start may begin.
+  useEffect(() => {
+    if (docs !== undefined) markScreenShown();
+  }, [docs]);
   return docs;
 }
