@@ -42,6 +42,12 @@ describe('base64url', () => {
     }
     const all = Uint8Array.from({ length: 256 }, (_, i) => i);
     expect(base64url.encode(all)).toBe(Buffer.from(all).toString('base64url'));
+    expect([...base64url.decode(Buffer.from(all).toString('base64url'))]).toEqual([...all]);
+  });
+
+  it('refuses text that is not base64url instead of decoding it to other bytes', () => {
+    for (const bad of ['abc!', 'ab+c', 'ab/c', 'abcd=', 'a', 'abcde', 'ab c', 'abé0']) expect(() => base64url.decode(bad), bad).toThrow();
+    expect([...base64url.decode('')]).toEqual([]);
   });
 
   it('a corrupted ciphertext is refused, not decoded to something else', async () => {

@@ -78,17 +78,55 @@ export async function deleteParkedKey(id: string): Promise<void> {
   await db().keys.delete(id);
 }
 
-// base64url without padding. Not the browser's own Uint8Array.fromBase64/toBase64: with them the
-// service worker sometimes missed a reminder push, cause not found (TESTING.md, "Found and reverted").
+// base64url without padding, through a lookup table: no atob/btoa, no character replacing, one
+// pass (sealing and opening thousands of documents spent a tenth of their time in the codec). Not
+// the browser's own Uint8Array.fromBase64/toBase64: with them the service worker sometimes missed
+// a reminder push, cause not found (TESTING.md, "Found and reverted").
+const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const B64_VALUE = new Int8Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;
+
 const toB64 = (bytes: Uint8Array): string => {
   let s = '';
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  const whole = bytes.length - (bytes.length % 3);
+  for (let i = 0; i < whole; i += 3) {
+    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    s += B64_ALPHABET.charAt(v >> 18) + B64_ALPHABET.charAt((v >> 12) & 63) + B64_ALPHABET.charAt((v >> 6) & 63) + B64_ALPHABET.charAt(v & 63);
+  }
+  if (bytes.length - whole === 1) {
+    const v = (bytes[whole] ?? 0) << 16;
+    s += B64_ALPHABET.charAt(v >> 18) + B64_ALPHABET.charAt((v >> 12) & 63);
+  } else if (bytes.length - whole === 2) {
+    const v = ((bytes[whole] ?? 0) << 16) | ((bytes[whole + 1] ?? 0) << 8);
+    s += B64_ALPHABET.charAt(v >> 18) + B64_ALPHABET.charAt((v >> 12) & 63) + B64_ALPHABET.charAt((v >> 6) & 63);
+  }
+  return s;
 };
+
+/** Throws on a character outside base64url or an impossible length, as atob does. */
 const fromB64 = (text: string): Uint8Array<ArrayBuffer> => {
-  const s = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  const n = text.length;
+  if (n % 4 === 1) throw new Error('base64url text of an impossible length');
+  const sextet = (i: number): number => {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? (B64_VALUE[c] ?? -1) : -1;
+    if (v < 0) throw new Error('not base64url');
+    return v;
+  };
+  const out = new Uint8Array((n * 3) >> 2);
+  const whole = n - (n % 4);
+  let o = 0;
+  for (let i = 0; i < whole; i += 4) {
+    const v = (sextet(i) << 18) | (sextet(i + 1) << 12) | (sextet(i + 2) << 6) | sextet(i + 3);
+    out[o++] = v >> 16;
+    out[o++] = (v >> 8) & 255;
+    out[o++] = v & 255;
+  }
+  if (n - whole >= 2) {
+    const v = (sextet(whole) << 18) | (sextet(whole + 1) << 12) | (n - whole === 3 ? sextet(whole + 2) << 6 : 0);
+    out[o++] = v >> 16;
+    if (n - whole === 3) out[o] = (v >> 8) & 255;
+  }
   return out;
 };
 /** For the tests: the codec above against Node's. */
