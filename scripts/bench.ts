@@ -47,6 +47,7 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     ],
     measure: async () => {
       const d = await dashboardWith10k();
+      log(`dashboard10k: reloads (form / lists, ms) ${d.reloads.map((r) => `${r.formMs} / ${r.listsMs}`).join(', ')}; medians shown`);
       return { dashboard10kListsMs: d.listsMs, dashboard10kFormMs: d.formMs, firstSync10kMs: d.firstSyncMs };
     },
   },
