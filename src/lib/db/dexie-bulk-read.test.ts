@@ -48,7 +48,7 @@ afterEach(async () => {
   while (toClose.length > 0) await toClose.pop()?.close();
 });
 
-async function filledInstance(): Promise<RxStorageInstanceDexie<Reading>> {
+async function emptyInstance(): Promise<RxStorageInstanceDexie<Reading>> {
   const storage = getRxStorageDexieBulkRead();
   const instance = (await storage.createStorageInstance<Reading>({
     databaseInstanceToken: randomToken(10),
@@ -60,6 +60,11 @@ async function filledInstance(): Promise<RxStorageInstanceDexie<Reading>> {
     devMode: false,
   })) as unknown as RxStorageInstanceDexie<Reading>;
   toClose.push(instance);
+  return instance;
+}
+
+async function filledInstance(): Promise<RxStorageInstanceDexie<Reading>> {
+  const instance = await emptyInstance();
   const docs: RxDocumentData<Reading>[] = Array.from({ length: 240 }, (_, i) => ({
     id: `r${String(i).padStart(3, '0')}`,
     type: TYPES[(i * 7) % 3] ?? 'Random',
@@ -146,26 +151,14 @@ describe('the Dexie storage that reads with getAll()', () => {
     expect(fallbacks).toBe(1);
     await dexieBulkGet(state, asks[0] ?? [], countingGet);
     expect(fallbacks).toBe(1);
-    // 16 keys spread over 240 stored ones in their range: at most 32 stored keys per key asked, so
-    // a range read; two keys at the ends of a range of 240 with 14 more beside them: the same.
-    // 16 keys spanning more than 16 × 32 stored keys would fall back (none here: only 240 stored).
+    // 16 keys spread over the 240 stored ones: at most 32 stored keys per key asked, so a range read.
     const wide = Array.from({ length: 16 }, (_, i) => `r${String(i * 15).padStart(3, '0')}`);
     await dexieBulkGet(state, wide, countingGet);
     expect(fallbacks).toBe(1);
   });
 
   it('falls back to one get per key when the keys span far more stored documents than asked for', async () => {
-    const storage = getRxStorageDexieBulkRead();
-    const instance = (await storage.createStorageInstance<Reading>({
-      databaseInstanceToken: randomToken(10),
-      databaseName: `bulk-${randomToken(6)}`,
-      collectionName: 'readings',
-      schema,
-      options: {},
-      multiInstance: false,
-      devMode: false,
-    })) as unknown as RxStorageInstanceDexie<Reading>;
-    toClose.push(instance);
+    const instance = await emptyInstance();
     const docs = Array.from({ length: 600 }, (_, i) => ({
       id: `d${String(i).padStart(4, '0')}`,
       type: 'Fasting',
