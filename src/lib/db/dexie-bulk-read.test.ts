@@ -180,6 +180,18 @@ describe('the Dexie storage that reads with getAll()', () => {
     });
     expect(fallbacks).toBe(1);
     expect(got.map((row) => (row as { id?: string } | undefined)?.id)).toEqual(['d0000', ...Array<undefined>(14).fill(undefined), 'd0599']);
+    // The same inside a write: 16 updates spread over the 600 stored documents take the fallback
+    // within the write's own transaction, and the write still lands (and refuses a stale one).
+    const spread = await instance.findDocumentsById(Array.from({ length: 16 }, (_, i) => `d${String(i * 37).padStart(4, '0')}`), false);
+    expect(spread).toHaveLength(16);
+    const writes = spread.map((previous, i) => ({
+      previous: i === 0 ? { ...previous, _rev: '1-stale' } : previous,
+      document: { ...previous, value: 555, _rev: createRevision(TOKEN, previous), _meta: { lwt: now() } },
+    }));
+    const result = await instance.bulkWrite(writes, 'test');
+    expect(result.error.map((e) => [e.documentId, e.status])).toEqual([['d0000', 409]]);
+    const after = await instance.findDocumentsById(spread.map((d) => d.id), false);
+    expect(after.filter((d) => d.value === 555)).toHaveLength(15);
   });
 
   it('keeps writes exact through the faster look-up: inserts, updates, and a conflict refused', async () => {
