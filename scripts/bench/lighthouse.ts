@@ -3,7 +3,7 @@
 // patient. Lighthouse drives Debian's Chromium through its debugging port; the browser is one
 // persistent profile, so the dashboard is audited with the session the login left. Each page is
 // audited RUNS times and the median run counts, chosen by Lighthouse's own computeMedianRun (its
-// documentation on variability asks for this): one run's performance score varied from 42 to 86
+// documentation on variability asks for this): one run's performance score varied from 42 to 90
 // within a minute on the same page here.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
