@@ -16,6 +16,24 @@ export const usersQuerySchema = {
 } as const;
 export type UsersQuery = FromSchema<typeof usersQuerySchema>;
 
+/** The worklist's reasons in the order of urgency it sorts by (the first is the most urgent); issue 18. */
+export const WORKLIST_REASON_CODES = ['severe-low', 'low-time', 'no-data', 'low-tir', 'missed-doses', 'rising-mean', 'sparse-data'] as const;
+/** The worklist's period staff may choose, in days, and the default (two weeks, as consensus reports use). */
+export const WORKLIST_DAYS = { min: 7, max: 90, default: 14 } as const;
+
+/** GET /api/admin/worklist (issue 18). */
+export const worklistQuerySchema = {
+  type: 'object',
+  properties: {
+    hospitalId: uuid,
+    days: { type: 'integer', minimum: WORKLIST_DAYS.min, maximum: WORKLIST_DAYS.max, default: WORKLIST_DAYS.default },
+    page: { type: 'integer', minimum: 1, maximum: 100000, default: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  required: ['hospitalId'],
+} as const;
+export type WorklistQuery = FromSchema<typeof worklistQuerySchema>;
+
 export const hospitalInputSchema = {
   type: 'object',
   properties: { name: text(120), timeZone },

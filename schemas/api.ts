@@ -9,6 +9,7 @@
 //   - the fuzz judges every 2xx by them (tests/fuzz/contracts.ts).
 // Rows are the entity schemas of this folder, the device's own collection schemas
 // (src/lib/db/collections.ts): a row they refuse is a row the device cannot store.
+import { WORKLIST_REASON_CODES } from './admin.ts';
 import { appointmentSchema } from './appointment.ts';
 import { batchResponseSchema } from './batch.ts';
 import { deletedIds, messageResponse, syncVersion, uuid } from './common.ts';
@@ -147,6 +148,24 @@ const prescription = row(medicineSchema);
 export const adminLogin = obj({ token, expiresAt: iso, admin: obj({ _id: uuid, email: str, name: str, role: { const: 'admin' }, hospitals: list(hospital) }) });
 export const doctorVerified = obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) });
 export const usersPage = obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } });
+/** GET /api/admin/worklist (issue 18); the codes and figures are described in server/services/worklist-service.ts. */
+export const worklistPage = obj({
+  patients: list(
+    obj({
+      hospNo: str,
+      name: str,
+      reasons: list(obj({ code: { type: 'string', enum: WORKLIST_REASON_CODES }, text: str, value: { type: ['number', 'null'] } })),
+      lastReadingAt: nullableIso,
+      lastSyncAt: nullableIso,
+    }),
+  ),
+  days: { type: 'integer' },
+  computedAt: iso,
+  total: { type: 'integer' },
+  page: { type: 'integer' },
+  limit: { type: 'integer' },
+  pages: { type: 'integer' },
+});
 export const hospitals = obj({ hospitals: list(hospital) });
 export const hospitalWritten = obj({ data: hospital });
 export const patientWritten = obj({ data: patient });

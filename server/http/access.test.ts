@@ -400,6 +400,7 @@ describe('staff-only endpoints', () => {
   it.each([
     ['GET', '/api/admin/users'],
     ['GET', '/api/admin/audit'],
+    ['GET', `/api/admin/worklist?hospitalId=${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`],
     ['GET', '/api/admin/hospitals'],
     ['GET', `/api/admin/patients/200002`],
   ] as const)('refuse a patient token on %s %s with 403', async (method, url) => {

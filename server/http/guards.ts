@@ -85,16 +85,21 @@ async function staffSubject(ctx: AppContext, req: FastifyRequest, principal: Sta
 }
 
 export async function audit(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patient: { patientId: string; hospNo: string }, action: string): Promise<void> {
-  await auditRepo.insert(ctx.db, {
+  await auditMany(ctx, req, principal, [patient], action);
+}
+
+/** One audit entry per patient, in one statement: a list that shows each patient's figures. */
+export async function auditMany(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patients: readonly { patientId: string; hospNo: string }[], action: string): Promise<void> {
+  if (patients.length === 0) return;
+  const who = {
     actorKind: principal.kind,
     actorId: principal.kind === 'admin' ? principal.adminId : principal.doctorTokenId,
     actorLabel: principal.label,
-    patientId: patient.patientId,
-    hospNo: patient.hospNo,
     action,
     ip: req.ip,
     userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 300) : null,
-  });
+  };
+  await auditRepo.insert(ctx.db, patients.map((p) => ({ ...who, patientId: p.patientId, hospNo: p.hospNo })));
 }
 
 /** Staff endpoints. Doctors may read; only admins may change anything. */

@@ -8,9 +8,15 @@ export type Meal = (typeof MEALS)[number];
 /** One meal's part of the dose: "1", "½", "0.5", "1/2". */
 const PART = String.raw`(\d+(?:[.,]\d+)?|\d+\/\d+|\d*[½¼¾⅓⅔])`;
 // The pattern may be followed by words ("1-0-1 after food"), never preceded by any.
-const PATTERN = new RegExp(String.raw`^\s*${PART}\s*[-–]\s*${PART}\s*[-–]\s*${PART}(?:\s+.*)?$`, 's');
+// Both also run in the database (the staff worklist's expected doses, server/repositories/worklist.ts):
+// PostgreSQL's regular expressions read them the same way (`.` matches a newline there too).
+export const DOSE_PATTERN_SOURCE = String.raw`^\s*${PART}\s*[-–]\s*${PART}\s*[-–]\s*${PART}(?:\s+.*)?$`;
+/** A part that means "none at this meal": 0, 0.0, 0,0, 0/2. */
+export const ZERO_PART_SOURCE = String.raw`^0+(?:[.,]0+)?$|^0+\/\d+$`;
+const PATTERN = new RegExp(DOSE_PATTERN_SOURCE, 's');
+const ZERO = new RegExp(ZERO_PART_SOURCE);
 
-const isZero = (part: string) => /^0+(?:[.,]0+)?$/.test(part) || /^0+\/\d+$/.test(part);
+const isZero = (part: string) => ZERO.test(part);
 
 export interface MealDose {
   meal: Meal;

@@ -5,8 +5,8 @@ import { auditLog, patients } from '../db/schema.ts';
 export type AuditRow = typeof auditLog.$inferSelect;
 
 export const auditRepo = {
-  async insert(db: Db, values: typeof auditLog.$inferInsert): Promise<void> {
-    await db.insert(auditLog).values(values);
+  async insert(db: Db, values: typeof auditLog.$inferInsert | (typeof auditLog.$inferInsert)[]): Promise<void> {
+    await db.insert(auditLog).values(Array.isArray(values) ? values : [values]);
   },
   /** Entries about patients of the given hospitals, newest first. */
   async list(db: Db, opts: { hospitalIds: string[]; hospNo?: string | undefined; before?: Date | undefined; limit: number }): Promise<AuditRow[]> {

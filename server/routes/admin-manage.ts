@@ -11,6 +11,7 @@ import {
   idParams,
   patientCreateSchema,
   patientPatchSchema,
+  worklistQuerySchema,
 } from '../../schemas/admin.ts';
 import {
   accessKeyIssued,
@@ -26,11 +27,13 @@ import {
   prescriptions,
   prescriptionWritten,
   temporaryPassword,
+  worklistPage,
 } from '../../schemas/api.ts';
 import { isoDate, hospNo, uuid } from '../../schemas/common.ts';
 import { prescriptionInputSchema, prescriptionPatchSchema } from '../../schemas/medicine.ts';
 import { audit, requireStaff, staffAccess } from '../http/guards.ts';
 import * as admin from '../services/admin-service.ts';
+import { worklist } from '../services/worklist-service.ts';
 
 const prescriptionParams = { type: 'object', properties: { hospNo, id: uuid }, required: ['hospNo', 'id'] } as const;
 const endBody = { anyOf: [{ type: 'object', properties: { endDate: isoDate } }, { type: 'null' }] } as const;
@@ -56,6 +59,10 @@ export function adminManageRoutes(api: TypedApp, ctx: AppContext): void {
   );
   api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { summary: "Change a hospital's name or time zone", params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 }, response: answers(hospitalWritten) } }, async (req) =>
     admin.updateHospital(ctx, asAdmin(req), req.params.id, req.body),
+  );
+
+  api.get('/admin/worklist', { ...staff, schema: { summary: "A hospital's patients, most in need first, with the reasons (paged; audited per patient listed)", querystring: worklistQuerySchema, response: answers(worklistPage) } }, async (req) =>
+    worklist(ctx, req, requireStaff(req), req.query),
   );
 
   api.post('/admin/patients', { ...adminOnly, schema: { summary: 'Register a patient', body: patientCreateSchema, response: answers(patientWritten, 201) } }, async (req, reply) =>

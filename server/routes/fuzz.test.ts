@@ -104,6 +104,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/admin/doctor-tokens': { base: { doctorName: 'Dr. Fuzz', hospitalIds: [], expiresAt: '' } },
   'POST /api/admin/doctor-tokens/:id/revoke': { base: undefined },
   'GET /api/admin/audit': { base: undefined },
+  'GET /api/admin/worklist': { base: undefined },
   // Reports are rate-limited (30 a minute per address): past that the fuzzing meets 429s, which are below 500 too.
   'POST /api/users/report': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
   'POST /api/admin/report': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },

@@ -83,7 +83,8 @@ function checkTimeZone(tz: string | undefined): void {
   if (tz !== undefined && !isValidTimeZone(tz)) throw badRequest(ADMIN_MSG.badTimeZone);
 }
 
-function checkHospital(principal: StaffPrincipal, hospitalId: string): void {
+/** Refuses a hospital the staff member may not see, with the same answer as for none. */
+export function checkHospital(principal: StaffPrincipal, hospitalId: string): void {
   if (!principal.hospitalIds.includes(hospitalId)) throw notFound(ADMIN_MSG.hospitalNotFound);
 }
 
