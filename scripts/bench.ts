@@ -13,6 +13,7 @@ import { lighthouseScores, type LighthouseFigure } from './bench/lighthouse.ts';
 import { replay } from './bench/replay.ts';
 import { serverFigures } from './bench/server.ts';
 import { reconnectStorm, type StormFigure } from './bench/storm.ts';
+import { worklistFigures } from './bench/worklist.ts';
 
 /** A figure is a number, or an object of numbers (reconnectStorm, lighthouse). */
 type Value = number | StormFigure | LighthouseFigure;
@@ -80,6 +81,13 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
       { key: 'serverListP99Ms', unit: 'ms', budget: atMost(100, 'ms') },
     ],
     measure: async () => ({ ...(await serverFigures({ log })) }),
+  },
+  {
+    figures: [
+      { key: 'worklist5kMsPostgres', unit: 'ms', budget: atMost(1000, 'ms') },
+      { key: 'worklist5kMsPglite', unit: 'ms', budget: atMost(3000, 'ms') },
+    ],
+    measure: async () => ({ ...(await worklistFigures({ log })) }),
   },
   {
     figures: [
