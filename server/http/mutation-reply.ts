@@ -2,7 +2,7 @@
 // at most once per mutation id) and a repeated mutation id is marked with X-Mutation-Repeat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { isDeadlock, isUniqueViolation } from '../lib/db-errors.ts';
+import { isDeadlock, isUniqueViolation, retryOnDeadlock } from '../lib/db-errors.ts';
 import { APPLIED_MUTATION_KEY } from '../repositories/applied-mutations.ts';
 import { runMutation, type WriteAnswer } from '../services/mutations.ts';
 import { requireSubject, type Subject } from './guards.ts';
@@ -18,11 +18,8 @@ export async function answerWrite(
   const subject = requireSubject(req);
   const run = () => runMutation(ctx, subject.patientId, mutationIdOf(req.body), (tx) => change(tx, subject));
   // A deadlock (two copies of the same write taking their locks in opposite orders: see answerAdd)
-  // rolled the whole transaction back, so running it once more is safe, and then finds its peer's answer.
-  const answer = await run().catch((err: unknown) => {
-    if (isDeadlock(err)) return run();
-    throw err;
-  });
+  // rolled the whole transaction back, so running it again is safe, and then finds its peer's answer.
+  const answer = await retryOnDeadlock(run);
   if (answer.status < 400) ctx.metrics.write(req.routeOptions.url ?? req.url, answer.repeat === true);
   if (answer.repeat) {
     // The first answer given to this mutation id, as it was: maybe of another route, whose shape

@@ -23,3 +23,21 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 export function isDeadlock(err: unknown): boolean {
   return withCode(err, '40P01') !== undefined;
 }
+
+/** How many times a write the database failed to break a deadlock is run in all. */
+export const DEADLOCK_ATTEMPTS = 4;
+
+/**
+ * Runs `run` again while the database fails it to break a deadlock (its transaction rolled back
+ * whole, so running it again is safe), up to DEADLOCK_ATTEMPTS runs. Several copies of one write
+ * sent at once can meet in a deadlock more than once (CI, PostgreSQL, 8 copies).
+ */
+export async function retryOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!isDeadlock(err) || attempt >= DEADLOCK_ATTEMPTS) throw err;
+    }
+  }
+}

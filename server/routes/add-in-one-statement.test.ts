@@ -146,4 +146,47 @@ describe('an add with a mutation id, in one statement', () => {
     expect(claim).toHaveBeenCalledTimes(2);
     expect((res.json['data'] as { _id: string })._id).toBe(_id);
   });
+
+  // CI (PostgreSQL) once answered one of 8 copies sent at once with a 500: a batch's write that met a
+  // deadlock was answered as a failure instead of being run again, and a route ran its write again
+  // only once. A deadlock now reruns the whole batch, and a route's write up to 4 times in all.
+  it('a batch whose write the database failed to break a deadlock runs again from its first write, and answers', async () => {
+    const first = { _id: randomUUID(), type: 'Random', value: 101, recordedAt: new Date(Date.now() - 60_000).toISOString(), mutationId: mid() };
+    const second = { _id: randomUUID(), type: 'Random', value: 102, recordedAt: new Date(Date.now() - 60_000).toISOString(), mutationId: mid() };
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const original = appliedMutationRepo.claim.bind(appliedMutationRepo);
+    let calls = 0;
+    const claim = vi.spyOn(appliedMutationRepo, 'claim').mockImplementation(async (...args) => {
+      calls += 1;
+      if (calls === 2) throw deadlock; // the second write of the first run
+      return original(...args);
+    });
+    const res = await post('/api/batch', { mutations: [{ path: '/glucose/add', body: first }, { path: '/glucose/add', body: second }] });
+    claim.mockRestore();
+    expect(res.status).toBe(200);
+    const results = res.json['results'] as { status: number; body: { data?: { _id: string } }; repeat?: boolean }[];
+    // The first run rolled back whole: the rerun creates both, neither a repeat of the other run.
+    expect(results.map((r) => [r.status, r.body.data?._id, r.repeat ?? false])).toEqual([
+      [201, first._id, false],
+      [201, second._id, false],
+    ]);
+    expect(calls).toBe(4);
+    expect(await rowsWithId(first._id)).toHaveLength(1);
+    expect(await rowsWithId(second._id)).toHaveLength(1);
+  });
+
+  it('a route’s write that meets a deadlock three times runs a fourth time; a fourth deadlock is a failure', async () => {
+    const _id = randomUUID();
+    expect((await post('/api/glucose/add', { _id, type: 'Random', value: 98 })).status).toBe(201);
+    const deadlock = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const claim = vi.spyOn(appliedMutationRepo, 'claim').mockRejectedValueOnce(deadlock).mockRejectedValueOnce(deadlock).mockRejectedValueOnce(deadlock);
+    const res = await post('/api/glucose/add', { _id, type: 'Random', value: 98, mutationId: mid() });
+    expect(res.status).toBe(200);
+    expect(claim).toHaveBeenCalledTimes(4);
+    claim.mockReset().mockRejectedValue(deadlock);
+    const failed = await post('/api/glucose/add', { _id, type: 'Random', value: 98, mutationId: mid() });
+    expect(claim).toHaveBeenCalledTimes(4);
+    claim.mockRestore();
+    expect(failed.status).toBe(500);
+  });
 });
