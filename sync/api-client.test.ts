@@ -50,6 +50,29 @@ describe('api client', () => {
     expect(offline).toMatchObject({ status: 0, message: MSG_REQUEST_FAILED });
   });
 
+  it('sends nothing once the session is stopped, and still sends calls with credentials of their own', async () => {
+    let stopped = false;
+    let fetched = 0;
+    const api = createApiClient({
+      baseUrl,
+      getToken: () => 'x'.repeat(43),
+      isStopped: () => stopped,
+      fetchImpl: (...args) => {
+        fetched += 1;
+        return fetch(...args);
+      },
+    });
+    expect((await api.get('/glucose').catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401 });
+    expect(fetched).toBe(1);
+    stopped = true;
+    expect((await api.get('/glucose').catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401, message: MSG_SESSION_EXPIRED });
+    expect(fetched).toBe(1);
+    // A login, or a call with a token of its own, is not the stopped session's.
+    expect((await api.post('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password }, { checksCredentials: true })) as { token: string }).toHaveProperty('token');
+    expect((await api.post('/admin/verifyToken', undefined, { token: 'y'.repeat(43) }).catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401 });
+    expect(fetched).toBe(3);
+  });
+
   it('counts a success whose body is cut off or broken as no answer, never as an empty one', async () => {
     const cutOff = () =>
       new ReadableStream<Uint8Array>({

@@ -23,6 +23,11 @@ export interface ApiClientOptions {
   /** Staff viewing a patient send that patient's hospital number. */
   getHospNo?: () => string | undefined;
   onUnauthorized?: () => void;
+  /**
+   * True once a 401 has ended the session: a request made after it fails at once as that 401
+   * would, without reaching the network (calls with credentials of their own still go).
+   */
+  isStopped?: () => boolean;
   /** +1 when a request starts, -1 when it ends: drives the global loader. */
   onActivity?: (delta: 1 | -1) => void;
   fetchImpl?: typeof fetch;
@@ -48,6 +53,7 @@ export function createApiClient(opts: ApiClientOptions) {
   const doFetch = (...args: Parameters<typeof fetch>) => (opts.fetchImpl ?? fetch)(...args);
 
   async function request<T>(method: 'GET' | 'POST' | 'PATCH', path: string, body?: unknown, ro: RequestOptions = {}): Promise<T> {
+    if (!ro.token && !ro.checksCredentials && opts.isStopped?.()) throw new ApiError(401, MSG_SESSION_EXPIRED);
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Requested-With': 'XMLHttpRequest' };
     const token = ro.token ?? opts.getToken();
     if (token) headers['Authorization'] = `Bearer ${token}`;

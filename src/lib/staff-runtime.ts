@@ -27,12 +27,23 @@ function setChoices(patch: Partial<StaffChoices>): void {
   void secureStorage.set('admin', 'choices', choices);
 }
 
+/**
+ * The token a 401 has ended the session of. Ending it takes a moment (the vault, the offline copy),
+ * and a report page has a dozen calls in flight: the first 401 ends the session and says so once,
+ * and the calls made after it are not sent (issue 18: a revoked doctor token gave 16 failed
+ * requests and eight notices).
+ */
+let endedToken: string | undefined;
+
 const api = createApiClient({
   getToken: () => session.token(),
   getHospNo: () => choices.userHospNo,
   onActivity: loaderActivity(),
+  isStopped: () => endedToken !== undefined && session.token() === endedToken,
   onUnauthorized: () => {
-    if (session.state.status !== 'logged-in') return;
+    const token = session.token();
+    if (session.state.status !== 'logged-in' || token === undefined || token === endedToken) return;
+    endedToken = token;
     void session.expire().then(() => {
       toast({ type: 'error', text: msg`Session Expired. Please login again.` });
       onExpired();
