@@ -1,6 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../sync/api-client.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useEffect, useState } from 'react';
+import { useStaffQuery, type StaffQueryResult } from '../../lib/use-staff-query.ts';
 
 export interface StaffUser {
   _id: string;
@@ -27,37 +26,14 @@ export interface UsersQuery {
   hospitalId: string | undefined;
 }
 
-export type UsersResult = { status: 'loading'; last: UsersPage | undefined } | { status: 'ready'; data: UsersPage } | { status: 'error'; expired: boolean };
+export type UsersResult = StaffQueryResult<UsersPage>;
 
 /** The users list (spec §7 GET /admin/users); a newer query wins over an answer still on its way. */
 export function useUsers(query: UsersQuery, onFailure: () => void): UsersResult {
-  const [result, setResult] = useState<UsersResult>({ status: 'loading', last: undefined });
   const { search, page, limit, hospitalId } = query;
-  const failure = useRef(onFailure);
-  useEffect(() => {
-    failure.current = onFailure;
-  });
-  useEffect(() => {
-    let current = true;
-    setResult((r) => ({ status: 'loading', last: r.status === 'ready' ? r.data : r.status === 'loading' ? r.last : undefined }));
-    const params = new URLSearchParams({ search, page: String(page), limit: String(limit) });
-    if (hospitalId) params.set('hospitalId', hospitalId);
-    staffRuntime.api.get<UsersPage>(`/admin/users?${params.toString()}`).then(
-      (data) => current && setResult({ status: 'ready', data }),
-      (err: unknown) => {
-        if (!current) return;
-        // A 401 already ended the session and said so: no second notice.
-        const expired = err instanceof ApiError && err.status === 401;
-        setResult({ status: 'error', expired });
-        if (!expired) failure.current();
-      },
-    );
-    return () => {
-      current = false;
-    };
-    // onFailure only raises a notice; the query alone decides when to fetch.
-  }, [search, page, limit, hospitalId]);
-  return result;
+  const params = new URLSearchParams({ search, page: String(page), limit: String(limit) });
+  if (hospitalId) params.set('hospitalId', hospitalId);
+  return useStaffQuery<UsersPage>(`/admin/users?${params.toString()}`, onFailure);
 }
 
 /** `value`, once it has stopped changing for `ms` (typing in the search field). */

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { UsersTable } from './users-table.tsx';
 import { useDebounced, useUsers } from './use-users.ts';
@@ -75,21 +76,7 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
           )}
         </EmptyState>
       )}
-      {data && (
-        <nav className="users-pager" aria-label={t`Pages`}>
-          <button type="button" className="button button--secondary button--small" disabled={page <= 1} onClick={() => setPage((p) => Math.max(1, p - 1))}>
-            <Icon icon="mdi:chevron-left" /> <Trans>Previous page</Trans>
-          </button>
-          <p className="users-pager-text" aria-live="polite">
-            <Trans>
-              Page {page} of {pages}
-            </Trans>
-          </p>
-          <button type="button" className="button button--secondary button--small" disabled={page >= pages} onClick={() => setPage((p) => Math.min(pages, p + 1))}>
-            <Trans>Next page</Trans> <Icon icon="mdi:chevron-right" />
-          </button>
-        </nav>
-      )}
+      {data && <Pager page={page} pages={pages} label={t`Pages`} onPage={setPage} />}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';
 import { UsersList } from '../../../features/staff-users/users-list.tsx';
+import { Worklist } from '../../../features/staff-worklist/worklist.tsx';
 import { useStaffChoices, useStaffSession } from '../../../lib/staff-hooks.ts';
 import { staffRuntime } from '../../../lib/staff-runtime.ts';
 
@@ -37,6 +38,7 @@ function Page() {
       <section className="card">
         <HospitalChoice hospitals={hospitals} value={chosen} onChange={(id) => staffRuntime.chooseHospital(id)} />
       </section>
+      {chosen && <Worklist hospitalId={chosen} onOpen={open} />}
       <UsersList hospitalId={chosen} onOpen={open} />
     </div>
   );

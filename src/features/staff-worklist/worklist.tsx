@@ -1,0 +1,133 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId, useState } from 'react';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Icon } from '../../components/icon.tsx';
+import { Pager } from '../../components/pager.tsx';
+import { useStaffQuery } from '../../lib/use-staff-query.ts';
+import { ReasonChip } from './reason-chip.tsx';
+import type { WorklistPage } from './types.ts';
+import './staff-worklist.css';
+
+const PERIODS = [7, 14, 30, 90] as const;
+const PAGE_SIZE = 20;
+
+/**
+ * The hospital's patients who need staff first (GET /api/admin/worklist, issue 18): each with the
+ * reasons as chips, most urgent first, and a way into the patient's report.
+ */
+export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (hospNo: string) => void }) {
+  const { t, i18n } = useLingui();
+  const [days, setDays] = useState<number>(14);
+  const [page, setPage] = useState(1);
+  const [shownFor, setShownFor] = useState({ hospitalId, days });
+  const [attempt, setAttempt] = useState(0);
+  const periodId = useId();
+  // Another hospital or period starts again at page 1.
+  if (shownFor.hospitalId !== hospitalId || shownFor.days !== days) {
+    setShownFor({ hospitalId, days });
+    setPage(1);
+  }
+  const params = new URLSearchParams({ hospitalId, days: String(days), page: String(page), limit: String(PAGE_SIZE) });
+  const result = useStaffQuery<WorklistPage>(`/admin/worklist?${params.toString()}`, () => undefined, attempt);
+  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : undefined;
+  const pages = Math.max(1, data?.pages ?? 1);
+  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : t`never`);
+
+  return (
+    <section className="card worklist" aria-labelledby="worklist-title" aria-busy={result.status === 'loading'} data-testid="worklist">
+      <div className="worklist-head">
+        <h2 id="worklist-title">
+          <Trans>Who needs you first</Trans>
+        </h2>
+        <div className="field worklist-period">
+          <label htmlFor={periodId}>
+            <Trans>Period</Trans>
+          </label>
+          <select id={periodId} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+            {PERIODS.map((n) => (
+              <option key={n} value={n}>
+                {t`Last ${n} days`}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <details className="worklist-how">
+        <summary>
+          <Trans>How this list is ordered</Trans>
+        </summary>
+        <p>
+          <Trans>
+            Patients with a severe low come first, then those with too much time below range, no readings for 3 days, too little time in range, missed doses, a rising mean and too few days with readings. Among equals, patients with more reasons come first, then the lower reading.
+          </Trans>
+        </p>
+        <p>
+          <Trans>
+            The levels follow the international consensus on time in range: a severe low is below 54 mg/dL (3.0 mmol/L); time below 70 mg/dL (3.9 mmol/L) should stay under 4 %; the list names patients with under 50 % of readings in 70–180 mg/dL (3.9–10.0 mmol/L). Readings are finger-stick checks, so each share is a share of readings. Missed doses: under 80 % of the doses of medicines prescribed as a meal pattern (such as 1-0-1) marked taken. A rising mean: at least 10 % and 10 mg/dL above the period before.
+          </Trans>
+        </p>
+      </details>
+      {result.status === 'loading' && !data && (
+        <p className="muted worklist-status" role="status">
+          <Icon icon="mdi:refresh" /> <Trans>Loading the worklist…</Trans>
+        </p>
+      )}
+      {result.status === 'error' && !result.expired && (
+        <div className="worklist-status" role="alert">
+          <p className="error-text">
+            <Trans>The worklist could not be loaded. Check the connection, then try again.</Trans>
+          </p>
+          <button type="button" className="button button--secondary button--small" onClick={() => setAttempt((n) => n + 1)}>
+            <Icon icon="mdi:refresh" /> <Trans>Try again</Trans>
+          </button>
+        </div>
+      )}
+      {data && data.patients.length === 0 && (
+        <EmptyState icon="mdi:check-circle">
+          <Trans>No patients in this hospital yet.</Trans>
+        </EmptyState>
+      )}
+      {data && data.patients.length > 0 && (
+        <>
+          <p className="muted worklist-computed">
+            <Trans>Worked out {at(data.computedAt)}.</Trans>
+          </p>
+          <ol className="worklist-items" start={(data.page - 1) * data.limit + 1}>
+            {data.patients.map((p) => (
+              <li key={p.hospNo} className="worklist-item">
+                <div className="worklist-who">
+                  <span className="worklist-name">{p.name}</span>
+                  <span className="worklist-hospno">{p.hospNo}</span>
+                </div>
+                {p.reasons.length > 0 ? (
+                  <ul className="worklist-chips" aria-label={t`Reasons`}>
+                    {p.reasons.map((r) => (
+                      <ReasonChip key={r.code} reason={r} days={data.days} />
+                    ))}
+                  </ul>
+                ) : (
+                  <p className="worklist-fine">
+                    <Icon icon="mdi:check-circle" /> <Trans>Nothing to act on in this period</Trans>
+                  </p>
+                )}
+                <p className="muted worklist-when">
+                  <Trans>
+                    Last reading {at(p.lastReadingAt)} · last sync {at(p.lastSyncAt)}
+                  </Trans>
+                </p>
+                <button type="button" className="button button--small worklist-open" onClick={() => onOpen(p.hospNo)}>
+                  <Icon icon="mdi:file-chart" />{' '}
+                  <Trans>
+                    Open report<span className="visually-hidden"> for {p.name}</span>
+                  </Trans>
+                </button>
+              </li>
+            ))}
+          </ol>
+          <Pager page={page} pages={pages} label={t`Worklist pages`} onPage={setPage} />
+        </>
+      )}
+    </section>
+  );
+}
