@@ -67,4 +67,21 @@ describe('demo data', () => {
     const read = await call(h.app, 'GET', '/api/glucose', { token, headers: { 'x-hosp-no': '100001' } });
     expect(read.status).toBe(200);
   });
+
+  it('gives each hospital a dozen patients whose worklist shows every reason, a severe low first', async () => {
+    const token = await loginAdmin(h.app, DEMO.admin.email, DEMO.admin.password);
+    const hospitals = (await call(h.app, 'GET', '/api/admin/hospitals', { token })).json['hospitals'] as { _id: string; name: string }[];
+    expect(hospitals.map((x) => x.name).sort()).toEqual([...DEMO.hospitals].sort());
+    for (const hospital of hospitals) {
+      const res = await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospital._id}&limit=100`, { token });
+      expect(res.status).toBe(200);
+      const list = res.json['patients'] as { name: string; reasons: { code: string }[] }[];
+      expect(list.length, hospital.name).toBeGreaterThanOrEqual(12);
+      const codes = new Set(list.flatMap((p) => p.reasons.map((r) => r.code)));
+      expect([...codes].sort(), hospital.name).toEqual(['low-time', 'low-tir', 'missed-doses', 'no-data', 'rising-mean', 'severe-low', 'sparse-data']);
+      expect(list[0]?.reasons[0]?.code).toBe('severe-low');
+      // Some patients have nothing to act on: the list is not all alarms.
+      expect(list.filter((p) => p.reasons.length === 0).length, hospital.name).toBeGreaterThanOrEqual(2);
+    }
+  });
 });

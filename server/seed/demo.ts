@@ -22,6 +22,43 @@ export const DEMO = {
   ],
 } as const;
 
+/**
+ * The rest of each demo hospital's ward (issue 18): eleven more patients per hospital, staff-only
+ * (no password or access key), whose last weeks each show one of the worklist's patterns, so that a
+ * fresh `npm start` shows every reason. Hospital numbers avoid the digits "1000" of the two above.
+ */
+export type WardPattern = 'severe-low' | 'low-time' | 'no-data' | 'never' | 'low-tir' | 'missed-doses' | 'rising-mean' | 'sparse-data' | 'steady' | 'high-and-missed';
+const WARD: readonly { name: string; gender: string; age: number; pattern: WardPattern }[][] = [
+  [
+    { name: 'Aisha Rahman', gender: 'Female', age: 47, pattern: 'severe-low' },
+    { name: 'Tomasz Nowak', gender: 'Male', age: 71, pattern: 'low-time' },
+    { name: 'Grace Mensah', gender: 'Female', age: 66, pattern: 'no-data' },
+    { name: 'Ravi Shankar', gender: 'Male', age: 52, pattern: 'never' },
+    { name: 'Elena Petrova', gender: 'Female', age: 59, pattern: 'low-tir' },
+    { name: 'Daniel Kim', gender: 'Male', age: 38, pattern: 'missed-doses' },
+    { name: 'Fatima Zahra', gender: 'Female', age: 62, pattern: 'rising-mean' },
+    { name: 'Luis Herrera', gender: 'Male', age: 45, pattern: 'sparse-data' },
+    { name: 'Mei Chen', gender: 'Female', age: 55, pattern: 'steady' },
+    { name: 'Samuel Adeyemi', gender: 'Male', age: 68, pattern: 'high-and-missed' },
+    { name: 'Ingrid Larsen', gender: 'Female', age: 74, pattern: 'steady' },
+  ],
+  [
+    { name: 'Priya Nair', gender: 'Female', age: 44, pattern: 'severe-low' },
+    { name: 'Omar Haddad', gender: 'Male', age: 69, pattern: 'low-time' },
+    { name: 'Hannah Weber', gender: 'Female', age: 57, pattern: 'no-data' },
+    { name: 'Kwame Asante', gender: 'Male', age: 61, pattern: 'never' },
+    { name: 'Sofia Rossi', gender: 'Female', age: 50, pattern: 'low-tir' },
+    { name: 'Arjun Mehta', gender: 'Male', age: 41, pattern: 'missed-doses' },
+    { name: 'Yuki Tanaka', gender: 'Female', age: 63, pattern: 'rising-mean' },
+    { name: 'Peter Byrne', gender: 'Male', age: 72, pattern: 'sparse-data' },
+    { name: 'Amina Diallo', gender: 'Female', age: 48, pattern: 'steady' },
+    { name: 'Carlos Mendes', gender: 'Male', age: 56, pattern: 'high-and-missed' },
+    { name: 'Lena Novak', gender: 'Female', age: 67, pattern: 'steady' },
+  ],
+];
+/** Hospital numbers of the ward: 3012NN in the first demo hospital, 3022NN in the second. */
+export const wardHospNo = (hospital: number, i: number) => `30${hospital + 1}2${String(i + 1).padStart(2, '0')}`;
+
 const SEEDED_KEY = 'demo_seeded';
 
 export const isDemoSeeded = async (db: Db): Promise<boolean> => (await settingsRepo.get(db, SEEDED_KEY)) !== undefined;
@@ -67,6 +104,15 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
     });
     await db.insert(accessKeys).values({ patientId: patient.id, keyHash: sha256(normaliseAccessKey(p.accessKey)), expiresAt: new Date(now.getTime() + 365 * DAY), createdBy: admin.id });
     await seedPatientData(db, { id: patient.id, hospNo: p.hospNo }, timeZone, admin.id, prng(p.seed), now);
+  }
+  for (const [h, ward] of WARD.entries()) {
+    const hospital = hospitals[h];
+    if (!hospital) throw new Error('demo hospital missing');
+    for (const [i, w] of ward.entries()) {
+      const hospNo = wardHospNo(h, i);
+      const patient = await patientRepo.insert(db, { hospNo, hospitalId: hospital.id, name: w.name, gender: w.gender, age: w.age, timeZone });
+      await seedWardPatient(db, { id: patient.id, hospNo }, w.pattern, timeZone, admin.id, prng(100 + h * 20 + i), now);
+    }
   }
   await settingsRepo.setIfAbsent(db, SEEDED_KEY, { at: now.toISOString() });
   return true;
@@ -168,4 +214,52 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
     { id: randomUUID(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(-10, 11, 0), notes: 'Bring glucometer and logbook. Fasting blood test the same morning.' },
     { id: randomUUID(), patientId, doctor: 'Podiatry clinic', date: at(-40, 14, 15), notes: 'Annual diabetic foot check.' },
   ]);
+}
+
+/**
+ * A ward patient's 90 days: four checks a day around the pattern's level, and a 1-0-1 prescription
+ * taken at the pattern's rate over the last 30 days. The last two weeks show the pattern.
+ */
+async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, pattern: WardPattern, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
+  const patientId = patient.id;
+  const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
+  const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
+  await db.insert(prescriptions).values({ patientId, prescrNo: `RX-${patient.hospNo}-01`, name: 'Metformin 500 mg tablet', dose: '1-0-1', startDate: dateAgo(180), createdBy: adminId, createdAt: new Date(now.getTime() - 180 * DAY) });
+  if (pattern === 'never') return;
+
+  const readings: (typeof glucoseReadings.$inferInsert)[] = [];
+  const hours = [7, 11, 15, 21] as const;
+  for (let d = 89; d >= 0; d--) {
+    const recent = d < 14;
+    if (pattern === 'no-data' && d < 5) continue;
+    if (pattern === 'sparse-data' && recent && d % 4 !== 1) continue;
+    if (rand() < 0.06) continue; // a day without checks now and then
+    for (const [k, hour] of hours.entries()) {
+      if (k > 0 && rand() < 0.2) continue;
+      let value: number;
+      const r = rand();
+      if (pattern === 'low-tir' || (pattern === 'high-and-missed' && recent)) value = r < 0.7 ? between(185, 290) : between(120, 180);
+      else if (pattern === 'rising-mean') value = recent ? between(140, 195) : between(100, 160);
+      else if (pattern === 'low-time' && recent) value = r < 0.15 ? between(56, 69) : between(85, 170);
+      else value = r < 0.02 ? between(62, 69) : between(85, 175);
+      const recordedAt = new Date(now.getTime() - d * DAY - (24 - hour) * 3600_000 + between(0, 40) * 60_000);
+      readings.push({ id: randomUUID(), patientId, type: k === 0 ? 'Fasting' : k === 2 || k === 3 ? 'Postprandial' : 'Random', valueMgDl: value, recordedAt });
+    }
+  }
+  // The night low (below 54 mg/dL) a day before.
+  if (pattern === 'severe-low') readings.push({ id: randomUUID(), patientId, type: 'Random', valueMgDl: 45, recordedAt: new Date(now.getTime() - 20 * 3600_000) });
+  const past = readings.filter((x) => (x.recordedAt as Date).getTime() <= now.getTime());
+  for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
+
+  const takeRate = pattern === 'missed-doses' ? 0.5 : pattern === 'high-and-missed' ? 0.6 : 0.95;
+  const intakes: (typeof medicineIntakes.$inferInsert & { id: string })[] = [];
+  for (let d = 30; d >= 1; d--) {
+    for (const [i, hour] of [[0, 8], [2, 20]] as const) {
+      if (rand() >= takeRate) continue;
+      const slot = MEAL_SLOTS[i] ?? 'breakfast';
+      const takenAt = new Date(new Date(`${dateAgo(d)}T00:00:00Z`).getTime() + hour * 3600_000);
+      intakes.push({ id: randomUUID(), patientId, prescrNo: `RX-${patient.hospNo}-01`, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', takenAt, slot, day: dateAgo(d) });
+    }
+  }
+  if (intakes.length) await db.insert(medicineIntakes).values(intakes);
 }

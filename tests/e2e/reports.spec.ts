@@ -228,7 +228,7 @@ test.describe('reports', () => {
       await p.waitForURL(/\/admin\/hospital-select$/);
       await p.getByRole('radio', { name: /City General Hospital/ }).check();
       await p.getByLabel('Search by name or hospital number').fill('100001');
-      await p.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+      await p.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
       await p.waitForURL(/\/admin\/report$/);
       await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
       await p.locator('.report-range').getByRole('radio', { name: '30 days' }).check();

@@ -54,6 +54,8 @@ async function adminLogin(page: Page) {
 }
 
 const rows = (page: Page) => page.locator('.users-table tbody tr');
+/** The search card (the worklist above it has buttons and a pager of its own). */
+const patients = (page: Page) => page.getByRole('region', { name: 'Patients' });
 
 test.describe('staff login and hospital select', () => {
   test('an admin logs in, chooses a hospital, finds a patient and opens the report', async () => {
@@ -85,17 +87,17 @@ test.describe('staff login and hospital select', () => {
     await page.getByRole('cell', { name: '100001', exact: true }).waitFor();
     // Scoped to the chosen hospital: the Riverside patient is not listed.
     expect(await page.getByRole('cell', { name: '100002', exact: true }).count()).toBe(0);
-    const pager = await page.locator('.users-pager-text').innerText();
+    const pager = await patients(page).locator('.users-pager-text').innerText();
     const pages = Number(/of (\d+)/.exec(pager)?.[1]);
     if (pages > 1) {
-      await page.getByRole('button', { name: 'Next page' }).click();
-      await page.getByText(`Page 2 of ${pages}`).waitFor();
-      await page.getByRole('button', { name: 'Previous page' }).click();
-      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      await patients(page).getByRole('button', { name: 'Next page' }).click();
+      await patients(page).getByText(`Page 2 of ${pages}`).waitFor();
+      await patients(page).getByRole('button', { name: 'Previous page' }).click();
+      await patients(page).getByText(`Page 1 of ${pages}`).waitFor();
     } else {
       expect(pager).toBe('Page 1 of 1');
       await page.getByLabel('Search by name or hospital number').fill('100001');
-      await page.getByText('Page 1 of 1').waitFor();
+      await patients(page).getByText('Page 1 of 1').waitFor();
       await expect.poll(() => rows(page).count()).toBe(1);
     }
     await expect.poll(() => rows(page).first().innerText()).toMatch(/Maria Lopez[\s\S]*100001[\s\S]*City General Hospital/);
@@ -115,7 +117,7 @@ test.describe('staff login and hospital select', () => {
     await screenshot(page, 'staff-hospital-select-1280-rtl');
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
 
-    await page.getByRole('button', { name: 'Open report for Maria Lopez' }).click();
+    await patients(page).getByRole('button', { name: 'Open report for Maria Lopez' }).click();
     await page.waitForURL(/\/admin\/report$/);
 
     // Logged in already: /admin goes on to the hospitals.
@@ -127,6 +129,48 @@ test.describe('staff login and hospital select', () => {
     await page.waitForURL(/\/admin$/);
     await page.goto(`${server.url}/admin/hospital-select`);
     await page.waitForURL(/\/admin$/);
+  });
+
+  test('the worklist shows who needs staff first and why, and opens the top patient’s report (issue 18)', async () => {
+    test.setTimeout(90_000);
+    const page = await newPage();
+    await adminLogin(page);
+    await page.getByRole('radio', { name: /City General Hospital/ }).check();
+    const worklist = page.getByRole('region', { name: 'Who needs you first' });
+    const items = worklist.locator('.worklist-item');
+    await items.first().waitFor();
+    // The demo ward: a dozen patients, every reason somewhere, a severe low at the top.
+    expect(await items.count()).toBeGreaterThanOrEqual(12);
+    await expect(items.first().locator('.worklist-chip').first()).toHaveText(/^Severe low: lowest \d+ mg\/dL$/);
+    const chips = await worklist.locator('.worklist-chip').allInnerTexts();
+    for (const pattern of [/^Below 70 mg\/dL: [\d.]+% of readings$/, /^No readings yet$/, /^No readings for \d+ days$/, /^In range: [\d.]+% of readings$/, /^Doses marked taken: [\d.]+%$/, /^Mean up \d+ mg\/dL$/, /^Readings on \d+ of 14 days$/]) {
+      expect(chips.some((c) => pattern.test(c)), String(pattern)).toBe(true);
+    }
+    await worklist.getByText('Nothing to act on in this period').first().waitFor();
+    await worklist.getByText('How this list is ordered').click();
+    await worklist.getByText(/^Patients with a severe low come first/).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-worklist-1280');
+
+    // Another period asks the server again.
+    const asked = page.waitForRequest((r) => r.url().includes('/api/admin/worklist') && r.url().includes('days=30'));
+    await worklist.getByLabel('Period').selectOption({ label: 'Last 30 days' });
+    await asked;
+    await expect(worklist.locator('.worklist-chip').filter({ hasText: /^Readings on \d+ of 30 days$/ }).first()).toBeVisible();
+
+    for (const width of [768, 360]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await screenshot(page, `staff-worklist-${width}`);
+    }
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await screenshot(page, 'staff-worklist-360-rtl');
+    await page.evaluate(() => (document.documentElement.dir = 'ltr'));
+
+    const top = (await items.first().locator('.worklist-name').innerText()).trim();
+    await items.first().getByRole('button', { name: `Open report for ${top}` }).click();
+    await page.waitForURL(/\/admin\/report$/);
+    await page.getByRole('heading', { name: top, exact: true }).waitFor({ timeout: 30_000 });
   });
 
   test('a doctor link logs the doctor in, and an invalid token is refused', async () => {
@@ -149,7 +193,7 @@ test.describe('staff login and hospital select', () => {
     await screenshot(page, 'staff-doctor-768');
     // A doctor reads a patient's report and can change nothing: no management, no Manage page.
     expect(await page.getByRole('link', { name: 'Manage' }).count()).toBe(0);
-    await page.getByRole('button', { name: /^Open report for James Okafor/ }).click();
+    await patients(page).getByRole('button', { name: /^Open report for James Okafor/ }).click();
     await page.waitForURL(/\/admin\/report$/);
     // The patient's card, by its heading: the name also titles the (closed) Reset dialog.
     await page.getByRole('region', { name: 'James Okafor', exact: true }).getByRole('heading', { level: 2, name: 'James Okafor', exact: true }).waitFor({ timeout: 30_000 });
@@ -198,6 +242,51 @@ test.describe('staff login and hospital select', () => {
     await page.getByText('Session Expired. Please login again.').waitFor();
     await page.waitForURL(/\/admin$/);
     await page.getByLabel('Email').waitFor();
+  });
+
+  test('a doctor token revoked mid-review: the first 401 ends the session, says so once, and nothing is sent after it (issue 18)', async () => {
+    test.setTimeout(90_000);
+    const admin = await apiAdminToken();
+    const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { hospitals: { _id: string }[] };
+    const created = (await (
+      await fetch(`${server.url}/api/admin/doctor-tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body: JSON.stringify({ doctorName: 'Dr Revoked Midway', hospitalIds: hospitals.hospitals.map((h) => h._id), expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString() }),
+      })
+    ).json()) as { token: string; data: { _id: string } };
+    const page = await newPage();
+    await page.goto(`${server.url}/admin?doctorToken=${encodeURIComponent(created.token)}`);
+    await page.getByText('logged in as doctor', { exact: true }).waitFor();
+    await page.getByRole('radio', { name: /City General Hospital/ }).check();
+    await page.getByLabel('Search by name or hospital number').fill('100001');
+    await patients(page).getByRole('button', { name: 'Open report for Maria Lopez' }).click();
+    await page.waitForURL(/\/admin\/report$/);
+    await page.getByRole('heading', { name: 'Medicines' }).first().waitFor({ timeout: 30_000 });
+
+    const revoked = await fetch(`${server.url}/api/admin/doctor-tokens/${created.data._id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    expect(revoked.ok).toBe(true);
+    const sent: { url: string; at: number }[] = [];
+    let first401: number | undefined;
+    page.on('request', (r) => {
+      if (r.url().includes('/api/') && r.headers()['authorization'] === `Bearer ${created.token}`) sent.push({ url: r.url(), at: Date.now() });
+    });
+    page.on('response', (r) => {
+      if (r.url().includes('/api/') && r.status() === 401) first401 ??= Date.now();
+    });
+    // The report asks for the patient's data again: a dozen calls at once.
+    await page.reload();
+    await page.getByText('Session Expired. Please login again.').waitFor({ timeout: 30_000 });
+    await page.waitForURL(/\/admin$/);
+    await page.getByLabel('Email').waitFor();
+    expect(first401).toBeDefined();
+    expect(sent.length).toBeGreaterThan(0);
+    // Said once: not a notice per call, nor one notice "shown 8 times".
+    await page.waitForTimeout(1000);
+    expect(await page.getByText('Session Expired. Please login again.').count()).toBe(1);
+    expect(await page.getByText(/Shown \d+ times/).count()).toBe(0);
+    // Nothing of the ended session was sent after its first 401 came back.
+    expect(sent.filter((r) => r.at > (first401 ?? 0) + 50).map((r) => r.url)).toEqual([]);
   });
 
   test('a logged-in patient who opens the staff area is sent to the staff login', async () => {

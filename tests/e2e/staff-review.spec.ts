@@ -83,7 +83,7 @@ test.describe('staff patient review', () => {
     await page.waitForURL(/\/admin\/hospital-select$/);
     await page.getByRole('radio', { name: /City General Hospital/ }).check();
     await page.getByLabel('Search by name or hospital number').fill('100001');
-    await page.getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+    await page.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
     // The router changes the URL at once; a failure here names the URL the page is at instead.
     await expect(page).toHaveURL(/\/admin\/report$/, { timeout: 30_000 });
 
