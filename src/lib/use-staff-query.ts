@@ -1,9 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../sync/api-client.ts';
+import { log } from '../../sync/log.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
 /** A staff GET in flight keeps the answer before it, so a list does not blink while the next page loads. */
-export type StaffQueryResult<T> = { status: 'loading'; last: T | undefined } | { status: 'ready'; data: T } | { status: 'error'; expired: boolean };
+export type StaffQueryResult<T> =
+  | { status: 'loading'; last: T | undefined }
+  | { status: 'ready'; data: T }
+  /** `offline`: no answer, or the server failing (5xx): an offline copy is worth showing. */
+  | { status: 'error'; expired: boolean; offline: boolean };
 
 /**
  * GET `path` of the staff API (none while `path` is undefined) whenever it or `attempt` changes; a
@@ -25,7 +30,8 @@ export function useStaffQuery<T>(path: string | undefined, onFailure: () => void
       (err: unknown) => {
         if (!current) return;
         const expired = err instanceof ApiError && err.status === 401;
-        setResult({ status: 'error', expired });
+        const offline = err instanceof ApiError && (err.status === 0 || err.status >= 500);
+        setResult({ status: 'error', expired, offline });
         if (!expired) failure.current();
       },
     );
@@ -35,4 +41,33 @@ export function useStaffQuery<T>(path: string | undefined, onFailure: () => void
     // onFailure only raises a notice; the path alone decides when to fetch.
   }, [path, attempt]);
   return result;
+}
+
+/**
+ * The answer to `path` kept in the staff member's encrypted offline copy (lib/db/staff-cache.ts):
+ * each answer is saved under its path, and while the server cannot be reached the one saved last is
+ * returned instead (undefined while looking or when there is none). The copy's code loads only here.
+ */
+export function useKeptAnswer<T extends object>(path: string, result: StaffQueryResult<T>): T | undefined {
+  const [kept, setKept] = useState<{ path: string; data: T } | undefined>();
+  useEffect(() => {
+    if (result.status === 'ready') {
+      void import('./db/staff-cache.ts')
+        .then((cache) => cache.saveList(path, result.data as Record<string, unknown>))
+        .catch((err: unknown) => log.error('Failed to keep a staff list for offline use', err));
+      return undefined;
+    }
+    if (result.status !== 'error' || !result.offline) return undefined;
+    let live = true;
+    void import('./db/staff-cache.ts')
+      .then((cache) => cache.loadList(path))
+      .then(
+        (found) => live && setKept(found ? { path, data: found.data as T } : undefined),
+        (err: unknown) => log.error('Failed to read a kept staff list', err),
+      );
+    return () => {
+      live = false;
+    };
+  }, [path, result]);
+  return result.status === 'error' && kept?.path === path ? kept.data : undefined;
 }

@@ -189,6 +189,41 @@ test.describe('staff patient review', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  test('3b. offline, the worklist and every patient opened on this device are reachable from the encrypted copy (issue 18)', async () => {
+    test.setTimeout(90_000);
+    // Online: the worklist as the staff member saw it, and a second patient opened from it.
+    await page.getByRole('link', { name: 'Patients' }).click();
+    await page.waitForURL(/\/admin\/hospital-select$/);
+    const worklist = page.getByRole('region', { name: 'Who needs you first' });
+    await worklist.locator('.worklist-item').first().waitFor();
+    const names = await worklist.locator('.worklist-name').allInnerTexts();
+    await worklist.getByRole('button', { name: 'Open report for Aisha Rahman' }).click();
+    await page.getByRole('heading', { name: 'Aisha Rahman', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Patients' }).click();
+    await worklist.locator('.worklist-item').first().waitFor();
+
+    await proxy.offline();
+    await page.reload();
+    await worklist.getByText(/^Offline: this is the worklist this device fetched /).waitFor({ timeout: 20_000 });
+    expect(await worklist.locator('.worklist-name').allInnerTexts()).toEqual(names);
+    const opened = page.getByTestId('opened-here');
+    await opened.getByText('Opened on this device').waitFor();
+    // Newest first, each saying when it was fetched.
+    expect(await opened.locator('strong').allInnerTexts()).toEqual(['Aisha Rahman', 'Maria Lopez']);
+    expect(await opened.getByText(/^Fetched /).count()).toBe(2);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'staff-hospital-select-offline-1280');
+    await opened.getByRole('button', { name: 'Open report for Maria Lopez' }).click();
+    await page.waitForURL(/\/admin\/report$/);
+    await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByText(/^Offline: showing data fetched /).waitFor();
+
+    await proxy.online();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByText(/^Fetched /).waitFor();
+  });
+
   test('4. Reset asks, then forgets the patient and goes back to choosing one; logout removes the staff database', async () => {
     test.setTimeout(60_000);
     await page.getByRole('button', { name: 'Reset', exact: true }).click();
@@ -207,11 +242,13 @@ test.describe('staff patient review', () => {
     await page.getByRole('link', { name: 'Choose a patient' }).click();
     await page.waitForURL(/\/admin\/hospital-select$/);
 
-    // The cached copy is gone: every review row left in the staff database is a deletion marker.
+    // Maria Lopez's copy is gone (a deletion marker); Aisha Rahman's, opened in 3b, is kept: Reset
+    // forgets one patient.
     const line = (await dumpIndexedDb()).split('\n').find((l) => /eddy-staff--0--reviews\/docs: /.test(l));
     const rows = JSON.parse(line?.replace(/^[^:]+: /, '') ?? '[]') as { _deleted?: unknown }[];
-    expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => r._deleted === true || r._deleted === 1 || r._deleted === '1')).toBe(true);
+    const deleted = (r: { _deleted?: unknown }) => r._deleted === true || r._deleted === 1 || r._deleted === '1';
+    expect(rows.filter(deleted).length).toBeGreaterThan(0);
+    expect(rows.filter((r) => !deleted(r)).length).toBe(1);
 
     // Logging out removes the staff member's database altogether.
     await page.getByRole('button', { name: 'Log out' }).click();

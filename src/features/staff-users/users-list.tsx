@@ -4,6 +4,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
+import { OpenedHere } from './opened-here.tsx';
 import { UsersTable } from './users-table.tsx';
 import { useDebounced, useUsers } from './use-users.ts';
 import './staff-users.css';
@@ -66,6 +67,7 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
           <Trans>Failed to fetch users list</Trans>
         </p>
       )}
+      {result.status === 'error' && result.offline && <OpenedHere onOpen={onOpen} />}
       {data && data.users.length > 0 && <UsersTable users={data.users} onOpen={onOpen} />}
       {result.status === 'ready' && result.data.users.length === 0 && (
         <EmptyState icon="mdi:magnify">

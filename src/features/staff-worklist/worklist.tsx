@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
-import { useStaffQuery } from '../../lib/use-staff-query.ts';
+import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { ReasonChip } from './reason-chip.tsx';
 import type { WorklistPage } from './types.ts';
 import './staff-worklist.css';
@@ -28,8 +28,11 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
     setPage(1);
   }
   const params = new URLSearchParams({ hospitalId, days: String(days), page: String(page), limit: String(PAGE_SIZE) });
-  const result = useStaffQuery<WorklistPage>(`/admin/worklist?${params.toString()}`, () => undefined, attempt);
-  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : undefined;
+  const path = `/admin/worklist?${params.toString()}`;
+  const result = useStaffQuery<WorklistPage>(path, () => undefined, attempt);
+  // Offline (or the server failing), the page as this device last fetched it, saying when.
+  const kept = useKeptAnswer(path, result);
+  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : kept;
   const pages = Math.max(1, data?.pages ?? 1);
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
   const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : t`never`);
@@ -75,8 +78,12 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
       )}
       {result.status === 'error' && !result.expired && (
         <div className="worklist-status" role="alert">
-          <p className="error-text">
-            <Trans>The worklist could not be loaded. Check the connection, then try again.</Trans>
+          <p className={kept ? 'worklist-offline' : 'error-text'}>
+            {kept ? (
+              <Trans>Offline: this is the worklist this device fetched {at(kept.computedAt)}. It is brought up to date when the server can be reached.</Trans>
+            ) : (
+              <Trans>The worklist could not be loaded. Check the connection, then try again.</Trans>
+            )}
           </p>
           <button type="button" className="button button--secondary button--small" onClick={() => setAttempt((n) => n + 1)}>
             <Icon icon="mdi:refresh" /> <Trans>Try again</Trans>

@@ -1,6 +1,6 @@
-// The staff member's own offline copy of the patients they opened (spec §4 staff area): one RxDB
-// database, 'eddy-staff', on the same AES-GCM wrapper and data key as the patient database, so the
-// reviewed data is sealed at rest. The row id is the SHA-256 of the hospital number, so not even
+// The staff member's own offline copy of the patients they opened and of the worklist pages they
+// saw (spec §4 staff area, issue 18): one RxDB database, 'eddy-staff', on the same AES-GCM wrapper
+// and data key as the patient database, so the reviewed data is sealed at rest. The row id is the SHA-256 of the hospital number, so not even
 // which patients were opened is readable in IndexedDB. Logout and a 401 remove the whole database.
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
@@ -33,7 +33,28 @@ const reviewSchema = {
   encrypted: ['hospNo', 'data'],
 } as const satisfies RxJsonSchema<StaffReviewDoc>;
 
-type StaffDatabase = RxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>;
+/** A list the staff area showed (a worklist page), kept for offline use; the id hides its key. */
+export interface StaffListDoc {
+  _id: string;
+  fetchedAt: number;
+  data: Record<string, unknown>;
+}
+
+const listSchema = {
+  version: 0,
+  primaryKey: '_id',
+  type: 'object',
+  properties: {
+    _id: { type: 'string', maxLength: 64 },
+    fetchedAt: { type: 'integer', minimum: 0, maximum: 8.64e15 },
+    data: { type: 'object', additionalProperties: true },
+  },
+  required: ['_id', 'fetchedAt', 'data'],
+  encrypted: ['data'],
+} as const satisfies RxJsonSchema<StaffListDoc>;
+
+type StaffCollections = { reviews: RxCollection<StaffReviewDoc>; lists: RxCollection<StaffListDoc> };
+type StaffDatabase = RxDatabase<StaffCollections>;
 
 let opening: Promise<StaffDatabase> | undefined;
 
@@ -45,13 +66,13 @@ function openStaffDatabase(): Promise<StaffDatabase> {
   if (!opening) {
     const next = (async () => {
       deliverCrossTabMessagesWhateverTheClock();
-      const db = await createRxDatabase<{ reviews: RxCollection<StaffReviewDoc> }>({
+      const db = await createRxDatabase<StaffCollections>({
         name: STAFF_DATABASE_NAME,
         storage: storage(getDataKey),
         multiInstance: true,
       });
       try {
-        await db.addCollections({ reviews: { schema: reviewSchema } });
+        await db.addCollections({ reviews: { schema: reviewSchema }, lists: { schema: listSchema } });
       } catch (err) {
         await db.close();
         throw err;
@@ -69,10 +90,40 @@ function openStaffDatabase(): Promise<StaffDatabase> {
   return opening;
 }
 
-/** The opaque row id of a hospital number (SHA-256, hex). */
-export async function reviewId(hospNo: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`eddy-staff-review:${hospNo}`));
+async function opaqueId(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The opaque row id of a hospital number (SHA-256, hex). */
+export const reviewId = (hospNo: string): Promise<string> => opaqueId(`eddy-staff-review:${hospNo}`);
+
+/** The patients opened on this device: number, name and when their data was fetched, newest first. */
+export async function listReviews(): Promise<{ hospNo: string; name: string; fetchedAt: number }[]> {
+  const db = await openStaffDatabase();
+  const docs = await db.reviews.find().exec();
+  return docs
+    .map((d) => {
+      const json = d.toMutableJSON();
+      const profile = (json.data['profile'] ?? {}) as { name?: unknown };
+      return { hospNo: json.hospNo, name: typeof profile.name === 'string' ? profile.name : json.hospNo, fetchedAt: json.fetchedAt };
+    })
+    .sort((a, b) => b.fetchedAt - a.fetchedAt);
+}
+
+/** Saves (or replaces) a list under its key (e.g. the worklist's path with its query). */
+export async function saveList(key: string, data: Record<string, unknown>, fetchedAt = Date.now()): Promise<void> {
+  const db = await openStaffDatabase();
+  await db.lists.upsert({ _id: await opaqueId(`eddy-staff-list:${key}`), fetchedAt, data });
+}
+
+/** The list last saved under that key, if any. */
+export async function loadList(key: string): Promise<{ fetchedAt: number; data: Record<string, unknown> } | undefined> {
+  const db = await openStaffDatabase();
+  const doc = await db.lists.findOne(await opaqueId(`eddy-staff-list:${key}`)).exec();
+  if (!doc) return undefined;
+  const json = doc.toMutableJSON();
+  return { fetchedAt: json.fetchedAt, data: json.data };
 }
 
 /** Saves (or replaces) the bundle fetched for a patient. */
