@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { destroyDataKey, findDataKey } from '../../../sync/crypto.ts';
-import { STAFF_DATABASE_NAME, destroyStaffCache, forgetReview, loadReview, reviewId, saveReview } from './staff-cache.ts';
+import { STAFF_DATABASE_NAME, destroyStaffCache, forgetReview, listReviews, loadList, loadReview, reviewId, saveList, saveReview } from './staff-cache.ts';
 
 // The real stack: RxDB, its Dexie storage, the AES-GCM wrapper and IndexedDB (fake-indexeddb).
 
@@ -48,6 +48,23 @@ describe('staff cache', () => {
     await saveReview('100001', bundle('Maria Lopez'), 1);
     await saveReview('100001', bundle('Maria L.'), 2);
     expect(await loadReview('100001')).toEqual({ fetchedAt: 2, data: bundle('Maria L.') });
+  });
+
+  it('lists the patients kept, newest first, and keeps worklist pages sealed under hashed keys (issue 18)', async () => {
+    await saveReview('100001', bundle('Maria Lopez'), 1);
+    await saveReview('301201', bundle('Aisha Rahman'), 2);
+    expect(await listReviews()).toEqual([
+      { hospNo: '301201', name: 'Aisha Rahman', fetchedAt: 2 },
+      { hospNo: '100001', name: 'Maria Lopez', fetchedAt: 1 },
+    ]);
+    const key = '/admin/worklist?hospitalId=h-1&days=14&page=1&limit=20';
+    const page = { patients: [{ hospNo: '301201', name: 'Aisha Rahman', reasons: [{ code: 'severe-low', value: 45 }] }], days: 14 };
+    await saveList(key, page, 3);
+    expect(await loadList(key)).toEqual({ fetchedAt: 3, data: page });
+    expect(await loadList(key.replace('days=14', 'days=30'))).toBeUndefined();
+    // Neither the key, the names nor the figures are readable in IndexedDB.
+    const rows = (await dumpAllRows()).join('\n');
+    for (const plain of ['Aisha Rahman', 'severe-low', 'hospitalId', '301201']) expect(rows).not.toContain(plain);
   });
 
   it('forgetReview removes one patient only', async () => {
