@@ -19,7 +19,8 @@ import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from '@playwright/test';
 import { formatClockTime } from '../../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
-import { apiLogin, launchChromium, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, note, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { watchContext } from '../fixtures/trail.ts';
 
 
 let server: EddyServer;
@@ -59,6 +60,15 @@ async function newContext(opts: { granted: boolean; width?: number; at?: EddySer
   const origin = (opts.at ?? server).url;
   const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   contexts.push(context);
+  // A failing case prints what the pages and the service worker did (tests/fixtures/trail.ts): a
+  // push the worker dropped says why in its console ("the session could not be read", …).
+  watchContext(context);
+  const noteWorker = (w: Worker) =>
+    w.on('console', (m) => {
+      if (m.type() === 'warning' || m.type() === 'error') note(`service worker ${m.type()}: ${m.text()}`);
+    });
+  context.serviceWorkers().forEach(noteWorker);
+  context.on('serviceworker', noteWorker);
   if (opts.granted) await context.grantPermissions(['notifications'], { origin });
   // The push service (see the header): a subscription kept in localStorage across reloads.
   await context.addInitScript((given: SubscriptionJSON | null) => {
