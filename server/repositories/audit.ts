@@ -5,8 +5,9 @@ import { auditLog, patients } from '../db/schema.ts';
 export type AuditRow = typeof auditLog.$inferSelect;
 
 export const auditRepo = {
-  async insert(db: Db, values: typeof auditLog.$inferInsert | (typeof auditLog.$inferInsert)[]): Promise<void> {
-    await db.insert(auditLog).values(Array.isArray(values) ? values : [values]);
+  /** One entry per row, in one statement. */
+  async insert(db: Db, rows: (typeof auditLog.$inferInsert)[]): Promise<void> {
+    await db.insert(auditLog).values(rows);
   },
   /** Entries about patients of the given hospitals, newest first. */
   async list(db: Db, opts: { hospitalIds: string[]; hospNo?: string | undefined; before?: Date | undefined; limit: number }): Promise<AuditRow[]> {

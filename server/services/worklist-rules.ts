@@ -47,5 +47,4 @@ export const WORKLIST_RULES: WorklistRules = {
   minReadingsForMean: 3,
 };
 
-export { WORKLIST_DAYS } from '../../schemas/admin.ts';
 export type ReasonCode = (typeof WORKLIST_REASON_CODES)[number];

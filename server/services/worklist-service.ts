@@ -9,7 +9,8 @@ import { auditMany } from '../http/guards.ts';
 import { worklistRepo, type WorklistFacts } from '../repositories/worklist.ts';
 import { checkHospital } from './admin-service.ts';
 import type { StaffPrincipal } from './principal.ts';
-import { WORKLIST_DAYS, WORKLIST_RULES, type ReasonCode, type WorklistRules } from './worklist-rules.ts';
+import { WORKLIST_DAYS } from '../../schemas/admin.ts';
+import { WORKLIST_RULES, type ReasonCode, type WorklistRules } from './worklist-rules.ts';
 
 export interface Reason {
   code: ReasonCode;

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { Icon } from '../../components/icon.tsx';
+import { OpenReportButton } from './open-report-button.tsx';
 import { log } from '../../../sync/log.ts';
 
 interface Opened {
@@ -52,12 +52,7 @@ export function OpenedHere({ onOpen }: { onOpen: (hospNo: string) => void }) {
               <span className="muted opened-here-when">
                 <Trans>Fetched {when.format(new Date(p.fetchedAt))}</Trans>
               </span>
-              <button type="button" className="button button--small users-open" onClick={() => onOpen(p.hospNo)}>
-                <Icon icon="mdi:file-chart" />{' '}
-                <Trans>
-                  Open report<span className="visually-hidden"> for {p.name}</span>
-                </Trans>
-              </button>
+              <OpenReportButton patient={p} onOpen={onOpen} />
             </li>
           ))}
         </ul>

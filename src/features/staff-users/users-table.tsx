@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Icon } from '../../components/icon.tsx';
+import { OpenReportButton } from './open-report-button.tsx';
 import type { StaffUser } from './use-users.ts';
 
 /** One page of patients: who, where, and when their device last synchronized. */
@@ -41,12 +41,7 @@ export function UsersTable({ users, onOpen }: { users: StaffUser[]; onOpen: (hos
               <td data-label={t`Hospital`}>{u.hospital ?? ''}</td>
               <td data-label={t`Last sync`}>{u.lastSyncAt ? when.format(new Date(u.lastSyncAt)) : t`never`}</td>
               <td>
-                <button type="button" className="button button--small users-open" onClick={() => onOpen(u.hospNo)}>
-                  <Icon icon="mdi:file-chart" />{' '}
-                  <Trans>
-                    Open report<span className="visually-hidden"> for {u.name}</span>
-                  </Trans>
-                </button>
+                <OpenReportButton patient={u} onOpen={onOpen} />
               </td>
             </tr>
           ))}

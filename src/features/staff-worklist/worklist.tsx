@@ -4,6 +4,8 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
+import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
+import { OpenReportButton } from '../staff-users/open-report-button.tsx';
 import { ReasonChip } from './reason-chip.tsx';
 import type { WorklistPage } from './types.ts';
 import './staff-worklist.css';
@@ -17,16 +19,10 @@ const PAGE_SIZE = 20;
  */
 export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (hospNo: string) => void }) {
   const { t, i18n } = useLingui();
-  const [days, setDays] = useState<number>(14);
+  const [days, setDays] = useState<number>(WORKLIST_DAYS.default);
   const [page, setPage] = useState(1);
-  const [shownFor, setShownFor] = useState({ hospitalId, days });
   const [attempt, setAttempt] = useState(0);
   const periodId = useId();
-  // Another hospital or period starts again at page 1.
-  if (shownFor.hospitalId !== hospitalId || shownFor.days !== days) {
-    setShownFor({ hospitalId, days });
-    setPage(1);
-  }
   const params = new URLSearchParams({ hospitalId, days: String(days), page: String(page), limit: String(PAGE_SIZE) });
   const path = `/admin/worklist?${params.toString()}`;
   const result = useStaffQuery<WorklistPage>(path, () => undefined, attempt);
@@ -47,7 +43,11 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
           <label htmlFor={periodId}>
             <Trans>Period</Trans>
           </label>
-          <select id={periodId} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          <select id={periodId} value={days} onChange={(e) => {
+              // Another period starts again at page 1 (another hospital mounts a new worklist).
+              setDays(Number(e.target.value));
+              setPage(1);
+            }}>
             {PERIODS.map((n) => (
               <option key={n} value={n}>
                 {t`Last ${n} days`}
@@ -123,12 +123,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
                     Last reading {at(p.lastReadingAt)} · last sync {at(p.lastSyncAt)}
                   </Trans>
                 </p>
-                <button type="button" className="button button--small worklist-open" onClick={() => onOpen(p.hospNo)}>
-                  <Icon icon="mdi:file-chart" />{' '}
-                  <Trans>
-                    Open report<span className="visually-hidden"> for {p.name}</span>
-                  </Trans>
-                </button>
+                <OpenReportButton patient={p} className="worklist-open" onOpen={onOpen} />
               </li>
             ))}
           </ol>

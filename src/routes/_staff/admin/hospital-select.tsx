@@ -38,7 +38,7 @@ function Page() {
       <section className="card">
         <HospitalChoice hospitals={hospitals} value={chosen} onChange={(id) => staffRuntime.chooseHospital(id)} />
       </section>
-      {chosen && <Worklist hospitalId={chosen} onOpen={open} />}
+      {chosen && <Worklist key={chosen} hospitalId={chosen} onOpen={open} />}
       <UsersList hospitalId={chosen} onOpen={open} />
     </div>
   );
