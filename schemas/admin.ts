@@ -36,7 +36,12 @@ export type WorklistQuery = FromSchema<typeof worklistQuerySchema>;
 
 export const hospitalInputSchema = {
   type: 'object',
-  properties: { name: text(120), timeZone },
+  properties: {
+    name: text(120),
+    timeZone,
+    // A reading below this alerts the hospital's staff who turned alerts on (issue 18; 54 by default).
+    severeLowMgDl: { type: 'number', minimum: 40, maximum: 70, description: 'the severe-low alert level in mg/dL, 40 to 70' },
+  },
   required: ['name'],
 } as const;
 export type HospitalInput = FromSchema<typeof hospitalInputSchema>;

@@ -25,6 +25,7 @@ type Schema = Readonly<Record<string, unknown>>;
 const iso = { type: 'string', format: 'date-time' } as const;
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
+const num = { type: 'number' } as const;
 const nullableIso = { anyOf: [iso, { type: 'null' }] } as const;
 
 /** An object with exactly these properties (all required unless `required` says otherwise). */
@@ -121,7 +122,7 @@ export const batchAnswer = batchResponseSchema;
  */
 export const REPEATABLE_ANSWERS = [glucoseWritten, symptomWritten, appointmentWritten, labTestWritten, intakeWritten, message, timingsSaved, alertDaysSaved, remindLater];
 
-const hospital = obj({ _id: uuid, name: str, timeZone: str });
+const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num });
 const patient = obj(
   {
     _id: uuid,

@@ -57,11 +57,25 @@ export const glucometerAlertDataSchema = {
   additionalProperties: false,
 } as const;
 
+/** A severe-low alert to a staff device (issue 18): whose reading (hospNo), its value and when measured. */
+export const severeLowAlertDataSchema = {
+  type: 'object',
+  properties: {
+    type: { const: 'severeLow' },
+    hospNo: { type: 'string', minLength: 1, maxLength: 40 },
+    valueMgDl: { type: 'number' },
+    measuredAt: isoDateTime,
+    notificationTime: isoDateTime,
+  },
+  required: ['type', 'hospNo', 'valueMgDl', 'measuredAt', 'notificationTime'],
+  additionalProperties: false,
+} as const;
+
 /** The JSON text a Web Push message carries (encrypted end to end). */
 export const pushMessageSchema = {
   $id: 'PushMessage',
   type: 'object',
-  properties: { notification, data: { oneOf: [medicineReminderDataSchema, glucometerAlertDataSchema] } },
+  properties: { notification, data: { oneOf: [medicineReminderDataSchema, glucometerAlertDataSchema, severeLowAlertDataSchema] } },
   required: ['notification', 'data'],
   additionalProperties: false,
 } as const;
@@ -106,3 +120,5 @@ export type FirebaseWebConfig = Extract<PushConfigJson, { provider: 'fcm' }>['fi
 export type MedicineReminderJson = FromSchema<typeof medicineReminderDataSchema>;
 /** The data part of a glucometer-day push as the server sends it. */
 export type GlucometerAlertJson = FromSchema<typeof glucometerAlertDataSchema>;
+/** The data part of a severe-low alert as the server sends it. */
+export type SevereLowAlertJson = FromSchema<typeof severeLowAlertDataSchema>;

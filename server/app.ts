@@ -78,6 +78,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Off: a plain 404, never the web app's page that unknown paths get.
   if (!metricsOn) app.get('/metrics', { schema: { hide: true } }, (_req, reply) => reply.status(404).send({ message: 'Page not found: /metrics' }));
 
+  // Started at the end, once the routes are in place; ctx.wakeScheduler reaches it from then on.
+  let reminders: ReminderLoop | undefined;
   const ctx: AppContext = {
     db: database.db,
     dbKind: database.kind,
@@ -87,6 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     push: await resolvePushSettings(config, database.db),
     lists: new ListCache(config.listCacheMb * 1024 * 1024),
     metrics,
+    wakeScheduler: () => reminders?.wake(),
   };
 
   // Clients send `Content-Type: application/json` even on calls without a body (validate, logout):
@@ -165,7 +168,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (hasWebApp) await registerStaticFiles(app, root);
 
   const stopHousekeeping = scheduleHousekeeping(ctx);
-  let reminders: ReminderLoop | undefined;
   if (opts.reminders) {
     const deps = { db: ctx.db, sender: createPushSender(ctx.push), log: app.log };
     const pass = async (now: Date) => {

@@ -18,4 +18,9 @@ export interface AppContext {
   lists: ListCache;
   /** What /metrics counts beyond requests (NO_METRICS when metrics are off). */
   metrics: Metrics;
+  /**
+   * Asks this instance's reminder scheduler for a pass soon (a write queued a severe-low alert);
+   * nothing when the scheduler does not run here (another instance, or `npm run reminders`, sends it).
+   */
+  wakeScheduler(): void;
 }

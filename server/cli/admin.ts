@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseInUseError, openDatabase, type Db } from '../db/client.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { isValidTimeZone } from '../lib/time.ts';
+import { SEVERE_LOW_RANGE } from '../reminders/severe-low.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
@@ -14,7 +15,9 @@ import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
 const USAGE = `Usage: npm run admin -- <command> [options]
 
 Commands:
-  create-hospital --name <name> [--time-zone <IANA zone>] [--group <group name>]
+  create-hospital --name <name> [--time-zone <IANA zone>] [--group <group name>] [--severe-low <mg/dL>]
+  set-severe-low  --hospital <hospital name> --severe-low <mg/dL>
+                  a reading below this alerts the hospital's staff who turned alerts on (40–70; 54 by default)
   create-admin    --email <email> --name <name> --hospital <hospital name> [--hospital …] [--password <pw>]
   grant           --email <email> --hospital <hospital name> [--hospital …]
   create-patient  --hosp-no <number> --name <name> --hospital <hospital name> [--password <pw>]
@@ -40,6 +43,7 @@ const options = {
   age: { type: 'string' },
   address: { type: 'string' },
   to: { type: 'string' },
+  'severe-low': { type: 'string' },
   from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -77,6 +81,16 @@ function timeZoneOf(values: Values): string | undefined {
   return tz;
 }
 
+function severeLowOf(values: Values): number | undefined {
+  const text = values['severe-low']?.trim();
+  if (text === undefined) return undefined;
+  const level = Number(text);
+  if (text === '' || !Number.isFinite(level) || level < SEVERE_LOW_RANGE.min || level > SEVERE_LOW_RANGE.max) {
+    throw new UsageError(`--severe-low must be a number of mg/dL from ${SEVERE_LOW_RANGE.min} to ${SEVERE_LOW_RANGE.max}`);
+  }
+  return level;
+}
+
 async function run(command: string | undefined, values: Values, db: Db, out: (line: string) => void): Promise<void> {
   switch (command) {
     case 'create-hospital': {
@@ -84,8 +98,17 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       if (await staffRepo.hospitalByName(db, name)) throw new UsageError(`A hospital named "${name}" already exists`);
       const groupId = values.group ? await staffRepo.ensureGroup(db, values.group) : null;
       const tz = timeZoneOf(values);
-      const h = await staffRepo.insertHospital(db, { name, groupId, ...(tz ? { timeZone: tz } : {}) });
-      out(`Created hospital "${h.name}" (${h.id}, time zone ${h.timeZone})`);
+      const level = severeLowOf(values);
+      const h = await staffRepo.insertHospital(db, { name, groupId, ...(tz ? { timeZone: tz } : {}), ...(level !== undefined ? { severeLowMgDl: level } : {}) });
+      out(`Created hospital "${h.name}" (${h.id}, time zone ${h.timeZone}, severe-low alerts below ${h.severeLowMgDl} mg/dL)`);
+      return;
+    }
+    case 'set-severe-low': {
+      const [hospitalId] = await hospitalIds(db, values.hospital?.slice(0, 1));
+      const level = severeLowOf(values);
+      if (!hospitalId || level === undefined) throw new UsageError('--hospital and --severe-low are required');
+      const h = await staffRepo.updateHospital(db, hospitalId, { severeLowMgDl: level });
+      out(`"${h?.name ?? '?'}": severe-low alerts below ${level} mg/dL`);
       return;
     }
     case 'create-admin': {
@@ -144,7 +167,7 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
     case 'list-hospitals': {
       const all = await db.query.hospitals.findMany();
       if (all.length === 0) out('No hospitals yet. Create one with create-hospital.');
-      for (const h of all) out(`${h.name}\t${h.timeZone}\t${h.id}`);
+      for (const h of all) out(`${h.name}\t${h.timeZone}\tsevere low < ${h.severeLowMgDl} mg/dL\t${h.id}`);
       return;
     }
     default:

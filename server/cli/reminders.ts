@@ -11,6 +11,7 @@ import { createPushSender } from '../push/create-sender.ts';
 import type { PushSender } from '../push/sender.ts';
 import { resolvePushSettings } from '../push/settings.ts';
 import { runReminderPass, type PassResult, type ReminderOutcome } from '../reminders/scheduler.ts';
+import { isSevereLowPayload } from '../reminders/severe-low.ts';
 
 const USAGE = `Usage: npm run reminders -- [--at <ISO date and time>] [--dry-run]
 
@@ -37,13 +38,16 @@ export function parseAt(value: string | undefined, now = new Date()): Date | und
   return Number.isNaN(at.getTime()) ? undefined : at;
 }
 
+function describeWhat(payload: ReminderOutcome['payload']): string {
+  if (isSevereLowPayload(payload)) return `severe low ${payload.valueMgDl} mg/dL measured ${payload.measuredAt} (to the hospital's staff)`;
+  const data = payload.data;
+  if (data.type === 'glucometerAlert') return 'glucometer day';
+  return `${data.medicineName}, dose ${data.dose}${payload.portion && payload.portion !== data.dose ? `: ${payload.portion}` : ''}${data.meal ? ` at ${data.meal}` : ` at ${data.time}`}${data.snoozed ? ' (remind later)' : ''}`;
+}
+
 function describe(o: ReminderOutcome): string {
   const when = `${localDate(o.dueAt, o.timeZone)} ${localTime(o.dueAt, o.timeZone)} ${o.timeZone} (${o.dueAt.toISOString().slice(11, 16)} UTC)`;
-  const data = o.payload.data;
-  const what =
-    data.type === 'glucometerAlert'
-      ? 'glucometer day'
-      : `${data.medicineName}, dose ${data.dose}${o.payload.portion && o.payload.portion !== data.dose ? `: ${o.payload.portion}` : ''}${data.meal ? ` at ${data.meal}` : ` at ${data.time}`}${data.snoozed ? ' (remind later)' : ''}`;
+  const what = describeWhat(o.payload);
   const devices = o.status === 'due' ? `${o.devices} device${o.devices === 1 ? '' : 's'}` : `${o.reached}/${o.devices} device${o.devices === 1 ? '' : 's'}`;
   const status = { due: 'due', sent: 'sent', failed: 'FAILED', retry: 'RETRY' }[o.status];
   return `${status.padEnd(6)} ${when}  patient ${o.hospNo}  ${o.kind}  ${what}  → ${devices}${o.error && o.status !== 'sent' ? `  (${o.error})` : ''}`;

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   doublePrecision,
   index,
@@ -22,6 +23,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { ReminderPayload } from '../reminders/plan.ts';
+import type { SevereLowPayload } from '../reminders/severe-low.ts';
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => tstz('created_at').notNull().defaultNow();
@@ -43,14 +45,23 @@ export const hospitalGroups = pgTable('hospital_groups', {
   createdAt: createdAt(),
 });
 
-export const hospitals = pgTable('hospitals', {
+export const hospitals = pgTable(
+  'hospitals',
+  {
   id: uuid('id').primaryKey().defaultRandom(),
   groupId: uuid('group_id').references(() => hospitalGroups.id),
   name: text('name').notNull().unique(),
   timeZone: text('time_zone').notNull().default('UTC'),
+  /**
+   * A reading below this (mg/dL) alerts the hospital's staff who turned alerts on (issue 18): the
+   * consensus level 2 hypoglycaemia threshold by default, 40–70 where a hospital's protocol says so.
+   */
+  severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(54),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
-});
+  },
+  (t) => [check('hospitals_severe_low_range', sql`${t.severeLowMgDl} between 40 and 70`)],
+);
 
 export const admins = pgTable('admins', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -321,7 +332,32 @@ export const pushTokens = pgTable(
   (t) => [index('push_tokens_patient_idx').on(t.patientId)],
 );
 
-export type ReminderKind = 'medicine' | 'glucometerAlert';
+/**
+ * A staff member's device that turned severe-low alerts on (issue 18): a Web Push subscription (JSON)
+ * or an FCM token, owned by an admin or by a doctor token, never both. The hospitals it hears about
+ * are the owner's at the moment of sending, so a hospital taken away or a doctor token revoked or
+ * expired stops the alerts at once; deleting the owner deletes the device.
+ */
+export const staffPushSubscriptions = pgTable(
+  'staff_push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id').references(() => admins.id, { onDelete: 'cascade' }),
+    doctorTokenId: uuid('doctor_token_id').references(() => doctorTokens.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['webpush', 'fcm'] }).notNull(),
+    token: text('token').notNull().unique(),
+    locale: text('locale'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('staff_push_admin_idx').on(t.adminId),
+    index('staff_push_doctor_idx').on(t.doctorTokenId),
+    check('staff_push_one_owner', sql`(${t.adminId} is null) <> (${t.doctorTokenId} is null)`),
+  ],
+);
+
+export type ReminderKind = 'medicine' | 'glucometerAlert' | 'severeLow';
 export type ReminderStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'expired';
 
 /**
@@ -336,10 +372,10 @@ export const reminderJobs = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['medicine', 'glucometerAlert'] }).$type<ReminderKind>().notNull(),
+    kind: text('kind', { enum: ['medicine', 'glucometerAlert', 'severeLow'] }).$type<ReminderKind>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     dueAt: tstz('due_at').notNull(),
-    payload: jsonb('payload').$type<ReminderPayload>().notNull(),
+    payload: jsonb('payload').$type<ReminderPayload | SevereLowPayload>().notNull(),
     status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] }).$type<ReminderStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     claimedAt: tstz('claimed_at'),
@@ -353,6 +389,8 @@ export const reminderJobs = pgTable(
     index('reminder_jobs_pending_due_idx').on(t.dueAt).where(sql`${t.status} = 'pending'`),
     index('reminder_jobs_sending_claimed_idx').on(t.claimedAt).where(sql`${t.status} = 'sending'`),
     index('reminder_jobs_due_idx').on(t.dueAt),
+    // The severe-low trigger's "none in the last hour" look-up (migration 0007).
+    index('reminder_jobs_severe_low_idx').on(t.patientId, t.dueAt).where(sql`${t.kind} = 'severeLow'`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { pushMessageSchema } from '../../schemas/push.ts';
-import { pushMessage } from './messages.ts';
+import { pushMessage, severeLowMessage } from './messages.ts';
 
 const medicine = {
   tag: 'med-RX-1-2026-12-01-dinner',
@@ -63,5 +63,45 @@ describe('the words of a reminder', () => {
       expect(notice.notification.actions).toBeUndefined();
       expect(isPushMessage(notice)).toBe(true);
     }
+  });
+});
+
+describe('the words of a severe-low alert to staff', () => {
+  const isPushMessage = new Ajv({ strict: false }).compile(pushMessageSchema);
+  const alert = {
+    payload: { readingId: 'r1', valueMgDl: 45, measuredAt: '2026-11-28T20:44:00.000Z' },
+    name: 'Maria Lopez',
+    hospNo: '100001',
+    timeZone: 'Asia/Kolkata',
+    sentAt: new Date('2026-11-28T20:45:00.000Z'),
+  };
+
+  it('say the value in both units, who, and when it was measured on the hospital’s clock, in each language', () => {
+    const titles = ['en', 'es', 'fr', 'hi', 'ar'].map((l) => severeLowMessage(alert, l).notification.title);
+    expect(new Set(titles).size).toBe(5);
+    expect(titles[0]).toBe('Severe low: 45 mg/dL (2.5 mmol/L)');
+    expect(titles[2]).toBe('Hypoglycémie sévère : 45 mg/dL (2,5 mmol/L)');
+    for (const l of ['en', 'es', 'fr', 'hi', 'ar']) {
+      const m = severeLowMessage(alert, l);
+      expect(m.notification.body).toContain('Maria Lopez (100001)');
+      expect(m.notification.tag).toBe('severe-low:100001');
+      expect(isPushMessage(m), l).toBe(true);
+    }
+    expect(severeLowMessage(alert, 'en').notification.body).toBe('Maria Lopez (100001), measured Nov 29, 02:14');
+  });
+
+  it('say how late a reading recorded offline arrived, past ten minutes only', () => {
+    const at = (minutes: number) => ({ ...alert, sentAt: new Date(Date.parse(alert.payload.measuredAt) + minutes * 60_000) });
+    expect(severeLowMessage(at(10), 'en').notification.body).not.toContain('received');
+    expect(severeLowMessage(at(11), 'en').notification.body).toMatch(/, received 11 min later$/);
+    expect(severeLowMessage(at(125), 'en').notification.body).toMatch(/, received 2 hr, 5 min later$/);
+    expect(severeLowMessage(at(125), 'ar').notification.body).toContain('، ');
+  });
+
+  it('never round a value below the level up to it: a reading is shown as taken', () => {
+    const typed = { ...alert, payload: { ...alert.payload, valueMgDl: 53.6 } };
+    expect(severeLowMessage(typed, 'en').notification.title).toBe('Severe low: 53.6 mg/dL (3.0 mmol/L)');
+    const mmol = { ...alert, payload: { ...alert.payload, valueMgDl: 2.9 * 18.016, enteredUnit: 'mmol/L' as const, enteredValue: 2.9 } };
+    expect(severeLowMessage(mmol, 'en').notification.title).toBe('Severe low: 2.9 mmol/L (52 mg/dL)');
   });
 });

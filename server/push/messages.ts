@@ -1,9 +1,12 @@
 // The words of a reminder, in the language of the device it goes to. A small table of its own:
 // the server has no Lingui catalogs, and these few sentences are all it ever says to a phone.
 // Locales without a row fall back to English.
-import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction } from '../../schemas/push.ts';
+import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction, type SevereLowAlertJson } from '../../schemas/push.ts';
+import { asTaken } from '../../schemas/report/statistics.ts';
+import { formatGlucose } from '../../schemas/report/units.ts';
 import type { Meal } from '../reminders/dose-pattern.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
+import { LATE_AFTER_MS, type SevereLowPayload } from '../reminders/severe-low.ts';
 
 interface Texts {
   medicineTitle: string;
@@ -16,6 +19,11 @@ interface Texts {
   /** The buttons of a medicine reminder (the service worker shows them with these titles). */
   taken: string;
   later: string;
+  /** A severe-low alert to staff (issue 18): the value, then who and when it was measured. */
+  lowTitle: (value: string) => string;
+  lowBody: (name: string, hospNo: string, measured: string) => string;
+  /** Added when the reading reached the server long after it was measured (recorded offline). */
+  lowLate: (delay: string) => string;
 }
 
 const TEXTS: Record<string, Texts> = {
@@ -27,6 +35,9 @@ const TEXTS: Record<string, Texts> = {
     glucoBody: 'Today is a glucose check day: please check your blood glucose.',
     taken: 'Mark as Taken',
     later: 'Remind Later',
+    lowTitle: (value) => `Severe low: ${value}`,
+    lowBody: (name, hospNo, measured) => `${name} (${hospNo}), measured ${measured}`,
+    lowLate: (delay) => `received ${delay} later`,
   },
   es: {
     medicineTitle: 'Hora de su medicamento',
@@ -36,6 +47,9 @@ const TEXTS: Record<string, Texts> = {
     glucoBody: 'Hoy toca control de glucosa: mida su glucosa en sangre.',
     taken: 'Marcar como tomado',
     later: 'Recordar más tarde',
+    lowTitle: (value) => `Hipoglucemia grave: ${value}`,
+    lowBody: (name, hospNo, measured) => `${name} (${hospNo}), medida ${measured}`,
+    lowLate: (delay) => `recibida ${delay} después`,
   },
   fr: {
     medicineTitle: 'C’est l’heure de votre médicament',
@@ -45,6 +59,9 @@ const TEXTS: Record<string, Texts> = {
     glucoBody: 'Aujourd’hui, contrôlez votre glycémie avec votre lecteur.',
     taken: 'Marquer comme pris',
     later: 'Me le rappeler plus tard',
+    lowTitle: (value) => `Hypoglycémie sévère : ${value}`,
+    lowBody: (name, hospNo, measured) => `${name} (${hospNo}), mesurée ${measured}`,
+    lowLate: (delay) => `reçue ${delay} plus tard`,
   },
   hi: {
     medicineTitle: 'आपकी दवा का समय',
@@ -54,6 +71,9 @@ const TEXTS: Record<string, Texts> = {
     glucoBody: 'आज शुगर जाँच का दिन है: कृपया ग्लूकोमीटर से अपना ब्लड शुगर जाँचें।',
     taken: 'दवा ले ली',
     later: 'बाद में याद दिलाएँ',
+    lowTitle: (value) => `गंभीर लो शुगर: ${value}`,
+    lowBody: (name, hospNo, measured) => `${name} (${hospNo}), माप ${measured}`,
+    lowLate: (delay) => `${delay} बाद मिली`,
   },
   ar: {
     medicineTitle: 'حان موعد دوائك',
@@ -64,13 +84,21 @@ const TEXTS: Record<string, Texts> = {
     glucoBody: 'اليوم موعد قياس السكر: يُرجى قياس نسبة السكر في الدم بجهاز القياس.',
     taken: 'تم تناول الدواء',
     later: 'ذكّرني لاحقًا',
+    lowTitle: (value) => `انخفاض شديد في السكر: ${value}`,
+    lowBody: (name, hospNo, measured) => `${name} (${hospNo})، قيس في ${measured}`,
+    lowLate: (delay) => `وصل بعد ${delay}`,
   },
 };
 
+/** The language of the table a locale gets: "es-MX" → "es"; unknown or missing → "en". */
+function textsLocale(locale: string | null | undefined): string {
+  const primary = (locale ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
+  return primary in TEXTS ? primary : 'en';
+}
+
 /** "es-MX" → the Spanish table; unknown or missing → English. */
 export function textsFor(locale: string | null | undefined): Texts {
-  const primary = (locale ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
-  return TEXTS[primary] ?? (TEXTS['en'] as Texts);
+  return TEXTS[textsLocale(locale)] as Texts;
 }
 
 /**
@@ -80,7 +108,7 @@ export function textsFor(locale: string | null | undefined): Texts {
  */
 export interface PushMessage {
   notification: { title: string; body: string; tag: string; actions?: { action: PushAction; title: string }[] };
-  data: ReminderPayload['data'];
+  data: ReminderPayload['data'] | SevereLowAlertJson;
 }
 
 export function pushMessage(payload: ReminderPayload, locale: string | null | undefined): PushMessage {
@@ -99,5 +127,49 @@ export function pushMessage(payload: ReminderPayload, locale: string | null | un
       ],
     },
     data,
+  };
+}
+
+/** What a severe-low alert needs besides the job's payload: whose reading, and the hospital's clock. */
+export interface SevereLowAlert {
+  payload: SevereLowPayload;
+  name: string;
+  hospNo: string;
+  /** The hospital's time zone: the ward reads the measurement time on its own clock. */
+  timeZone: string;
+  /** When the alert goes out: a reading that arrives late says how late. */
+  sentAt: Date;
+}
+
+/** "2 hr, 5 min" in the device's language (whole minutes; at least one). */
+function delayText(ms: number, locale: string): string {
+  const total = Math.max(1, Math.round(ms / 60_000));
+  const parts = { hours: Math.floor(total / 60), minutes: total % 60 };
+  // Intl.DurationFormat is in Node 24 (DESIGN.md §3), not yet in TypeScript's lib.
+  const DurationFormat = (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat;
+  return new DurationFormat(locale, { style: 'short' }).format(parts.hours > 0 ? parts : { minutes: parts.minutes });
+}
+
+/**
+ * A severe-low alert to a staff device, worded in its language: the value as the patient took it
+ * (and in the other unit), the patient's name and hospital number, when it was measured on the
+ * hospital's clock, and how late it arrived when it was recorded offline. The tag makes a newer
+ * alert about the same patient replace the older one on a device.
+ */
+export function severeLowMessage(alert: SevereLowAlert, locale: string | null | undefined): PushMessage {
+  const t = textsFor(locale);
+  const intl = Intl.getCanonicalLocales(textsLocale(locale))[0] ?? 'en';
+  const { payload } = alert;
+  const reading = { value: payload.valueMgDl, unit: payload.enteredUnit ?? null, enteredValue: payload.enteredValue ?? null };
+  const taken = asTaken(reading).unit;
+  const other = taken === 'mg/dL' ? 'mmol/L' : 'mg/dL';
+  const value = `${formatGlucose(reading, taken, intl)} ${taken} (${formatGlucose(reading, other, intl)} ${other})`;
+  const measuredAt = new Date(payload.measuredAt);
+  const measured = new Intl.DateTimeFormat(intl, { timeZone: alert.timeZone, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(measuredAt);
+  const lateBy = alert.sentAt.getTime() - measuredAt.getTime();
+  const body = t.lowBody(alert.name, alert.hospNo, measured) + (lateBy > LATE_AFTER_MS ? `${t.comma ?? ', '}${t.lowLate(delayText(lateBy, intl))}` : '');
+  return {
+    notification: { title: t.lowTitle(value), body, tag: `severe-low:${alert.hospNo}` },
+    data: { type: 'severeLow', hospNo: alert.hospNo, valueMgDl: payload.valueMgDl, measuredAt: payload.measuredAt, notificationTime: alert.sentAt.toISOString() },
   };
 }

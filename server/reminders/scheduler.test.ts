@@ -127,7 +127,7 @@ describe('a scheduler pass', () => {
     expect((await pass('2026-12-01T12:31:00Z')).outcomes).toEqual([]);
     expect(peer.requests).toHaveLength(4);
     const dinner = await pass('2026-12-01T19:00:00Z');
-    expect(dinner.outcomes.map((o) => (o.payload.data.type === 'medicine' ? o.payload.data.prescrNo : '')).sort()).toEqual(['RX-100001-01', 'RX-NIGHT']);
+    expect(dinner.outcomes.map((o) => ('data' in o.payload && o.payload.data.type === 'medicine' ? o.payload.data.prescrNo : '')).sort()).toEqual(['RX-100001-01', 'RX-NIGHT']);
     expect(peer.requests).toHaveLength(8);
   });
 

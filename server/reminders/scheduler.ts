@@ -10,14 +10,17 @@
 // changes hands, so each reminder reaches each device once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
-import { pushMessage } from '../push/messages.ts';
+import { pushMessage, severeLowMessage, type PushMessage } from '../push/messages.ts';
 import type { DeviceToken, PushProvider, PushSender, SendOutcome } from '../push/sender.ts';
+import { auditRepo } from '../repositories/audit.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { reminderJobRepo, type NewReminderJob, type ReminderJobRow } from '../repositories/reminder-jobs.ts';
+import { severeLowContext, staffAlertRepo } from '../repositories/staff-alerts.ts';
 import { alertDaysOf } from '../services/profile-service.ts';
 import { mealsDueIn, planReminders, type PlanPrescription, type ReminderPayload } from './plan.ts';
+import { SEVERE_LOW_AUDIT_ACTION, type SevereLowPayload } from './severe-low.ts';
 
 /** How late a reminder may still be sent (and how far back a pass plans). */
 export const CATCH_UP_MS = 30 * 60_000;
@@ -33,8 +36,8 @@ export interface ReminderOutcome {
   timeZone: string;
   kind: ReminderJobRow['kind'];
   dueAt: Date;
-  payload: ReminderPayload;
-  /** The patient's devices, and how many of them the push service accepted the message for. */
+  payload: ReminderPayload | SevereLowPayload;
+  /** The devices (the patient's; for a severe low, the staff's), and how many of them the push service accepted the message for. */
   devices: number;
   reached: number;
   status: 'sent' | 'failed' | 'retry' | 'due';
@@ -75,7 +78,7 @@ export async function runReminderPass(deps: SchedulerDeps, now: Date, opts: { dr
   for (;;) {
     const claimed = await reminderJobRepo.claimDue(db, from, now, BATCH);
     if (claimed.length === 0) break;
-    const outcomes = await sendBatch(deps, claimed, now, result);
+    const outcomes = await sendBatch(deps, claimed, result);
     result.outcomes.push(...outcomes);
     if (claimed.length < BATCH) break;
   }
@@ -112,46 +115,58 @@ async function devicesOf(db: Db, provider: PushProvider, ids: string[]): Promise
   return out;
 }
 
-async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], now: Date, result: PassResult): Promise<ReminderOutcome[]> {
+type Target = DeviceToken & {
+  /** Forgets the device when its push service says it is gone. */
+  remove(): Promise<void>;
+};
+
+/**
+ * Sends one claimed job to its devices and closes its row: sent when any device took it, tried
+ * again (while attempts remain) when nothing reached any device for a passing reason, else failed.
+ */
+async function deliver<T extends Target>(deps: SchedulerDeps, job: ReminderJobRow, targets: readonly T[], message: (locale: string | null) => PushMessage, result: PassResult, noTarget: string) {
+  const answers = await Promise.all(
+    targets.map((d): Promise<SendOutcome> => deps.sender.send(d, message(d.locale)).catch((err: unknown) => ({ ok: false, gone: false, transient: true, error: String(err) }))),
+  );
+  const reachedTargets = targets.filter((_, i) => answers[i]?.ok === true);
+  const errors: string[] = [];
+  let transient = false;
+  for (const [i, a] of answers.entries()) {
+    if (a.ok) continue;
+    errors.push(a.error);
+    transient ||= a.transient;
+    const device = targets[i];
+    if (a.gone && device) {
+      await device.remove();
+      result.removedDevices += 1;
+    }
+  }
+  if (targets.length === 0) errors.push(noTarget);
+  const error = errors.length > 0 ? errors.join('; ').slice(0, 1000) : null;
+  let status: ReminderOutcome['status'];
+  if (reachedTargets.length > 0) {
+    status = 'sent';
+    await reminderJobRepo.finish(deps.db, job.id, { status: 'sent', sentAt: new Date(result.now), error });
+  } else if (transient && job.attempts < MAX_ATTEMPTS) {
+    // Nothing reached any device, so trying again cannot duplicate anything.
+    status = 'retry';
+    await reminderJobRepo.finish(deps.db, job.id, { status: 'pending', error });
+  } else {
+    status = 'failed';
+    await reminderJobRepo.finish(deps.db, job.id, { status: 'failed', error });
+  }
+  if (errors.length > 0) deps.log?.warn({ jobId: job.id, status, error }, 'push not delivered to every device');
+  return { status, error, reachedTargets };
+}
+
+async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobRow[], result: PassResult): Promise<ReminderOutcome[]> {
   const ids = [...new Set(jobs.map((j) => j.patientId))];
   const [people, devices] = await Promise.all([patientsOf(deps.db, ids), devicesOf(deps.db, deps.sender.provider, ids)]);
   return Promise.all(
     jobs.map(async (job): Promise<ReminderOutcome> => {
-      const payload = job.payload;
-      const targets = devices.get(job.patientId) ?? [];
-      const answers = await Promise.all(
-        targets.map((d): Promise<SendOutcome> =>
-          deps.sender.send(d, pushMessage(payload, d.locale)).catch((err: unknown) => ({ ok: false, gone: false, transient: true, error: String(err) })),
-        ),
-      );
-      const reached = answers.filter((a) => a.ok).length;
-      const errors: string[] = [];
-      let transient = false;
-      for (const [i, a] of answers.entries()) {
-        if (a.ok) continue;
-        errors.push(a.error);
-        transient ||= a.transient;
-        const device = targets[i];
-        if (a.gone && device) {
-          await pushTokenRepo.removeById(deps.db, device.id);
-          result.removedDevices += 1;
-        }
-      }
-      if (targets.length === 0) errors.push('the patient has no device to send to');
-      const error = errors.length > 0 ? errors.join('; ').slice(0, 1000) : null;
-      let status: ReminderOutcome['status'];
-      if (reached > 0) {
-        status = 'sent';
-        await reminderJobRepo.finish(deps.db, job.id, { status: 'sent', sentAt: now, error });
-      } else if (transient && job.attempts < MAX_ATTEMPTS) {
-        // Nothing reached any device, so trying again cannot duplicate anything.
-        status = 'retry';
-        await reminderJobRepo.finish(deps.db, job.id, { status: 'pending', error });
-      } else {
-        status = 'failed';
-        await reminderJobRepo.finish(deps.db, job.id, { status: 'failed', error });
-      }
-      if (errors.length > 0) deps.log?.warn({ jobId: job.id, status, error }, 'reminder not delivered to every device');
+      const payload = job.payload as ReminderPayload;
+      const targets = (devices.get(job.patientId) ?? []).map((d) => ({ ...d, remove: () => pushTokenRepo.removeById(deps.db, d.id) }));
+      const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => pushMessage(payload, locale), result, 'the patient has no device to send to');
       const who = people.get(job.patientId);
       return {
         jobId: job.id,
@@ -161,7 +176,7 @@ async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], now: Date,
         dueAt: job.dueAt,
         payload,
         devices: targets.length,
-        reached,
+        reached: reachedTargets.length,
         status,
         ...(error ? { error } : {}),
       };
@@ -169,9 +184,45 @@ async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], now: Date,
   );
 }
 
+/**
+ * A severe-low alert goes to the devices of the patient's hospital's staff who turned alerts on,
+ * and each device reached is written to the audit log under its owner. A reading deleted, or
+ * changed to no longer be low, before the alert went out is not announced.
+ */
+async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobRow, result: PassResult): Promise<ReminderOutcome> {
+  const payload = job.payload as SevereLowPayload;
+  const about = await severeLowContext(deps.db, job.patientId, payload.readingId);
+  const base = { jobId: job.id, hospNo: about?.hospNo ?? '?', timeZone: about?.timeZone ?? 'UTC', kind: job.kind, dueAt: job.dueAt, payload, devices: 0, reached: 0 };
+  if (!about || about.valueMgDl === null || about.deletedAt !== null || about.valueMgDl >= about.level) {
+    const error = 'the reading was deleted or changed before the alert went out';
+    await reminderJobRepo.finish(deps.db, job.id, { status: 'failed', error });
+    return { ...base, status: 'failed', error };
+  }
+  const recipients = await staffAlertRepo.recipients(deps.db, deps.sender.provider, about.hospitalId, result.now);
+  const targets = recipients.map((r) => ({ ...r, remove: () => staffAlertRepo.removeById(deps.db, r.id) }));
+  const alert = { payload, name: about.name, hospNo: about.hospNo, timeZone: about.timeZone, sentAt: result.now };
+  const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => severeLowMessage(alert, locale), result, 'no staff device of the hospital has alerts on');
+  if (reachedTargets.length > 0) {
+    await auditRepo.insert(
+      deps.db,
+      reachedTargets.map((r) => ({ actorKind: r.actorKind, actorId: r.actorId, actorLabel: r.actorLabel, patientId: job.patientId, hospNo: about.hospNo, action: SEVERE_LOW_AUDIT_ACTION, ip: null, userAgent: null })),
+    );
+  }
+  return { ...base, devices: targets.length, reached: reachedTargets.length, status, ...(error ? { error } : {}) };
+}
+
+async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], result: PassResult): Promise<ReminderOutcome[]> {
+  const lows = jobs.filter((j) => j.kind === 'severeLow');
+  const [reminders, alerts] = await Promise.all([
+    sendReminders(deps, jobs.filter((j) => j.kind !== 'severeLow'), result),
+    Promise.all(lows.map((j) => sendSevereLow(deps, j, result))),
+  ]);
+  return [...alerts, ...reminders];
+}
+
 /** What a pass at `now` would send: planned rows not sent yet, and pending ones (remind later). */
 async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewReminderJob[], from: Date, now: Date): Promise<ReminderOutcome[]> {
-  const candidates: { patientId: string; kind: ReminderJobRow['kind']; dedupeKey: string; dueAt: Date; payload: ReminderPayload; jobId: string | null }[] = [];
+  const candidates: { patientId: string; kind: ReminderJobRow['kind']; dedupeKey: string; dueAt: Date; payload: ReminderJobRow['payload']; jobId: string | null }[] = [];
   const seen = new Set<string>();
   const byPatient = new Map<string, NewReminderJob[]>();
   for (const j of planned) byPatient.set(j.patientId, [...(byPatient.get(j.patientId) ?? []), j]);
@@ -190,6 +241,13 @@ async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewRemind
   }
   const ids = [...new Set(candidates.map((c) => c.patientId))];
   const [people, devices] = await Promise.all([patientsOf(db, ids), devicesOf(db, provider, ids)]);
+  // A severe low goes to the hospital's staff devices, not the patient's.
+  const staffDevices = new Map<string, number>();
+  for (const c of candidates) {
+    if (c.kind !== 'severeLow' || staffDevices.has(c.patientId)) continue;
+    const about = await severeLowContext(db, c.patientId, (c.payload as SevereLowPayload).readingId);
+    staffDevices.set(c.patientId, about ? (await staffAlertRepo.recipients(db, provider, about.hospitalId, now)).length : 0);
+  }
   return candidates
     .sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime())
     .map((c) => ({
@@ -199,7 +257,7 @@ async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewRemind
       kind: c.kind,
       dueAt: c.dueAt,
       payload: c.payload,
-      devices: devices.get(c.patientId)?.length ?? 0,
+      devices: c.kind === 'severeLow' ? (staffDevices.get(c.patientId) ?? 0) : (devices.get(c.patientId)?.length ?? 0),
       reached: 0,
       status: 'due' as const,
     }));

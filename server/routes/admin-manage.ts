@@ -57,7 +57,7 @@ export function adminManageRoutes(api: TypedApp, ctx: AppContext): void {
   api.post('/admin/hospitals', { ...adminOnly, schema: { summary: 'Add a hospital', body: hospitalInputSchema, response: answers(hospitalWritten, 201) } }, async (req, reply) =>
     reply.status(201).send(await admin.createHospital(ctx, asAdmin(req), req.body)),
   );
-  api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { summary: "Change a hospital's name or time zone", params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 }, response: answers(hospitalWritten) } }, async (req) =>
+  api.patch('/admin/hospitals/:id', { ...adminOnly, schema: { summary: "Change a hospital's name, time zone or severe-low alert level", params: idParams, body: { ...hospitalInputSchema, required: [], minProperties: 1 }, response: answers(hospitalWritten) } }, async (req) =>
     admin.updateHospital(ctx, asAdmin(req), req.params.id, req.body),
   );
 

@@ -428,7 +428,7 @@ describe('hospitals', () => {
   it('lists only the hospitals the admin manages', async () => {
     const res = await get('/api/admin/hospitals');
     expect(res.status).toBe(200);
-    expect(res.json['hospitals']).toEqual([{ _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC' }]);
+    expect(res.json['hospitals']).toEqual([{ _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54 }]);
   });
 
   it('creates a hospital that becomes visible to, and usable by, its creator', async () => {
@@ -461,9 +461,11 @@ describe('hospitals', () => {
   it('updates a managed hospital', async () => {
     const res = await patch(`/api/admin/hospitals/${created._id}`, { timeZone: 'Europe/London' });
     expect(res.status).toBe(200);
-    expect(res.json['data']).toEqual({ _id: created._id, name: 'Test Hospital C', timeZone: 'Europe/London' });
-    const renamed = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital C2' });
-    expect(renamed.json['data']).toMatchObject({ name: 'Test Hospital C2', timeZone: 'Europe/London' });
+    expect(res.json['data']).toEqual({ _id: created._id, name: 'Test Hospital C', timeZone: 'Europe/London', severeLowMgDl: 54 });
+    const renamed = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital C2', severeLowMgDl: 60 });
+    expect(renamed.json['data']).toMatchObject({ name: 'Test Hospital C2', timeZone: 'Europe/London', severeLowMgDl: 60 });
+    const tooHigh = await patch(`/api/admin/hospitals/${created._id}`, { severeLowMgDl: 71 });
+    expect(tooHigh.status).toBe(400);
   });
 
   it('refuses to update a hospital it does not manage, a clashing name, a bad zone and an empty patch', async () => {

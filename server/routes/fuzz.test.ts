@@ -83,8 +83,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/admin/verifyToken': { base: undefined },
   'GET /api/admin/users': { base: undefined },
   'GET /api/admin/hospitals': { base: undefined },
-  'POST /api/admin/hospitals': { base: { name: 'Fuzz Hospital', timeZone: 'Europe/London' } },
-  'PATCH /api/admin/hospitals/:id': { base: { name: 'Test Hospital A', timeZone: 'UTC' } },
+  'POST /api/admin/hospitals': { base: { name: 'Fuzz Hospital', timeZone: 'Europe/London' }, extra: ['severeLowMgDl'] },
+  'PATCH /api/admin/hospitals/:id': { base: { name: 'Test Hospital A', timeZone: 'UTC' }, extra: ['severeLowMgDl'] },
+  'POST /api/admin/alerts/on': { base: { token: 'fcm-fuzz-staff-token' }, extra: ['timeZone', 'locale', 'mutationId'] },
+  'POST /api/admin/alerts/off': { base: { token: 'fcm-fuzz-staff-token' }, extra: ['endpoint', 'mutationId'] },
   'POST /api/admin/patients': {
     base: { hospNo: 'FUZZ-1', name: 'Fuzz Patient', hospitalId: '' },
     extra: ['gender', 'age', 'address', 'timeZone', 'notificationTimings', 'glucometerAlerts', 'glucometerReadingAlerts'],
@@ -333,7 +335,7 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
       return [k, auth, seen.get(`${auth} ${method} ${concretePath({ method, path: p })}`)];
     };
     const patientWrites = ['POST /api/batch', 'POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove'];
-    const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
+    const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/alerts/on', 'POST /api/admin/alerts/off', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
     const results = [...patientWrites.map((k) => expectOk('patient', k)), ...adminWrites.map((k) => expectOk('admin', k))];
     expect(results.filter(([, , status]) => typeof status !== 'number' || status >= 300)).toEqual([]);
   });

@@ -13,8 +13,8 @@ import { auditRepo } from '../repositories/audit.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
 import { intakeRepo } from '../repositories/records.ts';
-import { staffRepo, type DoctorTokenRow, type HospitalRow } from '../repositories/staff.ts';
-import { intakeDto, medicineDto } from './dto.ts';
+import { staffRepo, type DoctorTokenRow } from '../repositories/staff.ts';
+import { hospitalDto, intakeDto, medicineDto } from './dto.ts';
 import type { StaffPrincipal } from './principal.ts';
 import { mealList, mealTimeChange } from './meal-times.ts';
 import { alertDaysOf, normaliseDay } from './profile-service.ts';
@@ -36,7 +36,6 @@ export const ADMIN_MSG = {
   notYourHospital: 'You can only grant access to hospitals you manage',
 } as const;
 
-const hospitalDto = (h: HospitalRow) => ({ _id: h.id, name: h.name, timeZone: h.timeZone });
 
 export const patientDto = (p: PatientRow, hospital?: string) => ({
   _id: p.id,
@@ -115,7 +114,11 @@ export async function createHospital(ctx: AppContext, principal: Admin, input: H
   checkTimeZone(input.timeZone);
   try {
     const hospital = await ctx.db.transaction(async (tx) => {
-      const h = await staffRepo.insertHospital(tx, { name: input.name.trim(), ...(input.timeZone ? { timeZone: input.timeZone } : {}) });
+      const h = await staffRepo.insertHospital(tx, {
+        name: input.name.trim(),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+        ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+      });
       await staffRepo.grantHospitals(tx, principal.adminId, [h.id]);
       return h;
     });
@@ -133,6 +136,7 @@ export async function updateHospital(ctx: AppContext, principal: Admin, id: stri
     const row = await staffRepo.updateHospital(ctx.db, id, {
       ...(input.name ? { name: input.name.trim() } : {}),
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
     });
     if (!row) throw notFound(ADMIN_MSG.hospitalNotFound);
     return { data: hospitalDto(row) };

@@ -11,6 +11,7 @@ import { otpRepo } from '../repositories/otps.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 import { staffRepo } from '../repositories/staff.ts';
+import { hospitalDto } from './dto.ts';
 import { resolvePrincipal } from './principal.ts';
 import { PATIENT_SESSION_MS } from './session-policy.ts';
 
@@ -166,7 +167,7 @@ export async function adminLogin(ctx: AppContext, email: string, password: strin
   return {
     token,
     expiresAt: expiresAt.toISOString(),
-    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map((h) => ({ _id: h.id, name: h.name, timeZone: h.timeZone })) },
+    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map(hospitalDto) },
   };
 }
 
@@ -176,6 +177,6 @@ export async function verifyDoctorToken(ctx: AppContext, token: string | undefin
   const hospitals = await staffRepo.hospitalsByIds(ctx.db, principal.hospitalIds);
   return {
     message: MSG.doctorOk,
-    doctor: { name: principal.label, role: 'doctor' as const, expiresAt: principal.expiresAt.toISOString(), hospitals: hospitals.map((h) => ({ _id: h.id, name: h.name, timeZone: h.timeZone })) },
+    doctor: { name: principal.label, role: 'doctor' as const, expiresAt: principal.expiresAt.toISOString(), hospitals: hospitals.map(hospitalDto) },
   };
 }

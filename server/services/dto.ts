@@ -3,6 +3,7 @@
 // (the schema's required properties first), as json-view.ts does.
 import type { AppointmentRow, GlucoseRow, IntakeRow, LabTestRow, SymptomRow } from '../repositories/records.ts';
 import type { PrescriptionRow } from '../repositories/medicines.ts';
+import type { HospitalRow } from '../repositories/staff.ts';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -48,3 +49,5 @@ export const intakeDto = (r: IntakeRow) => ({
   updatedAt: iso(r.updatedAt),
   version: r.version,
 });
+
+export const hospitalDto = (h: HospitalRow) => ({ _id: h.id, name: h.name, timeZone: h.timeZone, severeLowMgDl: h.severeLowMgDl });

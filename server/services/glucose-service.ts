@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { enteredMismatch, type EntryUnit, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
 import { badRequest } from '../http/errors.ts';
+import { SEVERE_LOW_RANGE } from '../reminders/severe-low.ts';
 import { glucoseRepo } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
@@ -49,17 +50,28 @@ const addRow = (patientId: string, input: GlucoseAdd) => ({
   recordedAt: measurementTime('recordedAt', input.recordedAt),
 });
 
+/**
+ * A reading that may be a severe low for some hospital: the database queued its alert with the
+ * write (migration 0007), and the scheduler is asked to send it now rather than at its next pass.
+ */
+function wakeIfLow(ctx: AppContext, valueMgDl: number): void {
+  if (valueMgDl < SEVERE_LOW_RANGE.max) ctx.wakeScheduler();
+}
+
 export async function addGlucose(ctx: AppContext, patientId: string, input: GlucoseAdd) {
+  wakeIfLow(ctx, input.value);
   const { row, created } = ownAdd(await glucoseRepo.insertIdempotent(ctx.db, addRow(patientId, input)));
   return { created, body: { message: GLUCOSE_MSG.added, data: glucoseDto(row) } };
 }
 
 /** addGlucose of a new reading with a mutation id, in one statement (see insertAnswered). */
 export async function addGlucoseAnswered(ctx: AppContext, patientId: string, input: GlucoseAdd, mutationId: string) {
+  wakeIfLow(ctx, input.value);
   return glucoseRepo.insertAnswered(ctx.db, addRow(patientId, input), { message: GLUCOSE_MSG.added, mutationId });
 }
 
 export async function updateGlucose(ctx: AppContext, patientId: string, input: GlucoseUpdate) {
+  wakeIfLow(ctx, input.gvalue);
   const row = await guardedUpdate(
     ctx.db,
     glucoseRepo,

@@ -129,12 +129,25 @@ function subscriptionOf(token: NotificationTokenInput['token']): Subscription | 
  * Stores a Web Push subscription (object or its JSON) or an FCM registration token, with the
  * device's language. A valid device time zone becomes the patient's: reminders follow their clock.
  */
+/** A device token as stored: a subscription's JSON (checked against the endpoint policy) or an FCM token. */
+export function storedToken(ctx: AppContext, token: NotificationTokenInput['token']): { provider: 'webpush' | 'fcm'; token: string } {
+  const subscription = subscriptionOf(token);
+  if (!subscription) return { provider: 'fcm', token: String(token).trim() };
+  const problem = subscriptionProblem(subscription, endpointPolicyOf(ctx.config));
+  if (problem) throw badRequest(problem);
+  return { provider: 'webpush', token: JSON.stringify(subscription) };
+}
+
+/** The stored tokens of `own` that a removal names: by its endpoint (Web Push) or as the FCM token. */
+export function tokensNamed(own: readonly { token: string }[], input: NotificationTokenRemove): string[] {
+  const endpoint = input.endpoint ?? (input.token?.trim().startsWith('{') ? parseSubscription(input.token)?.endpoint : undefined);
+  if (endpoint) return own.filter((t) => parseSubscription(t.token)?.endpoint === endpoint).map((t) => t.token);
+  if (input.token?.trim()) return [input.token.trim()];
+  throw badRequest(PROFILE_MSG.removeWhat);
+}
+
 export async function saveNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenInput, deviceId: string | undefined) {
-  const subscription = subscriptionOf(input.token);
-  if (subscription) {
-    const problem = subscriptionProblem(subscription, endpointPolicyOf(ctx.config));
-    if (problem) throw badRequest(problem);
-  }
+  const device = storedToken(ctx, input.token);
   let timeZone: string | undefined;
   if (input.timeZone !== undefined) {
     timeZone = canonicalTimeZone(input.timeZone.trim());
@@ -142,8 +155,7 @@ export async function saveNotificationToken(ctx: AppContext, patientId: string, 
   }
   await pushTokenRepo.upsert(ctx.db, {
     patientId,
-    provider: subscription ? 'webpush' : 'fcm',
-    token: subscription ? JSON.stringify(subscription) : String(input.token).trim(),
+    ...device,
     deviceId: deviceId ?? null,
     locale: input.locale ?? null,
   });
@@ -156,14 +168,7 @@ export async function saveNotificationToken(ctx: AppContext, patientId: string, 
 
 /** The patient turned reminders off on a device: forget its subscription (only their own). */
 export async function removeNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenRemove) {
-  const endpoint = input.endpoint ?? (input.token?.trim().startsWith('{') ? parseSubscription(input.token)?.endpoint : undefined);
-  if (endpoint) {
-    const own = await pushTokenRepo.ownWebPushTokens(ctx.db, patientId);
-    await pushTokenRepo.removeOwn(ctx.db, patientId, own.filter((t) => parseSubscription(t.token)?.endpoint === endpoint).map((t) => t.token));
-  } else if (input.token?.trim()) {
-    await pushTokenRepo.removeOwn(ctx.db, patientId, [input.token.trim()]);
-  } else {
-    throw badRequest(PROFILE_MSG.removeWhat);
-  }
+  const own = input.endpoint || input.token?.trim().startsWith('{') ? await pushTokenRepo.ownWebPushTokens(ctx.db, patientId) : [];
+  await pushTokenRepo.removeOwn(ctx.db, patientId, tokensNamed(own, input));
   return { message: PROFILE_MSG.tokenRemoved };
 }
