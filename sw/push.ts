@@ -15,6 +15,8 @@
 // - "Remind Later": POST /users/medicines/remindLater goes through the outbox (offline-safe) and
 //   pages hear {type:'remind later', data, remindAt}.
 // - The notification itself: focuses an open window of the app or opens /app.
+// - A severe-low alert to staff (issue 18): shown only while this device's staff alerts are on
+//   (sync/staff-alerts-flag.ts), kept on screen until acted on; a tap opens that patient's report.
 //
 // 'pushsubscriptionchange': the browser renewed the subscription; it is made again with the same
 // server key and the new token is queued for the server like any write.
@@ -22,9 +24,11 @@ import { uuidv7 } from '../sync/ids.ts';
 import { log } from '../sync/log.ts';
 import { enqueue, getReplaySession } from '../sync/outbox.ts';
 import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
+import { staffAlertsOn } from '../sync/staff-alerts-flag.ts';
 import {
   DEFAULT_ACTION_TITLES,
   isMedicineReminder,
+  isSevereLow,
   slotOfReminder,
   parsePushPayload,
   PUSH_ACTION_LATER,
@@ -106,7 +110,13 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
     return; // not JSON: not ours
   }
   const push: ValidPush | undefined = parsePushPayload(payload);
-  if (!push || !(await loggedIn())) return;
+  if (!push) return;
+  if (isSevereLow(push.data)) {
+    // For the staff member who turned alerts on here, whoever else uses the device (sync/staff-alerts-flag.ts).
+    if (await staffAlertsOn()) await show(push, { push: push.data });
+    return;
+  }
+  if (!(await loggedIn())) return;
   const notificationData: NotificationData = { push: push.data };
   if (isMedicineReminder(push.data)) {
     const id = crypto.randomUUID();
@@ -118,6 +128,8 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
 
 async function show(push: ValidPush, data: NotificationData): Promise<void> {
   const options: ReminderNotificationOptions = { icon: ICON, data, timestamp: Date.now() };
+  // A severe low stays on screen until someone acts on it.
+  if (isSevereLow(push.data)) options.requireInteraction = true;
   if (push.notification.body) options.body = push.notification.body;
   if (push.notification.tag) {
     options.tag = push.notification.tag;
@@ -199,8 +211,23 @@ async function openApp(): Promise<void> {
   await self.clients.openWindow('/app');
 }
 
+/** A severe-low alert opens that patient's report in the staff area (an open staff window goes there). */
+async function openReport(hospNo: string): Promise<void> {
+  // Quoted as the router writes a string (a number like "3011001" would otherwise read as a number).
+  const url = `/admin/report?patient=${encodeURIComponent(JSON.stringify(hospNo))}`;
+  const staffWindow = (await pages()).find((c) => /^\/admin(?:\/|$)/.test(new URL(c.url).pathname));
+  // navigate() needs a window this worker controls; any other gets a window of its own.
+  const there = staffWindow ? await staffWindow.navigate(url).catch(() => null) : null;
+  if (there) await there.focus();
+  else await self.clients.openWindow(url);
+}
+
 async function handleClick(action: string, data: Partial<NotificationData> | null, onReplay: () => Promise<unknown>): Promise<void> {
   const push = data?.push;
+  if (push && isSevereLow(push)) {
+    await openReport(push.hospNo);
+    return;
+  }
   const reminder = push && isMedicineReminder(push) ? push : undefined;
   if (reminder && (action === PUSH_ACTION_TAKEN || action === PUSH_ACTION_LATER) && (await loggedIn())) {
     if (action === PUSH_ACTION_TAKEN) await markTaken(reminder, data?.inboxId, onReplay);

@@ -61,6 +61,12 @@ describe('parsePushPayload', () => {
     }
   });
 
+  it('reads a severe-low alert to staff, which needs the patient’s hospital number', () => {
+    const alert = { notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: 'Maria Lopez (100001), measured Nov 29, 02:14', tag: 'severe-low:100001' }, data: { type: 'severeLow', hospNo: '100001', valueMgDl: '45', measuredAt: '2026-11-28T20:44:00.000Z', extra: 'x' } };
+    expect(parsePushPayload(alert)).toEqual({ notification: alert.notification, data: { type: 'severeLow', hospNo: '100001', valueMgDl: 45, measuredAt: '2026-11-28T20:44:00.000Z' } });
+    expect(parsePushPayload({ ...alert, data: { type: 'severeLow', valueMgDl: 45 } })).toBeUndefined();
+  });
+
   it('passes other notices on with their type only (nothing to keep, nothing to check)', () => {
     expect(parsePushPayload({ notification: { title: 'News' }, data: { message: 'hello', secret: 1 } })).toEqual({ notification: { title: 'News' }, data: { type: '' } });
   });

@@ -46,7 +46,16 @@ export interface NoticeData {
   notificationTime?: string;
 }
 
-export type PushData = MedicineReminderData | NoticeData;
+/** A severe-low alert to a staff device (issue 18): tapping it opens that patient's report. */
+export interface SevereLowData {
+  type: 'severeLow';
+  hospNo: string;
+  valueMgDl?: number;
+  measuredAt?: string;
+  notificationTime?: string;
+}
+
+export type PushData = MedicineReminderData | SevereLowData | NoticeData;
 
 export interface ValidPush {
   notification: PushNotice;
@@ -80,10 +89,12 @@ function actionTitles(v: unknown): PushNotice['actions'] {
 }
 
 export const isMedicineReminder = (data: PushData): data is MedicineReminderData => data.type === 'medicine';
+export const isSevereLow = (data: PushData): data is SevereLowData => data.type === 'severeLow';
 
 /**
  * The push as the app may use it, or undefined when it must be ignored (spec §5): no notification
- * part, no data part, or a medicine reminder without prescrNo, medicineName, dose or time. Unknown
+ * part, no data part, a medicine reminder without prescrNo, medicineName, dose or time, or a
+ * severe-low alert without the patient's hospital number. Unknown
  * fields are dropped, so nothing the sender adds is stored or passed on unchecked.
  */
 export function parsePushPayload(payload: unknown): ValidPush | undefined {
@@ -113,6 +124,17 @@ export function parsePushPayload(payload: unknown): ValidPush | undefined {
     if (notificationTime !== undefined) reminder.notificationTime = notificationTime;
     if (data['snoozed'] === true || data['snoozed'] === 'true') reminder.snoozed = true;
     return { notification: notice, data: reminder };
+  }
+  if (type === 'severeLow') {
+    const hospNo = textOf(data['hospNo']);
+    if (hospNo === undefined) return undefined;
+    const alert: SevereLowData = { type, hospNo };
+    const value = Number(data['valueMgDl']);
+    if (data['valueMgDl'] !== undefined && Number.isFinite(value)) alert.valueMgDl = value;
+    const measuredAt = textOf(data['measuredAt']);
+    if (measuredAt !== undefined) alert.measuredAt = measuredAt;
+    if (notificationTime !== undefined) alert.notificationTime = notificationTime;
+    return { notification: notice, data: alert };
   }
   const other: NoticeData = { type };
   if (time !== undefined) other.time = time;

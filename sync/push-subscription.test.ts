@@ -100,7 +100,7 @@ function memoryStore(): TokenStore & { record: PushTokenRecord | undefined } {
   };
 }
 
-function setup(opts: { loadFirebase?: FirebaseLoader; registered?: boolean } = {}) {
+function setup(opts: { loadFirebase?: FirebaseLoader; registered?: boolean; staff?: boolean } = {}) {
   const server = fakeServer();
   const manager = new FakePushManager();
   const store = memoryStore();
@@ -116,6 +116,7 @@ function setup(opts: { loadFirebase?: FirebaseLoader; registered?: boolean } = {
     timeZone: () => env.timeZone,
     now: () => clock.now,
     ...(opts.loadFirebase ? { loadFirebase: opts.loadFirebase } : {}),
+    ...(opts.staff ? { paths: { save: '/admin/alerts/on', remove: '/admin/alerts/off' }, keepBrowserSubscription: true } : {}),
   });
   return { server, manager, store, clock, env, subs };
 }
@@ -271,6 +272,18 @@ describe('push subscription', () => {
     expect(await subs.isSubscribed()).toBe(false);
     expect(store.record).toBeUndefined();
     expect(server.state.posted.at(-1)).toEqual({ path: '/users/notificationToken/remove', body: { endpoint: 'https://push.example/send/1' } });
+  });
+
+  it('the staff area’s alerts use their own paths and leave the browser’s subscription to the patient’s reminders', async () => {
+    const { server, manager, store, subs } = setup({ staff: true });
+    await subs.subscribe();
+    expect(server.state.posted.map((p) => p.path)).toEqual(['/admin/alerts/on']);
+    const sub = manager.current;
+    await subs.unsubscribe();
+    expect(sub?.unsubscribed).not.toBe(true);
+    expect(await subs.isSubscribed()).toBe(true);
+    expect(store.record).toBeUndefined();
+    expect(server.state.posted.at(-1)).toEqual({ path: '/admin/alerts/off', body: { endpoint: 'https://push.example/send/1' } });
   });
 
   it('turning off still unsubscribes when the server cannot be reached', async () => {

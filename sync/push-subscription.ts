@@ -72,6 +72,16 @@ export interface PushSubscriptionsOptions {
   timeZone?: () => string | undefined;
   loadFirebase?: FirebaseLoader;
   now?: () => number;
+  /**
+   * Where the token is given and taken back: the patient's reminders by default; the staff area's
+   * severe-low alerts use /admin/alerts/on and /admin/alerts/off.
+   */
+  paths?: { save: string; remove: string };
+  /**
+   * Turning off and forgetting leave the browser's subscription alone (the staff area's alerts: the
+   * same browser may hold a patient's reminders on it); the server forgets the token all the same.
+   */
+  keepBrowserSubscription?: boolean;
 }
 
 export type RefreshResult = 'saved' | 'unchanged' | 'skipped';
@@ -128,6 +138,7 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
   const now = opts.now ?? Date.now;
   const timeZone = opts.timeZone ?? deviceTimeZone;
   const loadFirebase = opts.loadFirebase ?? loadFirebaseMessaging;
+  const paths = opts.paths ?? { save: '/users/notificationToken', remove: '/users/notificationToken/remove' };
 
   async function config(quiet: boolean): Promise<PushConfig> {
     return readConfig(await opts.api.get<unknown>('/push/config', { quiet }));
@@ -173,7 +184,7 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
   async function save(body: unknown, partial: Omit<PushTokenRecord, 'savedAt' | 'timeZone' | 'locale'>, quiet: boolean): Promise<PushTokenRecord> {
     const tz = timeZone();
     const locale = opts.locale();
-    await opts.api.post('/users/notificationToken', { token: body, ...(tz ? { timeZone: tz } : {}), locale }, { quiet });
+    await opts.api.post(paths.save, { token: body, ...(tz ? { timeZone: tz } : {}), locale }, { quiet });
     const record: PushTokenRecord = { ...partial, timeZone: tz, locale, savedAt: now() };
     await opts.store.set(record);
     return record;
@@ -234,7 +245,7 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
     const sub = await registration?.pushManager.getSubscription().catch(() => null);
     // FCM's token rides on this same subscription: without it FCM reports the token unregistered,
     // so the Firebase SDK (a download) is not needed to end it, not even at logout while offline.
-    await sub?.unsubscribe().catch(() => false);
+    if (!opts.keepBrowserSubscription) await sub?.unsubscribe().catch(() => false);
     if (saved?.provider === 'fcm') return { token: saved.token };
     const endpoint = sub?.endpoint ?? saved?.token;
     return endpoint ? { endpoint } : {};
@@ -246,7 +257,7 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
     if (!which.endpoint && !which.token) return;
     // The subscription is gone already, so a push the server still sends fails with 410 and the
     // server removes it then: a failed call here loses nothing.
-    await opts.api.post('/users/notificationToken/remove', which).catch((err: unknown) => log.warn('notification token not removed on the server', err));
+    await opts.api.post(paths.remove, which).catch((err: unknown) => log.warn('notification token not removed on the server', err));
   }
 
   /** Logout or 401: forget the record and the subscription; no call (the session is over). */

@@ -8,6 +8,8 @@ export interface StaffHospital {
   _id: string;
   name: string;
   timeZone: string;
+  /** A reading below this (mg/dL) alerts the staff who turned alerts on (absent in sessions from before). */
+  severeLowMgDl?: number;
 }
 
 export interface StoredStaff {

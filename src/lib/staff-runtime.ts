@@ -7,6 +7,7 @@ import { createApiClient } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
+import { setStaffAlertsOn } from '../../sync/staff-alerts-flag.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast } from './ui/toast-store.ts';
 
@@ -66,6 +67,8 @@ const session = createStaffSession({
   async onEnded() {
     choices = { hospitalId: undefined, userHospNo: undefined };
     for (const l of [...choiceListeners]) l();
+    // Alerts name patients: none is shown on this device once the session is over.
+    await setStaffAlertsOn(false).catch((err: unknown) => log.error('Failed to turn the staff alerts off', err));
     // The patients this staff member opened leave the device with the session, whether or not a
     // report was opened since the page loaded (the cache's code loads only with the report).
     const { destroyStaffCache } = await import('./db/staff-cache.ts');

@@ -2,6 +2,7 @@ import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { usePageTitle } from '../../../components/page-title.tsx';
+import { AlertsCard } from '../../../features/staff-alerts/alerts-card.tsx';
 import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';
 import { UsersList } from '../../../features/staff-users/users-list.tsx';
 import { Worklist } from '../../../features/staff-worklist/worklist.tsx';
@@ -38,6 +39,7 @@ function Page() {
       <section className="card">
         <HospitalChoice hospitals={hospitals} value={chosen} onChange={(id) => staffRuntime.chooseHospital(id)} />
       </section>
+      <AlertsCard hospitals={hospitals} />
       {chosen && <Worklist key={chosen} hospitalId={chosen} onOpen={open} />}
       <UsersList hospitalId={chosen} onOpen={open} />
     </div>

@@ -1,4 +1,6 @@
-import { createFileRoute, useNavigate } from '@tanstack/react-router';
+import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router';
+import { hospNo } from '../../../../schemas/common.ts';
+import { staffRuntime } from '../../../lib/staff-runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useMemo, useState } from 'react';
 import { addDays, localDate, localMidnight } from '../../../../schemas/report/dates.ts';
@@ -21,7 +23,27 @@ import { SymptomsCard } from '../../../features/staff-review/symptoms-card.tsx';
 import type { ReviewBundle } from '../../../features/staff-review/types.ts';
 import { useReview } from '../../../features/staff-review/use-review.ts';
 
-export const Route = createFileRoute('/_staff/admin/report')({ component: Page });
+interface ReportSearch {
+  /** A hospital number to open (a severe-low alert's tap, issue 18): chosen, then dropped from the address. */
+  patient?: string;
+}
+
+const HOSP_NO = new RegExp(hospNo.pattern);
+
+export const Route = createFileRoute('/_staff/admin/report')({
+  validateSearch: (search: Record<string, unknown>): ReportSearch => {
+    const patient = search['patient'];
+    // A number that reads as digits arrives as a number from the query string.
+    const text = typeof patient === 'number' ? String(patient) : patient;
+    return typeof text === 'string' && text.length <= hospNo.maxLength && HOSP_NO.test(text) ? { patient: text } : {};
+  },
+  beforeLoad: ({ search }) => {
+    if (!search.patient) return;
+    staffRuntime.choosePatient(search.patient);
+    throw redirect({ to: '/admin/report', search: {}, replace: true });
+  },
+  component: Page,
+});
 
 /** The report over a chosen period, made from the bundle on this device (offline too). */
 function ReviewReport({ bundle, range, onRangeChange }: { bundle: ReviewBundle; range: DateRange; onRangeChange: (range: DateRange) => void }) {

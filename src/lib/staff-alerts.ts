@@ -1,0 +1,64 @@
+// Severe-low alerts on this staff device (issue 18): the browser's push subscription given to the
+// server under the staff member (POST /admin/alerts/on), and the flag the service worker reads
+// before it shows an alert (sync/staff-alerts-flag.ts). The token record is kept sealed in the staff
+// area's own namespace of the secure store, so it leaves with the staff session.
+import { ApiError } from '../../sync/api-client.ts';
+import { log } from '../../sync/log.ts';
+import { createPushSubscriptions, type PushTokenRecord } from '../../sync/push-subscription.ts';
+import { secureStorage } from '../../sync/secure-storage.ts';
+import { setStaffAlertsOn, staffAlertsOn } from '../../sync/staff-alerts-flag.ts';
+import { i18n } from './i18n.ts';
+import { staffRuntime } from './staff-runtime.ts';
+
+export type AlertsState = 'on' | 'off' | 'blocked' | 'unsupported';
+export type TurnOnResult = 'on' | 'blocked' | 'unsupported' | 'offline' | 'failed';
+
+const subscriptions = createPushSubscriptions({
+  api: staffRuntime.api,
+  store: {
+    get: () => secureStorage.get<PushTokenRecord>('admin', 'alertToken'),
+    set: (record) => secureStorage.set('admin', 'alertToken', record),
+    remove: () => secureStorage.remove('admin', 'alertToken'),
+  },
+  registration: async () => navigator.serviceWorker?.getRegistration(),
+  locale: () => i18n.locale,
+  paths: { save: '/admin/alerts/on', remove: '/admin/alerts/off' },
+  // The browser's subscription may carry a patient's reminders too (one per browser): kept.
+  keepBrowserSubscription: true,
+});
+
+const supported = (): boolean => typeof Notification !== 'undefined' && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof PushManager !== 'undefined';
+
+export async function alertsState(): Promise<AlertsState> {
+  if (!supported()) return 'unsupported';
+  if (Notification.permission === 'denied') return 'blocked';
+  return Notification.permission === 'granted' && (await staffAlertsOn()) ? 'on' : 'off';
+}
+
+/** Asks for the notification permission (a click's answer) and gives the server this device. */
+export async function turnAlertsOn(): Promise<TurnOnResult> {
+  if (!supported()) return 'unsupported';
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') return 'blocked';
+  try {
+    await subscriptions.subscribe();
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 0) return 'offline';
+    log.warn('staff alerts could not be turned on', err);
+    return 'failed';
+  }
+  await setStaffAlertsOn(true);
+  return 'on';
+}
+
+/** This device stops showing alerts at once; the server is told when it can be. */
+export async function turnAlertsOff(): Promise<void> {
+  await setStaffAlertsOn(false);
+  await subscriptions.unsubscribe();
+}
+
+/** Start of the staff area with alerts on: the server hears the token again if it changed. */
+export async function refreshAlerts(): Promise<void> {
+  if ((await alertsState()) !== 'on') return;
+  await subscriptions.refresh().catch((err: unknown) => log.warn('staff alert token not renewed', err));
+}
