@@ -16,10 +16,11 @@
 // worker, whose "Mark as Taken" records the dose on the server.
 import { expect, test } from '../fixtures/index.ts';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Page, Request, Worker } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request, Worker } from '@playwright/test';
 import { formatClockTime } from '../../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
 import { apiLogin, launchChromium, note, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { click, closeNotifications, installPushService, pushChannel, shownNotifications, type SubscriptionJSON } from '../fixtures/push.ts';
 import { watchContext } from '../fixtures/trail.ts';
 
 
@@ -45,12 +46,6 @@ const medicinePush = (tag: string, extra: Record<string, string> = {}) => ({
   data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: new Date().toISOString(), ...extra },
 });
 
-/** A subscription's JSON as a browser gives it: the endpoint and the public parts of its keys. */
-interface SubscriptionJSON {
-  endpoint: string;
-  keys: { p256dh: string; auth: string };
-}
-
 /**
  * A context like a patient's phone; `granted` = notifications already allowed for the app. The
  * subscription PushManager.subscribe hands out is `subscription` when given (the push peer's),
@@ -71,98 +66,8 @@ async function newContext(opts: { granted: boolean; width?: number; at?: EddySer
   context.on('serviceworker', noteWorker);
   if (opts.granted) await context.grantPermissions(['notifications'], { origin });
   // The push service (see the header): a subscription kept in localStorage across reloads.
-  await context.addInitScript((given: SubscriptionJSON | null) => {
-    const KEY = 'e2e-push-subscription';
-    const keys = given?.keys ?? { p256dh: 'BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U', auth: 'AAAAAAAAAAAAAAAAAAAAAA' };
-    const make = (endpoint: string, key: ArrayBuffer) => ({
-      endpoint,
-      expirationTime: null,
-      options: { applicationServerKey: key, userVisibleOnly: true },
-      toJSON: () => ({ endpoint, expirationTime: null, keys }),
-      unsubscribe: async () => {
-        localStorage.removeItem(KEY);
-        return true;
-      },
-    });
-    const toB64 = (b: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(b)));
-    const fromB64 = (s: string) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0)).buffer;
-    if (typeof PushManager === 'undefined') return;
-    PushManager.prototype.subscribe = async function (options?: PushSubscriptionOptionsInit) {
-      const raw = options?.applicationServerKey;
-      const key = raw instanceof ArrayBuffer ? raw : ArrayBuffer.isView(raw) ? raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength) : new ArrayBuffer(0);
-      const endpoint = given?.endpoint ?? `https://push.invalid/send/e2e-${crypto.randomUUID()}`;
-      localStorage.setItem(KEY, JSON.stringify({ endpoint, key: toB64(key as ArrayBuffer) }));
-      return make(endpoint, key as ArrayBuffer) as unknown as PushSubscription;
-    };
-    PushManager.prototype.getSubscription = async function () {
-      const saved = localStorage.getItem(KEY);
-      if (!saved) return null;
-      const { endpoint, key } = JSON.parse(saved) as { endpoint: string; key: string };
-      return make(endpoint, fromB64(key)) as unknown as PushSubscription;
-    };
-  }, opts.subscription ?? null);
+  await installPushService(context, opts.subscription ?? null);
   return context;
-}
-
-/** The DevTools protocol's way into the worker: its registration id, and a push delivered to it. */
-async function pushChannel(page: Page, at: EddyServer = server): Promise<{ deliver(payload: unknown): Promise<void>; cdp: CDPSession }> {
-  const cdp = await page.context().newCDPSession(page);
-  const scope = `${at.url}/`;
-  let registrationId: string | undefined;
-  const activated = new Set<string>();
-  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-    const found = registrations.find((r) => r.scopeURL === scope && !r.isDeleted);
-    if (found) registrationId = found.registrationId;
-  });
-  // A push delivered to a worker still installing is lost: wait for an activated version.
-  cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
-    for (const v of versions) if (v.status === 'activated') activated.add(v.registrationId);
-  });
-  await cdp.send('ServiceWorker.enable');
-  await until('the activated service worker', async () => (registrationId && activated.has(registrationId) ? registrationId : undefined));
-  return {
-    cdp,
-    async deliver(payload) {
-      await cdp.send('ServiceWorker.deliverPushMessage', { origin: at.url, registrationId: registrationId as string, data: typeof payload === 'string' ? payload : JSON.stringify(payload) });
-    },
-  };
-}
-
-interface Shown {
-  title: string;
-  body: string;
-  tag: string;
-  actions: { action: string; title: string }[];
-}
-
-/** The notifications the worker shows now, read through its registration. */
-async function shownNotifications(page: Page): Promise<Shown[]> {
-  return page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    const list = await registration.getNotifications();
-    return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, actions: ((n as Notification & { actions?: { action: string; title: string }[] }).actions ?? []).map((a) => ({ action: a.action, title: a.title })) }));
-  });
-}
-
-async function closeNotifications(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
-  });
-}
-
-/** Clicks an action of the notification with this tag, the way the browser would, inside the worker. */
-async function click(worker: Worker, tag: string, action: string): Promise<void> {
-  const found = await worker.evaluate(
-    async ({ tag, action }) => {
-      const scope = self as unknown as ServiceWorkerGlobalScope;
-      const [notification] = await scope.registration.getNotifications({ tag });
-      if (!notification) return false;
-      scope.dispatchEvent(new NotificationEvent('notificationclick', { notification, action }));
-      return true;
-    },
-    { tag, action },
-  );
-  expect(found, `a notification tagged ${tag}`).toBe(true);
 }
 
 /** One part of the page, for a closer look than the full-page screenshots give. */
@@ -333,7 +238,7 @@ test.describe('reminders in Chromium', () => {
       const envelopes = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('user_')).map((k) => localStorage.getItem(k) ?? ''));
       for (const e of envelopes) expect(e).not.toContain(body.token.endpoint);
 
-      channel = await pushChannel(keeper);
+      channel = await pushChannel(keeper, server);
     });
 
     test('the profile turns reminders off (unsubscribing and telling the server) and on again', async () => {
@@ -523,7 +428,7 @@ test.describe('reminders in Chromium', () => {
     await page.clock.install();
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
-    const channel = await pushChannel(page);
+    const channel = await pushChannel(page, server);
     await channel.deliver(medicinePush('med-expiry'));
     await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
     await page.clock.fastForward('01:58:00');
