@@ -14,7 +14,7 @@ interface Flag {
 class StaffAlertsDatabase extends Dexie {
   flags!: Table<Flag, string>;
   constructor() {
-    super('eddy-staff-alerts');
+    super('eddy-alerts');
     this.version(1).stores({ flags: 'id' });
   }
 }

@@ -90,7 +90,7 @@ test('a severe low reaches the staff device once, and its tap opens the patientâ
   // She turns alerts on for this device.
   const card = page.getByTestId('staff-alerts');
   await card.getByRole('heading', { name: 'Severe-low alerts on this device' }).waitFor();
-  await card.getByText(/records a glucose below 54 mg\/dL/).waitFor();
+  await card.getByText(/records a glucose below 54\smg\/dL/).waitFor();
   const subscribed = page.waitForResponse((r) => r.url().endsWith('/api/admin/alerts/on'));
   await card.getByRole('button', { name: 'Turn alerts on' }).click();
   expect((await subscribed).status()).toBe(200);
