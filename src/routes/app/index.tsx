@@ -1,3 +1,4 @@
+import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { createFileRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
@@ -41,6 +42,7 @@ function Dashboard() {
         <GlucoseEntry collection={async () => (await runtime.openDatabase()).glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
         {readings && <TodaySummary readings={readings} />}
       </div>
+      <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
       <div className="grid-2">
         <MedicinesCard db={db} notify={runtime.notify} />
         <AppointmentsCard db={db} notify={runtime.notify} />

@@ -6,6 +6,7 @@ import { usePageTitle } from '../../components/page-title.tsx';
 import { ChangePasswordForm } from '../../features/auth/change-password-form.tsx';
 import { CookiePreferences } from '../../features/consent/cookie-preferences.tsx';
 import { LogoutButton } from '../../features/auth/logout-button.tsx';
+import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { GlucometerAlerts } from '../../features/profile/glucometer-alerts.tsx';
 import { InstallApp } from '../../features/profile/install-app.tsx';
 import { MealTimingsForm } from '../../features/profile/meal-timings-form.tsx';
@@ -51,6 +52,7 @@ function Page() {
             <Trans>Settings on this device</Trans>
           </h2>
           <UnitPreference />
+          <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
           {/* Reminders are worded in the language the server has for this device: tell it. */}
           <LanguageSelect onChanged={() => void runtime.reminders.refresh()} />
         </section>
