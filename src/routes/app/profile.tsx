@@ -52,11 +52,11 @@ function Page() {
             <Trans>Settings on this device</Trans>
           </h2>
           <UnitPreference />
-          <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
           {/* Reminders are worded in the language the server has for this device: tell it. */}
           <LanguageSelect onChanged={() => void runtime.reminders.refresh()} />
         </section>
         <RemindersSettings />
+        <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
         <section className="card" aria-labelledby="install-title">
           <h2 id="install-title">
             <Trans>App</Trans>
