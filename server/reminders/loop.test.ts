@@ -126,7 +126,7 @@ describe('the server with REMINDERS on', () => {
       expect(res.status).toBe(201);
       for (let i = 0; i < 150 && peer.of('nurse-phone').length === 0; i++) await sleep(20);
       expect(peer.of('nurse-phone')).toHaveLength(1);
-      expect(Date.now() - written).toBeLessThan(3_000);
+      expect(Date.now() - written).toBeLessThan(10_000); // not the hour the interval would take
     } finally {
       await app.close();
     }
