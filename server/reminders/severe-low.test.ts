@@ -7,6 +7,7 @@ import ajvFormats from 'ajv-formats';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pushMessageSchema } from '../../schemas/push.ts';
+import { openDatabase } from '../db/client.ts';
 import { auditLog, glucoseReadings, hospitals, reminderJobs, staffPushSubscriptions } from '../db/schema.ts';
 import { hashPassword, sha256 } from '../lib/crypto.ts';
 import { createPushSender } from '../push/create-sender.ts';
@@ -184,6 +185,28 @@ describe('a scheduler pass sends the alert', () => {
     await pass();
     expect(peer.requests.map((r) => r.name)).toEqual(['doctor-phone']);
     await alertsOn(nurse, 'nurse-phone', 'en');
+  });
+
+  it('once, when two instances pass at the same moment', async () => {
+    await record(patientA, 45);
+    await record(patientA2, 47);
+    peer.delayMs = 5;
+    // A second instance: with PostgreSQL its own connection pool on the same database.
+    const other = h.databaseUrl ? await openDatabase({ databaseUrl: h.databaseUrl, poolMax: 4 }) : undefined;
+    try {
+      const now = new Date();
+      const [a, b] = await Promise.all([pass(now), runReminderPass({ db: other?.db ?? h.db, sender }, now)]);
+      const outcomes = [...a.outcomes, ...b.outcomes];
+      expect(outcomes.map((o) => [o.hospNo, o.status, o.reached]).sort()).toEqual([
+        ['200001', 'sent', 2],
+        ['200002', 'sent', 2],
+      ]);
+    } finally {
+      peer.delayMs = 0;
+      await other?.close();
+    }
+    expect(peer.requests).toHaveLength(4);
+    expect(await h.db.select().from(auditLog).where(eq(auditLog.action, SEVERE_LOW_AUDIT_ACTION))).toHaveLength(4);
   });
 
   it('forgets a staff device its push service reports gone', async () => {
