@@ -80,8 +80,8 @@ export function MeterImport({ collection }: { collection: () => Promise<GlucoseC
       setStep({ kind: 'review', meter: { id: meter.id, name: meter.name, clock: meter.clock }, records, ids, imported });
     } catch (err) {
       const name = (err as { name?: string } | null)?.name;
-      // The chooser closed without a meter: nothing to say.
-      if (name === 'NotFoundError' && !meter) setOpen(false);
+      // The chooser closed without a meter: nothing to say. (Bluetooth off is a NotFoundError too.)
+      if (name === 'NotFoundError' && !meter && /cancel/i.test(err instanceof Error ? err.message : '')) setOpen(false);
       else setStep({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
     } finally {
       meter?.disconnect();
