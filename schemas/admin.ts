@@ -1,7 +1,14 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, hospNo, isoDateTime, text, uuid } from './common.ts';
+import { CONSENSUS } from './report/statistics.ts';
 import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
+
+/**
+ * A reading below a hospital's level alerts its staff who turned alerts on (issue 18): the consensus
+ * level-2 low by default, 40–70 mg/dL where the hospital's protocol says so (the database checks it too).
+ */
+export const SEVERE_LOW_LEVEL = { default: CONSENSUS.veryLow, min: 40, max: 70 } as const;
 
 const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
@@ -40,7 +47,7 @@ export const hospitalInputSchema = {
     name: text(120),
     timeZone,
     // A reading below this alerts the hospital's staff who turned alerts on (issue 18; 54 by default).
-    severeLowMgDl: { type: 'number', minimum: 40, maximum: 70, description: 'the severe-low alert level in mg/dL, 40 to 70' },
+    severeLowMgDl: { type: 'number', minimum: SEVERE_LOW_LEVEL.min, maximum: SEVERE_LOW_LEVEL.max, description: 'the severe-low alert level in mg/dL, 40 to 70' },
   },
   required: ['name'],
 } as const;

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import { DatabaseInUseError, openDatabase, type Db } from '../db/client.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { isValidTimeZone } from '../lib/time.ts';
-import { SEVERE_LOW_RANGE } from '../reminders/severe-low.ts';
+import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
@@ -85,8 +85,8 @@ function severeLowOf(values: Values): number | undefined {
   const text = values['severe-low']?.trim();
   if (text === undefined) return undefined;
   const level = Number(text);
-  if (text === '' || !Number.isFinite(level) || level < SEVERE_LOW_RANGE.min || level > SEVERE_LOW_RANGE.max) {
-    throw new UsageError(`--severe-low must be a number of mg/dL from ${SEVERE_LOW_RANGE.min} to ${SEVERE_LOW_RANGE.max}`);
+  if (text === '' || !Number.isFinite(level) || level < SEVERE_LOW_LEVEL.min || level > SEVERE_LOW_LEVEL.max) {
+    throw new UsageError(`--severe-low must be a number of mg/dL from ${SEVERE_LOW_LEVEL.min} to ${SEVERE_LOW_LEVEL.max}`);
   }
   return level;
 }

@@ -22,6 +22,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
 import type { SevereLowPayload } from '../reminders/severe-low.ts';
 
@@ -56,7 +57,7 @@ export const hospitals = pgTable(
    * A reading below this (mg/dL) alerts the hospital's staff who turned alerts on (issue 18): the
    * consensus level 2 hypoglycaemia threshold by default, 40–70 where a hospital's protocol says so.
    */
-  severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(54),
+  severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(SEVERE_LOW_LEVEL.default),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   },

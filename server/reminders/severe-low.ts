@@ -16,14 +16,9 @@ export interface SevereLowPayload {
   enteredValue?: number | null;
 }
 
-/** The default level: the consensus "level 2" (clinically significant) hypoglycaemia threshold. */
-export const DEFAULT_SEVERE_LOW_MG_DL = 54;
-/** The range a hospital may set its level in (the database checks it too). */
-export const SEVERE_LOW_RANGE = { min: 40, max: 70 } as const;
-/** A reading measured longer ago than this does not alert (the worklist shows it instead). */
-export const SEVERE_LOW_MAX_AGE_HOURS = 24;
-/** A second low of the same patient within this time after an alert does not alert again. */
-export const SEVERE_LOW_QUIET_MINUTES = 60;
+// The trigger also keeps to two rules of its own: no alert for a reading measured more than 24
+// hours before it arrives (the worklist shows it), and none within an hour of the patient's last.
+export { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 /** An alert that reached a device later than this after the measurement says how late. */
 export const LATE_AFTER_MS = 10 * 60_000;
 

@@ -36,7 +36,6 @@ export const ADMIN_MSG = {
   notYourHospital: 'You can only grant access to hospitals you manage',
 } as const;
 
-
 export const patientDto = (p: PatientRow, hospital?: string) => ({
   _id: p.id,
   hospNo: p.hospNo,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
+import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import { enteredMismatch, type EntryUnit, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
 import { badRequest } from '../http/errors.ts';
-import { SEVERE_LOW_RANGE } from '../reminders/severe-low.ts';
 import { glucoseRepo } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
@@ -55,7 +55,7 @@ const addRow = (patientId: string, input: GlucoseAdd) => ({
  * write (migration 0007), and the scheduler is asked to send it now rather than at its next pass.
  */
 function wakeIfLow(ctx: AppContext, valueMgDl: number): void {
-  if (valueMgDl < SEVERE_LOW_RANGE.max) ctx.wakeScheduler();
+  if (valueMgDl < SEVERE_LOW_LEVEL.max) ctx.wakeScheduler();
 }
 
 export async function addGlucose(ctx: AppContext, patientId: string, input: GlucoseAdd) {

@@ -125,10 +125,6 @@ function subscriptionOf(token: NotificationTokenInput['token']): Subscription | 
   return parsed;
 }
 
-/**
- * Stores a Web Push subscription (object or its JSON) or an FCM registration token, with the
- * device's language. A valid device time zone becomes the patient's: reminders follow their clock.
- */
 /** A device token as stored: a subscription's JSON (checked against the endpoint policy) or an FCM token. */
 export function storedToken(ctx: AppContext, token: NotificationTokenInput['token']): { provider: 'webpush' | 'fcm'; token: string } {
   const subscription = subscriptionOf(token);
@@ -146,6 +142,10 @@ export function tokensNamed(own: readonly { token: string }[], input: Notificati
   throw badRequest(PROFILE_MSG.removeWhat);
 }
 
+/**
+ * Stores a Web Push subscription (object or its JSON) or an FCM registration token, with the
+ * device's language. A valid device time zone becomes the patient's: reminders follow their clock.
+ */
 export async function saveNotificationToken(ctx: AppContext, patientId: string, input: NotificationTokenInput, deviceId: string | undefined) {
   const device = storedToken(ctx, input.token);
   let timeZone: string | undefined;

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { toLocalInput } from '../../lib/dates.ts';
 import { mgDlOf } from '../../../schemas/glucose.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
-import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
+import { checkGlucose, GLUCOSE_TYPE_LABELS, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 
 
 /** A reading's value as stored: mg/dL, with the unit and number as typed (null for an older reading kept as it was). */
@@ -43,7 +43,6 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
   const [question, setQuestion] = useState<Extract<GlucoseCheck, { kind: 'confirm-unit' }> | undefined>();
   const [busy, setBusy] = useState(false);
   const ids = { type: useId(), value: useId(), time: useId(), error: useId(), hint: useId() };
-  const typeLabel: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
   const range = plausibleRange(unit);
   const num = (v: number, u: GlucoseUnit) => `${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(v)} ${u}`;
 
@@ -119,7 +118,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
         {GLUCOSE_TYPES.map((g) => (
           <label key={g} className="type-option">
             <input type="radio" name={`type-${ids.type}`} value={g} checked={type === g} onChange={() => setType(g)} />
-            <span>{typeLabel[g]}</span>
+            <span>{i18n._(GLUCOSE_TYPE_LABELS[g])}</span>
           </label>
         ))}
       </fieldset>

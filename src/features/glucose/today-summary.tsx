@@ -4,15 +4,14 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
-import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
+import { GLUCOSE_TYPE_LABELS, GLUCOSE_TYPES } from './units.ts';
 
 const isToday = (iso: string, now = new Date()) => new Date(iso).toDateString() === now.toDateString();
 
 /** The latest reading of each type and today's readings, each against its target. */
 export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
-  const { t, i18n } = useLingui();
+  const { i18n } = useLingui();
   const unit = useGlucoseUnit();
-  const label: Record<GlucoseType, string> = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
   const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
   // `readings` is newest first, so the first of a type is its latest.
@@ -26,7 +25,7 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
       <ul className="latest-grid">
         {latest.map(({ type, reading }) => (
           <li key={type} className={reading ? `latest latest--${classifyGlucose(reading, type)}` : 'latest'} data-testid={`latest-${type}`}>
-            <span className="latest-type">{label[type]}</span>
+            <span className="latest-type">{i18n._(GLUCOSE_TYPE_LABELS[type])}</span>
             {reading ? (
               <>
                 <span className="latest-value">
@@ -54,7 +53,7 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
         <ul className="chips" data-testid="today-readings">
           {today.map((r) => (
             <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type)}`}>
-              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{label[r.type]}</span>
+              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</span>
             </li>
           ))}
         </ul>

@@ -5,6 +5,7 @@ import { Icon } from '../../components/icon.tsx';
 import { formatGlucose } from '../../lib/units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
+import { GLUCOSE_TYPE_LABELS } from '../glucose/units.ts';
 import type { GlucoseCollection } from '../glucose/use-glucose.ts';
 import { fetchRecords, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type SkipReason } from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
@@ -127,7 +128,6 @@ export function MeterImport({ collection }: { collection: () => Promise<GlucoseC
         return t`imported before`;
     }
   };
-  const typeText = { Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` };
   const anyPreprandial = plan?.readings.some((r) => r.preprandial) === true;
 
   return (
@@ -220,7 +220,7 @@ export function MeterImport({ collection }: { collection: () => Promise<GlucoseC
                         <td>
                           {formatGlucose({ value: r.value, unit: r.unit, enteredValue: r.enteredValue }, r.unit, i18n.locale)} {r.unit}
                         </td>
-                        <td>{typeText[r.type]}</td>
+                        <td>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</td>
                       </tr>
                     ))}
                   </tbody>

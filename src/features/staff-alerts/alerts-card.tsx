@@ -3,10 +3,10 @@ import { useEffect, useState } from 'react';
 import { Icon } from '../../components/icon.tsx';
 import { alertsState, refreshAlerts, turnAlertsOff, turnAlertsOn, type AlertsState } from '../../lib/staff-alerts.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
+import { SEVERE_LOW_LEVEL } from '../../../schemas/admin.ts';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import './staff-alerts.css';
 
-const DEFAULT_LEVEL = 54;
 
 /**
  * Severe-low alerts on this device (issue 18): a switch, what it does and below which level each
@@ -49,7 +49,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
     }
   }
 
-  const levels = [...new Set(hospitals.map((h) => h.severeLowMgDl ?? DEFAULT_LEVEL))];
+  const levels = [...new Set(hospitals.map((h) => h.severeLowMgDl ?? SEVERE_LOW_LEVEL.default))];
   const level = (mgdl: number) => `${i18n.number(mgdl)}\u00a0mg/dL`;
   const on = state === 'on';
   return (
@@ -60,7 +60,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         </h2>
         <p>
           {levels.length === 1 ? (
-            <Trans>When a patient of your hospitals records a glucose below {level(levels[0] ?? DEFAULT_LEVEL)}, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
+            <Trans>When a patient of your hospitals records a glucose below {level(levels[0] ?? SEVERE_LOW_LEVEL.default)}, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
           ) : (
             <Trans>When a patient of your hospitals records a glucose below their hospital’s level, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
           )}
@@ -69,7 +69,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
           <ul className="staff-alerts-levels">
             {hospitals.map((h) => (
               <li key={h._id}>
-                {h.name}: <Trans>below {level(h.severeLowMgDl ?? DEFAULT_LEVEL)}</Trans>
+                {h.name}: <Trans>below {level(h.severeLowMgDl ?? SEVERE_LOW_LEVEL.default)}</Trans>
               </li>
             ))}
           </ul>
