@@ -62,7 +62,7 @@ const PLAYWRIGHTS_INPUT_SWITCHES = ['--disable-features=PaintHolding', '--allow-
 /** Chromium started by hand with a DevTools port: Bluetooth emulation works only on its default context. */
 async function chromiumWithDevtoolsPort(): Promise<{ browser: Browser; stop: () => Promise<void> }> {
   const profile = await mkdtemp(path.join(tmpdir(), 'eddy-bt-'));
-  const child = spawn(chromiumPath, [...CHROMIUM_ARGS, ...PLAYWRIGHTS_INPUT_SWITCHES, '--headless=new', '--enable-experimental-web-platform-features', '--remote-debugging-port=0', '--window-size=360,800', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore' });
+  const child = spawn(chromiumPath, [...CHROMIUM_ARGS, ...PLAYWRIGHTS_INPUT_SWITCHES, '--headless=new', '--enable-experimental-web-platform-features', '--remote-debugging-port=0', '--window-size=360,800', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   const portFile = path.join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 30_000;
   let port = '';
@@ -76,8 +76,14 @@ async function chromiumWithDevtoolsPort(): Promise<{ browser: Browser; stop: () 
     browser,
     stop: async () => {
       await browser.close().catch(() => undefined);
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
+      // Debian's /usr/bin/chromium is a script that starts the browser as its child: end the whole group.
+      const exited = child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', r));
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group has ended already
+      }
+      await exited;
       await rm(profile, { recursive: true, force: true, maxRetries: 5 });
     },
   };
