@@ -7,7 +7,7 @@ import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
 import { GLUCOSE_TYPE_LABELS } from '../glucose/units.ts';
 import type { GlucoseCollection } from '../glucose/use-glucose.ts';
-import { fetchRecords, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type SkipReason } from './meter-import.ts';
+import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type SkipReason } from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
 import './meter-import.css';
 
@@ -83,7 +83,7 @@ export function MeterImport({ collection }: { collection: () => Promise<GlucoseC
       const name = (err as { name?: string } | null)?.name;
       // The chooser closed without a meter: nothing to say. (Bluetooth off is a NotFoundError too.)
       if (name === 'NotFoundError' && !meter && /cancel/i.test(err instanceof Error ? err.message : '')) setOpen(false);
-      else setStep({ kind: 'error', text: err instanceof Error ? err.message : String(err) });
+      else setStep({ kind: 'error', text: err instanceof MeterError ? i18n._(err.text) : err instanceof Error ? err.message : String(err) });
     } finally {
       meter?.disconnect();
       loader.hide(id);

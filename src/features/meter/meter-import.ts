@@ -2,6 +2,8 @@
 // Service (fetchRecords, on any GATT-like object: Web Bluetooth in the app, fakes in tests), and
 // deciding what each record becomes (planImport, pure): a reading with its own time, value as
 // measured and meal tag, or a record skipped with the reason shown to the patient.
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, mgDlOf, type EntryUnit, type GlucoseType } from '../../../schemas/glucose.ts';
 import {
   CONTROL_SOLUTION_LOCATION,
@@ -45,7 +47,15 @@ export interface FetchedRecords {
 /** How long the meter may stay silent before the import gives up (records arrive every few ms). */
 export const METER_SILENCE_MS = 15_000;
 
-export class MeterError extends Error {}
+/** A meter that did not do its part, with what the patient is told (in their language). */
+export class MeterError extends Error {
+  readonly text: MessageDescriptor;
+  constructor(text: MessageDescriptor) {
+    // The English text with its values, for logs and tests (the screen shows `text` translated).
+    super((text.message ?? text.id).replace(/\{(\w+)\}/g, (_, key: string) => String(text.values?.[key] ?? `{${key}}`)));
+    this.text = text;
+  }
+}
 
 /**
  * Asks the meter for its records from sequence number `from` on (all of them without), and gathers
@@ -72,7 +82,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
     };
     const wait = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ error: new MeterError('The meter stopped answering.') }), silenceMs);
+      timer = setTimeout(() => finish({ error: new MeterError(msg`The meter stopped answering.`) }), silenceMs);
     };
     const listen = (c: CharacteristicLike, handle: (v: DataView) => void) => {
       const l = (e: Event) => {
@@ -101,7 +111,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
       const answer = parseRacp(v);
       if (answer.kind !== 'response' || answer.requestOpCode !== RACP.reportStoredRecords) return;
       if (answer.result === 'success' || answer.result === 'no records found') finish({ ok: { measurements, contexts, result: answer.result } });
-      else finish({ error: new MeterError(`The meter refused to send its records (${answer.result}).`) });
+      else finish({ error: new MeterError(msg`The meter refused to send its records (${answer.result}).`) });
     });
     void (async () => {
       await measurement.startNotifications();
@@ -109,7 +119,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
       await racp.startNotifications();
       wait();
       await racp.writeValueWithResponse(reportRecordsRequest(opts.from));
-    })().catch((err: unknown) => finish({ error: err instanceof Error ? err : new MeterError(String(err)) }));
+    })().catch((err: unknown) => finish({ error: err instanceof Error ? err : new Error(String(err)) }));
   });
 }
 
