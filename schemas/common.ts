@@ -37,6 +37,13 @@ export const mutationId = {
 /** The version of the row (or profile) the device's edit was made on; stale edits are refused. */
 export const baseVersion = syncVersion;
 
+/** How far ahead of the server's clock a measurement's time may be (a device clock a little fast), DESIGN.md §3. */
+export const MAX_FUTURE_MS = 5 * 60_000;
+/** Whether `at` is later than `now` plus that allowance: a time the server refuses as in the future. */
+export function isInTheFuture(at: Date, now: number = Date.now()): boolean {
+  return at.getTime() > now + MAX_FUTURE_MS;
+}
+
 export const PULL_LIMIT_DEFAULT = 1000;
 export const PULL_LIMIT_MAX = 5000;
 

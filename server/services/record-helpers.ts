@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { PULL_LIMIT_DEFAULT } from '../../schemas/common.ts';
+import { isInTheFuture, PULL_LIMIT_DEFAULT } from '../../schemas/common.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { badRequest, conflict } from '../http/errors.ts';
 import { JsonText } from '../http/json-text.ts';
 import type { JoinedChanges, PulledPage } from '../repositories/synced-records.ts';
 
-/** How far ahead of the server's clock a device's timestamp may be (clock skew), DESIGN.md §3. */
-export const MAX_FUTURE_MS = 5 * 60_000;
 const EARLIEST = Date.UTC(1900, 0, 1);
 
 /** The instant a measurement was taken: the device's time when given, else now. */
@@ -15,7 +13,7 @@ export function measurementTime(field: string, value: string | undefined, now = 
   if (value === undefined) return now;
   const t = new Date(value);
   if (Number.isNaN(t.getTime())) throw badRequest(`${field} must be a valid ISO date and time`);
-  if (t.getTime() > now.getTime() + MAX_FUTURE_MS) throw badRequest(`${field} cannot be in the future: check the date and time of the device`);
+  if (isInTheFuture(t, now.getTime())) throw badRequest(`${field} cannot be in the future: check the date and time of the device`);
   if (t.getTime() < EARLIEST) throw badRequest(`${field} is too far in the past`);
   return t;
 }

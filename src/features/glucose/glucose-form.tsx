@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { toLocalInput } from '../../lib/dates.ts';
+import { isInTheFuture } from '../../../schemas/common.ts';
 import { mgDlOf } from '../../../schemas/glucose.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
 import { checkGlucose, GLUCOSE_TYPE_LABELS, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
@@ -54,7 +55,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
         : { value: mgDlOf(typed ?? Number.NaN, typedUnit), unit: typedUnit, enteredValue: typed ?? null };
     // An untouched time keeps its full precision: "now" for a new reading, the stored time when editing.
     const recordedAt = timeEdited && time ? new Date(time) : (initial.recordedAt ?? new Date());
-    if (Number.isNaN(recordedAt.getTime()) || recordedAt.getTime() > Date.now() + 5 * 60_000) {
+    if (Number.isNaN(recordedAt.getTime()) || isInTheFuture(recordedAt)) {
       setError(t`The time of the reading cannot be in the future.`);
       return;
     }

@@ -4,6 +4,7 @@
 // measured and meal tag, or a record skipped with the reason shown to the patient.
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
+import { isInTheFuture } from '../../../schemas/common.ts';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, mgDlOf, type EntryUnit, type GlucoseType } from '../../../schemas/glucose.ts';
 import {
   CONTROL_SOLUTION_LOCATION,
@@ -167,8 +168,6 @@ export interface PlanOptions {
 
 /** Statuses that make a result unusable (a low battery or the clock do not change the value). */
 const ERROR_STATUS: readonly SensorStatus[] = ['sensorMalfunction', 'sampleSizeInsufficient', 'stripInsertionError', 'stripTypeIncorrect', 'temperatureTooHigh', 'temperatureTooLow', 'readInterrupted', 'generalDeviceFault'];
-/** A reading this far past the present (after the clock correction) is not trusted. */
-const FUTURE_SLACK_MS = 5 * 60_000;
 
 /** The meter's local clock reading as an instant on this device's time zone, its offset added. */
 export function meterInstant(t: MeterTime, offsetMinutes: number): Date {
@@ -208,7 +207,7 @@ export function planImport(records: Pick<FetchedRecords, 'measurements' | 'conte
     else if (m.status.includes('resultTooLow')) skip({ kind: 'lo' });
     else if (m.status.includes('timeFault')) skip({ kind: 'time-unknown' });
     else if (!m.concentration) skip({ kind: 'no-value' });
-    else if (at.getTime() > opts.now.getTime() + FUTURE_SLACK_MS) skip({ kind: 'future', at });
+    else if (isInTheFuture(at, opts.now.getTime())) skip({ kind: 'future', at });
     else {
       const measured = asMeasured(m.concentration);
       if (measured.value < GLUCOSE_MIN_MG_DL || measured.value > GLUCOSE_MAX_MG_DL) {

@@ -4,14 +4,13 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { RxCollection } from 'rxdb';
+import { isInTheFuture } from '../../../schemas/common.ts';
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { SymptomPicker } from './symptom-picker.tsx';
 import { findSameDayReport, localDayBounds, localDayKey, parseSymptomName, SYMPTOM_MAX_LENGTH, symptomKey, toLocalInput } from './symptom-rules.ts';
 import './symptoms.css';
 
-/** The server accepts a device clock up to 5 minutes ahead of its own. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function SymptomForm({ collection, names, onSaved }: { collection: RxCollection<Symptom>; names: readonly string[]; onSaved: (text: string) => void }) {
   const { t, i18n } = useLingui();
@@ -30,7 +29,7 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
     }
     const at = timeEdited && time ? new Date(time) : new Date();
     if (Number.isNaN(at.getTime())) return t`Enter the date and time of the symptom.`;
-    if (at.getTime() > Date.now() + CLOCK_SKEW_MS) return t`The time of the symptom cannot be in the future.`;
+    if (isInTheFuture(at)) return t`The time of the symptom cannot be in the future.`;
     // A name from the list is stored as the list spells it.
     const listed = names.find((n) => symptomKey(n) === symptomKey(parsed.symptom));
     return { symptom: listed ?? parsed.symptom, at };
