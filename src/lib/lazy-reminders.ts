@@ -52,7 +52,7 @@ export function lazyReminders(load: () => Promise<Reminders>, onLoadError: (err:
     }
     return loading;
   }
-  const use = <T>(fn: (r: Reminders) => Promise<T> | T) => ready().then(fn);
+  const withReminders = <T>(fn: (r: Reminders) => Promise<T> | T) => ready().then(fn);
 
   return {
     get: () => state,
@@ -61,10 +61,10 @@ export function lazyReminders(load: () => Promise<Reminders>, onLoadError: (err:
       ready().catch(onLoadError);
       return () => listeners.delete(listener);
     },
-    turnOn: () => use((r) => r.turnOn()),
-    turnOff: () => use((r) => r.turnOff()),
-    dismissPrompt: () => void use((r) => r.dismissPrompt()).catch(onLoadError),
-    refresh: () => use((r) => r.refresh()),
-    forget: () => use((r) => r.forget()),
+    turnOn: () => withReminders((r) => r.turnOn()),
+    turnOff: () => withReminders((r) => r.turnOff()),
+    dismissPrompt: () => void withReminders((r) => r.dismissPrompt()).catch(onLoadError),
+    refresh: () => withReminders((r) => r.refresh()),
+    forget: () => withReminders((r) => r.forget()),
   };
 }

@@ -31,12 +31,12 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const failureId = useId();
-  const refs = {
-    hospNo: useRef<HTMLInputElement>(null),
-    current: useRef<HTMLInputElement>(null),
-    next: useRef<HTMLInputElement>(null),
-    repeat: useRef<HTMLInputElement>(null),
-  } satisfies Record<FieldName, unknown>;
+  const hospNoRef = useRef<HTMLInputElement>(null);
+  const currentRef = useRef<HTMLInputElement>(null);
+  const nextRef = useRef<HTMLInputElement>(null);
+  const repeatRef = useRef<HTMLInputElement>(null);
+  /** The field to focus after a failed check (read in the submit handler, never while rendering). */
+  const fieldRefs = { hospNo: hospNoRef, current: currentRef, next: nextRef, repeat: repeatRef } satisfies Record<FieldName, unknown>;
 
   function validate(): Errors {
     const found: Errors = {};
@@ -55,7 +55,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     setFailure(undefined);
     const first = (['hospNo', 'current', 'next', 'repeat'] as const).find((f) => found[f]);
     if (first) {
-      refs[first].current?.focus();
+      fieldRefs[first].current?.focus();
       return;
     }
     setBusy(true);
@@ -79,7 +79,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
       {knownHospNo === undefined && (
         <TextField
-          ref={refs.hospNo}
+          ref={hospNoRef}
           label={<Trans>Hospital number</Trans>}
           name="hospNo"
           autoComplete="username"
@@ -93,7 +93,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
       {/* Lets password managers file the new password under the right account. */}
       {knownHospNo !== undefined && <input type="hidden" name="username" autoComplete="username" value={knownHospNo} />}
       <PasswordField
-        ref={refs.current}
+        ref={currentRef}
         label={<Trans>Current or temporary password</Trans>}
         name="currPassword"
         autoComplete="current-password"
@@ -102,7 +102,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
         error={errors.current}
       />
       <PasswordField
-        ref={refs.next}
+        ref={nextRef}
         label={<Trans>New password</Trans>}
         name="password"
         autoComplete="new-password"
@@ -113,7 +113,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
         error={errors.next}
       />
       <PasswordField
-        ref={refs.repeat}
+        ref={repeatRef}
         label={<Trans>Repeat new password</Trans>}
         name="repeatPassword"
         autoComplete="new-password"

@@ -67,6 +67,7 @@ export function CookieConsent({
       live = false;
     };
     // The loaders are fixed for the page's lifetime: only the plan decides.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- getRoot and loadBanner are props that never change
   }, [plan]);
 
   if (root) {

@@ -6,6 +6,7 @@ import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { inTimeInRange, TIME_IN_RANGE } from './targets.ts';
 import { loadTrendCanvas, TrendCanvasLoader } from './trend-canvas-loader.tsx';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 // The chart's code (uPlot) is fetched as soon as a page that shows the trend loads, beside the
 // readings it draws, not once they have arrived and rendered (bench: dashboard10kListsMs).
@@ -34,7 +35,8 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
   const [asTable, setAsTable] = useState(false);
   const groupName = useId();
   const labels: Record<GlucoseType, string> = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` }), [t]);
-  const to = period?.to ?? Date.now();
+  const now = useNow();
+  const to = period?.to ?? now;
   const from = period?.from ?? to - days * DAY;
   // The dashboard's own periods run up to now with no upper bound (a device clock behind the
   // reading's must not hide it); a period the page sets ends where it says.

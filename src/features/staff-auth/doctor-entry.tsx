@@ -1,6 +1,6 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
@@ -41,10 +41,12 @@ export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string 
     }
   }
 
+  // A link's token is used once, as it arrives; what `enter` reads then is the render's own.
+  const enterFromLink = useEffectEvent((token: string) => void enter(token, true));
   useEffect(() => {
     if (!linkToken || usedLink.current === linkToken) return;
     usedLink.current = linkToken;
-    void enter(linkToken, true);
+    enterFromLink(linkToken);
   }, [linkToken]);
 
   function submit(e: FormEvent) {

@@ -7,6 +7,7 @@ import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { DoctorTokenCreate } from './doctor-token-create.tsx';
 import { failureText, type DoctorToken } from './staff-api.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[] }) {
   const { t, i18n } = useLingui();
@@ -42,9 +43,10 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
     }
   }
 
+  const now = useNow();
   const when = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const names = (ids: readonly string[]) => ids.map((h) => hospitals.find((x) => x._id === h)?.name ?? t`Another hospital`).join(', ');
-  const status = (tk: DoctorToken) => (tk.revokedAt ? t`Revoked ${when(tk.revokedAt)}` : Date.parse(tk.expiresAt) <= Date.now() ? t`Expired` : t`Valid until ${when(tk.expiresAt)}`);
+  const status = (tk: DoctorToken) => (tk.revokedAt ? t`Revoked ${when(tk.revokedAt)}` : Date.parse(tk.expiresAt) <= now ? t`Expired` : t`Valid until ${when(tk.expiresAt)}`);
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
@@ -71,7 +73,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
                   {names(tk.hospitalIds)} · {status(tk)}
                 </span>
               </div>
-              {!tk.revokedAt && Date.parse(tk.expiresAt) > Date.now() && (
+              {!tk.revokedAt && Date.parse(tk.expiresAt) > now && (
                 <div className="row-actions">
                   <button type="button" className="button button--danger button--small" aria-label={t`Revoke the token of ${tk.doctorName}`} onClick={() => setRevoking(tk)}>
                     <Trans>Revoke</Trans>

@@ -3,10 +3,12 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
 import { splitAppointments } from './summaries.ts';
 import type { ReviewAppointment } from './types.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 export function AppointmentsCard({ appointments }: { appointments: ReviewAppointment[] }) {
   const f = useFormat();
-  const { upcoming, past } = splitAppointments(appointments, Date.now());
+  const now = useNow();
+  const { upcoming, past } = splitAppointments(appointments, now);
   const list = (items: ReviewAppointment[]) => (
     <ul className="list">
       {items.map((a) => (

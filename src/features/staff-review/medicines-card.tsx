@@ -3,6 +3,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
 import { doseHistories, type DoseHistory } from './summaries.ts';
 import type { ReviewDose, ReviewPrescription } from './types.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 function Prescription({ p, history }: { p: ReviewPrescription; history: DoseHistory | undefined }) {
   const f = useFormat();
@@ -44,7 +45,8 @@ function Prescription({ p, history }: { p: ReviewPrescription; history: DoseHist
 
 /** Active and ended prescriptions, each with the doses the patient marked as taken. */
 export function MedicinesCard({ prescriptions, doses }: { prescriptions: ReviewPrescription[]; doses: ReviewDose[] }) {
-  const histories = doseHistories(doses, Date.now());
+  const now = useNow();
+  const histories = doseHistories(doses, now);
   const active = prescriptions.filter((p) => p.active);
   const ended = prescriptions.filter((p) => !p.active);
   const list = (items: ReviewPrescription[]) => (

@@ -41,6 +41,7 @@ export function useLiveDocs<Doc>(db: EddyDatabase | undefined, build: (db: EddyD
     });
     return () => sub.unsubscribe();
     // `build` is a new closure every render; `deps` say when the query really changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller's deps stand for build's (the useEffect contract, one level up)
   }, [db, ...deps]);
   // After the render that shows the first result: background work of the start may begin.
   useEffect(() => {
