@@ -4,7 +4,8 @@ import { toLocalInput } from '../../lib/dates.ts';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import { mgDlOf } from '../../../schemas/glucose.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
-import { checkGlucose, GLUCOSE_TYPE_LABELS, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
+import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
+import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 
 
 /** A reading's value as stored: mg/dL, with the unit and number as typed (null for an older reading kept as it was). */

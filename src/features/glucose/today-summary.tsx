@@ -4,7 +4,8 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
-import { GLUCOSE_TYPE_LABELS, GLUCOSE_TYPES } from './units.ts';
+import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
+import { GLUCOSE_TYPES } from './units.ts';
 
 const isToday = (iso: string, now = new Date()) => new Date(iso).toDateString() === now.toDateString();
 

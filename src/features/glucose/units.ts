@@ -1,12 +1,8 @@
-import { msg } from '@lingui/core/macro';
-import type { MessageDescriptor } from '@lingui/core';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
 import { plausibleRange, toMgDl, type GlucoseUnit } from '../../lib/units.ts';
 
 export { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType };
 
-/** Each reading type's name on screen (`i18n._(GLUCOSE_TYPE_LABELS[type])`). */
-export const GLUCOSE_TYPE_LABELS: Record<GlucoseType, MessageDescriptor> = { Fasting: msg`Fasting`, Postprandial: msg`Postprandial`, Random: msg`Random` };
 
 /**
  * A sensible default meal tag for "now": before 10:00 most readings are fasting, within about three

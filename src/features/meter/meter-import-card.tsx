@@ -5,8 +5,8 @@ import { Icon } from '../../components/icon.tsx';
 import { formatGlucose } from '../../lib/units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
-import { GLUCOSE_TYPE_LABELS } from '../glucose/units.ts';
-import type { GlucoseCollection } from '../glucose/use-glucose.ts';
+import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
+import type { EddyCollections } from '../../lib/db/database.ts';
 import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type SkipReason } from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
 import './meter-import.css';
@@ -41,7 +41,7 @@ function aheadOf(shown: string, now: Date): number | undefined {
  * "Import from meter" (issue 19): the records of a Bluetooth glucometer become readings on this
  * device, offline too (they sync like typed ones), each once however often the meter is imported.
  */
-export function MeterImport({ collection }: { collection: () => Promise<GlucoseCollection> }) {
+export function MeterImport({ collection }: { collection: () => Promise<EddyCollections['glucose']> }) {
   const { t, i18n } = useLingui();
   const missing = bluetoothMissing();
   const [step, setStep] = useState<Step>({ kind: 'idle' });

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { OpenReportButton } from './open-report-button.tsx';
+import { OpenReportButton } from '../../components/open-report-button.tsx';
 import { log } from '../../../sync/log.ts';
 
 interface Opened {

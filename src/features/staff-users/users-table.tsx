@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { OpenReportButton } from './open-report-button.tsx';
+import { OpenReportButton } from '../../components/open-report-button.tsx';
 import type { StaffUser } from './use-users.ts';
 
 /** One page of patients: who, where, and when their device last synchronized. */

@@ -5,7 +5,7 @@ import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
-import { OpenReportButton } from '../staff-users/open-report-button.tsx';
+import { OpenReportButton } from '../../components/open-report-button.tsx';
 import { ReasonChip } from './reason-chip.tsx';
 import type { WorklistPage } from './types.ts';
 import './staff-worklist.css';

@@ -1,5 +1,5 @@
 import { Trans } from '@lingui/react/macro';
-import { Icon } from '../../components/icon.tsx';
+import { Icon } from './icon.tsx';
 
 /** "Open report", named for the patient for screen readers: the way into a report from every staff list. */
 export function OpenReportButton({ patient, className = 'users-open', onOpen }: { patient: { hospNo: string; name: string }; className?: string; onOpen: (hospNo: string) => void }) {
