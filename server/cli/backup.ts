@@ -14,28 +14,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { getTableName, sql } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
 import type { Config } from '../config.ts';
 import { openDatabase, type Db } from '../db/client.ts';
-import * as schema from '../db/schema.ts';
+import { databaseRepo } from '../repositories/database.ts';
 
 export class BackupError extends Error {}
 
-/** Every table of the schema, by its SQL name. */
-const TABLES = Object.values(schema)
-  .flatMap((t: unknown) => (t instanceof PgTable ? [getTableName(t)] : []))
-  .sort();
-
 /** Rows per table: what a backup holds, and what a restore must give back. */
-export async function countRows(db: Db): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const table of TABLES) {
-    const result = await db.execute(sql`select count(*)::int as n from ${sql.identifier(table)}`);
-    counts[table] = Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
-  }
-  return counts;
-}
+export const countRows = (db: Db): Promise<Record<string, number>> => databaseRepo.countRows(db);
 
 const describe = (counts: Record<string, number>) =>
   ['patients', 'glucose_readings', 'medicine_intakes', 'lab_tests', 'appointments', 'symptoms', 'admins']
@@ -77,7 +63,7 @@ export async function backupEmbedded(config: Config, file: string): Promise<stri
     const copy = await openDatabase({ template: new Blob([await readFile(partial)]) });
     try {
       const back = await countRows(copy.db);
-      const differs = TABLES.filter((t) => back[t] !== counts[t]);
+      const differs = Object.keys(counts).filter((t) => back[t] !== counts[t]);
       if (differs.length > 0) throw new BackupError(`The backup did not read back the same rows (${differs.join(', ')}); nothing was written.`);
     } finally {
       await copy.close();

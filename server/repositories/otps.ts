@@ -5,6 +5,16 @@ import { otps } from '../db/schema.ts';
 export type OtpRow = typeof otps.$inferSelect;
 
 export const otpRepo = {
+  /** Holds the hospital number's sends until the transaction ends, so two parallel sends cannot both pass the throttle. */
+  async lockSends(tx: Db, hospNo: string): Promise<void> {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${hospNo}`}))`);
+  },
+
+  /** Removes the codes that expired before `before`. */
+  async purgeExpiredBefore(db: Db, before: Date): Promise<void> {
+    await db.delete(otps).where(lt(otps.expiresAt, before));
+  },
+
   async latest(db: Db, hospNo: string): Promise<OtpRow | undefined> {
     const [row] = await db.select().from(otps).where(eq(otps.hospNo, hospNo)).orderBy(desc(otps.createdAt)).limit(1);
     return row;

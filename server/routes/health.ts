@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { answers, apiError, health, readiness } from '../../schemas/api.ts';
 import { migrationsFolder } from '../paths.ts';
+import { databaseRepo } from '../repositories/database.ts';
 
 /** When the newest migration this code ships was made (drizzle records it as created_at). */
 const NEWEST_MIGRATION = (() => {
@@ -17,7 +17,7 @@ const NEWEST_MIGRATION = (() => {
 export function healthRoutes(api: TypedApp, ctx: AppContext): void {
   // Liveness: the process answers and the database does.
   api.get('/health', { schema: { summary: 'Liveness: the process and its database answer', response: answers(health) } }, async (_req, reply) => {
-    await ctx.db.execute(sql`select 1`);
+    await databaseRepo.ping(ctx.db);
     void reply.header('cache-control', 'no-store');
     return { status: 'ok', db: ctx.dbKind };
   });
@@ -29,8 +29,7 @@ export function healthRoutes(api: TypedApp, ctx: AppContext): void {
     let database = 'ok';
     let migrations = 'ok';
     try {
-      const result = await ctx.db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`);
-      const applied = Number((result as unknown as { rows: { newest: string | number | null }[] }).rows[0]?.newest ?? 0);
+      const applied = await databaseRepo.newestMigrationApplied(ctx.db);
       if (applied < NEWEST_MIGRATION.when) migrations = `not applied: ${NEWEST_MIGRATION.tag} and maybe earlier ones`;
     } catch (err) {
       database = `unreachable: ${(err as Error).message}`;

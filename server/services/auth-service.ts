@@ -1,6 +1,5 @@
 // Patient and staff authentication (DESIGN.md §4). Every failure for a hospital number answers
 // exactly as it would for an unknown one, so the API cannot be used to find out who is a patient.
-import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword, otpCode, randomToken, sameDigest, sha256, verifyPassword } from '../lib/crypto.ts';
@@ -59,7 +58,7 @@ const otpDigest = (salt: string, code: string) => sha256(`${salt}:${code}`);
 export async function sendOtp(ctx: AppContext, hospNo: string, now = new Date()): Promise<{ message: string }> {
   // Serialise sends per hospital number so that two parallel requests cannot both pass the throttle.
   const mail = await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`otp:${hospNo}`}))`);
+    await otpRepo.lockSends(tx, hospNo);
     const latest = await otpRepo.latest(tx, hospNo);
     if (latest) {
       const wait = OTP_RESEND_MS - (now.getTime() - latest.createdAt.getTime());

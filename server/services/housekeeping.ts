@@ -1,10 +1,9 @@
 // Periodic clean-up of rows that only mattered for a while: ended sessions, spent one-time codes,
 // old rate-limit windows, month-old reminders and applied mutation ids past their 90 days. Safe on
 // several instances at once (each statement is idempotent).
-import { lt } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { otps } from '../db/schema.ts';
 import { appliedMutationRepo } from '../repositories/applied-mutations.ts';
+import { otpRepo } from '../repositories/otps.ts';
 import { rateLimitRepo } from '../repositories/rate-limits.ts';
 import { reminderJobRepo } from '../repositories/reminder-jobs.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
@@ -15,7 +14,7 @@ const WEEK = 7 * 24 * 3600_000;
 export async function housekeeping(ctx: Pick<AppContext, 'db'>, now = new Date()): Promise<void> {
   const weekAgo = new Date(now.getTime() - WEEK);
   await sessionRepo.purgeEnded(ctx.db, weekAgo);
-  await ctx.db.delete(otps).where(lt(otps.expiresAt, new Date(now.getTime() - 24 * 3600_000)));
+  await otpRepo.purgeExpiredBefore(ctx.db, new Date(now.getTime() - 24 * 3600_000));
   await rateLimitRepo.purgeExpired(ctx.db);
   // Reminder rows only matter while they might be sent or planned again; a month answers "did my
   // reminder go out?" questions.
