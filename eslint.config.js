@@ -6,6 +6,34 @@ import lingui from 'eslint-plugin-lingui';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The layers (README "Folders"): src → sync → schemas, sw → sync → schemas, server → schemas; a
+ * feature of the app never imports another (what two share goes to src/components or src/lib);
+ * on the server only repositories (and the database's setup and demo data) use the query builder. Tests may
+ * cross layers to drive the real thing (a sync test on the device's real database).
+ */
+const up = '^(\\.\\./)+';
+const layer = (files, forbidden, message, extra = []) => ({
+  files,
+  ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'],
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: `${up}(${forbidden.join('|')})/`, message }, ...extra] }] },
+});
+const layers = [
+  layer(['schemas/**/*.ts'], ['src', 'sync', 'sw', 'server', 'scripts', 'tests'], 'schemas/ is the shared contract: it imports no other layer.'),
+  layer(['sync/**/*.ts'], ['src', 'sw', 'server', 'scripts', 'tests'], 'sync/ depends on schemas/ only (src and sw build on it, not the other way).'),
+  layer(['sw/**/*.ts'], ['src', 'server', 'scripts', 'tests'], 'The service worker depends on sync/ and schemas/ only.'),
+  layer(['src/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/ and schemas/, never on the server or the worker.'),
+  layer(['src/features/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/ and schemas/, never on the server or the worker.', [
+    { regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' },
+  ]),
+  layer(['server/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.', [
+    { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'The query builder belongs in server/repositories/.' },
+    { regex: '/db/schema\\.ts$', allowTypeImports: true, message: 'Tables are queried in server/repositories/ (types may be imported anywhere).' },
+  ]),
+  // Repositories, the database's setup and the demo data's bulk load are where the query builder belongs.
+  layer(['server/repositories/**/*.ts', 'server/db/**/*.ts', 'server/seed/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.'),
+];
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/', 'playwright-report/', 'test-results/', 'src/route-tree.gen.ts'] },
   js.configs.recommended,
@@ -16,6 +44,7 @@ export default tseslint.config(
   // tokens, patients and prescriptions); moving them onto one query hook is the next step.
   { files: ['src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
   { files: ['src/**/*.{ts,tsx}'], rules: { 'react-hooks/set-state-in-effect': 'off' } },
+  ...layers,
   // Lingui's rules for how messages are written, as errors: `t` only inside functions (where the
   // active locale is known), no message that is a lone tag or a lone variable, no <Trans> in <Trans>.
   // Not on yet: no-expression-in-message (106 messages put an expression such as i18n.number(x) in
