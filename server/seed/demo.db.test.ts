@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WORKLIST_DAYS } from '../../schemas/admin.ts';
+import { staffRepo } from '../repositories/staff.ts';
+import { worklistRepo } from '../repositories/worklist.ts';
+import { reasonsOf } from '../services/worklist-service.ts';
+import { WORKLIST_RULES } from '../services/worklist-rules.ts';
 import { call, createHarness, loginAdmin, outboxCodes, type Harness } from '../testing/harness.ts';
 import { DEMO, seedDemo } from './demo.ts';
 
@@ -84,4 +89,27 @@ describe('demo data', () => {
       expect(list.filter((p) => p.reasons.length === 0).length, hospital.name).toBeGreaterThanOrEqual(2);
     }
   });
+
+  // Regression: at 02:48 UTC the sparse patient of one hospital had readings on 7 of 14 days (a
+  // later check of a day, counted back from now, fell past midnight), so the worklist missed a reason.
+  it('shows every reason whatever the time of day the demo data is made', async () => {
+    const day = Date.UTC(2026, 10, 29);
+    // 03:00 failed before the fix; the others spread over the day.
+    for (const hour of [0, 3, 9, 15, 21]) {
+      const now = new Date(day + hour * 3_600_000);
+      const fresh = await createHarness();
+      try {
+        await seedDemo(fresh.db, now);
+        const admin = await staffRepo.adminByEmail(fresh.db, DEMO.admin.email);
+        for (const hospital of await staffRepo.hospitalsOfAdmin(fresh.db, admin?.id ?? '')) {
+          const days = WORKLIST_DAYS.default;
+          const { rows } = await worklistRepo.page(fresh.db, { hospitalId: hospital.id, days, now, limit: 100, offset: 0, rules: WORKLIST_RULES });
+          const codes = new Set(rows.flatMap((r) => reasonsOf(r, days, now).map((x) => x.code)));
+          expect([...codes].sort(), `${hospital.name} at ${now.toISOString()}`).toEqual(['low-time', 'low-tir', 'missed-doses', 'no-data', 'rising-mean', 'severe-low', 'sparse-data']);
+        }
+      } finally {
+        await fresh.close();
+      }
+    }
+  }, 120_000);
 });
