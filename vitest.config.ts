@@ -1,18 +1,28 @@
 import babel from '@rolldown/plugin-babel';
 import { defineConfig } from 'vitest/config';
 
-// Unit and integration tests: server tests (real Fastify, real database), browser-side unit tests in
-// Node with fake-indexeddb, and the tests of the test tools themselves (tests/fixtures, tests/fuzz).
+// Unit and integration tests, in three projects named for what they need:
+// - unit: plain functions and modules in Node, the device's storage on fake-indexeddb; no database, no DOM;
+// - browser: React components and page code in a DOM (jsdom), `*.dom.test.ts(x)`;
+// - server: a real Fastify on a real database (PGlite in memory, or a fresh PostgreSQL database
+//   with DATABASE_URL), and the sync tests that talk to it, `*.db.test.ts`.
+// `npm test` runs all three (`vitest run`); `npm run test:fast` the first two, which need no database.
 // The browser suite runs on Playwright Test (playwright.config.ts, tests/e2e/*.spec.ts).
+const everywhere = ['server', 'schemas', 'src', 'sync', 'sw', 'tests', 'scripts'].map((dir) => `${dir}/**/*.test.{ts,tsx}`);
+
 export default defineConfig({
   plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] })],
   test: {
-    include: ['server/**/*.test.ts', 'schemas/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'sync/**/*.test.ts', 'sw/**/*.test.ts', 'tests/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Vitest's default on a 2-core machine is one worker; the server tests mostly wait on their
     // databases, so two run side by side (measured: 334 s with one, 206 s with two).
     maxWorkers: 2,
+    projects: [
+      { test: { name: 'unit', include: everywhere, exclude: ['**/*.db.test.ts', '**/*.dom.test.{ts,tsx}', '**/node_modules/**'] } },
+      { test: { name: 'browser', include: ['src/**/*.dom.test.{ts,tsx}'], environment: 'jsdom' } },
+      { test: { name: 'server', include: ['**/*.db.test.ts'], exclude: ['**/node_modules/**'] } },
+    ],
   },
 });

@@ -291,7 +291,7 @@ export type ConsentInit = FromSchema<typeof consentInitSchema>;
  * fields (model, consent, ui) are those of c15t's own offline policy (`offline_opt_in_banner`), which
  * the client also applies in offline mode and when this server cannot be reached: c15t asks again when
  * a saved choice was made under a materially different policy, so the two must stay the same
- * (src/features/consent/consent-config.test.ts checks it against the installed c15t).
+ * (src/features/consent/consent-config.dom.test.ts checks it against the installed c15t).
  */
 export const OPT_IN_BANNER_POLICY: ConsentInit['policy'] = {
   id: 'eddy_opt_in_banner',

@@ -110,7 +110,7 @@ describe('settings and doses', () => {
     if (!medicine) throw new Error('no medicine');
     const takenAt = new Date(Date.now() - 600_000).toISOString();
     // An extra dose: the demo may have recorded this meal's dose already (one per meal slot is
-    // proven in sync-protocol.test.ts).
+    // proven in sync-protocol.db.test.ts).
     const dose = { _id: crypto.randomUUID(), prescrNo: medicine.prescrNo, medicineName: medicine.name, dose: medicine.dose, takenAt, extra: true };
     await pushChanges(medicineIntakeMapping, [{ newDocumentState: { ...dose, _deleted: false } }]);
     // A replay of the same write (crash between send and delete) stores nothing twice.

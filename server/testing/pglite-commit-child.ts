@@ -1,4 +1,4 @@
-// A server process in miniature for server/db/client.test.ts: opens the embedded database in the
+// A server process in miniature for server/db/client.db.test.ts: opens the embedded database in the
 // folder given, commits one row in a transaction, says "committed" and waits to be killed.
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client.ts';

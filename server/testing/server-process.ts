@@ -1,6 +1,6 @@
 // The real server as a child process (`node server/main.ts`, as `npm start` runs it after the build),
 // for the tests of what only a process shows: its shutdown on SIGTERM, several instances behind a
-// load balancer (server/shutdown.test.ts, server/scale-out.test.ts). Beside it: a database prepared
+// load balancer (server/shutdown.db.test.ts, server/scale-out.db.test.ts). Beside it: a database prepared
 // for such a server, plain HTTP requests on a connection of their own, and a request whose body
 // arrives slowly, so that it is in flight for as long as a test needs.
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // <Icon>: the shell's icons draw at once, the app's others once their chunk is in (offline too);
 // another comes from our own server, then draws.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // The banner on the real install logic of src/lib/pwa.ts, with a fake browser around it: a window
 // that fires beforeinstallprompt, and a prompt that, like Chromium's, refuses to show without a tap.
 import { i18n } from '@lingui/core';

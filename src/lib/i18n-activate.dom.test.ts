@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // Which language a visitor gets, how it is remembered, what the document says about it, and what
 // happens when a catalog cannot be loaded (spec §8 "Failed locale loading", §9 locale cookie).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

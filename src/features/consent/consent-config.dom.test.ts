@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // The consent set-up, and that the c15t 2.x client it configures behaves as spec §7–§9 say: the
 // endpoints (served by server/routes/consent.ts), X-Request-ID, credentials, the retry policy, the
 // error codes, the offline fallback and the queue of failed saves resubmitted on the next load. The

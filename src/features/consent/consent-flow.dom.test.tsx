@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // The banner and the script registry on the real c15t (offline mode), as one visit: a choice, another
 // tab changing it, a reset elsewhere, a save the browser refuses. Each step builds on the last,
 // because c15t keeps one store per page for the page's lifetime.

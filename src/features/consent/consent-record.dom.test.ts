@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C15T_PENDING_KEY, C15T_STORAGE_KEY, CONSENT_RECORD_KEY } from './consent-config.ts';
 import { hasSavedConsent, readConsentRecord, resetConsent, writeConsentRecord } from './consent-record.ts';

@@ -1,7 +1,6 @@
-// @vitest-environment jsdom
 // What the app shell loads for cookie consent, and that the app goes on when the consent manager
 // cannot start (spec §8 "Cookie consent manager not available"). c15t itself is replaced here by
-// stand-ins; consent-flow.test.tsx runs the real one.
+// stand-ins; consent-flow.dom.test.tsx runs the real one.
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { C15T_STORAGE_KEY, CONSENT_RECORD_KEY } from './consent-config.ts';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // A device that answered the banner under c15t 1.x is not asked again under c15t 2.x: what 1.x
 // stored (written here as 1.x wrote it, to local storage and its cookie) still reads as a saved choice.
 import { getConsentFromStorage, saveConsentToStorage } from 'c15t';

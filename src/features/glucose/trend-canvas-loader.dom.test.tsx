@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, render, screen } from '@testing-library/react';

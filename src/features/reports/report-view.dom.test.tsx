@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // The report on screen against the core's hand-computed data set (schemas/report/testing/fixture.ts):
 // the numbers shown are buildReport's, in the chosen unit, and the range picker says what is wrong.
 import { i18n } from '@lingui/core';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // The staff review's statistics table, computed by the core (schemas/report/statistics.ts): each
 // reading judged by its own type's target, lows below 70 and 54, boundaries included as documented.
 import { i18n } from '@lingui/core';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 // Issue 16: the staff review names its patient with two identifiers above everything else.
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
