@@ -7,7 +7,7 @@ import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import type { EddyCollections } from '../../lib/db/database.ts';
-import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type SkipReason } from './meter-import.ts';
+import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type MeterFailure, type SkipReason } from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
 import './meter-import.css';
 
@@ -83,7 +83,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
       const name = (err as { name?: string } | null)?.name;
       // The chooser closed without a meter: nothing to say. (Bluetooth off is a NotFoundError too.)
       if (name === 'NotFoundError' && !meter && /cancel/i.test(err instanceof Error ? err.message : '')) setOpen(false);
-      else setStep({ kind: 'error', text: err instanceof MeterError ? i18n._(err.text) : err instanceof Error ? err.message : String(err) });
+      else setStep({ kind: 'error', text: err instanceof MeterError ? failureText(err.failure) : err instanceof Error ? err.message : String(err) });
     } finally {
       meter?.disconnect();
       loader.hide(id);
@@ -102,6 +102,12 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
     }
     if (plan.lastSequence !== undefined) await secureStorage.set('user', meterKey(review.meter.id), { lastSequence: plan.lastSequence } satisfies MeterRecord);
     setStep({ kind: 'done', imported: result.success.length, skipped: plan.skipped.length });
+  }
+
+  function failureText(f: MeterFailure): string {
+    if (f.kind === 'silent') return t`The meter stopped answering.`;
+    const result = f.result;
+    return t`The meter refused to send its records (${result}).`;
   }
 
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });

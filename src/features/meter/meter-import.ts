@@ -2,8 +2,6 @@
 // Service (fetchRecords, on any GATT-like object: Web Bluetooth in the app, fakes in tests), and
 // deciding what each record becomes (planImport, pure): a reading with its own time, value as
 // measured and meal tag, or a record skipped with the reason shown to the patient.
-import { msg } from '@lingui/core/macro';
-import type { MessageDescriptor } from '@lingui/core';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, mgDlOf, type EntryUnit, type GlucoseType } from '../../../schemas/glucose.ts';
 import {
@@ -48,13 +46,15 @@ export interface FetchedRecords {
 /** How long the meter may stay silent before the import gives up (records arrive every few ms). */
 export const METER_SILENCE_MS = 15_000;
 
-/** A meter that did not do its part, with what the patient is told (in their language). */
+/** How a meter failed to do its part: the card says it in the patient's language. */
+export type MeterFailure = { kind: 'silent' } | { kind: 'refused'; result: string };
+
+/** A meter that did not do its part; the message is English, for logs and tests. */
 export class MeterError extends Error {
-  readonly text: MessageDescriptor;
-  constructor(text: MessageDescriptor) {
-    // The English text with its values, for logs and tests (the screen shows `text` translated).
-    super((text.message ?? text.id).replace(/\{(\w+)\}/g, (_, key: string) => String(text.values?.[key] ?? `{${key}}`)));
-    this.text = text;
+  readonly failure: MeterFailure;
+  constructor(failure: MeterFailure) {
+    super(failure.kind === 'silent' ? 'The meter stopped answering.' : `The meter refused to send its records (${failure.result}).`);
+    this.failure = failure;
   }
 }
 
@@ -83,7 +83,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
     };
     const wait = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ error: new MeterError(msg`The meter stopped answering.`) }), silenceMs);
+      timer = setTimeout(() => finish({ error: new MeterError({ kind: 'silent' }) }), silenceMs);
     };
     const listen = (c: CharacteristicLike, handle: (v: DataView) => void) => {
       const l = (e: Event) => {
@@ -112,7 +112,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
       const answer = parseRacp(v);
       if (answer.kind !== 'response' || answer.requestOpCode !== RACP.reportStoredRecords) return;
       if (answer.result === 'success' || answer.result === 'no records found') finish({ ok: { measurements, contexts, result: answer.result } });
-      else finish({ error: new MeterError(msg`The meter refused to send its records (${answer.result}).`) });
+      else finish({ error: new MeterError({ kind: 'refused', result: answer.result }) });
     });
     void (async () => {
       await measurement.startNotifications();
