@@ -1,4 +1,4 @@
-// Payloads of the staff area's management endpoints (/api/admin/*), an extension of spec §7.
+// Payloads of the staff area's management endpoints (/api/admin/*), an extension of docs/requirements.md §7.
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, hospNo, isoDateTime, text, uuid } from './common.ts';
 import { CONSENSUS } from './report/statistics.ts';

@@ -48,7 +48,7 @@ export function row<S extends Schema>(s: S): Omit<S, '$id'> {
 const rowWith = <S extends Schema & { properties: object }>(s: S, extra: Record<string, unknown>) => ({ ...row(s), properties: { ...s.properties, ...extra } });
 
 /**
- * Every refusal (4xx) and failure (5xx): `{message}`, written for people (DESIGN.md §3 Errors), plus,
+ * Every refusal (4xx) and failure (5xx): `{message}`, written for people (docs/api.md, "Conventions"), plus,
  * for some refusals, fields a device acts on: a 409's `current` row (or null when it was deleted) and
  * the conflicting `fields`.
  */
@@ -92,7 +92,7 @@ export const readiness = {
   description: '200 when ready; 503 with what is missing (database unreachable, migrations not applied)',
 } as const;
 
-/** One icon in Iconify's JSON (spec §7 icon-data endpoint). */
+/** One icon in Iconify's JSON (docs/requirements.md §7 icon-data endpoint). */
 const iconData = obj(
   { body: str, width: { type: 'number' }, height: { type: 'number' }, left: { type: 'number' }, top: { type: 'number' }, rotate: { type: 'integer' }, hFlip: bool, vFlip: bool },
   ['body'],

@@ -37,7 +37,7 @@ export const mutationId = {
 /** The version of the row (or profile) the device's edit was made on; stale edits are refused. */
 export const baseVersion = syncVersion;
 
-/** How far ahead of the server's clock a measurement's time may be (a device clock a little fast), DESIGN.md §3. */
+/** How far ahead of the server's clock a measurement's time may be (a device clock a little fast), docs/requirements.md §10 */
 export const MAX_FUTURE_MS = 5 * 60_000;
 /** Whether `at` is later than `now` plus that allowance: a time the server refuses as in the future. */
 export function isInTheFuture(at: Date, now: number = Date.now()): boolean {

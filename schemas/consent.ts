@@ -1,4 +1,4 @@
-// Cookie consent (spec §3 consent record and banner info, §7 consent client): the payloads of the
+// Cookie consent (docs/requirements.md §3 consent record and banner info, §7 consent client): the payloads of the
 // endpoints under /api/c15t. The app's c15t 2.x client calls GET /init and POST /subjects in remote
 // mode (its `InitOutput` and `PostSubjectInput`/`PostSubjectOutput`); c15t 1.x called
 // GET /show-consent-banner and POST /consent/set, which stay for an installed app still running a
@@ -7,7 +7,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDateTime, uuid } from './common.ts';
 
-/** The consent kinds a c15t client may send; the banner sends `cookie_banner` (spec §3 default). */
+/** The consent kinds a c15t client may send; the banner sends `cookie_banner` (docs/requirements.md §3 default). */
 export const CONSENT_TYPES = ['cookie_banner', 'privacy_policy', 'dpa', 'terms_and_conditions', 'marketing_communications', 'age_verification', 'other'] as const;
 
 /** The jurisdiction codes this server answers (c15t 1.x's `JurisdictionCodeSchema`; all are c15t 2.x codes too). */
@@ -181,7 +181,7 @@ export const consentVerifyResponseSchema = {
 export type ConsentVerifyResponse = FromSchema<typeof consentVerifyResponseSchema>;
 
 /**
- * `GET /api/c15t/show-consent-banner` (spec §3 banner info). `translations` and `branding` are what
+ * `GET /api/c15t/show-consent-banner` (docs/requirements.md §3 banner info). `translations` and `branding` are what
  * the c15t 1.x store reads besides the spec's three fields: it takes `translations.language` without
  * a check, so an answer without them would stop the banner. The app words the banner itself (Lingui),
  * so the translations are left empty and c15t keeps its English defaults.
@@ -232,7 +232,7 @@ const policySurface = {
 } as const;
 
 /**
- * `GET /api/c15t/init` (c15t 2.x `InitOutput`; spec §3 banner info: the jurisdiction and the location,
+ * `GET /api/c15t/init` (c15t 2.x `InitOutput`; docs/requirements.md §3 banner info: the jurisdiction and the location,
  * and the banner decision as a policy, OPT_IN_BANNER_POLICY). The app words the banner itself (Lingui), so the
  * translations are left empty and c15t keeps its English defaults.
  */

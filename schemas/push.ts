@@ -1,5 +1,5 @@
 // What the server pushes to a device (issue 6 contract), and what a browser needs to subscribe.
-// The service worker ignores pushes that do not match (spec §5); the server's tests check every
+// The service worker ignores pushes that do not match (docs/requirements.md §5); the server's tests check every
 // message it sends against these.
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDateTime } from './common.ts';

@@ -1,4 +1,4 @@
-// `npm run bench [-- --only <key>]`: the performance figures of DESIGN.md §4 (issue 15), measured on
+// `npm run bench [-- --only <key>]`: the performance figures of docs/requirements.md §11 (issue 15), measured on
 // the built app (run `npm run build` first) and the real server, printed as a table (figure, value,
 // budget, verdict) and written to bench-results.json at the project root (git-ignored). With
 // --only, the figures measured together with <key> are measured again and merged into the file.

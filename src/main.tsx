@@ -10,7 +10,7 @@ import { staffRuntime } from './lib/staff-runtime.ts';
 import { router } from './router.tsx';
 import './styles.css';
 
-/** Auto-login is skipped on the staff and entry routes (spec §2). */
+/** Auto-login is skipped on the staff and entry routes (docs/requirements.md §2). */
 const AUTO_LOGIN_SKIPPED = ['/auth', '/admin', '/admin/login'];
 const AUTO_LOGIN_DELAY_MS = 500;
 

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// Reminder pushes in the service worker (issue 6; spec §4 push handling, §5 push validation).
+// Reminder pushes in the service worker (issue 6; docs/requirements.md §4 push handling, §5 push validation).
 //
 // 'push': ignores a push without a notification part or a data part, a medicine reminder missing
 // prescrNo, medicineName, dose or time, and any push while nobody is logged in (no replay session in

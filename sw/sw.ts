@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-// The service worker (DESIGN.md §1, issue 3 "Service worker"). It makes the app start without a
+// The service worker (docs/architecture.md, issue 3 "Service worker"). It makes the app start without a
 // network (precached shell, SPA navigation fallback) and replays the one outbox when the page asks
 // or when Background Sync fires. It never caches /api: patient data lives only in the encrypted
 // local database, never in Cache Storage. Built by scripts/build-sw.ts (bundled, then workbox-build
@@ -10,7 +10,7 @@
 // (see ReplayDoneMessage in src/lib/pwa.ts; counts only, so no patient value leaves this worker),
 // and to the page that asked: {type:'later-ready', missing} (see sw/later.ts).
 //
-// Push notifications (spec §4, §5; the worker ↔ page messages 'push-received', 'mark medicine
+// Push notifications (docs/requirements.md §4, §5; the worker ↔ page messages 'push-received', 'mark medicine
 // taken', 'remind later') live in sw/push.ts; it replays the outbox through replay() below.
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';

@@ -1,5 +1,5 @@
-// The only way the browser talks to the server (DESIGN.md §1). It adds the headers of spec §6/§7,
-// turns failures into the messages of spec §8, reports activity for the global loader and hands
+// The only way the browser talks to the server (docs/architecture.md). It adds the headers of docs/requirements.md §6/§7,
+// turns failures into the messages of docs/requirements.md §8, reports activity for the global loader and hands
 // every 401 to the session, which clears the store and returns the user to the right login page.
 
 export const MSG_REQUEST_FAILED = 'Something went wrong. Please try again.';
@@ -18,7 +18,7 @@ export class ApiError extends Error {
 export interface ApiClientOptions {
   baseUrl?: string;
   getToken: () => string | undefined;
-  /** Patients send their device id; staff never do (spec §6). */
+  /** Patients send their device id; staff never do (docs/requirements.md §6). */
   getDeviceId?: () => string | undefined;
   /** Staff viewing a patient send that patient's hospital number. */
   getHospNo?: () => string | undefined;

@@ -1,4 +1,4 @@
-// Where appointments are synced (spec §7: add, update, delete).
+// Where appointments are synced (docs/requirements.md §7: add, update, delete).
 import type { Appointment } from '../schemas/appointment.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 

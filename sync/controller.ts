@@ -1,5 +1,5 @@
 // The sync controller: when to send the outbox and pull, how often to try again, and what the
-// screens are told (spec §4 offline flag, last sync time, 'Data synchronized successfully'). The UI
+// screens are told (docs/requirements.md §4 offline flag, last sync time, 'Data synchronized successfully'). The UI
 // never calls it with data: it writes to the local collections, and this sends what they queued.
 import type { DrainResult } from './drain.ts';
 import { STUCK_AFTER } from './drain.ts';
@@ -23,10 +23,10 @@ export interface SyncControllerOptions {
   registerBackgroundSync: () => Promise<void>;
   /** After a drain: refusals that need no decision are settled here; returns what to tell the patient. */
   settle?: () => Promise<string[]>;
-  /** Tells the patient something: a synchronisation done (spec §4), or a settled refusal. */
+  /** Tells the patient something: a synchronisation done (docs/requirements.md §4), or a settled refusal. */
   onSynchronized: () => void;
   onSettled?: (messages: string[]) => void;
-  /** Whether medical data is old enough to refresh (spec §9 cache lifetimes). */
+  /** Whether medical data is old enough to refresh (docs/requirements.md §9 cache lifetimes). */
   isStale: (lastSyncAt: number | undefined) => boolean;
   isOnline: () => boolean;
   /** Asks the tab that leads the replication, if another does, to pull too (sync/replication.ts). */

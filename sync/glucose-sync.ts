@@ -1,4 +1,4 @@
-// Where glucose is synced: the REST shape of spec §7 (three lists by type; add, update, delete).
+// Where glucose is synced: the REST shape of docs/requirements.md §7 (three lists by type; add, update, delete).
 import type { EntryUnit, GlucoseReading } from '../schemas/glucose.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 

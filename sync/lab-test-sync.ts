@@ -1,4 +1,4 @@
-// Where lab tests are synced (spec §7: add, update, delete).
+// Where lab tests are synced (docs/requirements.md §7: add, update, delete).
 import type { LabTest } from '../schemas/lab-test.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 

@@ -21,7 +21,7 @@ export interface OutboxOp {
   kind: 'add' | 'update' | 'delete';
   /** The intent, e.g. "glucose.changeValue", "dose.markTaken", "profile.setMealTimes". */
   name: string;
-  /** API path under /api, e.g. "/glucose/add". Always POST (spec §7). */
+  /** API path under /api, e.g. "/glucose/add". Always POST (docs/requirements.md §7). */
   path: string;
   body: Record<string, unknown>;
   /** When the write was made on the device (ms since epoch). */

@@ -1,5 +1,5 @@
 // Where the profile is synced: one document, pulled from GET /users/. The settings a patient
-// changes on the device (meal times, glucometer days) are pushed as the calls of spec §7 that make
+// changes on the device (meal times, glucometer days) are pushed as the calls of docs/requirements.md §7 that make
 // the same difference on the server: one per meal time changed (only that field, with the version
 // it was based on, so a care team's change of another meal time is merged, not overwritten) and
 // one per glucometer day added or removed (set operations that never conflict).

@@ -1,5 +1,5 @@
 // The push inbox: where the service worker leaves what a reminder push brought, for the page to
-// pick up (spec §4 "pending medicines"). The worker cannot write the page's RxDB database (it does
+// pick up (docs/requirements.md §4 "pending medicines"). The worker cannot write the page's RxDB database (it does
 // not load RxDB), and a push often arrives while no page is open; so the worker stores the reminder
 // here, sealed with the data key like the outbox, and the page moves it into the pendingMedicines
 // collection the next time it runs (src/lib/push-messages.ts), then deletes it here.
@@ -26,7 +26,7 @@ interface Row {
 
 /** A device that stays closed for long must not pile up reminders without end. */
 export const INBOX_MAX_ITEMS = 50;
-/** Reminders expire after 2 h (spec §9); a day covers a dose note waiting for a page too. */
+/** Reminders expire after 2 h (docs/requirements.md §9); a day covers a dose note waiting for a page too. */
 export const INBOX_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 class PushInboxDatabase extends Dexie {

@@ -1,4 +1,4 @@
-// Spec §5 push validation, as the service worker and the page read a payload.
+// docs/requirements.md §5 push validation, as the service worker and the page read a payload.
 import { describe, expect, it } from 'vitest';
 import { isIntakeFromPush, parsePushPayload, readPushPageMessage } from './push-payload.ts';
 

@@ -1,4 +1,4 @@
-// What a reminder push carries (issue 6 contract; spec §5 validation) and the messages the service
+// What a reminder push carries (issue 6 contract; docs/requirements.md §5 validation) and the messages the service
 // worker and the pages exchange about it. Shared by sw/push.ts and the page (src/lib/push-messages.ts),
 // so both sides agree on one reading of a payload.
 //
@@ -24,7 +24,7 @@ export interface PushNotice {
 /** A reminder's buttons when the server did not name them. */
 export const DEFAULT_ACTION_TITLES: Record<PushAction, string> = { [PUSH_ACTION_TAKEN]: 'Mark as Taken', [PUSH_ACTION_LATER]: 'Remind Later' };
 
-/** A meal-time medicine reminder: the four fields spec §5 requires, plus what the server adds. */
+/** A meal-time medicine reminder: the four fields docs/requirements.md §5 requires, plus what the server adds. */
 export interface MedicineReminderData {
   type: 'medicine';
   prescrNo: string;
@@ -92,7 +92,7 @@ export const isMedicineReminder = (data: PushData): data is MedicineReminderData
 export const isSevereLow = (data: PushData): data is SevereLowData => data.type === 'severeLow';
 
 /**
- * The push as the app may use it, or undefined when it must be ignored (spec §5): no notification
+ * The push as the app may use it, or undefined when it must be ignored (docs/requirements.md §5): no notification
  * part, no data part, a medicine reminder without prescrNo, medicineName, dose or time, or a
  * severe-low alert without the patient's hospital number. Unknown
  * fields are dropped, so nothing the sender adds is stored or passed on unchecked.

@@ -1,4 +1,4 @@
-// The device's push subscription (issue 6 "Subscription"; spec §7 POST /users/notificationToken,
+// The device's push subscription (issue 6 "Subscription"; docs/requirements.md §7 POST /users/notificationToken,
 // §8 'Failed to save notification token', §9 push token kept 30 days).
 //
 // The server says which push provider it uses (GET /push/config): Web Push with its VAPID key (the

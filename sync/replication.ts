@@ -1,4 +1,4 @@
-// Replication of one RxDB collection with the REST API (DESIGN.md §1):
+// Replication of one RxDB collection with the REST API (docs/architecture.md):
 // - pull: the list GET by server version (`?since=<version>`, paged with the server's cursor);
 //   deleted ids become RxDB deletions. Documents with writes waiting in the outbox when the request went out or when
 //   its answer came, or refused and not yet decided by the patient, are skipped, so a pull never shows an older server copy over a change the

@@ -104,7 +104,7 @@ describe('secure storage envelope', () => {
     expect(envelopeOf('user_fcmToken')).toMatchObject({ category: 'security', maxAge: PUSH_TOKEN_MAX_AGE_MS });
     expect(envelopeOf('user_profile')).toMatchObject({ category: 'medical', maxAge: USER_DATA_MAX_AGE_MS });
     expect(envelopeOf('admin_token')).toMatchObject({ category: 'security', keyType: 'admin', maxAge: ADMIN_MAX_AGE_MS });
-    // Spec §6: admin data persists with storage category security, not only the admin's token.
+    // docs/requirements.md §6: admin data persists with storage category security, not only the admin's token.
     expect(envelopeOf('admin_userHospNo')).toMatchObject({ category: 'security', keyType: 'admin', maxAge: ADMIN_MAX_AGE_MS });
 
     expect(await store.get('user', 'token')).toBe(TOKEN);
@@ -129,7 +129,7 @@ describe('secure storage envelope', () => {
     expect(raw).not.toMatch(/(?<![A-Za-z0-9_-])(347|57|58)(?![A-Za-z0-9_-])/);
   });
 
-  it('lifetimes follow spec §9', () => {
+  it('lifetimes follow docs/requirements.md §9', () => {
     expect(SESSION_TOKEN_MAX_AGE_MS).toBe(7 * DAY);
     expect(ADMIN_MAX_AGE_MS).toBe(24 * HOUR);
     expect(PUSH_TOKEN_MAX_AGE_MS).toBe(30 * DAY);
@@ -468,7 +468,7 @@ describe('integrity check', () => {
 });
 
 describe('cache lifetimes', () => {
-  it('holds the spec §9 policy', () => {
+  it('holds the docs/requirements.md §9 policy', () => {
     expect(CACHE_POLICY).toEqual({
       medical: { maxAgeMs: 15 * MIN, refreshAfterMs: 10 * MIN, encrypted: true },
       preferences: { maxAgeMs: HOUR, refreshAfterMs: 45 * MIN, encrypted: false },

@@ -1,6 +1,6 @@
-// The secure store for session items (spec §3 envelope, §9 secure storage). It lives in
+// The secure store for session items (docs/requirements.md §3 envelope, §9 secure storage). It lives in
 // localStorage because the session must be at hand at start-up (auto-login), before RxDB has
-// loaded; but DESIGN.md §4 forbids any token or patient value in plain form in browser storage, so
+// loaded; but docs/requirements.md §11 forbids any token or patient value in plain form in browser storage, so
 // every value is sealed with the device's data key (AES-GCM, bound to its storage key) and only the
 // envelope's metadata is readable.
 //
@@ -40,7 +40,7 @@ export const WRITE_DEBOUNCE_MS = 100;
  */
 export const ENVELOPE_VERSION = 2;
 
-/** Items that grant access rather than describe the patient (spec §9). */
+/** Items that grant access rather than describe the patient (docs/requirements.md §9). */
 export const SECURITY_ITEMS: ReadonlySet<string> = new Set(['token', 'fcmToken']);
 
 export interface Envelope {
@@ -95,7 +95,7 @@ export interface IntegrityCheckOptions {
 
 export const storageKey = (namespace: Namespace, name: string): string => `${namespace}_${name}`;
 
-/** Spec §6/§9: everything the staff area keeps is category security; a patient's token and push token too. */
+/** docs/requirements.md §6/§9: everything the staff area keeps is category security; a patient's token and push token too. */
 export const categoryOf = (name: string, namespace: Namespace = 'user'): StorageCategory =>
   namespace === 'admin' || SECURITY_ITEMS.has(name) ? 'security' : 'medical';
 
@@ -411,7 +411,7 @@ export class SecureStorage {
 /** The app's store, on localStorage and the device's data key. */
 export const secureStorage = new SecureStorage();
 
-// ---- Cache lifetimes (spec §9) ---------------------------------------------------------------
+// ---- Cache lifetimes (docs/requirements.md §9) ---------------------------------------------------------------
 
 export type CacheKind = 'medical' | 'preferences' | 'reference';
 

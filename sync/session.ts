@@ -1,4 +1,4 @@
-// The patient session (spec §4): logged out → logged in once a token is received (local data of
+// The patient session (docs/requirements.md §4): logged out → logged in once a token is received (local data of
 // any previous user is wiped first, the same patient's is kept); back to logged out on logout, on a
 // 401, or when the periodic check (every 30 minutes) finds the token invalid. The token itself
 // lives only sealed (see vault).
@@ -44,7 +44,7 @@ export interface PatientSessionOptions {
   lockLocalData?: () => Promise<void>;
   /**
    * Before a login is completed: keep the local data when it belongs to `hospNo`, otherwise clear it
-   * (default: always wipe, spec §4 "stores are cleared first").
+   * (default: always wipe, docs/requirements.md §4 "stores are cleared first").
    */
   prepareLocalData?: (hospNo: string) => Promise<void>;
   /** The session ended by itself (found at start-up or by the periodic check): the patient is told why they must log in. */
@@ -87,7 +87,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
       input.method === 'password'
         ? await opts.api.post<{ token: string; expiresAt?: string }>('/auth/loginWithPassword', { hospNo: input.hospNo, password: input.password })
         : await opts.api.post<{ token: string; expiresAt?: string }>('/auth/login', input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
-    // Stores are cleared first, then the new user's data is fetched (spec §4); a patient locked out
+    // Stores are cleared first, then the new user's data is fetched (docs/requirements.md §4); a patient locked out
     // by an ended session finds their own unsent entries still there.
     await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(input.hospNo);
     const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };

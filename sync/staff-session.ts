@@ -1,6 +1,6 @@
-// The staff session (spec §4 "Admin session"): an admin logged in with e-mail and password, or a
+// The staff session (docs/requirements.md §4 "Admin session"): an admin logged in with e-mail and password, or a
 // doctor who entered with a doctor token the server verified. Either way the token is the bearer of
-// every staff call; it lives only sealed (vault), 24 hours at most (spec §9 admin items). A 401, a
+// every staff call; it lives only sealed (vault), 24 hours at most (docs/requirements.md §9 admin items). A 401, a
 // failed doctor check, the expiry or a logout end the session and clear the admin store.
 import { ApiError, type ApiClient } from './api-client.ts';
 
@@ -73,7 +73,7 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
       );
       return begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
     },
-    /** Verifies a doctor token (spec §5 "The doctor token must verify"); a failure clears the doctor session. */
+    /** Verifies a doctor token (docs/requirements.md §5 "The doctor token must verify"); a failure clears the doctor session. */
     async loginDoctor(token: string): Promise<StoredStaff> {
       try {
         const res = await opts.api.post<{ doctor: { name: string; expiresAt: string; hospitals: StaffHospital[] } }>('/admin/verifyToken', undefined, { token, checksCredentials: true });
@@ -99,7 +99,7 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
       await end();
       if (token) await opts.api.post('/admin/logout', undefined, { token, quiet: true, checksCredentials: true }).catch(() => undefined);
     },
-    /** A 401 on any staff call: the admin store is cleared (spec §8). */
+    /** A 401 on any staff call: the admin store is cleared (docs/requirements.md §8). */
     expire: end,
   };
 }

@@ -1,4 +1,4 @@
-// The offline flag and the last sync time (spec §4), and what the outbox holds, as a tiny store
+// The offline flag and the last sync time (docs/requirements.md §4), and what the outbox holds, as a tiny store
 // React can subscribe to. The counts are read from the outbox (sync/controller.ts watches it), never
 // kept anywhere else.
 export interface SyncStatus {

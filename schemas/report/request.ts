@@ -1,4 +1,4 @@
-// The body of POST /api/users/report, /api/admin/report and /api/admin/report/fhir (spec §7:
+// The body of POST /api/users/report, /api/admin/report and /api/admin/report/fhir (docs/requirements.md §7:
 // `{from, to}` as ISO date strings), with the language and unit the PDF is written in.
 import type { FromSchema } from 'json-schema-to-ts';
 import { isoDate } from '../common.ts';

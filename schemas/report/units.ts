@@ -1,4 +1,4 @@
-// Glucose units for the report. The model keeps mg/dL (as stored, DESIGN.md §4); mmol/L is only a
+// Glucose units for the report. The model keeps mg/dL (as stored, docs/requirements.md §11); mmol/L is only a
 // way of showing it: mg/dL ÷ 18.016, one decimal (the same rule as the app's entry screens).
 import { MG_DL_PER_MMOL_L } from '../glucose.ts';
 import { asTaken, type Judgeable } from './statistics.ts';

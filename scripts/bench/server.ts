@@ -1,4 +1,4 @@
-// The server figures of `npm run bench` (issue 15, DESIGN.md §4), measured on the real server
+// The server figures of `npm run bench` (issue 15, docs/requirements.md §11), measured on the real server
 // (`node server/main.ts` through tests/fixtures/server.ts, fresh database, demo data) with
 // autocannon, 10 clients by default:
 // - `serverAddRpsPglite`: authenticated `POST /api/glucose/add` per second on the embedded database.

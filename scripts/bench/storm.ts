@@ -1,4 +1,4 @@
-// `reconnectStorm` of `npm run bench` (issue 15, DESIGN.md §4): a ward's Wi-Fi comes back and 500
+// `reconnectStorm` of `npm run bench` (issue 15, docs/requirements.md §11): a ward's Wi-Fi comes back and 500
 // devices, each with 20 glucose readings written offline, reconnect within one second and empty
 // their outboxes against the real server on PostgreSQL.
 //

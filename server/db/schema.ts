@@ -412,7 +412,7 @@ export const auditLog = pgTable(
   (t) => [index('audit_patient_at_idx').on(t.patientId, t.at), index('audit_at_idx').on(t.at)],
 );
 
-// Proof of cookie consent (spec §3 consent record): what was chosen, where and when, by which request.
+// Proof of cookie consent (docs/requirements.md §3 consent record): what was chosen, where and when, by which request.
 // Consent is given before login, so a record names no patient; the client address is kept only as
 // an HMAC under a server secret (see consent-service.ts), enough to tell the same device's records
 // apart, not to recover the address. subject_id is the id c15t 2.x makes up on the device (sub_…),

@@ -1,4 +1,4 @@
-// The access rules of DESIGN.md §4: a patient token reaches only its own records whatever it sends;
+// The access rules of docs/requirements.md §11: a patient token reaches only its own records whatever it sends;
 // staff read a patient only through X-Hosp-No, only in their hospitals, read-only, and every such
 // read is written to the audit log. Real Fastify `inject`, real database, no mocks.
 import { randomUUID } from 'node:crypto';

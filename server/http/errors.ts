@@ -1,4 +1,4 @@
-// Every error the API answers with is `{message}` and a status from DESIGN.md §3, plus, for some
+// Every error the API answers with is `{message}` and a status from docs/requirements.md §10, plus, for some
 // refusals, fields a device acts on (a 409's `current` row, the conflicting `fields`, a `code`).
 // Services throw these; the error handler turns anything else into a logged 500 without leaking
 // internals.

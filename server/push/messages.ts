@@ -145,7 +145,7 @@ export interface SevereLowAlert {
 function delayText(ms: number, locale: string): string {
   const total = Math.max(1, Math.round(ms / 60_000));
   const parts = { hours: Math.floor(total / 60), minutes: total % 60 };
-  // Intl.DurationFormat is in Node 24 (DESIGN.md §3), not yet in TypeScript's lib.
+  // Intl.DurationFormat is in Node 24 (docs/requirements.md §10), not yet in TypeScript's lib.
   const DurationFormat = (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat;
   return new DurationFormat(locale, { style: 'short' }).format(parts.hours > 0 ? parts : { minutes: parts.minutes });
 }

@@ -20,5 +20,5 @@ export interface PushSender {
   send(device: DeviceToken, message: PushMessage): Promise<SendOutcome>;
 }
 
-/** A reminder is worth delivering only while the patient can still act on it (spec §9: 2 hours). */
+/** A reminder is worth delivering only while the patient can still act on it (docs/requirements.md §9: 2 hours). */
 export const PUSH_TTL_SECONDS = 2 * 3600;

@@ -1,6 +1,6 @@
 // A row as the API sends it, built by the database (see jsonObject). Lists of
 // thousands of rows then cost the server no Date parsing, no object per row and no JSON.stringify:
-// it joins the texts (record-helpers.ts, listSynced). The shapes are spec §3/§7's and must equal the
+// it joins the texts (record-helpers.ts, listSynced). The shapes are docs/requirements.md §3/§7's and must equal the
 // ones server/services/dto.ts builds from rows; json-view.db.test.ts checks both on the same rows.
 // Keys come in the order the routes' serializer writes an object of the same schema (schemas/api.ts):
 // the schema's required properties first, so a write answered from this text and one answered from

@@ -1,4 +1,4 @@
-// Staff authentication and the users list, spec §7 admin table.
+// Staff authentication and the users list, docs/requirements.md §7 admin table.
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { adminLoginSchema } from '../../schemas/auth.ts';

@@ -1,4 +1,4 @@
-// /api/admin/* management endpoints (DESIGN.md §3 extensions). Doctors may read; admins may write.
+// /api/admin/* management endpoints (docs/requirements.md §10 extensions). Doctors may read; admins may write.
 import type { FastifyRequest } from 'fastify';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';

@@ -1,5 +1,5 @@
-// The staff area's endpoints: the users list of spec §7 and the /api/admin/* management extensions
-// of DESIGN.md §3. Real Fastify `inject`, real database, no mocks. Tests in this file share one
+// The staff area's endpoints: the users list of docs/requirements.md §7 and the /api/admin/* management extensions
+// of docs/requirements.md §10. Real Fastify `inject`, real database, no mocks. Tests in this file share one
 // database and run in order; each creates the rows it asserts on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -362,12 +362,12 @@ describe('prescriptions', () => {
     expect(list.status).toBe(404);
   });
 
-  it('ending without a date makes today the last day (still active today, spec §3)', async () => {
+  it('ending without a date makes today the last day (still active today, docs/requirements.md §3)', async () => {
     const rx = (await post(base, { prescrNo: 'RX-END-TODAY', name: 'Gliclazide', dose: '40 mg', startDate: dayOffset(-3) })).json['data'] as Prescription;
     const ended = await post(`${base}/${rx._id}/end`);
     expect(ended.status).toBe(200);
     expect(ended.json['data']).toMatchObject({ _id: rx._id, endDate: dayOffset(0) });
-    // Spec §3: active medicines have no endDate or an endDate on or after today (end of day).
+    // docs/requirements.md §3: active medicines have no endDate or an endDate on or after today (end of day).
     expect((await medicinesOf(tokenA)).map((m) => m._id)).toContain(rx._id);
     // The app's clients send an empty JSON body with the JSON content type: accepted too.
     const again = await call(h.app, 'POST', `${base}/${rx._id}/end`, { token: adminToken, headers: { 'content-type': 'application/json' } });

@@ -1,4 +1,4 @@
-// Patient authentication, spec §7 /auth/*. All routes are rate-limited per client address.
+// Patient authentication, docs/requirements.md §7 /auth/*. All routes are rate-limited per client address.
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { loginSchema, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../../schemas/auth.ts';

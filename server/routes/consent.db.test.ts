@@ -1,4 +1,4 @@
-// The cookie-consent endpoints of remote mode (spec §3, §7) on a real server and database, checked
+// The cookie-consent endpoints of remote mode (docs/requirements.md §3, §7) on a real server and database, checked
 // against the schemas the c15t clients' answers are written to: GET /init and POST /subjects for
 // c15t 2.x, GET /show-consent-banner and POST /consent/set for a c15t 1.x build still installed, and
 // POST /consent/verify for both.

@@ -1,4 +1,4 @@
-// The cookie-consent endpoints of remote mode (spec §7), under the c15t client's default base path
+// The cookie-consent endpoints of remote mode (docs/requirements.md §7), under the c15t client's default base path
 // /api/c15t: GET /init and POST /subjects, which the app's c15t 2.x client calls; GET
 // /show-consent-banner and POST /consent/set, which c15t 1.x called and an installed app still
 // running a 1.x build calls until its service worker updates it; and POST /consent/verify. Public on

@@ -1,4 +1,4 @@
-// "No input of any shape produces a 500" (DESIGN.md §3 Errors): every route under /api, as a patient,
+// "No input of any shape produces a 500" (docs/api.md, "Conventions"): every route under /api, as a patient,
 // as an admin viewing patient A and without a token, gets bodies, field values, content types, query
 // strings, path parameters and headers of every odd shape. Every answer must be below 500, and every
 // error must be JSON with a string `message`.

@@ -1,4 +1,4 @@
-// The icon-data endpoint (spec §7): Iconify JSON for the icons a screen needs beyond the bundled ones,
+// The icon-data endpoint (docs/requirements.md §7): Iconify JSON for the icons a screen needs beyond the bundled ones,
 // served from the Material Design Icons set on disk so no browser ever asks a public icon service.
 // Public (icons carry no patient data) and cacheable for a day.
 import { readFileSync } from 'node:fs';

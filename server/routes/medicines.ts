@@ -17,7 +17,7 @@ export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
 
   api.get('/users/medicines', read('The active medicines (prescriptions); incremental with ?since=', medicineList), async (req) => medicines.activeMedicines(ctx, requireSubject(req), parseSince(req.query.since, req.query.limit)));
 
-  // The path really is singular `user` here (spec §7).
+  // The path really is singular `user` here (docs/requirements.md §7).
   postPatientWrite(api, ctx, '/user/medicines/taken');
   postPatientWrite(api, ctx, '/user/medicines/taken/delete');
   api.post('/users/medicines/remindLater', { ...write, schema: { summary: 'Remind again about a dose in a while', body: remindLaterSchema, response: answers(remindLater) } }, async (req, reply) =>

@@ -79,7 +79,7 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
   ),
   write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten }, labTestUpdateSchema, async (tx, s, b: LabTestUpdate) => ok(await labs.updateLabTest(tx, s.patientId, b))),
   write('/tests/delete', { summary: 'Delete a lab test result', answer: message }, labTestDeleteSchema, async (tx, s, b: LabTestDelete) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
-  // The path really is singular `user` here (spec §7).
+  // The path really is singular `user` here (docs/requirements.md §7).
   write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b: MedicineTaken) => ok(await medicines.markTaken(tx, s, b))),
   write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message }, medicineTakenDeleteSchema, async (tx, s, b: MedicineTakenDelete) => ok(await medicines.removeDose(tx, s.patientId, b))),
 ];

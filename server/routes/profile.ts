@@ -11,7 +11,7 @@ export function profileRoutes(api: TypedApp, ctx: AppContext): void {
   const read = { preHandler: patientAccess(ctx, { write: false }) };
   const write = { preHandler: patientAccess(ctx, { write: true }) };
 
-  // Spec §7 calls `GET /users/` with the slash; without it is accepted too.
+  // docs/requirements.md §7 calls `GET /users/` with the slash; without it is accepted too.
   const profileSchema = { schema: { summary: "The patient's profile", response: answers(profileAnswer) } };
   api.get('/users/', { ...read, ...profileSchema }, async (req) => profile.profile(ctx, requireSubject(req).patientId));
   api.get('/users', { ...read, ...profileSchema }, async (req) => profile.profile(ctx, requireSubject(req).patientId));

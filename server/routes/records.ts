@@ -1,4 +1,4 @@
-// Glucose, symptoms, appointments and lab tests: spec §7 with the DESIGN.md §3 extensions (client
+// Glucose, symptoms, appointments and lab tests: docs/requirements.md §7 with the docs/requirements.md §10 extensions (client
 // `_id`, `recordedAt`, `?since=`) and docs/sync-protocol.md (versions, mutation ids, baseVersion).
 // Reads are open to staff through X-Hosp-No; writes are the patient's own, each in one transaction
 // (patient-writes.ts, shared with the batch route).

@@ -1,4 +1,4 @@
-// Reports (issue 7): spec §7 POST /users/report for the patient, and for staff POST /admin/report
+// Reports (issue 7): docs/requirements.md §7 POST /users/report for the patient, and for staff POST /admin/report
 // (the same PDF for any patient of their hospitals, X-Hosp-No) and /admin/report/fhir (FHIR R4 for
 // the hospital record). Making a PDF costs real CPU, so these are rate-limited per client address.
 import type { FastifyReply } from 'fastify';

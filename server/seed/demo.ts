@@ -1,4 +1,4 @@
-// Demo data of DESIGN.md §3: a hospital group with two hospitals, an admin for both, and two
+// Demo data of docs/requirements.md §10: a hospital group with two hospitals, an admin for both, and two
 // patients with 90 days of plausible diabetes data ending now. Deterministic (seeded PRNG) apart
 // from being anchored to the current date, so screenshots and tests see the same shapes.
 import { randomUUID } from 'node:crypto';

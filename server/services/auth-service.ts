@@ -1,4 +1,4 @@
-// Patient and staff authentication (DESIGN.md §4). Every failure for a hospital number answers
+// Patient and staff authentication (docs/requirements.md §11). Every failure for a hospital number answers
 // exactly as it would for an unknown one, so the API cannot be used to find out who is a patient.
 import type { AppContext } from '../context.ts';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Cookie consent in remote mode (spec §3, §7): the banner decision, proof of consent, verification.
+// Cookie consent in remote mode (docs/requirements.md §3, §7): the banner decision, proof of consent, verification.
 // Consent is given before anyone logs in, so nothing here knows a patient; a device is told apart
 // only by the subject id c15t 2.x made on it, the record id c15t 1.x was given, or an HMAC of its
 // address.
@@ -61,7 +61,7 @@ function locate(headers: Headers): { jurisdiction: Jurisdiction; location: ShowC
 }
 
 /**
- * c15t 1.x: the banner shows wherever the device has no saved consent (spec §4): the location only
+ * c15t 1.x: the banner shows wherever the device has no saved consent (docs/requirements.md §4): the location only
  * informs. It is never "no banner", which would make the c15t client grant every purpose by itself.
  */
 export function bannerInfo(headers: Headers): ShowConsentBanner {

@@ -1,4 +1,4 @@
-// Rows → the JSON shapes of spec §3/§7 (`_id`, ISO strings, glucose `value` in mg/dL), each with
+// Rows → the JSON shapes of docs/requirements.md §3/§7 (`_id`, ISO strings, glucose `value` in mg/dL), each with
 // the row's `version` (docs/sync-protocol.md). Keys in the order the routes' serializer writes them
 // (the schema's required properties first), as json-view.ts does.
 import type { AppointmentRow, GlucoseRow, IntakeRow, LabTestRow, SymptomRow } from '../repositories/records.ts';

@@ -54,7 +54,7 @@ interface SyncedReads {
 export type ListKeys = ReadonlyArray<readonly [key: string, group: string | null]>;
 
 /**
- * A list GET's answer (spec §7, docs/sync-protocol.md): the live rows under their keys, and with
+ * A list GET's answer (docs/requirements.md §7, docs/sync-protocol.md): the live rows under their keys, and with
  * `since` the deleted ids (and, by version, the checkpoint and next page). The rows come from the
  * database as JSON text (repositories/json-view.ts) and are only joined here: a patient's 3,000
  * readings cost no Date, no object and no JSON.stringify per row.

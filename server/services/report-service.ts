@@ -1,4 +1,4 @@
-// Reports on the server (spec §7 POST /users/report; staff: /admin/report and its FHIR export),
+// Reports on the server (docs/requirements.md §7 POST /users/report; staff: /admin/report and its FHIR export),
 // made by the same buildReport + renderReportPdf + fhirBundle as on the device, from PostgreSQL.
 import type { AppContext } from '../context.ts';
 import { buildReport, previousRange } from '../../schemas/report/build-report.ts';

@@ -1,4 +1,4 @@
-// The 404 and generic error pages (spec §2, §8). They stand alone: the error page replaces the whole
+// The 404 and generic error pages (docs/requirements.md §2, §8). They stand alone: the error page replaces the whole
 // root layout, so it must not rely on anything the layout sets up.
 import { Link, useLocation, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';

@@ -1,4 +1,4 @@
-// The in-page offer to install the app (spec §2, §4, §9). src/lib/pwa.ts keeps the browser's
+// The in-page offer to install the app (docs/requirements.md §2, §4, §9). src/lib/pwa.ts keeps the browser's
 // install prompt; browsers refuse to show it without a tap (its automatic showing after 2 s then
 // fails and the prompt is kept), so this banner gives the patient that tap, 2 s after the offer,
 // without blocking the page. "Don't show again" is remembered in local storage for good.

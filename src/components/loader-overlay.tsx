@@ -1,4 +1,4 @@
-// The global full-screen loader (spec §2, §9): spinner, a medical icon, three bouncing dots, texts and
+// The global full-screen loader (docs/requirements.md §2, §9): spinner, a medical icon, three bouncing dots, texts and
 // an optional progress bar, above everything (z-index 99999) in the brand colour.
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useSyncExternalStore } from 'react';

@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 
-/** Sets "<page> | Eddy - Diabetes Management" (spec §1) while the page is shown. */
+/** Sets "<page> | Eddy - Diabetes Management" (docs/requirements.md §1) while the page is shown. */
 export function usePageTitle(page: string): void {
   const { t } = useLingui();
   const title = t`${page} | Eddy - Diabetes Management`;

@@ -1,4 +1,4 @@
-// The toast stack (spec §2, §9): above the page (z-index 10000), below the loader. Errors are
+// The toast stack (docs/requirements.md §2, §9): above the page (z-index 10000), below the loader. Errors are
 // announced as alerts, everything else politely as status. Logical properties, so it mirrors in RTL.
 import { Plural, useLingui } from '@lingui/react/macro';
 import { useSyncExternalStore } from 'react';

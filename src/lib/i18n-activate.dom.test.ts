@@ -1,5 +1,5 @@
 // Which language a visitor gets, how it is remembered, what the document says about it, and what
-// happens when a catalog cannot be loaded (spec §8 "Failed locale loading", §9 locale cookie).
+// happens when a catalog cannot be loaded (docs/requirements.md §8 "Failed locale loading", §9 locale cookie).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { activateLocale, detectLocale, ensureFullCatalog, i18n, isRtl, LANGUAGE_NAMES, LOCALE_COOKIE, LOCALES, rememberLocale, setCatalogLoaderForTests, type CatalogPart, type Locale } from './i18n.ts';
 

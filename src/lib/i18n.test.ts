@@ -64,7 +64,7 @@ describe('locale-aware paths', () => {
     expect(withLocale('/app', 'en')).toBe('/app');
   });
 
-  it('work the same for every locale and every route of spec §2, the staff area included', () => {
+  it('work the same for every locale and every route of docs/requirements.md §2, the staff area included', () => {
     const routes = ['/', '/auth', '/app', '/app/tests', '/app/profile', '/app/reports', '/app/symptoms', '/admin', '/admin/login', '/admin/report', '/admin/hospital-select', '/admin/manage'];
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       for (const route of routes) {

@@ -103,7 +103,7 @@ async function loadParts(locale: Locale, parts: readonly CatalogPart[]): Promise
 /**
  * Loads and activates a locale's catalog (the login part, and the rest too once a page past the
  * login pages was shown). A catalog that fails to load (a chunk missing offline, a broken deploy) is
- * logged as "Failed locale loading" (spec §8) and English is shown instead; the remembered choice is
+ * logged as "Failed locale loading" (docs/requirements.md §8) and English is shown instead; the remembered choice is
  * then left as it was, so the language comes back once its catalog loads. Resolves to the locale
  * actually active.
  */

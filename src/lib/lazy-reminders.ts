@@ -1,6 +1,6 @@
 // The reminders store as the screens get it from the runtime, loading the real one (src/lib/reminders.ts
 // and sync/push-subscription.ts) on first use: like RxDB, reminders are needed only after login, and
-// the login route's JavaScript budget (DESIGN.md §4) has no room for them.
+// the login route's JavaScript budget (docs/requirements.md §11) has no room for them.
 import type { Reminders, RemindersState } from './reminders.ts';
 
 /** Until the module is loaded: nothing to offer yet, nothing to press. */

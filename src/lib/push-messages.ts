@@ -1,4 +1,4 @@
-// The page's side of reminder pushes (spec §3 pending medicines, §4 push handling, §5 truncation, §9
+// The page's side of reminder pushes (docs/requirements.md §3 pending medicines, §4 push handling, §5 truncation, §9
 // 2 h expiry and 8 s push notices). The service worker keeps what a push brought in the push inbox
 // (sync/push-inbox.ts); this module moves it into the pendingMedicines collection, on start and on
 // each 'push-received', and answers the worker's 'mark medicine taken' and 'remind later'.
@@ -29,7 +29,7 @@ const TIME_MAX = 40;
 /** Trimmed first, so a cut never leaves a value of spaces only (the schemas refuse blank text). */
 const cut = (value: string, max: number): string => value.trim().slice(0, max);
 
-/** A reminder as a pending entry, its fields cut to spec §5's lengths; it expires 2 h after arrival. */
+/** A reminder as a pending entry, its fields cut to docs/requirements.md §5's lengths; it expires 2 h after arrival. */
 export function toPendingMedicine(data: MedicineReminderData, userId: string, receivedAt: number, id: string = uuidv7()): PendingMedicine {
   const pending: PendingMedicine = {
     _id: id,
@@ -105,7 +105,7 @@ export async function takeInbox(cols: PushCollections, userId: string, now: numb
   await tidyPending(cols, now);
 }
 
-/** The in-app notice of a push that just arrived (8 s, spec §9). */
+/** The in-app notice of a push that just arrived (8 s, docs/requirements.md §9). */
 export function receivedNotice(data: PushData): ToastOptions {
   if (isMedicineReminder(data)) {
     const { medicineName, dose, time } = data;

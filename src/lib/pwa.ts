@@ -1,4 +1,4 @@
-// The page's side of the installable, offline-first app (spec §4, §8, §9): registers the service
+// The page's side of the installable, offline-first app (docs/requirements.md §4, §8, §9): registers the service
 // worker (sw/sw.ts, built to /sw.js), looks for a new version at start-up and every 20 s, switches to
 // a waiting version and reloads once, reloads once when a lazily loaded chunk is missing (a new
 // deploy replaced it), asks the worker to replay the outbox, and shows the browser's install prompt.
@@ -13,13 +13,13 @@ export type { ReplayDoneMessage };
 export const SW_URL = '/sw.js';
 /** Background Sync tag the worker replays the outbox on (sw/sw.ts). */
 export const OUTBOX_SYNC_TAG = 'eddy-outbox';
-/** Spec §9: service worker update poll. */
+/** docs/requirements.md §9: service worker update poll. */
 export const UPDATE_POLL_MS = 20_000;
-/** Spec §9: chunk-reload guard; also the window in which a version switch reloads only once. */
+/** docs/requirements.md §9: chunk-reload guard; also the window in which a version switch reloads only once. */
 export const RELOAD_GUARD_MS = 10_000;
-/** Spec §9: install prompt delay. */
+/** docs/requirements.md §9: install prompt delay. */
 export const INSTALL_PROMPT_DELAY_MS = 2_000;
-/** Spec §2: the permanent "don't show the install prompt" choice lives in local storage. */
+/** docs/requirements.md §2: the permanent "don't show the install prompt" choice lives in local storage. */
 export const INSTALL_HIDDEN_KEY = 'eddy-install-prompt-hidden';
 /** sessionStorage markers: when this tab last reloaded for a missing chunk / a new version. */
 export const CHUNK_RELOAD_KEY = 'eddy-chunk-reload-at';
@@ -91,7 +91,7 @@ export interface Pwa {
   start(): void;
   /** Removes every listener and timer (tests; a page never needs it). */
   stop(): void;
-  /** Set when registering the service worker failed (spec §8): the app will not work offline. */
+  /** Set when registering the service worker failed (docs/requirements.md §8): the app will not work offline. */
   registrationError: ReadableStore<boolean>;
   install: ReadableStore<InstallState>;
   /** Shows the captured install prompt now (e.g. from an "Install" button). */
@@ -206,7 +206,7 @@ export function createPwa(env: PwaEnv): Pwa {
 
   function watchInstallPrompt(): void {
     listen(env.window, 'beforeinstallprompt', (event) => {
-      // Keep the browser's own banner away: the prompt is shown by us, 2 s later (spec §4).
+      // Keep the browser's own banner away: the prompt is shown by us, 2 s later (docs/requirements.md §4).
       event.preventDefault();
       deferredPrompt = event as BeforeInstallPromptEvent;
       updateInstall({ available: true, hidden: isHidden() });

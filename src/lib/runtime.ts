@@ -23,7 +23,7 @@ import { toast, type ToastOptions } from './ui/toast-store.ts';
 // device with no session (the performance budget of the login route).
 const outbox = () => import('../../sync/outbox.ts');
 
-// The session token lives only sealed in the secure store (spec §9: user_token, category security).
+// The session token lives only sealed in the secure store (docs/requirements.md §9: user_token, category security).
 const vault: SessionVault = {
   // Past the item's 7 days by the device's clock, the session counts as expired there: start-up
   // then asks the server, and a session that did end is said to have ended (sync/session.ts).
@@ -57,7 +57,7 @@ status.subscribe(() => {
 let onSessionExpired: () => void = () => undefined;
 
 /**
- * Any 401 (a call or a replayed write): the patient goes to / (spec §8). The app locks rather than
+ * Any 401 (a call or a replayed write): the patient goes to / (docs/requirements.md §8). The app locks rather than
  * wipes: unsent entries stay sealed for the same patient's next login (docs/sync-protocol.md).
  */
 function handleUnauthorized(): void {
@@ -83,7 +83,7 @@ const reminders = lazyReminders(
     const [{ createReminders, browserRemindersEnv }, { createPushSubscriptions }] = await Promise.all([import('./reminders.ts'), import('../../sync/push-subscription.ts')]);
     const subscriptions = createPushSubscriptions({
       api,
-      // The push token record is a security item of the secure store (user_fcmToken, 30 days, spec §9).
+      // The push token record is a security item of the secure store (user_fcmToken, 30 days, docs/requirements.md §9).
       store: {
         get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
         set: (record) => secureStorage.set('user', 'fcmToken', record),
@@ -110,7 +110,7 @@ async function registerBackgroundReplay(): Promise<void> {
 let replications: RxReplicationState<unknown, Checkpoint>[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
-  // RxDB and the encryption load only after login (login route budget, DESIGN.md §4).
+  // RxDB and the encryption load only after login (login route budget, docs/requirements.md §11).
   database ??= import('./db/database.ts').then((m) => m.openEddyDatabase());
   return database;
 }
@@ -200,7 +200,7 @@ function loadController(): Promise<SyncController> {
           for (const text of messages) toast({ type: 'error', text: text || MSG_RESPONSE_FAILED });
         },
         onSynchronized: () => toast({ type: 'success', text: msg`Data synchronized successfully` }),
-        // Medical data is refreshed once it is 10 minutes old (spec §9 cache lifetimes).
+        // Medical data is refreshed once it is 10 minutes old (docs/requirements.md §9 cache lifetimes).
         isStale: (lastSyncAt) => lastSyncAt === undefined || freshness(lastSyncAt, 'medical') !== 'fresh',
         isOnline: () => navigator.onLine,
         askLeaderToPull: () => {
@@ -271,7 +271,7 @@ async function startSync(owner: StoredSession): Promise<void> {
   void startReminders(db, owner);
 }
 
-/** Reminder pushes: the inbox the worker fills, its messages, then the subscription (spec §4). */
+/** Reminder pushes: the inbox the worker fills, its messages, then the subscription (docs/requirements.md §4). */
 async function startReminders(db: EddyDatabase, owner: StoredSession): Promise<void> {
   try {
     const { startPushMessages } = await import('./push-messages.ts');
@@ -299,7 +299,7 @@ session.subscribe((s) => {
 
 if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => status.update({ offline: true }));
-  // Back online while logged in: re-sync, record the time, clear the flag, say so (spec §4).
+  // Back online while logged in: re-sync, record the time, clear the flag, say so (docs/requirements.md §4).
   window.addEventListener('online', () => {
     if (session.state.status === 'logged-in') void syncNow({ announce: true });
     else status.update({ offline: false });

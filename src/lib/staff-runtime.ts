@@ -1,5 +1,5 @@
 // The staff area's long-lived parts: its own API client (no device id, the chosen patient's
-// X-Hosp-No, spec §6), the staff session and the choices a staff member makes (hospital, patient),
+// X-Hosp-No, docs/requirements.md §6), the staff session and the choices a staff member makes (hospital, patient),
 // all kept sealed in the secure store's admin namespace (category security, 24 h). Separate from
 // the patient runtime: a patient token can never reach the staff area and the other way round.
 import { msg } from '@lingui/core/macro';
@@ -14,7 +14,7 @@ import { toast } from './ui/toast-store.ts';
 export interface StaffChoices {
   /** The hospital that scopes the users list. */
   hospitalId: string | undefined;
-  /** The patient being reviewed: sent as X-Hosp-No (spec §3 persisted admin record userHospNo). */
+  /** The patient being reviewed: sent as X-Hosp-No (docs/requirements.md §3 persisted admin record userHospNo). */
   userHospNo: string | undefined;
 }
 

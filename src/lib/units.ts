@@ -1,4 +1,4 @@
-// The glucose unit a patient reads and types in. Values are stored and sent in mg/dL (DESIGN.md §4),
+// The glucose unit a patient reads and types in. Values are stored and sent in mg/dL (docs/requirements.md §11),
 // with the unit and number as typed beside them; mmol/L otherwise is a way of showing them: mg/dL
 // ÷ 18.016, one decimal. The choice belongs to the device (it is not patient data), so it lives in
 // plain local storage.

@@ -18,7 +18,7 @@ export const Route = createRootRoute({
   errorComponent: ErrorPage,
 });
 
-// App shell (spec §2): the routed page, the toasts, the cookie banner and the global loader. While the loader shows,
+// App shell (docs/requirements.md §2): the routed page, the toasts, the cookie banner and the global loader. While the loader shows,
 // the page behind is inert, so keyboard focus cannot wander to controls the overlay hides.
 function RootLayout() {
   const busy = useLoaderVisible();

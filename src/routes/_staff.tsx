@@ -6,7 +6,7 @@ import { StaffHeader } from '../features/staff-auth/staff-header.tsx';
 import { staffRuntime } from '../lib/staff-runtime.ts';
 
 // Layout "admin" (file _staff): the staff area once logged in. Only the staff session counts here:
-// a patient's session (the patient runtime, its own token) never opens it (spec §4).
+// a patient's session (the patient runtime, its own token) never opens it (docs/requirements.md §4).
 export const Route = createFileRoute('/_staff')({
   beforeLoad: async () => {
     await staffRuntime.ensureRestored();

@@ -13,7 +13,7 @@ import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
-// Layout "app": the patient's pages. Unauthenticated visitors go to / (spec §2).
+// Layout "app": the patient's pages. Unauthenticated visitors go to / (docs/requirements.md §2).
 export const Route = createFileRoute('/app')({
   beforeLoad: async () => {
     await runtime.ensureRestored();
@@ -23,7 +23,7 @@ export const Route = createFileRoute('/app')({
 });
 
 /**
- * Offline, or data past the 15-minute lifetime of medical data (spec §9): every screen says so and
+ * Offline, or data past the 15-minute lifetime of medical data (docs/requirements.md §9): every screen says so and
  * says when it last synchronized, instead of showing old data as if it were current.
  */
 function SyncBadge() {

@@ -1,4 +1,4 @@
-// Cookie consent in the built app (spec §2, §4, §7–§9): the banner and each of its transitions in
+// Cookie consent in the built app (docs/requirements.md §2, §4, §7–§9): the banner and each of its transitions in
 // offline mode (the default build), then remote mode (c15t 2.x: GET /init, POST /subjects) against
 // the real server, a server that fails twice, one that is down, and a device that answered under
 // c15t 1.x. Remote mode is a build setting (VITE_CONSENT_MODE=remote), so that
@@ -242,7 +242,7 @@ test.describe('cookie consent, offline (the default build)', () => {
   test('when the consent manager cannot load, the app still works and says so in the log', async () => {
     const page = await open({ noWorker: true });
     await context!.route(/\/assets\/c15t-[^/]*\.js$/, (route) => route.abort());
-    // The first failed chunk may reload the page once (spec §8 chunk guard); the banner comes back.
+    // The first failed chunk may reload the page once (docs/requirements.md §8 chunk guard); the banner comes back.
     const unavailable = () => logs.some((l) => l.includes('Cookie consent manager not available'));
     for (let attempt = 0; attempt < 3 && !unavailable(); attempt++) {
       let reloaded = false;

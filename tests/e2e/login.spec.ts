@@ -1,4 +1,4 @@
-// The patient login page (spec §1, §2, §4, §8): the three ways to log in, what a failure keeps, the
+// The patient login page (docs/requirements.md §1, §2, §4, §8): the three ways to log in, what a failure keeps, the
 // one-time code's 60-second wait, changing a password, and logging out again.
 import { expect, test } from '../fixtures/index.ts';
 import { readdir, readFile } from 'node:fs/promises';
@@ -55,7 +55,7 @@ const fieldError = async (page: Page, label: string) => {
   };
 };
 
-/** The code in the newest mail of the server's outbox (no SMTP_URL: .eml files, DESIGN.md §3). */
+/** The code in the newest mail of the server's outbox (no SMTP_URL: .eml files, docs/requirements.md §10). */
 async function newestOtp(): Promise<string> {
   const dir = path.join(server.dataDir, 'outbox');
   const files = (await readdir(dir)).filter((f) => f.endsWith('.eml')).sort();
@@ -109,7 +109,7 @@ test.describe('patient login page', () => {
     await notice(page, 'You have successfully logged in.');
     await page.waitForURL(/\/app$/);
 
-    // A logged-in patient who opens / goes to the app (spec §2).
+    // A logged-in patient who opens / goes to the app (docs/requirements.md §2).
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/app$/);
 

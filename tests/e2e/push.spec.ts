@@ -228,7 +228,7 @@ test.describe('reminders in Chromium', () => {
       // No prompt: the browser already allows notifications.
       await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('reminders-prompt').count()).toBe(0);
-      // The record is sealed, category security, kept 30 days (spec §9): the endpoint appears in
+      // The record is sealed, category security, kept 30 days (docs/requirements.md §9): the endpoint appears in
       // no envelope in plain form.
       const envelope = await until('the token record', async () => {
         const raw = await page.evaluate(() => localStorage.getItem('user_fcmToken'));

@@ -1,6 +1,6 @@
 // What every answer of the API must be, whatever was asked:
 //   - below 500;
-//   - a 4xx is JSON with a non-empty string `message` (DESIGN.md §3 Errors; spec §8 "the server's
+//   - a 4xx is JSON with a non-empty string `message` (docs/api.md, "Conventions"; docs/requirements.md §8 "the server's
 //     message field");
 //   - a 2xx is what its route declares (schemas/api.ts, the shapes the routes serialize with and the
 //     OpenAPI document publishes), with the rows checked against the entity schemas of schemas/*.ts,
@@ -8,7 +8,7 @@
 //     is a row the device cannot store;
 //   - no answer carries a secret's hash (passwordHash, keyHash, tokenHash, …);
 //   - a guarded route does not answer 2xx without a valid token, a patient does not reach the staff
-//     area, a doctor does not write, and staff do not write through the patient endpoints (spec §6).
+//     area, a doctor does not write, and staff do not write through the patient endpoints (docs/requirements.md §6).
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
 import { REPEATABLE_ANSWERS } from '../../schemas/api.ts';
@@ -61,7 +61,7 @@ export interface Judged {
   violations: string[];
 }
 
-/** Which requests a guarded route must refuse (spec §6 roles and permissions). */
+/** Which requests a guarded route must refuse (docs/requirements.md §6 roles and permissions). */
 function accessRule(routeKey: string, auth: Auth, guarded: boolean): string | undefined {
   if (!guarded) return undefined;
   if (auth === 'none' || auth === 'bogus') return 'a guarded route answered 2xx without a valid token';

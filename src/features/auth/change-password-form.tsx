@@ -17,7 +17,7 @@ type FieldName = 'hospNo' | 'current' | 'next' | 'repeat';
 type Errors = { [F in FieldName]?: string | undefined };
 
 /**
- * Changes a patient's password with the current or a temporary one (spec §7 /auth/updatePassword).
+ * Changes a patient's password with the current or a temporary one (docs/requirements.md §7 /auth/updatePassword).
  * A failure keeps everything typed, so the patient only corrects what the message names.
  */
 export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswordFormProps) {

@@ -17,7 +17,7 @@ type FieldName = 'hospNo' | 'secret';
 type Errors = { [F in FieldName]?: string | undefined };
 
 /**
- * Patient login (spec §1): the hospital number plus a password, a one-time code or an access key.
+ * Patient login (docs/requirements.md §1): the hospital number plus a password, a one-time code or an access key.
  * What was typed survives switching modes and failed attempts.
  */
 export function LoginForm() {

@@ -5,7 +5,7 @@ import { useRuntime } from '../../lib/runtime-context.tsx';
 
 /**
  * Logs the patient out: the server session ends, the local database, its key and the outbox are
- * destroyed, then the login page and 'You have successfully logged out.' (spec §8).
+ * destroyed, then the login page and 'You have successfully logged out.' (docs/requirements.md §8).
  */
 export function useLogout(): () => Promise<void> {
   const { t } = useLingui();

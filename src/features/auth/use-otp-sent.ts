@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-/** The OTP-sent flag clears 60 s after a request (spec §4, §9); the server refuses earlier resends too. */
+/** The OTP-sent flag clears 60 s after a request (docs/requirements.md §4, §9); the server refuses earlier resends too. */
 export const OTP_RESEND_MS = 60_000;
 
 // Kept in the module, not in the component: the flag outlives switching login modes or leaving the

@@ -1,4 +1,4 @@
-// The consent set-up, and that the c15t 2.x client it configures behaves as spec §7–§9 say: the
+// The consent set-up, and that the c15t 2.x client it configures behaves as docs/requirements.md §7–§9 say: the
 // endpoints (served by server/routes/consent.ts), X-Request-ID, credentials, the retry policy, the
 // error codes, the offline fallback and the queue of failed saves resubmitted on the next load. The
 // client and store are c15t's own, as consent-root.tsx makes them from these options; only fetch
@@ -153,7 +153,7 @@ describe('the remote client', () => {
     }
   });
 
-  it('reports API_ERROR, PARSE_ERROR and NETWORK_ERROR as spec §8 names them', async () => {
+  it('reports API_ERROR, PARSE_ERROR and NETWORK_ERROR as docs/requirements.md §8 names them', async () => {
     answers = [json(500, {}), json(500, {}), json(500, {}), json(500, {})];
     const api = remoteClient().$fetch('/init');
     await vi.advanceTimersByTimeAsync(1000);

@@ -1,5 +1,5 @@
-// How the cookie-consent manager (c15t 2.x, spec §7) is set up. c15t's own client already behaves as
-// spec §7–§9 ask (X-Request-ID on every call, credentials included, 3 retries from 100 ms doubling on
+// How the cookie-consent manager (c15t 2.x, docs/requirements.md §7) is set up. c15t's own client already behaves as
+// docs/requirements.md §7–§9 ask (X-Request-ID on every call, credentials included, 3 retries from 100 ms doubling on
 // 500/502/503/504 and network errors but not on 400/401/403/404, fallback to offline mode, failed
 // saves queued in local storage and resubmitted 2 s after the next load in 3 rounds), so this file
 // only chooses the mode, the purposes, the storage key and the scripts, and switches off what the
@@ -10,9 +10,9 @@ import type { C15tCallbacks, C15tScript, ConsentManagerOptions, Purpose } from '
 
 export type ConsentMode = 'offline' | 'remote';
 
-/** The app's own copy of the choice (spec §3 consent record, §9 storage key). */
+/** The app's own copy of the choice (docs/requirements.md §3 consent record, §9 storage key). */
 export const CONSENT_RECORD_KEY = 'eddy-cookie-consent';
-/** Where c15t keeps its state, in local storage and a cookie of the same name (spec §9). */
+/** Where c15t keeps its state, in local storage and a cookie of the same name (docs/requirements.md §9). */
 export const C15T_STORAGE_KEY = 'c15t-consent';
 /** c15t's queue of saves that did not reach the server (remote mode). */
 export const C15T_PENDING_KEY = 'c15t-pending-consent-submissions';
@@ -21,7 +21,7 @@ export const CONSENT_BACKEND_URL = '/api/c15t';
 /** Where c15t puts its store for code outside React (its `namespace` option). */
 export const CONSENT_STORE_NAMESPACE = 'eddyConsentStore';
 
-/** The banner's two choices (spec §2) and the c15t purposes they stand for. */
+/** The banner's two choices (docs/requirements.md §2) and the c15t purposes they stand for. */
 export const PURPOSE_OF = { analytics: 'measurement', functional: 'functionality' } as const satisfies Record<string, Purpose>;
 export type ConsentCategory = keyof typeof PURPOSE_OF;
 
@@ -51,7 +51,7 @@ export function consentOptions({ mode, scripts, callbacks = {} }: ConsentSetup):
     callbacks,
     // c15t 2.x reloads the page when a granted purpose is withdrawn, to be rid of scripts already
     // run. The banner only asks while nothing is saved, and the script registry removes a script
-    // whose consent is withdrawn (spec §4), so a choice never reloads the page.
+    // whose consent is withdrawn (docs/requirements.md §4), so a choice never reloads the page.
     reloadOnConsentRevoked: false,
     // c15t would otherwise watch every iframe for a consent category; the app loads third-party code
     // only through its script registry. (c15t 2.x's network blocker is off unless configured.)

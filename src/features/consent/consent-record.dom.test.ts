@@ -6,7 +6,7 @@ import { clearConsentStorage } from './test-support.tsx';
 beforeEach(clearConsentStorage);
 afterEach(() => vi.restoreAllMocks());
 
-describe('the consent record (spec §3)', () => {
+describe('the consent record (docs/requirements.md §3)', () => {
   it('is type, domain, preferences with necessary always true, and the time', () => {
     writeConsentRecord({ analytics: true, functional: false }, localStorage, 'eddy.example', 1_700_000_000_000);
     expect(JSON.parse(localStorage.getItem(CONSENT_RECORD_KEY) ?? '')).toEqual({
@@ -52,7 +52,7 @@ describe('hasSavedConsent', () => {
   });
 });
 
-describe('resetConsent (spec §4)', () => {
+describe('resetConsent (docs/requirements.md §4)', () => {
   it("removes the stored consent (ours and c15t's, cookie included), keeps queued proof, and reloads", async () => {
     localStorage.setItem(CONSENT_RECORD_KEY, '{}');
     localStorage.setItem(C15T_STORAGE_KEY, '{}');

@@ -1,4 +1,4 @@
-// The app's own copy of the cookie choice (spec §3 consent record, §9 key eddy-cookie-consent):
+// The app's own copy of the cookie choice (docs/requirements.md §3 consent record, §9 key eddy-cookie-consent):
 // type, domain, preferences in the banner's words and the time it was made. c15t keeps its state
 // under c15t-consent (local storage and a cookie); both are written together and removed together.
 import { C15T_STORAGE_KEY, CONSENT_RECORD_KEY, type ConsentCategory } from './consent-config.ts';
@@ -8,7 +8,7 @@ export type ConsentChoice = Record<ConsentCategory, boolean>;
 export interface ConsentRecord {
   type: 'cookie_banner';
   domain: string;
-  /** Essential storage cannot be refused (spec §5), so `necessary` is always true. */
+  /** Essential storage cannot be refused (docs/requirements.md §5), so `necessary` is always true. */
   preferences: { necessary: true } & ConsentChoice;
   timestamp: number;
 }
@@ -58,7 +58,7 @@ export function removeConsentRecord(storage: StorageLike = localStorage): void {
 }
 
 /**
- * "Cookie preferences" (spec §4 reset): forgets the choice on this device, c15t's copy (local storage
+ * "Cookie preferences" (docs/requirements.md §4 reset): forgets the choice on this device, c15t's copy (local storage
  * and cookie) included, and reloads so the banner asks again. Saves still queued for the server
  * stay queued: they are proof of a choice that was made.
  */

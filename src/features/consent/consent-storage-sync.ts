@@ -1,5 +1,5 @@
 // Another tab saved or reset the cookie choice: c15t does not listen for that, so this tab's store is
-// brought in line with what storage now holds, and the script registry is re-evaluated (spec §4).
+// brought in line with what storage now holds, and the script registry is re-evaluated (docs/requirements.md §4).
 import { useEffect } from 'react';
 import { consentTypes, getConsentFromStorage, type ConsentState, type ConsentStoreApi } from './c15t.ts';
 import { C15T_STORAGE_KEY, CONSENT_STORE_NAMESPACE } from './consent-config.ts';

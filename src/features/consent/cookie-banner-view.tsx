@@ -1,4 +1,4 @@
-// The cookie banner as people see it (spec §2): a bottom sheet with the heading, the explanation, the
+// The cookie banner as people see it (docs/requirements.md §2): a bottom sheet with the heading, the explanation, the
 // Privacy Policy link, Essential "Always Active", the Analytics and Functional switches and the three
 // buttons, all disabled while a choice is being saved and the pressed one reading "Saving...".
 // It only shows; deferred-banner.tsx and cookie-banner.tsx decide what a press does.

@@ -1,7 +1,7 @@
 // The banner on c15t's store. A choice is saved through c15t (its store, its storage, and in remote
 // mode the server, with retries and an offline queue); the app's own record is written first, so a
 // browser that refuses to store anything leaves nothing half-saved: the banner stays and the error
-// is only logged (spec §4).
+// is only logged (docs/requirements.md §4).
 import { useEffect, useRef, useState } from 'react';
 import { log } from '../../../sync/log.ts';
 import { useConsentStore, type ConsentStoreApi, type SaveType } from './c15t.ts';

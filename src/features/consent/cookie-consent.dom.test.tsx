@@ -1,5 +1,5 @@
 // What the app shell loads for cookie consent, and that the app goes on when the consent manager
-// cannot start (spec §8 "Cookie consent manager not available"). c15t itself is replaced here by
+// cannot start (docs/requirements.md §8 "Cookie consent manager not available"). c15t itself is replaced here by
 // stand-ins; consent-flow.dom.test.tsx runs the real one.
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

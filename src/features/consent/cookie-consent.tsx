@@ -1,11 +1,11 @@
-// The app shell's cookie consent (spec §2), loaded after the first render so the page never waits
+// The app shell's cookie consent (docs/requirements.md §2), loaded after the first render so the page never waits
 // for it. What it needs is decided once per page load:
 // - remote mode, or scripts that wait for consent: c15t starts at once (it asks the server whether
 //   to show the banner, resubmits queued saves, loads the allowed scripts);
 // - otherwise, with no saved choice: the banner shows, and c15t loads when the person answers;
 // - otherwise nothing at all.
 // If the consent manager cannot start (its code does not load, or it throws while setting up), the
-// app goes on without it and says so in the log (spec §8).
+// app goes on without it and says so in the log (docs/requirements.md §8).
 import { Component, useEffect, useRef, useState, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { log } from '../../../sync/log.ts';
 import type { SaveType } from './c15t.ts';
@@ -82,7 +82,7 @@ export function CookieConsent({
     try {
       setRoot({ Root: await getRoot(), handOver: { selected, save: type } });
     } catch (err) {
-      // Nothing was saved: the banner stays (spec §4), and the next press tries again.
+      // Nothing was saved: the banner stays (docs/requirements.md §4), and the next press tries again.
       log.error(CONSENT_UNAVAILABLE, err);
     }
   };

@@ -1,4 +1,4 @@
-// "Cookie preferences" (spec §4 reset): forgets the saved choice and reloads, so the banner asks again.
+// "Cookie preferences" (docs/requirements.md §4 reset): forgets the saved choice and reloads, so the banner asks again.
 import { Trans } from '@lingui/react/macro';
 import { log } from '../../../sync/log.ts';
 import { resetConsent } from './consent-record.ts';

@@ -1,4 +1,4 @@
-// The registry of third-party scripts that need consent (spec §4): an analytics script loads only
+// The registry of third-party scripts that need consent (docs/requirements.md §4): an analytics script loads only
 // while "Analytics" is allowed, a functional one only while "Functional" is; c15t's script loader
 // adds and removes them as the choice changes (the banner, the reset, another tab). None is
 // configured: Eddy sends nothing to third parties. To add one, list it here and allow its origin in

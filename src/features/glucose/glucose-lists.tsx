@@ -17,7 +17,7 @@ import { removeRecord } from '../../lib/db/remove.ts';
 const FIRST_PAGE = 5;
 const PAGE = 20;
 
-/** The three lists by type (spec §3), newest first, each reading editable and removable. */
+/** The three lists by type (docs/requirements.md §3), newest first, each reading editable and removable. */
 export function GlucoseLists({ readings, collection, notify }: { readings: GlucoseReading[] | undefined; collection: GlucoseCollection | undefined; notify: (o: ToastOptions) => void }) {
   const { t } = useLingui();
   const [editing, setEditing] = useState<GlucoseReading | undefined>();

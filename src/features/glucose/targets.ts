@@ -1,4 +1,4 @@
-// Where a reading stands against the targets of DESIGN.md §4, for the dashboard's labels and
+// Where a reading stands against the targets of docs/requirements.md §11, for the dashboard's labels and
 // colours: the International Consensus on Time in Range (very low < 54, low < 70, high > 180, very
 // high > 250 mg/dL; < 3.0, < 3.9, > 10.0, > 13.9 mmol/L) for every reading, and the ADA meal targets
 // on top (fasting 80–130 / 4.4–7.2, postprandial < 180 / < 10.0). A reading is judged in the unit it

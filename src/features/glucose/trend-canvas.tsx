@@ -1,4 +1,4 @@
-// The trend chart itself, loaded only when the dashboard shows it (DESIGN.md §4: charts load after
+// The trend chart itself, loaded only when the dashboard shows it (docs/requirements.md §11: charts load after
 // login). uPlot draws thousands of points on a canvas in a few milliseconds; the surrounding
 // component gives screen readers a summary and a table instead.
 import { useEffect, useRef } from 'react';

@@ -40,7 +40,7 @@ interface Props {
 }
 
 /**
- * Active medicines with "Mark as taken", and the reminders still waiting for an answer (spec §3,
+ * Active medicines with "Mark as taken", and the reminders still waiting for an answer (docs/requirements.md §3,
  * §4). A dose is a record of its own, saved on the device and sent when the server can be reached.
  */
 export function MedicinesCard({ db, notify }: Props) {
@@ -48,7 +48,7 @@ export function MedicinesCard({ db, notify }: Props) {
   const medicines = useLiveDocs<Medicine>(db, (d) => d.medicines.find(), []);
   const today = localDateKey(new Date());
   const intakes = useLiveDocs<MedicineIntake>(db, (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }), [today]);
-  // Reminders expire 2 hours after they arrived (spec §9): the query is renewed every minute so an
+  // Reminders expire 2 hours after they arrived (docs/requirements.md §9): the query is renewed every minute so an
   // expired one leaves the screen without a reload.
   const minute = useMinute();
   const pending = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
@@ -99,9 +99,9 @@ export function MedicinesCard({ db, notify }: Props) {
       ...(slot ? { slot } : {}),
       ...(opts.extra ? { extra: true } : {}),
     });
-    // A medicine marked taken is removed from the pending list (spec §4).
+    // A medicine marked taken is removed from the pending list (docs/requirements.md §4).
     if (pendingId) await db.pendingMedicines.findOne(pendingId).remove();
-    // Pending entries hold the prescription number cut to its limit (spec §5).
+    // Pending entries hold the prescription number cut to its limit (docs/requirements.md §5).
     else await db.pendingMedicines.find({ selector: { prescrNo: m.prescrNo.slice(0, PENDING_MEDICINE_LIMITS.prescrNo) } }).remove();
     notify({ type: 'success', text: t`Medicine recorded successfully` });
   }

@@ -1,5 +1,5 @@
 // What Eddy keeps on the device and on the hospital's server, and why, in plain words (the banner's
-// Privacy Policy link, spec §2). Keep it true: when the app starts storing something new, say so here.
+// Privacy Policy link, docs/requirements.md §2). Keep it true: when the app starts storing something new, say so here.
 import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import './privacy.css';

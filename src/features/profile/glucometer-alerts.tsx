@@ -11,7 +11,7 @@ import { isPastDate, isWeekday, localIsoDate, sortDays } from './glucometer-days
 import { useDayLabel } from './use-day-label.ts';
 import type { ProfileDocument } from './use-profile.ts';
 
-/** The days Eddy reminds the patient to check their glucose with the meter (spec §3, §9 glucometerAlert). */
+/** The days Eddy reminds the patient to check their glucose with the meter (docs/requirements.md §3, §9 glucometerAlert). */
 export function GlucometerAlerts({ profile }: { profile: ProfileDocument }) {
   const { t } = useLingui();
   const runtime = useRuntime();

@@ -1,4 +1,4 @@
-// Glucometer alert days (spec §3 glucometerAlerts): a weekday name in English, capitalised as the
+// Glucometer alert days (docs/requirements.md §3 glucometerAlerts): a weekday name in English, capitalised as the
 // server stores it ("Monday": every week), or one date "YYYY-MM-DD". Shown in the patient's language.
 import { WEEKDAYS } from '../../../schemas/user-profile.ts';
 import { localDateKey } from '../../lib/dates.ts';

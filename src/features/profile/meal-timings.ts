@@ -1,4 +1,4 @@
-// The three meal-time reminders (spec §3 notificationTimings). Times are 24-hour "HH:MM" strings,
+// The three meal-time reminders (docs/requirements.md §3 notificationTimings). Times are 24-hour "HH:MM" strings,
 // the value a <input type="time"> gives whatever clock the device shows, so they compare as text.
 import { mealTime } from '../../../schemas/user-profile.ts';
 

@@ -7,7 +7,7 @@ import { staffFailure } from './staff-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
 import './staff-auth.css';
 
-/** Admin login (spec §4): e-mail and password; a failure keeps both fields. */
+/** Admin login (docs/requirements.md §4): e-mail and password; a failure keeps both fields. */
 export function AdminLoginForm() {
   const { t } = useLingui();
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ import { TextField } from '../../components/text-field.tsx';
 import './staff-auth.css';
 
 /**
- * Doctor entry (spec §4): a token pasted here, or handed in by a link `/admin?doctorToken=…`
+ * Doctor entry (docs/requirements.md §4): a token pasted here, or handed in by a link `/admin?doctorToken=…`
  * (`linkToken`), which is used once and taken out of the address so it does not stay in history.
  */
 export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string | undefined; onLinkTokenUsed: () => void }) {

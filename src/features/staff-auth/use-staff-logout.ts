@@ -10,7 +10,7 @@ async function turnAlertsOffIfOn(): Promise<void> {
   if ((await alerts.alertsState()) === 'on') await alerts.turnAlertsOff();
 }
 
-/** Log out (spec §4): the session ends on this device even when the server cannot be told. */
+/** Log out (docs/requirements.md §4): the session ends on this device even when the server cannot be told. */
 export function useStaffLogout(): () => Promise<void> {
   const { t } = useLingui();
   const navigate = useNavigate();

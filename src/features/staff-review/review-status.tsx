@@ -49,7 +49,7 @@ export function ReviewStatus({ name, fetchedAt, offline, onReset }: { name: stri
   );
 }
 
-/** No staff session or no patient chosen: nothing is fetched (spec §8). */
+/** No staff session or no patient chosen: nothing is fetched (docs/requirements.md §8). */
 export function ChoosePatient() {
   return (
     <div className="empty-state">

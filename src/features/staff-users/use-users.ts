@@ -28,7 +28,7 @@ export interface UsersQuery {
 
 export type UsersResult = StaffQueryResult<UsersPage>;
 
-/** The users list (spec §7 GET /admin/users); a newer query wins over an answer still on its way. */
+/** The users list (docs/requirements.md §7 GET /admin/users); a newer query wins over an answer still on its way. */
 export function useUsers(query: UsersQuery, onFailure: () => void): UsersResult {
   const { search, page, limit, hospitalId } = query;
   const params = new URLSearchParams({ search, page: String(page), limit: String(limit) });

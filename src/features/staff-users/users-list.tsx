@@ -11,7 +11,7 @@ import './staff-users.css';
 
 const PAGE_SIZES = [5, 10, 20, 50] as const;
 
-/** Find a patient (spec §7 users list: page 1, 5 a page, empty search by default) and open their report. */
+/** Find a patient (docs/requirements.md §7 users list: page 1, 5 a page, empty search by default) and open their report. */
 export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefined; onOpen: (hospNo: string) => void }) {
   const { t } = useLingui();
   const [search, setSearch] = useState('');

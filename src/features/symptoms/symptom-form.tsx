@@ -1,5 +1,5 @@
 // Reporting a symptom: one of the hospital's names or the patient's own words, at a time that is
-// now unless changed. One report per symptom per day (spec §4, §5) is checked on the device first,
+// now unless changed. One report per symptom per day (docs/requirements.md §4, §5) is checked on the device first,
 // so it holds offline too; the server checks again across devices.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';

@@ -1,5 +1,5 @@
 // The rules of a symptom report that do not need React: what counts as the same symptom, which
-// calendar day a report belongs to, and the one-report-per-symptom-per-day check (spec §4, §5).
+// calendar day a report belongs to, and the one-report-per-symptom-per-day check (docs/requirements.md §4, §5).
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { localDateKey, toLocalInput } from '../../lib/dates.ts';
 

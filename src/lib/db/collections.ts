@@ -1,4 +1,4 @@
-// The local collections, one per entity of spec §3. Fields come from the JSON Schemas in schemas/
+// The local collections, one per entity of docs/requirements.md §3. Fields come from the JSON Schemas in schemas/
 // (the ones the server validates with), so a field the server accepts is a field stored here.
 //
 // Encryption is the default: every field is listed in `encrypted` except the primary key, the one
@@ -25,12 +25,12 @@ const localId = { type: 'string', minLength: 1, maxLength: 128 } as const;
 /** Position in the server's list, so the reference lists keep the server's order. */
 const position = { type: 'integer', minimum: 0 } as const;
 
-/** Spec §5: the code that stores a pending medicine truncates these fields to these lengths. */
+/** docs/requirements.md §5: the code that stores a pending medicine truncates these fields to these lengths. */
 export const PENDING_MEDICINE_LIMITS = { prescrNo: 20, name: 100, dose: 20, userId: 20 } as const;
-/** Spec §9: a pending medicine reminder expires 2 hours after it arrived. */
+/** docs/requirements.md §9: a pending medicine reminder expires 2 hours after it arrived. */
 export const PENDING_MEDICINE_TTL_MS = 2 * 60 * 60 * 1000;
 
-/** A medicine reminder from a push, waiting to be marked as taken (spec §3, §4). */
+/** A medicine reminder from a push, waiting to be marked as taken (docs/requirements.md §3, §4). */
 export const pendingMedicineSchema = {
   type: 'object',
   properties: {

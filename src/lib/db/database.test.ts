@@ -263,7 +263,7 @@ const PLAIN_VALUES = [
 ];
 
 describe('the Eddy database', () => {
-  it('has every collection of spec §3, with patient fields encrypted and only ids, timestamps and server versions plain', async () => {
+  it('has every collection of docs/requirements.md §3, with patient fields encrypted and only ids, timestamps and server versions plain', async () => {
     const db = await open('eddy-shape');
     expect(Object.keys(db.collections).sort()).toEqual(
       ['appointments', 'glucose', 'labTestReference', 'labTests', 'medicineIntakes', 'medicines', 'pendingMedicines', 'profile', 'symptomReference', 'symptoms'].sort(),
@@ -456,7 +456,7 @@ describe('performance', () => {
   // A year of readings at ~27 a day: far more than a patient records, so the 90-day window is large.
   const SPAN_DAYS = 365;
 
-  /** The same collection without encryption, for the comparison DESIGN.md §4 asks for. */
+  /** The same collection without encryption, for the comparison docs/requirements.md §11 asks for. */
   async function openPlain(name: string, base: RxStorage<unknown, unknown>) {
     const plainSchema = { ...eddyCollectionSchemas.glucose };
     delete plainSchema.encrypted;
@@ -524,7 +524,7 @@ describe('performance', () => {
     await encrypted.close();
     expect(warm.found).toBeGreaterThan(2000);
     process.stdout.write(
-      `\n90-day query over ${COUNT} glucose readings (${warm.found} in range), ${label} — DESIGN.md budget: encrypted <= 2x unencrypted\n` +
+      `\n90-day query over ${COUNT} glucose readings (${warm.found} in range), ${label} — the budget (docs/requirements.md §11): encrypted <= 2x unencrypted\n` +
         line('first query after opening', cold[0].ms, cold[1].ms) +
         line('repeated query (median of 3)', warm.enc, warm.plain),
     );

@@ -1,5 +1,5 @@
 // The device's database: RxDB on IndexedDB (Dexie), every patient field sealed with the data key.
-// Logout and a 401 call destroyEddyDatabase, which removes the data and the key (DESIGN.md §4).
+// Logout and a 401 call destroyEddyDatabase, which removes the data and the key (docs/requirements.md §11).
 import {
   addRxPlugin,
   createRxDatabase,

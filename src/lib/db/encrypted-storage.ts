@@ -1,4 +1,4 @@
-// Encryption at rest for RxDB (DESIGN.md §4 "On the device"). RxDB's free crypto-js plugin derives
+// Encryption at rest for RxDB (docs/architecture.md §4 "On the device"). RxDB's free crypto-js plugin derives
 // its key from a password with MD5 and has no integrity check, so this wrapper does the same job with
 // WebCrypto AES-GCM under the device's non-extractable data key (sync/crypto.ts).
 //

@@ -1,5 +1,5 @@
 // The staff member's own offline copy of the patients they opened and of the worklist pages they
-// saw (spec §4 staff area, issue 18): one RxDB database, 'eddy-staff', on the same AES-GCM wrapper
+// saw (docs/requirements.md §4 staff area, issue 18): one RxDB database, 'eddy-staff', on the same AES-GCM wrapper
 // and data key as the patient database, so the reviewed data is sealed at rest. The row id is the SHA-256 of the hospital number, so not even
 // which patients were opened is readable in IndexedDB. Logout and a 401 remove the whole database.
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';

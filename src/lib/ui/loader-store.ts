@@ -1,4 +1,4 @@
-// The global full-screen loader (spec §2, §3, §4): a tiny external store for useSyncExternalStore.
+// The global full-screen loader (docs/requirements.md §2, §3, §4): a tiny external store for useSyncExternalStore.
 // Each caller gets its own request id, so one finishing does not hide another's loader: the overlay
 // shows while at least one request is active. Anything that may leave a request open forever (a
 // thrown error, a rejected promise nobody awaited, the cancel event) clears them all, because a
@@ -198,7 +198,7 @@ export async function withLoader<T>(work: () => Promise<T>, options?: LoaderOpti
 
 /**
  * For an API client's `onActivity`: the loader shows while at least one of its requests runs
- * (spec §4), as one loader entry however many requests overlap.
+ * (docs/requirements.md §4), as one loader entry however many requests overlap.
  */
 export function loaderActivity(store: LoaderStore = loader): (delta: 1 | -1) => void {
   let active = 0;

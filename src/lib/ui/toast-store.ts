@@ -1,4 +1,4 @@
-// Toast notifications (spec §2, §4, §9): an external store for useSyncExternalStore, free of React so
+// Toast notifications (docs/requirements.md §2, §4, §9): an external store for useSyncExternalStore, free of React so
 // that any module can raise a notice. Modules that must not import src/ (sync/, the service worker
 // bridge) can dispatch TOAST_EVENT on window with the options as `detail` instead.
 import type { UiText } from './ui-text.ts';
@@ -8,7 +8,7 @@ export type ToastType = 'success' | 'info' | 'warning' | 'error';
 
 export const DEFAULT_TOAST_DURATION = 4000;
 export const ERROR_TOAST_DURATION = 3000;
-/** For notices that come from a push message (spec §9); callers pass it as `duration`. */
+/** For notices that come from a push message (docs/requirements.md §9); callers pass it as `duration`. */
 export const PUSH_TOAST_DURATION = 8000;
 export const TOAST_Z_INDEX = 10000;
 /** More than this and the oldest go: a burst of failures must not bury the screen. */

@@ -8,7 +8,7 @@ import { PasswordHelp } from '../../features/auth/password-help.tsx';
 import { runtime } from '../../lib/runtime.ts';
 
 export const Route = createFileRoute('/_login/')({
-  // Authenticated users on / go to /app (spec §2).
+  // Authenticated users on / go to /app (docs/requirements.md §2).
   beforeLoad: async () => {
     const state = await runtime.ensureRestored().then(() => runtime.session.state);
     if (state.status === 'logged-in') throw redirect({ to: '/app' });

@@ -1,4 +1,4 @@
-// Icons a hospital adds at run time come from the server's icon-data endpoint (spec §7), never from
+// Icons a hospital adds at run time come from the server's icon-data endpoint (docs/requirements.md §7), never from
 // a public icon service: the app must work on a ward without internet and must not leak which screens
 // a patient opens. A missing icon is cosmetic, so every failure is logged and swallowed.
 //
