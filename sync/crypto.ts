@@ -1,7 +1,8 @@
 // The device's data key: AES-GCM 256, random, created with WebCrypto as NON-extractable and kept in
 // IndexedDB as a CryptoKey object. Script can use it but never read its bytes, so no storage holds
 // the key in plain form. Everything patient-related at rest (RxDB fields, the session token, the
-// outbox) is sealed with it; logout and a 401 delete it, which makes any leftover ciphertext junk.
+// outbox) is sealed with it. A confirmed logout deletes it, which makes any leftover ciphertext junk;
+// a 401 keeps it for the same patient's next login (sync/parking.ts sets it aside for another patient).
 import { Dexie, type Table } from 'dexie';
 
 const KEY_DB = 'eddy-keys';

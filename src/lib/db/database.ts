@@ -1,5 +1,6 @@
 // The device's database: RxDB on IndexedDB (Dexie), every patient field sealed with the data key.
-// Logout and a 401 call destroyEddyDatabase, which removes the data and the key (docs/requirements.md §11).
+// A logout the patient confirms, or another patient logging in on this device, calls destroyEddyDatabase,
+// which removes the data and the key; a 401 only locks the app (sync/parking.ts, docs/architecture.md §4).
 import {
   addRxPlugin,
   createRxDatabase,
