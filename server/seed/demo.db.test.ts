@@ -94,8 +94,8 @@ describe('demo data', () => {
   // later check of a day, counted back from now, fell past midnight), so the worklist missed a reason.
   it('shows every reason whatever the time of day the demo data is made', async () => {
     const day = Date.UTC(2026, 10, 29);
-    // 03:00 failed before the fix; the others spread over the day.
-    for (const hour of [0, 3, 9, 15, 21]) {
+    // 03:00 failed before the fix; the others are a night and an afternoon.
+    for (const hour of [0, 3, 15]) {
       const now = new Date(day + hour * 3_600_000);
       const fresh = await createHarness();
       try {
@@ -111,5 +111,5 @@ describe('demo data', () => {
         await fresh.close();
       }
     }
-  }, 120_000);
+  }, 240_000);
 });
