@@ -13,7 +13,7 @@ import { openDatabase } from '../db/client.ts';
 import { DEMO, seedDemo } from '../seed/demo.ts';
 import { call, loginPatient } from '../testing/harness.ts';
 import { adminCli } from './admin.ts';
-import { countRows } from './backup.ts';
+import { databaseRepo } from '../repositories/database.ts';
 
 let work: string;
 let source: string;
@@ -37,7 +37,7 @@ beforeAll(async () => {
     const token = await loginPatient(app, p.hospNo, p.password);
     expect((await call(app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 180.2, unit: 'mmol/L', enteredValue: 10 } })).status).toBe(201);
     await app.close();
-    before = await countRows(database.db);
+    before = await databaseRepo.countRows(database.db);
   } finally {
     await database.close();
   }
@@ -61,7 +61,7 @@ describe('npm run admin -- backup / restore', () => {
     expect(restore.out).toMatch(/^Restored .* into .*restored: /);
     const database = await openDatabase({ dataDir: target });
     try {
-      expect(await countRows(database.db)).toEqual(before);
+      expect(await databaseRepo.countRows(database.db)).toEqual(before);
       expect(Object.values(before).reduce((a, b) => a + b, 0)).toBeGreaterThan(500);
       const app = await buildApp({ config: loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent' }), database, logger: false });
       const p = DEMO.patients[0];

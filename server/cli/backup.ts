@@ -15,13 +15,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { openDatabase, type Db } from '../db/client.ts';
+import { openDatabase } from '../db/client.ts';
 import { databaseRepo } from '../repositories/database.ts';
 
 export class BackupError extends Error {}
 
-/** Rows per table: what a backup holds, and what a restore must give back. */
-export const countRows = (db: Db): Promise<Record<string, number>> => databaseRepo.countRows(db);
 
 const describe = (counts: Record<string, number>) =>
   ['patients', 'glucose_readings', 'medicine_intakes', 'lab_tests', 'appointments', 'symptoms', 'admins']
@@ -49,7 +47,7 @@ export async function backupEmbedded(config: Config, file: string): Promise<stri
   let counts: Record<string, number>;
   let dump: Blob;
   try {
-    counts = await countRows(database.db);
+    counts = await databaseRepo.countRows(database.db);
     if (!database.dumpDataDir) throw new BackupError('This database cannot be dumped');
     dump = await database.dumpDataDir('gzip');
   } finally {
@@ -62,7 +60,7 @@ export async function backupEmbedded(config: Config, file: string): Promise<stri
     // Read back before it counts as a backup.
     const copy = await openDatabase({ template: new Blob([await readFile(partial)]) });
     try {
-      const back = await countRows(copy.db);
+      const back = await databaseRepo.countRows(copy.db);
       const differs = Object.keys(counts).filter((t) => back[t] !== counts[t]);
       if (differs.length > 0) throw new BackupError(`The backup did not read back the same rows (${differs.join(', ')}); nothing was written.`);
     } finally {
@@ -98,7 +96,7 @@ export async function restoreEmbedded(config: Config, file: string): Promise<str
   }
   try {
     await database.migrate();
-    return `Restored ${source} into ${path.resolve(config.dataDir)}: ${describe(await countRows(database.db))}.`;
+    return `Restored ${source} into ${path.resolve(config.dataDir)}: ${describe(await databaseRepo.countRows(database.db))}.`;
   } finally {
     await database.close();
   }

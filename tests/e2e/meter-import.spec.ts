@@ -57,12 +57,12 @@ test('offers the import where the browser has Web Bluetooth, and says why not wh
  * Switches Playwright's own launch adds, so that this tab runs as in a browser Playwright launches:
  * timers not throttled, the renderer not backgrounded, input not held back until a first paint.
  */
-const PLAYWRIGHTS_INPUT_SWITCHES = ['--disable-features=PaintHolding', '--allow-pre-commit-input', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows', '--disable-renderer-backgrounding', '--disable-ipc-flooding-protection', '--disable-hang-monitor'];
+const PLAYWRIGHTS_LAUNCH_SWITCHES = ['--disable-features=PaintHolding', '--allow-pre-commit-input', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows', '--disable-renderer-backgrounding', '--disable-ipc-flooding-protection', '--disable-hang-monitor'];
 
 /** Chromium started by hand with a DevTools port: Bluetooth emulation works only on its default context. */
 async function chromiumWithDevtoolsPort(): Promise<{ browser: Browser; stop: () => Promise<void> }> {
   const profile = await mkdtemp(path.join(tmpdir(), 'eddy-bt-'));
-  const child = spawn(chromiumPath, [...CHROMIUM_ARGS, ...PLAYWRIGHTS_INPUT_SWITCHES, '--headless=new', '--enable-experimental-web-platform-features', '--remote-debugging-port=0', '--window-size=360,800', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const child = spawn(chromiumPath, [...CHROMIUM_ARGS, ...PLAYWRIGHTS_LAUNCH_SWITCHES, '--headless=new', '--enable-experimental-web-platform-features', '--remote-debugging-port=0', '--window-size=360,800', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   const portFile = path.join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 30_000;
   let port = '';
