@@ -38,12 +38,10 @@ export default tseslint.config(
   { ignores: ['node_modules/', 'build/', 'dist/', 'data/', 'coverage/', 'playwright-report/', 'test-results/', 'src/route-tree.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
-  // The rules of hooks and React's purity rules (what the React Compiler relies on). One is not on
-  // yet: set-state-in-effect, for the six staff screens and hooks that set "loading" at the start of
-  // a fetch in an effect (use-staff-query.ts, use-review.ts, and the Manage page's audit log, doctor
-  // tokens, patients and prescriptions); moving them onto one query hook is the next step.
+  // The rules of hooks and React's purity rules (what the React Compiler relies on), every one of
+  // them: a fetch's "loading" is derived from which request has no answer yet (lib/use-staff-query.ts),
+  // never set at the start of an effect.
   { files: ['src/**/*.{ts,tsx}'], ...reactHooks.configs.flat['recommended-latest'] },
-  { files: ['src/**/*.{ts,tsx}'], rules: { 'react-hooks/set-state-in-effect': 'off' } },
   ...layers,
   // Lingui's rules for how messages are written, as errors: `t` only inside functions (where the
   // active locale is known), no message that is a lone tag or a lone variable, no <Trans> in <Trans>.

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { staffRuntime } from './staff-runtime.ts';
@@ -7,31 +7,42 @@ import { staffRuntime } from './staff-runtime.ts';
 export type StaffQueryResult<T> =
   | { status: 'loading'; last: T | undefined }
   | { status: 'ready'; data: T }
-  /** `offline`: no answer, or the server failing (5xx): an offline copy is worth showing. */
-  | { status: 'error'; expired: boolean; offline: boolean };
+  /**
+   * `offline`: no answer, or the server failing (5xx): an offline copy is worth showing. `error` is
+   * what failed (for its message); `last` the answer before it, if the one before was an answer.
+   */
+  | { status: 'error'; expired: boolean; offline: boolean; error: unknown; last: T | undefined };
+
+/** The last answer, and which request (path and attempt) it answers. */
+type Settled<T> = { key: string; result: Exclude<StaffQueryResult<T>, { status: 'loading' }> };
+
+const keyOf = (path: string, attempt: number) => `${attempt} ${path}`;
+const answerIn = <T>(settled: Settled<T> | undefined): T | undefined =>
+  settled?.result.status === 'ready' ? settled.result.data : undefined;
 
 /**
  * GET `path` of the staff API (none while `path` is undefined) whenever it or `attempt` changes; a
  * newer path wins over an answer still on its way. `onFailure` is called once per failed fetch,
- * except a 401, which has already ended the session and said so.
+ * except a 401, which has already ended the session and said so. "Loading" is not stored: it is
+ * what a request without an answer yet looks like, so the effect only ever sets state from an answer.
  */
-export function useStaffQuery<T>(path: string | undefined, onFailure: () => void, attempt = 0): StaffQueryResult<T> {
-  const [result, setResult] = useState<StaffQueryResult<T>>({ status: 'loading', last: undefined });
+export function useStaffQuery<T>(path: string | undefined, onFailure: () => void = () => undefined, attempt = 0): StaffQueryResult<T> {
+  const [settled, setSettled] = useState<Settled<T> | undefined>();
   const failure = useRef(onFailure);
   useEffect(() => {
     failure.current = onFailure;
   });
   useEffect(() => {
     if (path === undefined) return undefined;
+    const key = keyOf(path, attempt);
     let current = true;
-    setResult((r) => ({ status: 'loading', last: r.status === 'ready' ? r.data : r.status === 'loading' ? r.last : undefined }));
     staffRuntime.api.get<T>(path).then(
-      (data) => current && setResult({ status: 'ready', data }),
+      (data) => current && setSettled({ key, result: { status: 'ready', data } }),
       (err: unknown) => {
         if (!current) return;
         const expired = err instanceof ApiError && err.status === 401;
         const offline = err instanceof ApiError && (err.status === 0 || err.status >= 500);
-        setResult({ status: 'error', expired, offline });
+        setSettled((before) => ({ key, result: { status: 'error', expired, offline, error: err, last: answerIn(before) } }));
         if (!expired) failure.current();
       },
     );
@@ -40,7 +51,9 @@ export function useStaffQuery<T>(path: string | undefined, onFailure: () => void
     };
     // onFailure only raises a notice; the path alone decides when to fetch.
   }, [path, attempt]);
-  return result;
+  const answered = path !== undefined && settled?.key === keyOf(path, attempt) ? settled.result : undefined;
+  // One object per answer, not per render: useKeptAnswer saves each answer once.
+  return useMemo(() => answered ?? { status: 'loading', last: answerIn(settled) }, [answered, settled]);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The audit log: which staff member viewed which patient, when and from where (newest first).
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useId, useState, type FormEvent } from 'react';
+import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { failureText, HOSP_NO_PATTERN, type AuditEntry } from './staff-api.ts';
 
 const PAGE = 50;
@@ -10,36 +10,21 @@ export function AuditLog() {
   const { t, i18n } = useLingui();
   const id = useId();
   const [filter, setFilter] = useState('');
-  const [applied, setApplied] = useState('');
+  // Which entries are asked for: a patient's (or everyone's), from `before` on, after the pages shown.
+  const [query, setQuery] = useState<{ hospNo: string; before: string | undefined; shown: AuditEntry[] }>({ hospNo: '', before: undefined, shown: [] });
+  const [attempt, setAttempt] = useState(0);
   const [filterError, setFilterError] = useState<string | undefined>();
-  const [entries, setEntries] = useState<AuditEntry[] | undefined>();
-  const [more, setMore] = useState(false);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const fetchPage = useCallback(
-    async (hospNo: string, before: string | undefined, previous: AuditEntry[]) => {
-      setBusy(true);
-      try {
-        const q = new URLSearchParams({ limit: String(PAGE) });
-        if (hospNo) q.set('hospNo', hospNo);
-        if (before) q.set('before', before);
-        const res = await staffRuntime.api.get<{ entries: AuditEntry[] }>(`/admin/audit?${q.toString()}`);
-        setEntries([...previous, ...res.entries]);
-        setMore(res.entries.length === PAGE);
-        setError(undefined);
-      } catch (err) {
-        setError(failureText(err, t`The audit log could not be loaded. Please try again.`));
-      } finally {
-        setBusy(false);
-      }
-    },
-    [t],
-  );
-
-  useEffect(() => {
-    void fetchPage('', undefined, []);
-  }, [fetchPage]);
+  const q = new URLSearchParams({ limit: String(PAGE) });
+  if (query.hospNo) q.set('hospNo', query.hospNo);
+  if (query.before) q.set('before', query.before);
+  const result = useStaffQuery<{ entries: AuditEntry[] }>(`/admin/audit?${q.toString()}`, undefined, attempt);
+  const applied = query.hospNo;
+  const busy = result.status === 'loading';
+  // While the next page loads, or when it failed, the pages before it stay; a new filter starts empty.
+  const entries = result.status === 'ready' ? [...query.shown, ...result.data.entries] : query.before ? query.shown : undefined;
+  // "Load older" stays while an older page loads (disabled) or after it failed (to try again).
+  const more = result.status === 'ready' ? result.data.entries.length === PAGE : query.before !== undefined;
+  const error = result.status === 'error' ? failureText(result.error, t`The audit log could not be loaded. Please try again.`) : undefined;
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -49,8 +34,9 @@ export function AuditLog() {
       return;
     }
     setFilterError(undefined);
-    setApplied(no);
-    void fetchPage(no, undefined, []);
+    setQuery({ hospNo: no, before: undefined, shown: [] });
+    // The same filter again fetches again (someone may have viewed the patient since).
+    setAttempt((n) => n + 1);
   }
 
   const when = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(iso));
@@ -140,7 +126,10 @@ export function AuditLog() {
       )}
       {more && last && (
         <div className="form-actions">
-          <button type="button" className="button button--secondary" disabled={busy} onClick={() => void fetchPage(applied, last.at, entries ?? [])}>
+          <button type="button" className="button button--secondary" disabled={busy} onClick={() => {
+              setQuery({ hospNo: applied, before: last.at, shown: entries ?? [] });
+              setAttempt((n) => n + 1);
+            }}>
             <Trans>Load older</Trans>
           </button>
         </div>

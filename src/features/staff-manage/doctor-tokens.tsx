@@ -1,34 +1,32 @@
 // Doctor tokens: who may read which hospitals' patients, until when; revoking ends access at once.
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
+import { useNow } from '../../lib/use-now.ts';
+import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { DoctorTokenCreate } from './doctor-token-create.tsx';
 import { failureText, type DoctorToken } from './staff-api.ts';
-import { useNow } from '../../lib/use-now.ts';
 
 export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[] }) {
   const { t, i18n } = useLingui();
   const id = useId();
-  const [tokens, setTokens] = useState<DoctorToken[] | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const [attempt, setAttempt] = useState(0);
+  const result = useStaffQuery<{ tokens: DoctorToken[] }>('/admin/doctor-tokens', undefined, attempt);
+  const [actionError, setActionError] = useState<{ attempt: number; text: string } | undefined>();
   const [revoking, setRevoking] = useState<DoctorToken | undefined>();
-
-  const load = useCallback(async () => {
-    try {
-      const res = await staffRuntime.api.get<{ tokens: DoctorToken[] }>('/admin/doctor-tokens');
-      setTokens(res.tokens);
-      setError(undefined);
-    } catch (err) {
-      setError(failureText(err, t`The doctor tokens could not be loaded. Please try again.`));
-    }
-  }, [t]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const reload = () => setAttempt((n) => n + 1);
+  // The list stays while it reloads, and while a reload fails.
+  const tokens = result.status === 'ready' ? result.data.tokens : result.last?.tokens;
+  // A failed revoke is shown until the list is next fetched, as a failed fetch is.
+  const error =
+    result.status === 'error'
+      ? failureText(result.error, t`The doctor tokens could not be loaded. Please try again.`)
+      : actionError?.attempt === attempt
+        ? actionError.text
+        : undefined;
 
   async function revoke() {
     const token = revoking;
@@ -37,9 +35,9 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
     try {
       await staffRuntime.api.post(`/admin/doctor-tokens/${token._id}/revoke`);
       toast({ type: 'success', text: t`Doctor token revoked` });
-      await load();
+      reload();
     } catch (err) {
-      setError(failureText(err, t`The doctor token could not be revoked. Please try again.`));
+      setActionError({ attempt, text: failureText(err, t`The doctor token could not be revoked. Please try again.`) });
     }
   }
 
@@ -84,7 +82,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
           ))}
         </ul>
       )}
-      <DoctorTokenCreate hospitals={hospitals} onCreated={() => void load()} />
+      <DoctorTokenCreate hospitals={hospitals} onCreated={reload} />
       <ConfirmDialog
         open={revoking !== undefined}
         title={t`Revoke the token of ${revoking?.doctorName ?? ''}?`}

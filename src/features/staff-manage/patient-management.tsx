@@ -1,8 +1,8 @@
 // One patient's management for admins: details, access key / temporary password, prescriptions.
 // Doctors only read (spec: management is for admins), so for them this renders nothing.
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useState } from 'react';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useState } from 'react';
+import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PatientEdit } from './patient-edit.tsx';
 import { PatientSecrets } from './patient-secrets.tsx';
 import { Prescriptions } from './prescriptions.tsx';
@@ -14,23 +14,14 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
   const { t } = useLingui();
   const { staff } = useStaffMember();
   const isAdmin = staff?.role === 'admin';
-  const [patient, setPatient] = useState<AdminPatient | undefined>();
-  const [error, setError] = useState<string | undefined>();
-
-  const load = useCallback(async () => {
-    setPatient(undefined);
-    setError(undefined);
-    try {
-      const res = await staffRuntime.api.get<{ patient: AdminPatient }>(patientPath(hospNo));
-      setPatient(res.patient);
-    } catch (err) {
-      setError(failureText(err, t`The patient could not be loaded. Please try again.`));
-    }
-  }, [hospNo, t]);
-
-  useEffect(() => {
-    if (isAdmin) void load();
-  }, [isAdmin, load]);
+  const [attempt, setAttempt] = useState(0);
+  // Only admins fetch; another patient, or another try, shows "Loading" rather than what was there.
+  const result = useStaffQuery<{ patient: AdminPatient }>(isAdmin ? patientPath(hospNo) : undefined, undefined, attempt);
+  // What the edit form saved stands in for the fetched patient until the next fetch.
+  const [saved, setSaved] = useState<{ over: AdminPatient; patient: AdminPatient } | undefined>();
+  const fetched = result.status === 'ready' ? result.data.patient : undefined;
+  const patient = fetched && saved?.over === fetched ? saved.patient : fetched;
+  const error = result.status === 'error' ? failureText(result.error, t`The patient could not be loaded. Please try again.`) : undefined;
 
   if (!staff || !isAdmin) return null;
   if (error) {
@@ -39,7 +30,7 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
         <p className="error-text" role="alert">
           {error}
         </p>
-        <button type="button" className="button button--secondary" onClick={() => void load()}>
+        <button type="button" className="button button--secondary" onClick={() => setAttempt((n) => n + 1)}>
           <Trans>Try again</Trans>
         </button>
       </div>
@@ -59,7 +50,7 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
           {patient.name} (hospital number {patient.hospNo})
         </Trans>
       </h2>
-      <PatientEdit key={patient._id} patient={patient} hospitals={staff.hospitals} onSaved={setPatient} />
+      <PatientEdit key={patient._id} patient={patient} hospitals={staff.hospitals} onSaved={(p) => fetched && setSaved({ over: fetched, patient: p })} />
       <PatientSecrets hospNo={patient.hospNo} />
       <Prescriptions hospNo={patient.hospNo} />
     </div>

@@ -1,35 +1,26 @@
 // A patient's prescriptions as staff manage them: the list, adding one, ending one.
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
+import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PrescriptionAdd } from './prescription-add.tsx';
 import { failureText, patientPath, type AdminPrescription } from './staff-api.ts';
 
 export function Prescriptions({ hospNo }: { hospNo: string }) {
   const { t, i18n } = useLingui();
   const id = useId();
-  const [list, setList] = useState<AdminPrescription[] | undefined>();
-  const [loadError, setLoadError] = useState<string | undefined>();
+  const [attempt, setAttempt] = useState(0);
+  const result = useStaffQuery<{ prescriptions: AdminPrescription[] }>(`${patientPath(hospNo)}/prescriptions`, undefined, attempt);
   const [ending, setEnding] = useState<AdminPrescription | undefined>();
   const [endDate, setEndDate] = useState(() => localDateKey(new Date()));
   const [endError, setEndError] = useState<string | undefined>();
-
-  const load = useCallback(async () => {
-    try {
-      const res = await staffRuntime.api.get<{ prescriptions: AdminPrescription[] }>(`${patientPath(hospNo)}/prescriptions`);
-      setList(res.prescriptions);
-      setLoadError(undefined);
-    } catch (err) {
-      setLoadError(failureText(err, t`The prescriptions could not be loaded. Please try again.`));
-    }
-  }, [hospNo, t]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const reload = () => setAttempt((n) => n + 1);
+  // The list stays while it reloads, and while a reload fails.
+  const list = result.status === 'ready' ? result.data.prescriptions : result.last?.prescriptions;
+  const loadError = result.status === 'error' ? failureText(result.error, t`The prescriptions could not be loaded. Please try again.`) : undefined;
 
   const today = localDateKey(new Date());
   const day = (d: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));
@@ -48,7 +39,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
       await staffRuntime.api.post(`${patientPath(hospNo)}/prescriptions/${ending._id}/end`, { endDate });
       toast({ type: 'success', text: t`Prescription ended` });
       setEnding(undefined);
-      await load();
+      reload();
     } catch (err) {
       setEndError(failureText(err, t`The prescription could not be ended. Please try again.`));
     }
@@ -62,7 +53,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
       {loadError && (
         <p className="error-text" role="alert">
           {loadError}{' '}
-          <button type="button" className="button button--secondary button--small" onClick={() => void load()}>
+          <button type="button" className="button button--secondary button--small" onClick={reload}>
             <Trans>Try again</Trans>
           </button>
         </p>
@@ -108,7 +99,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
           ))}
         </ul>
       )}
-      <PrescriptionAdd hospNo={hospNo} onAdded={() => void load()} />
+      <PrescriptionAdd hospNo={hospNo} onAdded={reload} />
       <ConfirmDialog
         open={ending !== undefined}
         title={t`End ${ending?.name ?? ''}?`}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../../sync/api-client.ts';
 import { log } from '../../../sync/log.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
@@ -24,40 +24,40 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
   const { userHospNo } = useStaffChoices();
   const loggedIn = session.status === 'logged-in';
   const restoring = session.status === 'unknown';
-  const [state, setState] = useState<ReviewState>({ status: 'no-patient' });
   const [attempt, setAttempt] = useState(0);
+  // Which review is wanted now; "loading" is a wanted review without its outcome yet.
+  const wanted = restoring ? 'restoring' : loggedIn && userHospNo ? `${attempt} ${userHospNo}` : undefined;
+  const [settled, setSettled] = useState<{ wanted: string; state: ReviewState }>();
 
   useEffect(() => {
     if (restoring) {
       // The stored staff session is still being opened: wait for it rather than warn.
-      setState({ status: 'loading' });
       void staffRuntime.ensureRestored();
       return;
     }
     if (!loggedIn || !userHospNo) {
       log.warn('Patient review skipped: no staff token or no chosen hospital number');
-      setState({ status: 'no-patient' });
       return;
     }
     const hospNo = userHospNo;
+    const key = `${attempt} ${hospNo}`;
     let current = true;
-    setState({ status: 'loading' });
+    const settle = (state: ReviewState) => current && setSettled({ wanted: key, state });
     void (async () => {
       try {
         const bundle = await fetchReviewBundle(staffRuntime.api, hospNo);
         const fetchedAt = Date.now();
-        if (current) setState({ status: 'ready', hospNo, bundle, fetchedAt, offline: false });
+        settle({ status: 'ready', hospNo, bundle, fetchedAt, offline: false });
         await saveReview(hospNo, { ...bundle }, fetchedAt).catch((err: unknown) => log.error('Failed to cache the patient review', err));
       } catch (err) {
         if (!current) return;
         const offline = unavailable(err);
         const cached = offline ? await loadReview(hospNo).catch(() => undefined) : undefined;
-        if (!current) return;
         if (cached) {
           log.warn('Patient review: the server is unavailable, showing the offline copy', err);
-          setState({ status: 'ready', hospNo, bundle: cached.data as unknown as ReviewBundle, fetchedAt: cached.fetchedAt, offline: true });
+          settle({ status: 'ready', hospNo, bundle: cached.data as unknown as ReviewBundle, fetchedAt: cached.fetchedAt, offline: true });
         } else {
-          setState({ status: 'error', hospNo, message: err instanceof Error ? err.message : String(err), offline });
+          settle({ status: 'error', hospNo, message: err instanceof Error ? err.message : String(err), offline });
         }
       }
     })();
@@ -66,10 +66,14 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
     };
   }, [restoring, loggedIn, userHospNo, attempt]);
 
+  const state = useMemo<ReviewState>(
+    () => (wanted === undefined ? { status: 'no-patient' } : settled?.wanted === wanted ? settled.state : { status: 'loading' }),
+    [wanted, settled],
+  );
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const reset = useCallback(async () => {
     if (userHospNo) await forgetReview(userHospNo).catch((err: unknown) => log.error('Failed to forget the patient review', err));
-    setState({ status: 'no-patient' });
+    // No chosen patient is "no patient": what was shown goes with the choice.
     staffRuntime.choosePatient(undefined);
     // The choice is kept sealed on the device: written now, so a reload does not bring the patient back.
     await secureStorage.flush().catch((err: unknown) => log.error('Failed to store the cleared patient choice', err));
