@@ -2,7 +2,7 @@
 // placed over them (relativePosition, so they take no room of their own). Canvas has no text and
 // SVG text would need the font files on disk in Node, so shapes and words are kept apart.
 // Meal tags differ by shape as well as colour, so the charts read in black and white too.
-import type { CanvasElement, Content, ContentCanvas } from 'pdfmake/interfaces.js';
+import type { CanvasElement, Content, ContentCanvas } from './pdf-doc.ts';
 import type { GlucoseType } from '../glucose.ts';
 import { leftToRightGeometry } from './pdf-localize.ts';
 import { BANDS, CONSENSUS, timeOfDayProfile, type Band } from './statistics.ts';

@@ -10,7 +10,7 @@
 // Node it wraps ElementWriter.prototype.alignLine of pdfmake's Node build; the browser build is one
 // webpack bundle whose classes cannot be reached, so scripts/pdfmake-bidi-plugin.ts makes its
 // alignLine call globalThis.__eddyPdfAlignLine when Vite bundles it.
-import type { TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { TDocumentDefinitions } from './pdf-doc.ts';
 import { reorderLine, type LineLike } from './pdf-bidi.ts';
 import { scriptFontsOf, type ScriptFont } from './pdf-localize.ts';
 

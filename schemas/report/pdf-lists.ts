@@ -1,6 +1,6 @@
 // The PDF's record sections: glucometer days, medicines and adherence, symptoms, lab results,
 // appointments, the logbook grid and the notes on how the numbers are made.
-import type { Content, TableCell } from 'pdfmake/interfaces.js';
+import type { Content, Inline, Size, TableCell } from './pdf-doc.ts';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
 import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
@@ -24,7 +24,7 @@ function section(title: string, rows: number, body: Content[]): Content {
   return rows <= 20 ? { stack: [heading(title), ...body], unbreakable: true } : { stack: [heading(title), ...body] };
 }
 
-function table(widths: (number | string)[], header: string[], rows: TableCell[][], rightCols: number[] = []): Content {
+function table(widths: Size[], header: string[], rows: TableCell[][], rightCols: number[] = []): Content {
   return {
     table: { headerRows: 1, keepWithHeaderRows: 1, widths, body: [headerRow(header, rightCols), ...rows], dontBreakRows: true },
     layout: 'lightHorizontalLines',
@@ -51,7 +51,7 @@ export function medicinesSection(model: ReportModel, f: Fmt): Content {
   ]);
   return section(f.t(L.medicines), rows.length, [
     rows.length ? table(['*', 70, 90, 50], [f.t(L.medicine), f.t(L.dose), f.t(L.dosesTaken), '%'], rows, [2, 3]) : none(f),
-    ...(rows.length ? [{ text: f.t(L.adherenceNote), style: 'note' } as Content] : []),
+    ...(rows.length ? [{ text: f.t(L.adherenceNote), style: 'note' } satisfies Content] : []),
   ]);
 }
 
@@ -94,12 +94,12 @@ export function appointmentsSection(model: ReportModel, f: Fmt): Content {
 /** Values of one logbook cell, each coloured by its band (lows red, highs orange). */
 function cellValues(values: LoggedValue[], f: Fmt): TableCell {
   if (values.length === 0) return { text: '' };
-  const parts: Content[] = [];
+  const parts: Inline[] = [];
   values.forEach((v, i) => {
     if (i > 0) parts.push({ text: ', ' });
     parts.push({ text: f.glu(v), color: BAND_TEXT_COLORS[v.band], bold: v.band !== 'inRange' });
   });
-  return { text: parts, alignment: 'center' } as TableCell;
+  return { text: parts, alignment: 'center' };
 }
 
 export function logbookSection(model: ReportModel, f: Fmt): Content {

@@ -7,7 +7,7 @@
 //   aligned to the right, margins swapped) and every run carries RTL_MARK, so that pdf-bidi.ts puts
 //   the words of each line in right-to-left order. Charts keep their left-to-right geometry (time
 //   runs left to right, as on the device); their labels are still written right to left.
-import type { Content, DynamicContent, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, DynamicContent, TDocumentDefinitions } from './pdf-doc.ts';
 import { RTL_MARK } from './pdf-bidi.ts';
 
 export type ScriptFont = 'NotoSansArabic' | 'NotoSansDevanagari';

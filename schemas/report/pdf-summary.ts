@@ -1,6 +1,6 @@
 // The PDF's first page: key numbers, time in ranges against the previous period, the statistics per
 // meal tag, and the A1c estimates beside the latest lab HbA1c.
-import type { Content, TableCell } from 'pdfmake/interfaces.js';
+import type { Content, TableCell } from './pdf-doc.ts';
 import { GLUCOSE_TYPES } from '../glucose.ts';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE, type Estimate } from './a1c.ts';
 import { BAND_LABELS, BAND_RANGE_LABELS, PDF_LABELS, TYPE_LABELS } from './labels.ts';
@@ -84,7 +84,7 @@ export function distribution(model: ReportModel, f: Fmt, width: number): Content
     ...[...BANDS]
       .reverse()
       .map((b): TableCell[] => [
-        { ...swatch(BAND_COLORS[b]), width: 8 } as TableCell,
+        { ...swatch(BAND_COLORS[b]), width: 8 },
         f.t(BAND_LABELS[b]),
         bandRange(b, f),
         { text: `${f.pct(now[b])} (${f.num(model.overall.bands[b].count)})`, alignment: 'right' },
@@ -128,7 +128,7 @@ export function comparison(model: ReportModel, f: Fmt): Content {
           widths: ['*', 80, 80, 80],
           body: [
             headerRow([f.t(L.measure), f.t(L.thisPeriod), f.t(L.previousPeriod), f.t(L.change)]),
-            ...rows.map((r) => r.map((c, i) => ({ text: c, alignment: i === 0 ? 'left' : 'right' }) as TableCell)),
+            ...rows.map((r) => r.map((c, i) => ({ text: c, alignment: i === 0 ? 'left' : 'right' }) satisfies TableCell)),
           ],
         },
         layout: 'lightHorizontalLines',

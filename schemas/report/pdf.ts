@@ -2,7 +2,7 @@
 // server (POST /api/users/report, /api/admin/report). reportDocument() is the pure pdfmake document;
 // renderReportPdf() turns it into bytes with pdfmake (pdf-engine.ts): Roboto, plus Noto Sans Arabic
 // or Devanagari for text in those scripts, and mirrored right to left for Arabic (pdf-localize.ts).
-import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces.js';
+import type { Content, TableCell, TDocumentDefinitions } from './pdf-doc.ts';
 import { GLUCOSE_TYPES } from '../glucose.ts';
 import { englishTranslate, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
