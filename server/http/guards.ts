@@ -4,10 +4,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { hospNo as hospNoSchema } from '../../schemas/common.ts';
-import { auditRepo } from '../repositories/audit.ts';
-import { sessionRepo } from '../repositories/sessions.ts';
-import { bearerToken, resolvePrincipal, type Principal, type StaffPrincipal } from '../services/principal.ts';
-import { patientForStaff } from '../services/admin-service.ts';
+import { recordReads, type ReadOrigin } from '../services/admin/audit.ts';
+import { patientForStaff } from '../services/admin/scope.ts';
+import { bearerToken, resolvePrincipal, notePatientSeen, type Principal, type StaffPrincipal } from '../services/principal.ts';
 import { badRequest, forbidden, unauthorized } from './errors.ts';
 import { withAccess } from './openapi.ts';
 
@@ -26,7 +25,6 @@ declare module 'fastify' {
 }
 
 const HOSP_NO_RE = new RegExp(hospNoSchema.pattern);
-const TOUCH_EVERY_MS = 60_000;
 
 export function deviceIdOf(req: FastifyRequest): string | undefined {
   const v = req.headers['x-device-id'];
@@ -50,10 +48,7 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
     if (principal.kind === 'patient') {
       const { hospNo, hospitalId, timeZone } = principal.patient;
       req.subject = { patientId: principal.patientId, hospNo, hospitalId, timeZone };
-      const deviceId = deviceIdOf(req);
-      if (Date.now() - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS || (deviceId && deviceId !== principal.deviceId)) {
-        await sessionRepo.touch(ctx.db, principal.sessionId, deviceId);
-      }
+      await notePatientSeen(ctx.db, principal, deviceIdOf(req));
       return;
     }
     if (opts.write) throw forbidden('Staff accounts can only read patient records here. Use the admin area to make changes.');
@@ -84,22 +79,15 @@ async function staffSubject(ctx: AppContext, req: FastifyRequest, principal: Sta
   return { patientId: patient.id, hospNo: patient.hospNo, hospitalId: patient.hospitalId, timeZone: patient.timeZone };
 }
 
-export async function audit(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patient: { patientId: string; hospNo: string }, action: string): Promise<void> {
-  await auditMany(ctx, req, principal, [patient], action);
-}
+/** Where a request came from, as the audit log keeps it. */
+export const originOf = (req: FastifyRequest): ReadOrigin => ({
+  ip: req.ip,
+  userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 300) : null,
+});
 
-/** One audit entry per patient, in one statement: a list that shows each patient's figures. */
-export async function auditMany(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patients: readonly { patientId: string; hospNo: string }[], action: string): Promise<void> {
-  if (patients.length === 0) return;
-  const who = {
-    actorKind: principal.kind,
-    actorId: principal.kind === 'admin' ? principal.adminId : principal.doctorTokenId,
-    actorLabel: principal.label,
-    action,
-    ip: req.ip,
-    userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'].slice(0, 300) : null,
-  };
-  await auditRepo.insert(ctx.db, patients.map((p) => ({ ...who, patientId: p.patientId, hospNo: p.hospNo })));
+/** Records a staff read of one patient made by this request (services/admin/audit.ts). */
+export async function audit(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patient: { patientId: string; hospNo: string }, action: string): Promise<void> {
+  await recordReads(ctx, principal, [patient], action, originOf(req));
 }
 
 /** Staff endpoints. Doctors may read; only admins may change anything. */

@@ -6,7 +6,7 @@ import { usersQuerySchema } from '../../schemas/admin.ts';
 import { adminLogin, answers, doctorVerified, message, usersPage } from '../../schemas/api.ts';
 import { requireStaff, staffAccess, tokenOf } from '../http/guards.ts';
 import * as auth from '../services/auth-service.ts';
-import { listUsers } from '../services/admin-service.ts';
+import { listUsers } from '../services/admin/patients.ts';
 
 export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
   const limited = { rateLimit: { max: ctx.config.authRateLimit, timeWindow: 60_000 } };

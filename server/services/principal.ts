@@ -43,3 +43,15 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
   }
   return null;
 }
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * A patient's session keeps when it was last used (at most once a minute, for the staff's "last
+ * synced") and from which device: written when a minute has passed or the device is another.
+ */
+export async function notePatientSeen(db: Db, principal: Extract<Principal, { kind: 'patient' }>, deviceId: string | undefined, now = Date.now()): Promise<void> {
+  if (now - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS || (deviceId && deviceId !== principal.deviceId)) {
+    await sessionRepo.touch(db, principal.sessionId, deviceId);
+  }
+}

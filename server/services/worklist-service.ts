@@ -2,12 +2,11 @@
 // reasons and the figures behind them. The figures come from one statement in the database
 // (server/repositories/worklist.ts); this turns them into reasons, and records the read of each
 // patient listed in the audit log, as every staff read of a patient is.
-import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { WorklistQuery } from '../../schemas/admin.ts';
-import { auditMany } from '../http/guards.ts';
+import { recordReads, type ReadOrigin } from './admin/audit.ts';
 import { worklistRepo, type WorklistFacts } from '../repositories/worklist.ts';
-import { checkHospital } from './admin-service.ts';
+import { checkHospital } from './admin/scope.ts';
 import type { StaffPrincipal } from './principal.ts';
 import { WORKLIST_DAYS } from '../../schemas/admin.ts';
 import { WORKLIST_RULES, type ReasonCode, type WorklistRules } from './worklist-rules.ts';
@@ -63,13 +62,13 @@ export function reasonsOf(f: WorklistFacts, days: number, now: Date, rules: Work
   return out;
 }
 
-export async function worklist(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, q: WorklistQuery, now = new Date()) {
+export async function worklist(ctx: AppContext, origin: ReadOrigin, principal: StaffPrincipal, q: WorklistQuery, now = new Date()) {
   checkHospital(principal, q.hospitalId);
   const days = q.days ?? WORKLIST_DAYS.default;
   const page = q.page ?? 1;
   const limit = q.limit ?? 20;
   const { rows, total } = await worklistRepo.page(ctx.db, { hospitalId: q.hospitalId, days, now, limit, offset: (page - 1) * limit, rules: WORKLIST_RULES });
-  await auditMany(ctx, req, principal, rows.map((r) => ({ patientId: r.id, hospNo: r.hospNo })), 'GET /api/admin/worklist');
+  await recordReads(ctx, principal, rows.map((r) => ({ patientId: r.id, hospNo: r.hospNo })), 'GET /api/admin/worklist', origin);
   return {
     patients: rows.map((r) => ({
       hospNo: r.hospNo,

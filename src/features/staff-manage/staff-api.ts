@@ -1,4 +1,4 @@
-// What the management endpoints answer (server/services/admin-service.ts), and the small helpers
+// What the management endpoints answer (server/services/admin/), and the small helpers
 // every management form shares. All calls go through the staff runtime's own API client.
 import { ApiError } from '../../../sync/api-client.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';

@@ -1,4 +1,4 @@
-// The shapes the staff review reads (server/services/dto.ts, admin-service.ts): one bundle per
+// The shapes the staff review reads (server/services/dto.ts, admin/): one bundle per
 // patient, fetched together and cached whole for offline review.
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 

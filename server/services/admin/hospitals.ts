@@ -1,0 +1,49 @@
+// Hospitals, as admins manage them: the ones they may see, a new one (granted to its creator), a rename.
+import type { AppContext } from '../../context.ts';
+import type { HospitalInput } from '../../../schemas/admin.ts';
+import { conflict, notFound } from '../../http/errors.ts';
+import { isUniqueViolation } from '../../lib/db-errors.ts';
+import { staffRepo } from '../../repositories/staff.ts';
+import { hospitalDto } from '../dto.ts';
+import type { StaffPrincipal } from '../principal.ts';
+import { ADMIN_MSG, checkHospital, checkTimeZone, type Admin } from './scope.ts';
+
+export async function listHospitals(ctx: AppContext, principal: StaffPrincipal) {
+  return { hospitals: (await staffRepo.hospitalsByIds(ctx.db, principal.hospitalIds)).map(hospitalDto) };
+}
+
+export async function createHospital(ctx: AppContext, principal: Admin, input: HospitalInput) {
+  checkTimeZone(input.timeZone);
+  try {
+    const hospital = await ctx.db.transaction(async (tx) => {
+      const h = await staffRepo.insertHospital(tx, {
+        name: input.name.trim(),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+        ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+      });
+      await staffRepo.grantHospitals(tx, principal.adminId, [h.id]);
+      return h;
+    });
+    return { data: hospitalDto(hospital) };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(ADMIN_MSG.hospitalTaken(input.name.trim()));
+    throw err;
+  }
+}
+
+export async function updateHospital(ctx: AppContext, principal: Admin, id: string, input: Partial<HospitalInput>) {
+  checkHospital(principal, id);
+  checkTimeZone(input.timeZone);
+  try {
+    const row = await staffRepo.updateHospital(ctx.db, id, {
+      ...(input.name ? { name: input.name.trim() } : {}),
+      ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+    });
+    if (!row) throw notFound(ADMIN_MSG.hospitalNotFound);
+    return { data: hospitalDto(row) };
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(ADMIN_MSG.hospitalTaken(String(input.name)));
+    throw err;
+  }
+}
