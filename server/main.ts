@@ -64,18 +64,19 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     force.unref();
-    try {
-      drain.begin();
-      await app.close();
-      await database.close();
-      process.exit(0);
-    } catch (err) {
+    drain.begin();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  const onSignal = (signal: string) => {
+    shutdown(signal).catch((err: unknown) => {
       app.log.error({ err }, 'shutdown failed');
       process.exit(1);
-    }
+    });
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   const address = await app.listen({ port: config.port, host: config.host });
   const url = config.publicUrl ?? address.replace('://127.0.0.1', '://localhost');
