@@ -52,6 +52,14 @@ export default tseslint.config(
     plugins: { lingui },
     rules: { 'lingui/t-call-in-function': 'error', 'lingui/no-single-tag-to-translate': 'error', 'lingui/no-single-variables-to-translate': 'error', 'lingui/no-trans-inside-trans': 'error' },
   },
+  // No floating promise (type-checked, so `void p` does not count as handled): a promise is awaited,
+  // handled, or started with inBackground (sync/log.ts), which logs what still rejects. The few
+  // exceptions carry an eslint-disable comment saying why they are safe.
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }], '@typescript-eslint/no-misused-promises': 'error' },
+  },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {

@@ -2,6 +2,7 @@ import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { inBackground } from '../sync/log.ts';
 import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
 import { onReplayDone, startPwa } from './lib/pwa.ts';
 import { RuntimeProvider } from './lib/runtime-context.tsx';
@@ -16,11 +17,11 @@ const AUTO_LOGIN_DELAY_MS = 500;
 
 async function start(): Promise<void> {
   await activateLocale(detectLocale());
-  runtime.setOnSessionExpired(() => void router.navigate({ to: '/' }));
-  staffRuntime.setOnExpired(() => void router.navigate({ to: '/admin' }));
+  runtime.setOnSessionExpired(() => inBackground(router.navigate({ to: '/' }), 'Opening the login page failed'));
+  staffRuntime.setOnExpired(() => inBackground(router.navigate({ to: '/admin' }), 'Opening the staff login page failed'));
   const path = stripLocale(location.pathname);
   if (!AUTO_LOGIN_SKIPPED.some((p) => path === p || path.startsWith(`${p}/`))) {
-    setTimeout(() => void runtime.ensureRestored(), AUTO_LOGIN_DELAY_MS);
+    setTimeout(() => inBackground(runtime.ensureRestored(), 'Restoring the stored session failed'), AUTO_LOGIN_DELAY_MS);
   }
   const root = document.getElementById('root');
   if (!root) throw new Error('#root is missing from index.html');
@@ -39,6 +40,6 @@ startPwa();
 // The service worker replayed queued writes while this page was away: refresh from the server, and
 // settle what it had refused (the refused list itself is read from the outbox).
 onReplayDone((done) => {
-  if (done.sent > 0 || done.rejected > 0) void runtime.syncNow({ announce: false });
+  if (done.sent > 0 || done.rejected > 0) inBackground(runtime.syncNow({ announce: false }), 'sync failed');
 });
-void start();
+inBackground(start(), 'The app could not start');

@@ -16,6 +16,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { drainOutbox, type ReplayDoneMessage } from '../sync/drain.ts';
 import { pendingCount } from '../sync/outbox.ts';
+import { inBackground } from '../sync/log.ts';
 import { registerPushHandlers } from './push.ts';
 import { cleanupLater, fetchLater, registerLaterRoute } from './later.ts';
 
@@ -76,7 +77,7 @@ self.addEventListener('message', (event) => {
   if (type === 'skip-waiting') {
     // The only place a new version skips waiting: the page decides when to switch (and then
     // reloads once), instead of a new worker taking over pages that run the old code mid-use.
-    void self.skipWaiting();
+    inBackground(self.skipWaiting(), 'skipWaiting failed');
   } else if (type === 'replay') {
     event.waitUntil(replay());
   } else if (type === 'fetch-later') {

@@ -3,7 +3,7 @@
 // never calls it with data: it writes to the local collections, and this sends what they queued.
 import type { DrainResult } from './drain.ts';
 import { STUCK_AFTER } from './drain.ts';
-import { log } from './log.ts';
+import { inBackground, log } from './log.ts';
 import { watchOutboxCounts } from './outbox.ts';
 import type { SyncStatusStore } from './status.ts';
 
@@ -92,7 +92,7 @@ export function createSyncController(opts: SyncControllerOptions) {
         draining = undefined;
         if (drainAgain) {
           drainAgain = false;
-          void syncNow({ announce: false });
+          inBackground(syncNow({ announce: false }), 'sync failed');
         }
       }
     })();
@@ -105,7 +105,7 @@ export function createSyncController(opts: SyncControllerOptions) {
     // fire 'online' when it was the server, not the network, that was gone.
     retryTimer ??= setInterval(() => {
       const { offline, pending, lastSyncAt } = status.getSnapshot();
-      if ((offline || pending > 0 || opts.isStale(lastSyncAt)) && opts.isOnline()) void syncNow({ announce: false });
+      if ((offline || pending > 0 || opts.isStale(lastSyncAt)) && opts.isOnline()) inBackground(syncNow({ announce: false }), 'sync failed');
     }, opts.retryMs ?? 10_000);
   }
 

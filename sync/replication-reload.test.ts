@@ -67,7 +67,9 @@ async function pullThenLoseTheNote(database: EddyDatabase, docs: GlucoseReading[
   meta.bulkWrite = () => Promise.resolve({ error: [] });
   release();
   await waitFor(written);
-  void first.cancel();
+  // Not waited for: a page that goes away does not wait for its replication to stop, and the next
+  // start runs beside it. A cancel that fails then changes nothing the test looks at.
+  first.cancel().catch(() => undefined);
 }
 
 async function waitFor(check: () => Promise<boolean>, ms = 5000) {

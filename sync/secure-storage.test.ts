@@ -181,21 +181,23 @@ describe('debounced writes', () => {
 
   it('a read returns a copy, as storage would', async () => {
     const value = { list: [1, 2] };
-    void store.set('user', 'profile', value);
+    const written = store.set('user', 'profile', value);
     value.list.push(3);
     const read = await store.get<{ list: number[] }>('user', 'profile');
     expect(read).toEqual({ list: [1, 2] });
     read?.list.push(4);
     expect(await store.get('user', 'profile')).toEqual({ list: [1, 2] });
     await store.flush();
+    await written;
     expect(await store.get('user', 'profile')).toEqual({ list: [1, 2] });
   });
 
   it('flush writes pending values at once', async () => {
     fakeTimers();
-    void store.set('user', 'token', TOKEN);
+    const written = store.set('user', 'token', TOKEN);
     expect(mem.getItem('user_token')).toBeNull();
     await store.flush();
+    await written;
     expect(mem.getItem('user_token')).not.toBeNull();
   });
 
@@ -394,11 +396,12 @@ describe('clear', () => {
     mem.setItem('eddy-cookie-consent', '{"necessary":true}');
     mem.setItem('eddy_user_isLoading', 'false');
     await Promise.all([store.set('user', 'token', TOKEN), store.set('user', 'profile', PROFILE), store.set('admin', 'token', 'admin-token'), store.set('admin', 'userHospNo', '200001')]);
-    void store.set('user', 'fcmToken', FCM);
+    const userPending = store.set('user', 'fcmToken', FCM);
     const adminPending = store.set('admin', 'admin', { email: 'a@b.c' });
     store.clear('user');
     await store.flush();
     await adminPending;
+    await userPending; // settled by the clear, unwritten
     expect([...mem.items.keys()].sort()).toEqual(['admin_admin', 'admin_token', 'admin_userHospNo', 'eddy-cookie-consent', 'eddy_user_isLoading']);
     expect(await store.get('user', 'fcmToken')).toBeUndefined();
     expect(await store.get('admin', 'token')).toBe('admin-token');

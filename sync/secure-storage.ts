@@ -8,7 +8,7 @@
 // our origin and could use the non-extractable key just as well, so a keyed hash would add nothing.
 // What the hash does catch is a corrupted or hand-edited envelope (e.g. a maxAge stretched to keep
 // an old token alive); the data itself is covered by the GCM tag.
-import { log } from './log.ts';
+import { inBackground, log } from './log.ts';
 
 // The ciphers and the key store (crypto.ts, with Dexie) load on the first read of an item that
 // exists or the first write: a device with nothing stored (the login page of a first visit or
@@ -210,7 +210,7 @@ export class SecureStorage {
     p.maxAge = opts.maxAge ?? defaultMaxAge(namespace, name);
     if (p.timer !== undefined) clearTimeout(p.timer);
     const entry = p;
-    entry.timer = setTimeout(() => void this.#write(key, entry), this.#debounceMs);
+    entry.timer = setTimeout(() => inBackground(this.#write(key, entry), 'Secure storage write failed'), this.#debounceMs);
     const done = new Promise<void>((resolve, reject) => entry.waiters.push({ resolve, reject }));
     done.catch(() => undefined); // callers may fire and forget; the failure is logged in #write
     return done;

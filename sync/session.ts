@@ -10,7 +10,7 @@
 // stored expiry in step.
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-client.ts';
-import { log } from './log.ts';
+import { inBackground, log } from './log.ts';
 
 export const VALIDATE_EVERY_MS = 30 * 60_000;
 
@@ -190,9 +190,12 @@ export function createPatientSession(opts: PatientSessionOptions) {
   function startValidation(onUnreachable?: () => void): void {
     stopValidation();
     timer = setInterval(() => {
-      void validate().then((r) => {
-        if (r === 'unreachable') onUnreachable?.();
-      });
+      inBackground(
+        validate().then((r) => {
+          if (r === 'unreachable') onUnreachable?.();
+        }),
+        'Session check failed',
+      );
     }, VALIDATE_EVERY_MS);
   }
 

@@ -3,7 +3,7 @@
 import { Link, useLocation, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
-import { log } from '../../sync/log.ts';
+import { inBackground, log } from '../../sync/log.ts';
 import { loader } from '../lib/ui/loader-store.ts';
 import { Icon } from './icon.tsx';
 import { usePageTitle } from './page-title.tsx';
@@ -53,7 +53,7 @@ export function ErrorPage({ error, reset }: ErrorComponentProps) {
 
   const retry = () => {
     reset();
-    void router.invalidate();
+    inBackground(router.invalidate(), 'Reloading the page after an error failed');
   };
 
   return (

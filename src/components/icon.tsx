@@ -2,6 +2,7 @@
 // is not bundled is fetched once from our own server's icon endpoint.
 import { Icon as IconifyIcon } from '@iconify/react/offline';
 import { useEffect, useState } from 'react';
+import { inBackground } from '../../sync/log.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 import { iconLoaded, registerIcons, requestIcon } from '../lib/ui/icons/custom-icons.ts';
 import { shellIcons } from '../lib/ui/icons/shell-icons.ts';
@@ -32,9 +33,12 @@ export function Icon({ icon, label, size = '1em', className }: IconProps) {
   useEffect(() => {
     if (loaded) return;
     let live = true;
-    void requestIcon(icon).then(() => {
-      if (live) setAnswered((n) => n + 1);
-    });
+    inBackground(
+      requestIcon(icon).then(() => {
+        if (live) setAnswered((n) => n + 1);
+      }),
+      'Failed to load custom icons',
+    );
     return () => {
       live = false;
     };

@@ -4,6 +4,7 @@
 // without blocking the page. "Don't show again" is remembered in local storage for good.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { inBackground } from '../../sync/log.ts';
 import { getPwa, INSTALL_PROMPT_DELAY_MS, type InstallState, type Pwa } from '../lib/pwa.ts';
 import { toast } from '../lib/ui/toast-store.ts';
 import { Icon } from './icon.tsx';
@@ -61,7 +62,7 @@ export function InstallBanner({ pwa = getPwa(), delayMs = INSTALL_PROMPT_DELAY_M
               <Trans>Open it from your home screen like any other app, also without internet.</Trans>
             </p>
             <div className="install-banner-actions">
-              <button type="button" className="button button--small" onClick={() => void pwa.promptInstall()}>
+              <button type="button" className="button button--small" onClick={() => inBackground(pwa.promptInstall(), 'Install prompt could not be shown')}>
                 <Trans>Install</Trans>
               </button>
               <button type="button" className="button button--secondary button--small" onClick={() => pwa.hideInstallPromptPermanently()}>

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRouter } from '@tanstack/react-router';
 import { useId } from 'react';
+import { inBackground } from '../../sync/log.ts';
 import { activateLocale, isLocale, LANGUAGE_NAMES, LOCALES, stripLocale, withLocale } from '../lib/i18n.ts';
 import { Icon } from './icon.tsx';
 import './language-select.css';
@@ -29,7 +30,7 @@ export function LanguageSelect({ compact = false, onChanged }: { compact?: boole
   }
 
   const select = (
-    <select id={id} value={current} onChange={(e) => void change(e.target.value)} {...(compact ? { 'aria-label': t`Language` } : {})}>
+    <select id={id} value={current} onChange={(e) => inBackground(change(e.target.value), 'Changing the language failed')} {...(compact ? { 'aria-label': t`Language` } : {})}>
       {LOCALES.map((l) => (
         <option key={l} value={l} lang={l}>
           {LANGUAGE_NAMES[l]}

@@ -23,19 +23,21 @@ describe('the first screen signal', () => {
     expect(started).toBe(true);
     // Later waits do not wait at all.
     let again = false;
-    void screenShown(1_000).then(() => (again = true));
+    const later = screenShown(1_000).then(() => (again = true));
     await vi.advanceTimersByTimeAsync(0);
     expect(again).toBe(true);
+    await later;
   });
 
   it('never holds it back longer than asked when no screen reads local data', async () => {
     vi.useFakeTimers();
     const { screenShown } = await load();
     let started = false;
-    void screenShown(1_000).then(() => (started = true));
+    const waiting = screenShown(1_000).then(() => (started = true));
     await vi.advanceTimersByTimeAsync(999);
     expect(started).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(started).toBe(true);
+    await waiting;
   });
 });

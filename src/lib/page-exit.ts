@@ -5,6 +5,8 @@
 // unloaded (`persisted` false); a page kept in the back/forward cache is not going away, and keeps
 // its leadership (the browser does not keep a page that holds a Web Lock there anyway).
 // The same API: add(fn) → { remove, run }, runAll, removeAll, getSize.
+import { inBackground } from '../../sync/log.ts';
+
 type Listener = () => unknown;
 
 const listeners = new Set<Listener>();
@@ -17,7 +19,7 @@ function listen(): void {
     // A worker has no page events: its close() is the one moment it can act on.
     const close = self.close.bind(self);
     self.close = () => {
-      void runAll();
+      inBackground(runAll(), 'A page-exit listener failed');
       close();
     };
     return;
@@ -26,7 +28,7 @@ function listen(): void {
   window.addEventListener(
     'pagehide',
     (event) => {
-      if (!event.persisted) void runAll();
+      if (!event.persisted) inBackground(runAll(), 'A page-exit listener failed');
     },
     true,
   );

@@ -141,11 +141,11 @@ export interface PushMessagesOptions {
 export function startPushMessages(opts: PushMessagesOptions): () => void {
   const now = opts.now ?? Date.now;
   let stopped = false;
-  // One inbox pass at a time: a push arriving during the start-up pass waits for it.
+  // One inbox pass at a time: a push arriving during the start-up pass waits for it. Nothing waits
+  // for the queue (it is fed from events, a timer and a subscription): a pass that fails is logged.
   let queue: Promise<void> = Promise.resolve();
-  const run = (work: () => Promise<void>) => {
+  const run = (work: () => Promise<void>): void => {
     queue = queue.then(() => (stopped ? undefined : work())).catch((err: unknown) => log.error('push messages', err));
-    return queue;
   };
 
   const onMessage = (event: Event) => {
@@ -154,10 +154,10 @@ export function startPushMessages(opts: PushMessagesOptions): () => void {
     if (!message) return;
     if (message.type === 'push-received') {
       opts.notify(receivedNotice(message.data));
-      void run(() => takeInbox(opts.cols, opts.userId, now()));
+      run(() => takeInbox(opts.cols, opts.userId, now()));
     } else if (message.type === 'mark medicine taken') {
       const port = ports[0];
-      void run(async () => {
+      run(async () => {
         try {
           await recordIntake(opts.cols, message.intake);
           opts.notify({ type: 'success', text: msg`Medicine recorded successfully`, duration: PUSH_TOAST_DURATION });
@@ -176,10 +176,10 @@ export function startPushMessages(opts: PushMessagesOptions): () => void {
   opts.source?.addEventListener('message', onMessage);
   // Messages from the worker are queued until the page opts in.
   opts.source?.startMessages?.();
-  void run(() => takeInbox(opts.cols, opts.userId, now()));
-  const timer = setInterval(() => void run(() => tidyPending(opts.cols, now())), PURGE_EVERY_MS);
+  run(() => takeInbox(opts.cols, opts.userId, now()));
+  const timer = setInterval(() => run(() => tidyPending(opts.cols, now())), PURGE_EVERY_MS);
   // A dose taken elsewhere (another device, the worker's queued write pulled back) clears its reminder.
-  const intakes = opts.cols.medicineIntakes.insert$.subscribe(() => void run(() => tidyPending(opts.cols, now())));
+  const intakes = opts.cols.medicineIntakes.insert$.subscribe(() => run(() => tidyPending(opts.cols, now())));
 
   return () => {
     stopped = true;

@@ -5,7 +5,7 @@
 //
 // Framework-free on purpose: React reads the two stores with useSyncExternalStore, and the tests
 // run it in Node with fakes for window, navigator.serviceWorker and the storages (see PwaEnv).
-import { log } from '../../sync/log.ts';
+import { inBackground, log } from '../../sync/log.ts';
 import type { ReplayDoneMessage } from '../../sync/drain.ts';
 
 export type { ReplayDoneMessage };
@@ -211,7 +211,7 @@ export function createPwa(env: PwaEnv): Pwa {
       deferredPrompt = event as BeforeInstallPromptEvent;
       updateInstall({ available: true, hidden: isHidden() });
       clearTimeout(promptTimer);
-      if (!isHidden()) promptTimer = setTimeout(() => void promptInstall(), INSTALL_PROMPT_DELAY_MS);
+      if (!isHidden()) promptTimer = setTimeout(() => inBackground(promptInstall(), 'Install prompt could not be shown'), INSTALL_PROMPT_DELAY_MS);
     });
     listen(env.window, 'appinstalled', () => {
       clearTimeout(promptTimer);
@@ -289,7 +289,7 @@ export function createPwa(env: PwaEnv): Pwa {
     const container = env.navigator.serviceWorker;
     if (!env.serviceWorkerEnabled || !container) return;
     // After load, so the worker's precaching does not compete with the page's own first requests.
-    const go = () => void registerWorker(container);
+    const go = () => inBackground(registerWorker(container), 'Service worker registration failed');
     if (env.document.readyState === 'complete') go();
     else listen(env.window, 'load', go, { once: true });
   }

@@ -9,7 +9,7 @@
 // start would subscribe again just because the browser still grants the permission.
 import { msg } from '@lingui/core/macro';
 import { ApiError } from '../../sync/api-client.ts';
-import { log } from '../../sync/log.ts';
+import { inBackground, log } from '../../sync/log.ts';
 import type { PushSubscriptions } from '../../sync/push-subscription.ts';
 import type { ReadableStore, StorageLike } from './pwa.ts';
 import type { ToastOptions } from './ui/toast-store.ts';
@@ -177,7 +177,7 @@ export function createReminders({ subscriptions, env, notify }: RemindersOptions
       await check();
     },
   };
-  env.watchPermission?.(() => void check());
+  env.watchPermission?.(() => inBackground(check(), 'reminders: the notification permission could not be checked'));
   return reminders;
 }
 

@@ -4,7 +4,7 @@ import { msg, plural } from '@lingui/core/macro';
 import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
-import { log } from '../../sync/log.ts';
+import { inBackground, log } from '../../sync/log.ts';
 import type { SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
@@ -63,10 +63,13 @@ let onSessionExpired: () => void = () => undefined;
 function handleUnauthorized(): void {
   if (session.state.status !== 'logged-in') return;
   log.warn('Session ended', { why: 'a call was answered 401' });
-  void session.expire().then(() => {
-    toast({ type: 'error', text: msg`Session Expired. Please login again.` });
-    onSessionExpired();
-  });
+  inBackground(
+    session.expire().then(() => {
+      toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+      onSessionExpired();
+    }),
+    'Ending the expired session failed',
+  );
 }
 
 const api = createApiClient({
@@ -205,7 +208,7 @@ function loadController(): Promise<SyncController> {
         isOnline: () => navigator.onLine,
         askLeaderToPull: () => {
           const s = session.state;
-          if (s.status === 'logged-in') void import('../../sync/replication.ts').then((m) => m.askLeaderToPull(s.session.hospNo));
+          if (s.status === 'logged-in') inBackground(import('../../sync/replication.ts').then((m) => m.askLeaderToPull(s.session.hospNo)), 'Asking the leading tab to pull failed');
         },
       }),
   );
@@ -242,7 +245,7 @@ async function startSync(owner: StoredSession): Promise<void> {
   // Replication pulls in RxDB's replication plugin: loaded with the database, after login.
   const [{ replicate, askLeaderToPull }, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
   await (await outbox()).setReplaySession({ token: owner.token, deviceId: deviceId() });
-  const afterPush = () => void syncNow({ announce: false });
+  const afterPush = () => inBackground(syncNow({ announce: false }), 'sync failed');
   (await loadController()).start();
   // The page's own data first (src/lib/first-screen.ts); the pull a moment later.
   await screenShown(FIRST_SCREEN_WAIT_MS);
@@ -266,9 +269,9 @@ async function startSync(owner: StoredSession): Promise<void> {
   session.startValidation(() => status.update({ offline: true }));
   // The server renews a session in use (sliding); asking once at start keeps the stored expiry in
   // step, so a patient who opens the app briefly every day is not locked out after 7 days.
-  if (navigator.onLine) void session.validate();
-  void syncNow({ announce: false, refresh: false });
-  void startReminders(db, owner);
+  if (navigator.onLine) inBackground(session.validate(), 'Session check failed');
+  inBackground(syncNow({ announce: false, refresh: false }), 'sync failed');
+  inBackground(startReminders(db, owner), 'reminders could not be started');
 }
 
 /** Reminder pushes: the inbox the worker fills, its messages, then the subscription (docs/requirements.md §4). */
@@ -289,7 +292,7 @@ function stopSync(): void {
   session.stopValidation();
   stopPushMessages?.();
   stopPushMessages = undefined;
-  void controller?.then((c) => c.stop());
+  inBackground(controller?.then((c) => c.stop()), 'Stopping sync failed');
 }
 
 session.subscribe((s) => {
@@ -301,7 +304,7 @@ if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => status.update({ offline: true }));
   // Back online while logged in: re-sync, record the time, clear the flag, say so (docs/requirements.md §4).
   window.addEventListener('online', () => {
-    if (session.state.status === 'logged-in') void syncNow({ announce: true });
+    if (session.state.status === 'logged-in') inBackground(syncNow({ announce: true }), 'sync failed');
     else status.update({ offline: false });
   });
 }

@@ -4,7 +4,7 @@
 // the patient runtime: a patient token can never reach the staff area and the other way round.
 import { msg } from '@lingui/core/macro';
 import { createApiClient } from '../../sync/api-client.ts';
-import { log } from '../../sync/log.ts';
+import { inBackground, log } from '../../sync/log.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
 import { setStaffAlertsOn } from '../../sync/staff-alerts-flag.ts';
@@ -25,6 +25,7 @@ let onExpired: () => void = () => undefined;
 function setChoices(patch: Partial<StaffChoices>): void {
   choices = { ...choices, ...patch };
   for (const l of [...choiceListeners]) l();
+  // eslint-disable-next-line @typescript-eslint/no-floating-promises -- set() catches its own promise and logs a failed write ('Secure storage write failed'); the choice is in memory already
   void secureStorage.set('admin', 'choices', choices);
 }
 
@@ -45,10 +46,13 @@ const api = createApiClient({
     const token = session.token();
     if (session.state.status !== 'logged-in' || token === undefined || token === endedToken) return;
     endedToken = token;
-    void session.expire().then(() => {
-      toast({ type: 'error', text: msg`Session Expired. Please login again.` });
-      onExpired();
-    });
+    inBackground(
+      session.expire().then(() => {
+        toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+        onExpired();
+      }),
+      'Ending the expired staff session failed',
+    );
   },
 });
 

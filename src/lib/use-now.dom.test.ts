@@ -13,10 +13,14 @@ describe('useNow', () => {
     const { result, rerender, unmount } = renderHook(() => useNow(60_000));
     const first = result.current;
     expect(first).toBe(Date.parse('2026-11-29T08:00:00Z'));
-    act(() => vi.advanceTimersByTime(59_000));
+    act(() => {
+      vi.advanceTimersByTime(59_000);
+    });
     rerender();
     expect(result.current).toBe(first);
-    act(() => vi.advanceTimersByTime(1_000));
+    act(() => {
+      vi.advanceTimersByTime(1_000);
+    });
     expect(result.current).toBe(Date.parse('2026-11-29T08:01:00Z'));
     unmount();
     expect(vi.getTimerCount()).toBe(0);

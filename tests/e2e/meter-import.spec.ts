@@ -125,9 +125,12 @@ async function emulatedMeter(session: CDPSession, clockAheadMin: number) {
   await add(time, CURRENT_TIME, { read: true, notify: true });
 
   const seen = { connections: 0, clockReads: 0, subscribed: new Set<number>(), racpWrites: [] as number[][] };
+  // The answers are sent from event listeners, which cannot wait for them. One still on its way when
+  // the test ends fails with "Target closed": that does not matter, and an answer that never arrives
+  // shows as a failed expectation below.
   session.on('BluetoothEmulation.gattOperationReceived', (e) => {
     if (e.type === 'connection') seen.connections++;
-    void session.send('BluetoothEmulation.simulateGATTOperationResponse', { address, type: e.type, code: 0 });
+    session.send('BluetoothEmulation.simulateGATTOperationResponse', { address, type: e.type, code: 0 }).catch(() => undefined);
   });
   session.on('BluetoothEmulation.characteristicOperationReceived', (e) => {
     const short = characteristics.get(e.characteristicId);
@@ -138,10 +141,12 @@ async function emulatedMeter(session: CDPSession, clockAheadMin: number) {
     } else if (e.type === 'read' && short === GLUCOSE_FEATURE) data = Buffer.from([0, 0]).toString('base64');
     else if (e.type === 'write' && short === RECORD_ACCESS_CONTROL_POINT) seen.racpWrites.push([...Buffer.from(e.data ?? '', 'base64')]);
     else if (e.type === 'subscribe-to-notifications' && short !== undefined) seen.subscribed.add(short);
-    void session.send('BluetoothEmulation.simulateCharacteristicOperationResponse', { characteristicId: e.characteristicId, type: e.type, code: 0, ...(data ? { data } : {}) });
+    session.send('BluetoothEmulation.simulateCharacteristicOperationResponse', { characteristicId: e.characteristicId, type: e.type, code: 0, ...(data ? { data } : {}) }).catch(() => undefined);
   });
   session.on('BluetoothEmulation.descriptorOperationReceived', (e) => {
-    void session.send('BluetoothEmulation.simulateDescriptorOperationResponse', { descriptorId: e.descriptorId, type: e.type, code: 0, ...(e.type === 'read' ? { data: Buffer.from([0, 0]).toString('base64') } : {}) });
+    session
+      .send('BluetoothEmulation.simulateDescriptorOperationResponse', { descriptorId: e.descriptorId, type: e.type, code: 0, ...(e.type === 'read' ? { data: Buffer.from([0, 0]).toString('base64') } : {}) })
+      .catch(() => undefined);
   });
   return seen;
 }
@@ -165,7 +170,8 @@ async function pickFirstDevice(page: Page): Promise<{ prompts: number }> {
     const device = p.devices[0];
     if (!device || answered.has(p.id)) return;
     answered.add(p.id);
-    void session.send('DeviceAccess.selectPrompt', { id: p.id, deviceId: device.id });
+    // Not waited for (a listener cannot); a failed pick shows as the import never starting.
+    session.send('DeviceAccess.selectPrompt', { id: p.id, deviceId: device.id }).catch(() => undefined);
   });
   return {
     get prompts() {

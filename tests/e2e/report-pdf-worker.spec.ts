@@ -28,11 +28,16 @@ test.describe('report PDF in a browser Web Worker', () => {
     test.setTimeout(120_000);
     outDir = await mkdtemp(path.join(tmpdir(), 'eddy-report-worker-'));
     await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es', plugins: () => [pdfmakeBidi()] } });
-    server = http.createServer(async (req, res) => {
+    const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
       const file = path.join(outDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0] ?? '');
       if (!file.startsWith(outDir) || !existsSync(file)) return void res.writeHead(404).end();
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.ttf') ? 'font/ttf' : 'text/html';
-      res.writeHead(200, { 'content-type': type }).end(await readFile(file));
+      const body = await readFile(file); // before the head: a file that cannot be read is answered 500 below
+      res.writeHead(200, { 'content-type': type }).end(body);
+    };
+    // A failure is a 500 the page fails on, not an unhandled rejection.
+    server = http.createServer((req, res) => {
+      serve(req, res).catch((err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(err)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

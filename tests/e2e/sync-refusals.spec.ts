@@ -81,12 +81,12 @@ async function replayInWorker(): Promise<{ sent: number; rejected: number; kept:
     await bare.goto(`${proxy.url}/manifest.webmanifest`);
     return await bare.evaluate(
       () =>
-        new Promise<{ sent: number; rejected: number; kept: number }>((resolve) => {
+        new Promise<{ sent: number; rejected: number; kept: number }>((resolve, reject) => {
           navigator.serviceWorker.addEventListener('message', (e) => {
             const data = e.data as { type?: string; sent: number; rejected: number; kept: number };
             if (data.type === 'replay-done') resolve(data);
           });
-          void navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'replay' }));
+          navigator.serviceWorker.ready.then((r) => r.active?.postMessage({ type: 'replay' })).catch(reject);
         }),
     );
   } finally {

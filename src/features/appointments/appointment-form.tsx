@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { toLocalInput } from '../../lib/dates.ts';
 
 export interface AppointmentValues {
@@ -39,7 +40,7 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate>
+    <form onSubmit={(e) => inBackground(submit(e), 'Saving the appointment failed')} noValidate>
       <div className={errors.doctor ? 'field field--error' : 'field'}>
         <label htmlFor={ids.doctor}>
           <Trans>Doctor</Trans>

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { Appointment } from '../../../schemas/appointment.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -29,7 +30,7 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
   async function remove(a: Appointment) {
     setDeleting(undefined);
     if (db) await removeRecord(db.appointments, a._id);
-    notify({ type: 'success', text: t`Appointment removed successfully`, duration: 8000, action: { label: t`Undo`, run: () => void db?.appointments.insert(copyForUndo(a)) } });
+    notify({ type: 'success', text: t`Appointment removed successfully`, duration: 8000, action: { label: t`Undo`, run: () => inBackground(db?.appointments.insert(copyForUndo(a)), 'Restoring the removed appointment failed') } });
   }
 
   return (

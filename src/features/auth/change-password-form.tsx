@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import './auth.css';
 import { failureMessage } from './auth-errors.ts';
@@ -76,7 +77,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
   const clearError = (field: FieldName) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
   return (
-    <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+    <form className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Changing the password failed')} noValidate aria-describedby={failure ? failureId : undefined}>
       {knownHospNo === undefined && (
         <TextField
           ref={hospNoRef}

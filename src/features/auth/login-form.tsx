@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
 import type { LoginInput } from '../../../sync/session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
@@ -98,7 +99,7 @@ export function LoginForm() {
   return (
     <>
       <LoginMethodSwitch method={method} onChange={changeMethod} />
-      <form className="auth-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+      <form className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Logging in failed')} noValidate aria-describedby={failure ? failureId : undefined}>
         <TextField
           ref={hospNoRef}
           label={<Trans>Hospital number</Trans>}

@@ -1,5 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useLogout } from './use-logout.ts';
@@ -29,7 +30,7 @@ export function LogoutButton({ className, children }: { className: string; child
 
   return (
     <>
-      <button type="button" className={className} disabled={checking} aria-busy={checking} onClick={() => void start()}>
+      <button type="button" className={className} disabled={checking} aria-busy={checking} onClick={() => inBackground(start(), 'Logging out failed')}>
         {children}
       </button>
       <ConfirmDialog
@@ -39,7 +40,7 @@ export function LogoutButton({ className, children }: { className: string; child
         confirmLabel={<Trans>Log out and delete them</Trans>}
         onConfirm={() => {
           setUnsent(undefined);
-          void logout();
+          inBackground(logout(), 'Logging out failed');
         }}
         onCancel={() => setUnsent(undefined)}
       >

@@ -1,5 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type RefObject } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
@@ -44,7 +45,7 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
   return (
     <>
       <div className="otp-send">
-        <button type="button" className="button button--secondary" disabled={sending || secondsLeft > 0} aria-describedby={secondsLeft > 0 ? countdownId : undefined} onClick={() => void send()}>
+        <button type="button" className="button button--secondary" disabled={sending || secondsLeft > 0} aria-describedby={secondsLeft > 0 ? countdownId : undefined} onClick={() => inBackground(send(), 'Sending the one-time code failed')}>
           <Trans>Send code</Trans>
         </button>
         {secondsLeft > 0 && (

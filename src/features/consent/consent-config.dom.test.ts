@@ -254,7 +254,7 @@ describe("the server's policy", () => {
     await vi.waitFor(() => expect(first.getState().activeUI).toBe('banner'));
     // The save waits on WebCrypto, then on timers (its retries): both are let run until it is done.
     let saved = false;
-    void first
+    const saving = first
       .getState()
       .saveConsents('necessary')
       .then(() => (saved = true));
@@ -262,6 +262,7 @@ describe("the server's policy", () => {
       await vi.advanceTimersByTimeAsync(100);
       expect(saved).toBe(true);
     });
+    await saving;
     await vi.waitFor(() => expect(localStorage.getItem(C15T_PENDING_KEY)).not.toBeNull());
     const savedUnder = storedChoice()?.consentInfo['materialPolicyFingerprint'];
     expect(savedUnder).toMatch(/^[0-9a-f]{64}$/);

@@ -3,7 +3,7 @@
 // browser that refuses to store anything leaves nothing half-saved: the banner stays and the error
 // is only logged (docs/requirements.md §4).
 import { useEffect, useRef, useState } from 'react';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { useConsentStore, type ConsentStoreApi, type SaveType } from './c15t.ts';
 import { PURPOSE_OF } from './consent-config.ts';
 import { removeConsentRecord, writeConsentRecord, type ConsentChoice } from './consent-record.ts';
@@ -49,7 +49,7 @@ export function CookieBanner({ store, handOver }: { store: ConsentStoreApi; hand
     started.current = true;
     consent.setSelectedConsent(PURPOSE_OF.analytics, handOver.selected.analytics);
     consent.setSelectedConsent(PURPOSE_OF.functional, handOver.selected.functional);
-    void save(handOver.save, choiceFor(handOver.save, handOver.selected));
+    inBackground(save(handOver.save, choiceFor(handOver.save, handOver.selected)), 'Saving the cookie preferences failed');
   });
 
   // c15t hides the banner as soon as a save starts; it stays up here until the save is done.
@@ -60,7 +60,7 @@ export function CookieBanner({ store, handOver }: { store: ConsentStoreApi; hand
       saving={saving}
       onToggle={(category, value) => consent.setSelectedConsent(PURPOSE_OF[category], value)}
       onSave={(type) => {
-        if (saving === null) void save(type, choiceFor(type, selected));
+        if (saving === null) inBackground(save(type, choiceFor(type, selected)), 'Saving the cookie preferences failed');
       }}
     />
   );

@@ -3,6 +3,7 @@
 // so on a first visit it loads only once the person starts to answer (a touch, a key, focus inside
 // the sheet) and takes over at the press of a button, which then shows "Saving..." until c15t saved.
 import { useState } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import type { SaveType } from './c15t.ts';
 import type { ConsentChoice } from './consent-record.ts';
 import { CookieBannerView } from './cookie-banner-view.tsx';
@@ -20,7 +21,7 @@ export function DeferredBanner({ onInteract, onSave }: { onInteract(): void; onS
         if (saving !== null) return;
         setSaving(type);
         // Resolves when c15t has taken over; if it cannot load, the banner stays and can be pressed again.
-        void onSave(selected, type).finally(() => setSaving(null));
+        inBackground(onSave(selected, type).finally(() => setSaving(null)), 'Saving the cookie preferences failed');
       }}
     />
   );

@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { toLocalInput } from '../../lib/dates.ts';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import { mgDlOf } from '../../../schemas/glucose.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
@@ -85,7 +86,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
     if (initial.reading && value === initialText) {
       setQuestion(undefined);
       setError(undefined);
-      void save(undefined, unit);
+      inBackground(save(undefined, unit), 'Saving the reading failed');
       return;
     }
     const checked = checkGlucose(value, unit);
@@ -108,7 +109,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
       return;
     }
     setError(undefined);
-    void save(checked.value, unit);
+    inBackground(save(checked.value, unit), 'Saving the reading failed');
   }
 
   return (
@@ -179,11 +180,11 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
             </Trans>
           </p>
           <div className="form-actions">
-            <button type="button" className="button" disabled={busy} onClick={() => void save(question.value, question.other)}>
+            <button type="button" className="button" disabled={busy} onClick={() => inBackground(save(question.value, question.other), 'Saving the reading failed')}>
               <Trans>Save as {num(question.value, question.other)}</Trans>
             </button>
             {question.asTyped !== undefined && (
-              <button type="button" className="button button--secondary" disabled={busy} onClick={() => void save(question.value, unit)}>
+              <button type="button" className="button button--secondary" disabled={busy} onClick={() => inBackground(save(question.value, unit), 'Saving the reading failed')}>
                 <Trans>Yes, {num(question.value, unit)}</Trans>
               </button>
             )}

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -31,7 +32,7 @@ export function GlucoseLists({ readings, collection, notify }: { readings: Gluco
       type: 'success',
       text: t`Reading deleted`,
       duration: 8000,
-      action: { label: t`Undo`, run: () => void collection?.insert(copyForUndo(reading)) },
+      action: { label: t`Undo`, run: () => inBackground(collection?.insert(copyForUndo(reading)), 'Restoring the deleted reading failed') },
     });
   }
 

@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { implausibleLabValue } from '../../../schemas/lab-plausibility.ts';
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
 import './labs.css';
 
@@ -99,7 +100,7 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
   }
 
   return (
-    <form className="lab-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={title ? ids.title : undefined}>
+    <form className="lab-form" onSubmit={(e) => inBackground(submit(e), 'Saving the lab result failed')} noValidate aria-labelledby={title ? ids.title : undefined}>
       {title && <h2 id={ids.title}>{title}</h2>}
       <div className={error?.field === 'test' ? 'field field--error' : 'field'}>
         <label htmlFor={ids.test}>

@@ -5,6 +5,7 @@ import { useState, type ReactNode } from 'react';
 import type { RxCollection } from 'rxdb';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
@@ -44,7 +45,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
     runtime.notify({
       type: 'success',
       text: t`Lab test deleted successfully`,
-      action: { label: t`Undo`, run: () => void collection.insert(copyForUndo(test)) },
+      action: { label: t`Undo`, run: () => inBackground(collection.insert(copyForUndo(test)), 'Restoring the deleted lab result failed') },
     });
   }
 
@@ -61,7 +62,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
         danger
         onCancel={() => setDeleting(undefined)}
         onConfirm={() => {
-          if (deleting) void remove(deleting);
+          if (deleting) inBackground(remove(deleting), 'Deleting the lab result failed');
         }}
       >
         <p>

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { mealSlotOf, type MealSlot } from '../../../schemas/dose-slot.ts';
 import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
@@ -138,7 +139,7 @@ export function MedicinesCard({ db, notify }: Props) {
                     </Trans>
                   </div>
                 </div>
-                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => void markTaken(p, p._id, { mealTime: p.time })}>
+                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => inBackground(markTaken(p, p._id, { mealTime: p.time }), 'Recording the dose failed')}>
                   <Trans>Mark as taken</Trans>
                 </button>
               </li>
@@ -171,7 +172,7 @@ export function MedicinesCard({ db, notify }: Props) {
                     )}
                   </div>
                 </div>
-                <button type="button" className="button button--small" aria-describedby={`medicine-${m._id}`} onClick={() => void markTaken(m)}>
+                <button type="button" className="button button--small" aria-describedby={`medicine-${m._id}`} onClick={() => inBackground(markTaken(m), 'Recording the dose failed')}>
                   <Trans>Mark as taken</Trans>
                 </button>
                 {already?.medicine.prescrNo === m.prescrNo && (
@@ -181,10 +182,10 @@ export function MedicinesCard({ db, notify }: Props) {
                         Already recorded for {mealName(already.slot)} at {time.format(new Date(already.intake.takenAt))}.
                       </Trans>
                     </p>
-                    <button type="button" className="button button--small button--secondary" onClick={() => void undo(already)}>
+                    <button type="button" className="button button--small button--secondary" onClick={() => inBackground(undo(already), 'Undoing the dose failed')}>
                       <Trans>Undo that dose</Trans>
                     </button>
-                    <button type="button" className="button button--small button--secondary" onClick={() => void markTaken(already.medicine, already.pendingId, { extra: true })}>
+                    <button type="button" className="button button--small button--secondary" onClick={() => inBackground(markTaken(already.medicine, already.pendingId, { extra: true }), 'Recording the dose failed')}>
                       <Trans>Record an extra dose</Trans>
                     </button>
                     <button type="button" className="button button--small button--secondary" onClick={() => setAlready(undefined)}>

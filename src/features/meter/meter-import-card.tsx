@@ -5,6 +5,7 @@ import { Icon } from '../../components/icon.tsx';
 import { formatGlucose } from '../../lib/units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import type { EddyCollections } from '../../lib/db/database.ts';
 import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type MeterFailure, type SkipReason } from './meter-import.ts';
@@ -148,7 +149,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
           <p>
             <Trans>Readings from a Bluetooth glucometer, with their own times and meal tags, without typing.</Trans>
           </p>
-          <button type="button" className="button" onClick={() => void start()}>
+          <button type="button" className="button" onClick={() => inBackground(start(), 'Reading the meter failed')}>
             <Trans>Import from meter</Trans>
           </button>
         </>
@@ -252,7 +253,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
         )}
         <div className="dialog-actions">
           {review && plan && plan.readings.length > 0 && (
-            <button type="button" className="button" onClick={() => void save()}>
+            <button type="button" className="button" onClick={() => inBackground(save(), 'Saving the meter readings failed')}>
               <Trans>Import the readings ({plan.readings.length})</Trans>
             </button>
           )}

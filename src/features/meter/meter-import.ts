@@ -77,6 +77,7 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
     const finish = (outcome: { ok: FetchedRecords } | { error: Error }) => {
       clearTimeout(timer);
       for (const [c, l] of listeners) c.removeEventListener('characteristicvaluechanged', l);
+      // eslint-disable-next-line @typescript-eslint/no-floating-promises -- allSettled never rejects: notifications that do not stop (the meter is gone) do not matter
       void Promise.allSettled([measurement, racp, context].map((c) => c?.stopNotifications()));
       if ('ok' in outcome) resolve(outcome.ok);
       else reject(outcome.error);

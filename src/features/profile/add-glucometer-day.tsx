@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { WEEKDAYS } from '../../../schemas/user-profile.ts';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { addGlucometerDay } from './glucometer-day-edits.ts';
 import { checkNewDay, localIsoDate, weekdayName, type NewDayProblem } from './glucometer-days.ts';
 import { useDayLabel } from './use-day-label.ts';
@@ -57,7 +57,7 @@ export function AddGlucometerDay({ profile, onSaved }: { profile: ProfileDocumen
   const fieldId = `${id}-${repeat}`;
   const errorId = `${id}-error`;
   return (
-    <form className="glucometer-add" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
+    <form className="glucometer-add" onSubmit={(e) => inBackground(submit(e), 'could not save a glucometer day')} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>
         <Trans>Add a glucometer day</Trans>
       </h3>

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { isRunningInstalled, useInstallState } from '../../components/install-banner.tsx';
 import { promptInstall } from '../../lib/pwa.ts';
 
@@ -27,7 +28,7 @@ export function InstallApp() {
         <p className="field-hint">
           <Trans>Install Eddy to open it from your home screen like any other app, also without internet.</Trans>
         </p>
-        <button type="button" className="button profile-action" onClick={() => void promptInstall()}>
+        <button type="button" className="button profile-action" onClick={() => inBackground(promptInstall(), 'Install prompt could not be shown')}>
           <Trans>Install app</Trans>
         </button>
       </>

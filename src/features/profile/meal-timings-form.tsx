@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { checkMealTimings, MEALS, type Meal, type MealTimeProblem, type MealTimings } from './meal-timings.ts';
 import type { ProfileDocument } from './use-profile.ts';
 
@@ -48,7 +48,7 @@ export function MealTimingsForm({ profile, onSaved }: { profile: ProfileDocument
   }
 
   return (
-    <form className="card" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${baseId}-title`}>
+    <form className="card" onSubmit={(e) => inBackground(submit(e), 'could not save the meal times')} noValidate aria-labelledby={`${baseId}-title`}>
       <h2 id={`${baseId}-title`}>
         <Trans>Meal-time reminders</Trans>
       </h2>

@@ -3,6 +3,7 @@
 // "Not now" on this device; the browser's own question comes only from the tap on the button.
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useReminders } from './use-reminders.ts';
@@ -27,7 +28,7 @@ export function RemindersPrompt() {
           </Trans>
         </p>
         <div className="reminders-prompt-actions">
-          <button type="button" className="button" disabled={state.busy} onClick={() => void reminders.turnOn()}>
+          <button type="button" className="button" disabled={state.busy} onClick={() => inBackground(reminders.turnOn(), 'reminders could not be turned on')}>
             <Trans>Turn on reminders</Trans>
           </button>
           <button type="button" className="button button--secondary" disabled={state.busy} onClick={() => reminders.dismissPrompt()}>

@@ -1,6 +1,7 @@
 // The profile's Reminders section: whether this device gets reminders, and the one thing the patient
 // can do about it (turn them on or off; when the browser blocks them, how to allow them there).
 import { Trans } from '@lingui/react/macro';
+import { inBackground } from '../../../sync/log.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useReminders } from './use-reminders.ts';
@@ -50,13 +51,13 @@ export function RemindersSettings() {
         </p>
       )}
       {status === 'on' && (
-        <button type="button" className="button button--secondary reminders-action" disabled={busy} onClick={() => void reminders.turnOff()}>
+        <button type="button" className="button button--secondary reminders-action" disabled={busy} onClick={() => inBackground(reminders.turnOff(), 'reminders could not be turned off')}>
           <Icon icon="mdi:bell-off" />
           <Trans>Turn off reminders</Trans>
         </button>
       )}
       {status === 'off' && (
-        <button type="button" className="button reminders-action" disabled={busy} onClick={() => void reminders.turnOn()}>
+        <button type="button" className="button reminders-action" disabled={busy} onClick={() => inBackground(reminders.turnOn(), 'reminders could not be turned on')}>
           <Icon icon="mdi:bell" />
           <Trans>Turn on reminders</Trans>
         </button>

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { Icon } from '../../components/icon.tsx';
 import { loader } from '../../lib/ui/loader-store.ts';
@@ -58,7 +58,7 @@ export function ReportActions({ model, unit, downloads }: { model: ReportModel; 
     downloadFile(JSON.stringify(fhirBundle(model), null, 2), 'application/fhir+json', reportFileName(model, 'json'));
   }
 
-  const run = (kind: ReportDownload, work: () => Promise<void>) => async () => {
+  async function download(kind: ReportDownload, work: () => Promise<void>) {
     setBusy(kind);
     try {
       await work();
@@ -68,7 +68,8 @@ export function ReportActions({ model, unit, downloads }: { model: ReportModel; 
     } finally {
       setBusy(undefined);
     }
-  };
+  }
+  const run = (kind: ReportDownload, work: () => Promise<void>) => () => inBackground(download(kind, work), `report ${kind} download failed`);
 
   return (
     <div className="report-actions">

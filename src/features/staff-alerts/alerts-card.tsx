@@ -5,6 +5,7 @@ import { alertsState, refreshAlerts, turnAlertsOff, turnAlertsOn, type AlertsSta
 import { toast } from '../../lib/ui/toast-store.ts';
 import { SEVERE_LOW_LEVEL } from '../../../schemas/admin.ts';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import './staff-alerts.css';
 
 
@@ -20,11 +21,14 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
 
   useEffect(() => {
     let live = true;
-    void alertsState().then((s) => {
-      if (!live) return;
-      setState(s);
-      if (s === 'on') void refreshAlerts();
-    });
+    inBackground(
+      alertsState().then((s) => {
+        if (!live) return;
+        setState(s);
+        if (s === 'on') inBackground(refreshAlerts(), 'staff alert token not renewed');
+      }),
+      'Reading whether staff alerts are on failed',
+    );
     return () => {
       live = false;
     };
@@ -90,7 +94,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
           type="button"
           className={`button ${on ? 'button--secondary' : ''} staff-alerts-switch`}
           disabled={busy || state === 'blocked'}
-          onClick={() => void toggle()}
+          onClick={() => inBackground(toggle(), 'Switching the staff alerts failed')}
         >
           {on ? <Trans>Turn alerts off</Trans> : <Trans>Turn alerts on</Trans>}
         </button>

@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
@@ -44,7 +45,7 @@ export function AdminLoginForm() {
   }
 
   return (
-    <form className="staff-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={failure ? failureId : undefined}>
+    <form className="staff-form" onSubmit={(e) => inBackground(submit(e), 'Staff login failed')} noValidate aria-describedby={failure ? failureId : undefined}>
       <TextField
         ref={emailRef}
         label={<Trans>Email</Trans>}

@@ -1,6 +1,7 @@
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
@@ -42,7 +43,7 @@ export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string 
   }
 
   // A link's token is used once, as it arrives; what `enter` reads then is the render's own.
-  const enterFromLink = useEffectEvent((token: string) => void enter(token, true));
+  const enterFromLink = useEffectEvent((token: string) => inBackground(enter(token, true), 'Doctor entry failed'));
   useEffect(() => {
     if (!linkToken || usedLink.current === linkToken) return;
     usedLink.current = linkToken;
@@ -59,7 +60,7 @@ export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string 
       return;
     }
     setError(undefined);
-    void enter(value, false);
+    inBackground(enter(value, false), 'Doctor entry failed');
   }
 
   return (

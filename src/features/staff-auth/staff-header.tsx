@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { inBackground } from '../../../sync/log.ts';
 import { Icon } from '../../components/icon.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
 import { useStaffSession } from '../../lib/staff-hooks.ts';
@@ -51,7 +52,7 @@ export function StaffHeader() {
           </Link>
         )}
         <LanguageSelect compact />
-        <button type="button" className="header-button" onClick={() => void logout()}>
+        <button type="button" className="header-button" onClick={() => inBackground(logout(), 'Staff logout failed')}>
           <Icon icon="mdi:logout" />
           <span>
             <Trans>Log out</Trans>

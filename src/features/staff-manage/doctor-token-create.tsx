@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
@@ -58,7 +59,7 @@ export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonl
   }
 
   return (
-    <form noValidate className="sm-subform" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
+    <form noValidate className="sm-subform" aria-labelledby={`${id}-title`} onSubmit={(e) => inBackground(submit(e), 'Creating the doctor token failed')}>
       <h3 id={`${id}-title`}>
         <Trans>New doctor token</Trans>
       </h3>

@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
@@ -88,7 +89,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
         title={t`Revoke the token of ${revoking?.doctorName ?? ''}?`}
         confirmLabel={t`Revoke`}
         danger
-        onConfirm={() => void revoke()}
+        onConfirm={() => inBackground(revoke(), 'Revoking the doctor token failed')}
         onCancel={() => setRevoking(undefined)}
       >
         <p>

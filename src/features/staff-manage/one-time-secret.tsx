@@ -2,6 +2,7 @@
 // box the admin can copy from, with a warning that it cannot be shown again.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 
 export interface OneTimeSecretProps {
   label: string;
@@ -31,14 +32,14 @@ export function OneTimeSecret({ label, value, expiresAt, link }: OneTimeSecretPr
         <code className="sm-secret-value" dir="ltr" data-testid="one-time-secret">
           {value}
         </code>
-        <button type="button" className="button button--secondary button--small" onClick={() => void copy('value', value)}>
+        <button type="button" className="button button--secondary button--small" onClick={() => inBackground(copy('value', value), 'Copying to the clipboard failed')}>
           <Trans>Copy</Trans>
         </button>
       </div>
       {link && (
         <div className="sm-secret-row">
           <code className="sm-secret-value sm-secret-link" dir="ltr">{link}</code>
-          <button type="button" className="button button--secondary button--small" onClick={() => void copy('link', link)}>
+          <button type="button" className="button button--secondary button--small" onClick={() => inBackground(copy('link', link), 'Copying to the clipboard failed')}>
             <Trans>Copy link</Trans>
           </button>
         </div>

@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
@@ -47,7 +48,7 @@ export function PatientCreate({ hospitals, onCreated }: { hospitals: readonly St
       <h2 id={`${id}-title`}>
         <Trans>New patient</Trans>
       </h2>
-      <form noValidate onSubmit={(e) => void submit(e)}>
+      <form noValidate onSubmit={(e) => inBackground(submit(e), 'Creating the patient failed')}>
         <div className={errors.hospNo ? 'field field--error' : 'field'}>
           <label htmlFor={`${id}-hospNo`}>
             <Trans>Hospital number of the new patient</Trans>

@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
@@ -60,7 +61,7 @@ export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPat
       <h3 id={`${id}-title`}>
         <Trans>Patient details</Trans>
       </h3>
-      <form noValidate onSubmit={(e) => void submit(e)}>
+      <form noValidate onSubmit={(e) => inBackground(submit(e), 'Saving the patient failed')}>
         <PatientFields values={values} errors={errors} hospitals={hospitals} onChange={(patch) => setValues((v) => ({ ...v, ...patch }))} />
         <fieldset className="sm-times">
           <legend>

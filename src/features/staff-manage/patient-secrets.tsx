@@ -2,6 +2,7 @@
 // each shown once.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
@@ -60,7 +61,7 @@ export function PatientSecrets({ hospNo }: { hospNo: string }) {
       <p className="muted">
         <Trans>A new access key replaces the patient's previous one.</Trans>
       </p>
-      <form noValidate className="sm-inline-form" onSubmit={(e) => void issueKey(e)}>
+      <form noValidate className="sm-inline-form" onSubmit={(e) => inBackground(issueKey(e), 'Issuing the access key failed')}>
         <div className={daysError ? 'field field--error' : 'field'}>
           <label htmlFor={`${id}-days`}>
             <Trans>Valid for (days)</Trans>
@@ -86,7 +87,7 @@ export function PatientSecrets({ hospNo }: { hospNo: string }) {
       </form>
       {key && <OneTimeSecret label={t`New access key`} value={key.accessKey} expiresAt={key.expiresAt} />}
       <div className="form-actions">
-        <button type="button" className="button button--secondary" disabled={busy} onClick={() => void setTemporary()}>
+        <button type="button" className="button button--secondary" disabled={busy} onClick={() => inBackground(setTemporary(), 'Setting a temporary password failed')}>
           <Trans>Set a temporary password</Trans>
         </button>
       </div>

@@ -1,6 +1,7 @@
 // Adding a prescription for a patient (POST /admin/patients/:hospNo/prescriptions).
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { failureText, patientPath } from './staff-api.ts';
@@ -79,7 +80,7 @@ export function PrescriptionAdd({ hospNo, onAdded }: { hospNo: string; onAdded: 
   );
 
   return (
-    <form noValidate className="sm-subform" aria-labelledby={`${id}-title`} onSubmit={(e) => void submit(e)}>
+    <form noValidate className="sm-subform" aria-labelledby={`${id}-title`} onSubmit={(e) => inBackground(submit(e), 'Adding the prescription failed')}>
       <h4 id={`${id}-title`}>
         <Trans>Add a prescription</Trans>
       </h4>

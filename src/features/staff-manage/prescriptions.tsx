@@ -1,6 +1,7 @@
 // A patient's prescriptions as staff manage them: the list, adding one, ending one.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
+import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
@@ -105,7 +106,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
         title={t`End ${ending?.name ?? ''}?`}
         confirmLabel={t`End prescription`}
         danger
-        onConfirm={() => void end()}
+        onConfirm={() => inBackground(end(), 'Ending the prescription failed')}
         onCancel={() => setEnding(undefined)}
       >
         <div className={endError ? 'field field--error' : 'field'}>

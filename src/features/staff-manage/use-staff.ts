@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { StoredStaff } from '../../../sync/staff-session.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { useStaffSession } from '../../lib/staff-hooks.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 
@@ -7,7 +8,7 @@ import { staffRuntime } from '../../lib/staff-runtime.ts';
 export function useStaffMember(): { staff: StoredStaff | undefined; settled: boolean } {
   const state = useStaffSession();
   useEffect(() => {
-    if (state.status === 'unknown') void staffRuntime.ensureRestored();
+    if (state.status === 'unknown') inBackground(staffRuntime.ensureRestored(), 'Restoring the staff session failed');
   }, [state.status]);
   return { staff: state.status === 'logged-in' ? state.staff : undefined, settled: state.status !== 'unknown' };
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../../sync/api-client.ts';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
 import { forgetReview, loadReview, saveReview } from '../../lib/db/staff-cache.ts';
 import { useStaffChoices, useStaffSession } from '../../lib/staff-hooks.ts';
@@ -32,7 +32,7 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
   useEffect(() => {
     if (restoring) {
       // The stored staff session is still being opened: wait for it rather than warn.
-      void staffRuntime.ensureRestored();
+      inBackground(staffRuntime.ensureRestored(), 'Restoring the staff session failed');
       return;
     }
     if (!loggedIn || !userHospNo) {
@@ -43,7 +43,7 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
     const key = `${attempt} ${hospNo}`;
     let current = true;
     const settle = (state: ReviewState) => current && setSettled({ wanted: key, state });
-    void (async () => {
+    const load = async () => {
       try {
         const bundle = await fetchReviewBundle(staffRuntime.api, hospNo);
         const fetchedAt = Date.now();
@@ -60,7 +60,8 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
           settle({ status: 'error', hospNo, message: err instanceof Error ? err.message : String(err), offline });
         }
       }
-    })();
+    };
+    inBackground(load(), 'Loading the patient review failed');
     return () => {
       current = false;
     };

@@ -7,6 +7,7 @@ import type { RxCollection } from 'rxdb';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { SymptomPicker } from './symptom-picker.tsx';
 import { findSameDayReport, localDayBounds, localDayKey, parseSymptomName, SYMPTOM_MAX_LENGTH, symptomKey, toLocalInput } from './symptom-rules.ts';
 import './symptoms.css';
@@ -65,7 +66,7 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
   }
 
   return (
-    <form className="card symptom-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${ids.label}-title`}>
+    <form className="card symptom-form" onSubmit={(e) => inBackground(submit(e), 'Saving the symptom report failed')} noValidate aria-labelledby={`${ids.label}-title`}>
       <h2 id={`${ids.label}-title`}>
         <Trans>Report a symptom</Trans>
       </h2>

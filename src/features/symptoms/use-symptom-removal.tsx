@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { RxCollection } from 'rxdb';
 import type { Symptom } from '../../../schemas/symptom.ts';
+import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
@@ -29,7 +30,7 @@ export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined)
       text: t`Symptom removed successfully`,
       action: {
         label: t`Undo`,
-        run: () => void collection.insert(copyForUndo(report)),
+        run: () => inBackground(collection.insert(copyForUndo(report)), 'Restoring the removed symptom report failed'),
       },
     });
   }
@@ -44,7 +45,7 @@ export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined)
       danger
       onCancel={() => setPending(undefined)}
       onConfirm={() => {
-        if (pending) void remove(pending);
+        if (pending) inBackground(remove(pending), 'Removing the symptom report failed');
       }}
     >
       <p>

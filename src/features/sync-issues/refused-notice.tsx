@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { log } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { discardRefused, keepMine, refusedRecords, retryRefused, type RefusedRecord } from '../../../sync/refusals.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { Icon } from '../../components/icon.tsx';
@@ -47,7 +47,7 @@ function RefusedDialog({ open, onClose }: { open: boolean; onClose: () => void }
   useEffect(() => {
     if (!open) return;
     let live = true;
-    void refusedRecords().then((r) => live && setRecords(r));
+    inBackground(refusedRecords().then((r) => live && setRecords(r)), 'Listing the refused entries failed');
     return () => {
       live = false;
     };
@@ -82,7 +82,7 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
     setBusy(true);
     try {
       await fn(record.key);
-      void runtime.syncNow({ announce: false });
+      inBackground(runtime.syncNow({ announce: false }), 'sync failed');
     } catch (err) {
       // The entry stays in the list as it was; the patient can try again.
       log.error('refused entry not resolved', err);
@@ -113,16 +113,16 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
       )}
       <div className="refused-actions">
         {record.canKeepMine && (
-          <button type="button" className="button button--small" disabled={busy} onClick={() => void act(keepMine)()}>
+          <button type="button" className="button button--small" disabled={busy} onClick={() => inBackground(act(keepMine)(), 'refused entry not resolved')}>
             <Trans>Keep mine</Trans>
           </button>
         )}
         {refusal.status !== 409 && (
-          <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => void act(retryRefused)()}>
+          <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => inBackground(act(retryRefused)(), 'refused entry not resolved')}>
             <Trans>Send again</Trans>
           </button>
         )}
-        <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => void act(discardRefused)()}>
+        <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => inBackground(act(discardRefused)(), 'refused entry not resolved')}>
           {refusal.status === 409 ? <Trans>Use the server's</Trans> : <Trans>Discard mine</Trans>}
         </button>
       </div>

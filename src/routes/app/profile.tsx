@@ -1,5 +1,6 @@
 import { createFileRoute, Link } from '@tanstack/react-router';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { inBackground } from '../../../sync/log.ts';
 import { Icon } from '../../components/icon.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
@@ -53,7 +54,7 @@ function Page() {
           </h2>
           <UnitPreference />
           {/* Reminders are worded in the language the server has for this device: tell it. */}
-          <LanguageSelect onChanged={() => void runtime.reminders.refresh()} />
+          <LanguageSelect onChanged={() => inBackground(runtime.reminders.refresh(), 'reminders: the new language could not be sent')} />
         </section>
         <RemindersSettings />
         <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />

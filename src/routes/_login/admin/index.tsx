@@ -1,5 +1,6 @@
 import { createFileRoute, redirect } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { inBackground } from '../../../../sync/log.ts';
 import { Icon } from '../../../components/icon.tsx';
 import { LanguageSelect } from '../../../components/language-select.tsx';
 import { usePageTitle } from '../../../components/page-title.tsx';
@@ -51,7 +52,7 @@ function StaffLoginPage() {
         <h2 id="doctor-entry-title">
           <Trans>Doctor entry</Trans>
         </h2>
-        <DoctorEntry linkToken={doctorToken} onLinkTokenUsed={() => void navigate({ to: '/admin', search: {}, replace: true })} />
+        <DoctorEntry linkToken={doctorToken} onLinkTokenUsed={() => inBackground(navigate({ to: '/admin', search: {}, replace: true }), 'Removing the used doctor token from the address failed')} />
       </section>
     </div>
   );

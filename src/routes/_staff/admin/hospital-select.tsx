@@ -1,6 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
+import { inBackground } from '../../../../sync/log.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { AlertsCard } from '../../../features/staff-alerts/alerts-card.tsx';
 import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';
@@ -28,7 +29,7 @@ function Page() {
 
   function open(hospNo: string) {
     staffRuntime.choosePatient(hospNo);
-    void navigate({ to: '/admin/report' });
+    inBackground(navigate({ to: '/admin/report' }), 'Opening the patient report failed');
   }
 
   return (

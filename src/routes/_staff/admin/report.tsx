@@ -4,6 +4,7 @@ import { staffRuntime } from '../../../lib/staff-runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useMemo, useState } from 'react';
 import { addDays, localDate, localMidnight } from '../../../../schemas/report/dates.ts';
+import { inBackground } from '../../../../sync/log.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
 import { presetRange, todayIn, type DateRange } from '../../../features/reports/range.ts';
@@ -131,7 +132,7 @@ function Page() {
             name={state.bundle.profile.name}
             fetchedAt={state.fetchedAt}
             offline={state.offline}
-            onReset={() => void reset().then(() => navigate({ to: '/admin/hospital-select' }))}
+            onReset={() => inBackground(reset().then(() => navigate({ to: '/admin/hospital-select' })), 'Choosing another patient failed')}
           />
           <PatientTimeZone.Provider value={reviewTimeZone(state.bundle)}>
             <ReviewCards bundle={state.bundle} />
