@@ -29,8 +29,8 @@ const num = { type: 'number' } as const;
 const nullableIso = { anyOf: [iso, { type: 'null' }] } as const;
 
 /** An object with exactly these properties (all required unless `required` says otherwise). */
-export function obj<P extends Record<string, unknown>>(properties: P): { type: 'object'; properties: P; required: (keyof P & string)[]; additionalProperties: false };
-export function obj<P extends Record<string, unknown>, const R extends readonly (keyof P & string)[]>(
+export function obj<const P extends Record<string, unknown>>(properties: P): { type: 'object'; properties: P; required: (keyof P & string)[]; additionalProperties: false };
+export function obj<const P extends Record<string, unknown>, const R extends readonly (keyof P & string)[]>(
   properties: P,
   required: R,
 ): { type: 'object'; properties: P; required: R; additionalProperties: false };
@@ -44,8 +44,13 @@ export function row<S extends Schema>(s: S): Omit<S, '$id'> {
   return Object.fromEntries(Object.entries(s).filter(([k]) => k !== '$id')) as Omit<S, '$id'>;
 }
 
-/** An entity row with fields the server adds beside the device's own. */
-const rowWith = <S extends Schema & { properties: object }>(s: S, extra: Record<string, unknown>) => ({ ...row(s), properties: { ...s.properties, ...extra } });
+/** An entity row with fields the server adds beside the device's own (always sent, so required). */
+type RowWith<S extends { properties: object; required: readonly string[] }, E> = Omit<S, '$id' | 'properties' | 'required'> & {
+  properties: S['properties'] & E;
+  required: (S['required'][number] | (keyof E & string))[];
+};
+const rowWith = <S extends Schema & { properties: object; required: readonly string[] }, const E extends Record<string, unknown>>(s: S, extra: E) =>
+  ({ ...row(s), properties: { ...s.properties, ...extra }, required: [...s.required, ...Object.keys(extra)] }) as unknown as RowWith<S, E>;
 
 /**
  * Every refusal (4xx) and failure (5xx): `{message}`, written for people (docs/api.md, "Conventions"), plus,
@@ -70,8 +75,8 @@ export const token = { type: 'string', pattern: '^[A-Za-z0-9._~+/=-]{16,512}$' }
 /** `{message, data}`: a write's answer with the row as stored. */
 export const written = <T>(data: T) => obj({ message: str, data });
 /** A list GET: its array key(s), plus `deleted`, `checkpoint` and `next` of a `?since=` pull (docs/sync-protocol.md). */
-export const pullList = <K extends Record<string, unknown>>(keys: K) =>
-  ({ ...obj({ ...keys, deleted: deletedIds, checkpoint: syncVersion, next: syncVersion }), required: Object.keys(keys) }) as const;
+export const pullList = <const K extends Record<string, unknown>>(keys: K) =>
+  ({ ...obj({ ...keys, deleted: deletedIds, checkpoint: syncVersion, next: syncVersion }), required: Object.keys(keys) as (keyof K & string)[] }) as const;
 
 export const glucoseList = pullList({ fasting: list(row(glucoseReadingSchema)), postprandial: list(row(glucoseReadingSchema)), random: list(row(glucoseReadingSchema)) });
 export const symptomList = pullList({ symptoms: list(row(symptomSchema)) });

@@ -19,7 +19,7 @@ export function healthRoutes(api: TypedApp, ctx: AppContext): void {
   api.get('/health', { schema: { summary: 'Liveness: the process and its database answer', response: answers(health) } }, async (_req, reply) => {
     await databaseRepo.ping(ctx.db);
     void reply.header('cache-control', 'no-store');
-    return { status: 'ok', db: ctx.dbKind };
+    return { status: 'ok' as const, db: ctx.dbKind };
   });
 
   // Readiness (issue 17): the database answers and has every migration this code needs, so a load
