@@ -30,7 +30,7 @@ afterEach(() => {
 describe('useStaffQuery', () => {
   it('is loading until the answer, then ready with it; another path loads while showing the answer before', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<{ n: number }>(path), { initialProps: { path: '/a' } });
+    const { result, rerender } = renderHook(({ path }) => useStaffQuery<{ n: number }>({ path }), { initialProps: { path: '/a' } });
     expect(result.current).toEqual({ status: 'loading', last: undefined });
     await api.answer('/a', { n: 1 });
     expect(result.current).toEqual({ status: 'ready', data: { n: 1 } });
@@ -45,7 +45,7 @@ describe('useStaffQuery', () => {
 
   it('ignores an answer to a path no longer asked for, even when it arrives last', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path), { initialProps: { path: '/old' } });
+    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>({ path }), { initialProps: { path: '/old' } });
     rerender({ path: '/new' });
     await api.answer('/new', 'new');
     await api.answer('/old', 'old');
@@ -55,7 +55,7 @@ describe('useStaffQuery', () => {
   it('fetches again on another attempt; a failure keeps the answer before it and calls onFailure once', async () => {
     const api = fakeApi();
     const onFailure = vi.fn();
-    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>('/x', onFailure, attempt), { initialProps: { attempt: 0 } });
+    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>({ path: '/x' }, onFailure, attempt), { initialProps: { attempt: 0 } });
     await api.answer('/x', 'first');
     rerender({ attempt: 1 });
     expect(result.current).toEqual({ status: 'loading', last: 'first' });
@@ -71,7 +71,7 @@ describe('useStaffQuery', () => {
   it('says a 401 expired the session without calling onFailure, and a 400 is neither expired nor offline', async () => {
     const api = fakeApi();
     const onFailure = vi.fn();
-    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>('/y', onFailure, attempt), { initialProps: { attempt: 0 } });
+    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>({ path: '/y' }, onFailure, attempt), { initialProps: { attempt: 0 } });
     await api.fail('/y', new ApiError(401, 'expired'));
     expect(result.current).toMatchObject({ status: 'error', expired: true, offline: false });
     expect(onFailure).not.toHaveBeenCalled();
@@ -81,9 +81,9 @@ describe('useStaffQuery', () => {
     expect(onFailure).toHaveBeenCalledTimes(1);
   });
 
-  it('asks nothing while the path is undefined', async () => {
+  it('asks nothing while there is no read', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path), { initialProps: { path: undefined as string | undefined } });
+    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path === undefined ? undefined : { path }), { initialProps: { path: undefined as string | undefined } });
     expect(api.open()).toEqual([]);
     expect(result.current).toEqual({ status: 'loading', last: undefined } satisfies StaffQueryResult<string>);
     rerender({ path: '/z' });

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
+import type { StaffRead } from './staff-api.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
 /** A staff GET in flight keeps the answer before it, so a list does not blink while the next page loads. */
@@ -21,12 +22,13 @@ const answerIn = <T>(settled: Settled<T> | undefined): T | undefined =>
   settled?.result.status === 'ready' ? settled.result.data : undefined;
 
 /**
- * GET `path` of the staff API (none while `path` is undefined) whenever it or `attempt` changes; a
- * newer path wins over an answer still on its way. `onFailure` is called once per failed fetch,
+ * GETs `read` (lib/staff-api.ts; none while it is undefined) whenever its path or `attempt` changes;
+ * a newer path wins over an answer still on its way. `onFailure` is called once per failed fetch,
  * except a 401, which has already ended the session and said so. "Loading" is not stored: it is
  * what a request without an answer yet looks like, so the effect only ever sets state from an answer.
  */
-export function useStaffQuery<T>(path: string | undefined, onFailure: () => void = () => undefined, attempt = 0): StaffQueryResult<T> {
+export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: () => void = () => undefined, attempt = 0): StaffQueryResult<T> {
+  const path = read?.path;
   const [settled, setSettled] = useState<Settled<T> | undefined>();
   const failure = useRef(onFailure);
   useEffect(() => {

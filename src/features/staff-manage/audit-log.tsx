@@ -1,6 +1,7 @@
 // The audit log: which staff member viewed which patient, when and from where (newest first).
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import { staffReads } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { failureText, HOSP_NO_PATTERN, type AuditEntry } from './staff-api.ts';
 
@@ -14,10 +15,7 @@ export function AuditLog() {
   const [query, setQuery] = useState<{ hospNo: string; before: string | undefined; shown: AuditEntry[] }>({ hospNo: '', before: undefined, shown: [] });
   const [attempt, setAttempt] = useState(0);
   const [filterError, setFilterError] = useState<string | undefined>();
-  const q = new URLSearchParams({ limit: String(PAGE) });
-  if (query.hospNo) q.set('hospNo', query.hospNo);
-  if (query.before) q.set('before', query.before);
-  const result = useStaffQuery<{ entries: AuditEntry[] }>(`/admin/audit?${q.toString()}`, undefined, attempt);
+  const result = useStaffQuery(staffReads.audit({ hospNo: query.hospNo || undefined, before: query.before, limit: PAGE }), undefined, attempt);
   const applied = query.hospNo;
   const busy = result.status === 'loading';
   // While the next page loads, or when it failed, the pages before it stay; a new filter starts empty.

@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { localDateKey } from '../../lib/dates.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
 import { failureText } from './staff-api.ts';
@@ -46,7 +46,7 @@ export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonl
     const expiresAt = new Date(y ?? 0, (m ?? 1) - 1, d ?? 1, 23, 59, 0).toISOString();
     setBusy(true);
     try {
-      const res = await staffRuntime.api.post<{ token: string; data: { expiresAt: string } }>('/admin/doctor-tokens', { doctorName: doctorName.trim(), hospitalIds, expiresAt });
+      const res = await staffWrites.createDoctorToken({ doctorName: doctorName.trim(), hospitalIds, expiresAt });
       setCreated({ token: res.token, expiresAt: res.data.expiresAt });
       toast({ type: 'success', text: t`Doctor token created` });
       setDoctorName('');

@@ -4,9 +4,9 @@ import { useId, useState } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { useNow } from '../../lib/use-now.ts';
+import { staffReads, staffWrites } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { DoctorTokenCreate } from './doctor-token-create.tsx';
 import { failureText, type DoctorToken } from './staff-api.ts';
@@ -15,7 +15,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
   const { t, i18n } = useLingui();
   const id = useId();
   const [attempt, setAttempt] = useState(0);
-  const result = useStaffQuery<{ tokens: DoctorToken[] }>('/admin/doctor-tokens', undefined, attempt);
+  const result = useStaffQuery(staffReads.doctorTokens(), undefined, attempt);
   const [actionError, setActionError] = useState<{ attempt: number; text: string } | undefined>();
   const [revoking, setRevoking] = useState<DoctorToken | undefined>();
   const reload = () => setAttempt((n) => n + 1);
@@ -34,7 +34,7 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
     setRevoking(undefined);
     if (!token) return;
     try {
-      await staffRuntime.api.post(`/admin/doctor-tokens/${token._id}/revoke`);
+      await staffWrites.revokeDoctorToken(token._id);
       toast({ type: 'success', text: t`Doctor token revoked` });
       reload();
     } catch (err) {

@@ -3,10 +3,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/log.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
-import { failureText, HOSP_NO_PATTERN, type AdminPatient } from './staff-api.ts';
+import { failureText, HOSP_NO_PATTERN } from './staff-api.ts';
 
 const empty = (hospitalId: string): PatientValues => ({ name: '', gender: '', age: '', address: '', hospitalId });
 
@@ -31,7 +31,7 @@ export function PatientCreate({ hospitals, onCreated }: { hospitals: readonly St
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await staffRuntime.api.post<{ data: AdminPatient }>('/admin/patients', { hospNo: no, ...patientBody(values) });
+      await staffWrites.createPatient({ hospNo: no, ...patientBody(values) });
       toast({ type: 'success', text: t`Patient ${no} created` });
       setHospNo('');
       setValues(empty(values.hospitalId));

@@ -1,14 +1,18 @@
 // Editing a patient's details and reminder times (PATCH /admin/patients/:hospNo).
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
+import type { PatientPatch } from '../../../schemas/admin.ts';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/log.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
-import { failureText, patientPath, type AdminPatient, type MealTimes } from './staff-api.ts';
+import { failureText, type AdminPatient, type MealTimes } from './staff-api.ts';
 
 const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
+type Meal = (typeof MEALS)[number];
+/** A change of at least one meal time: what the server takes as `notificationTimings`. */
+const someMeal = (c: Partial<Record<Meal, string>>): c is NonNullable<PatientPatch['notificationTimings']> & Partial<Record<Meal, string>> => Object.keys(c).length > 0;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
 export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPatient; hospitals: readonly StaffHospital[]; onSaved: (p: AdminPatient) => void }) {
@@ -41,10 +45,11 @@ export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPat
     try {
       // Only the meal times changed here, on the version this form was opened with: a patient's
       // own change of a meal time meanwhile is refused (409) instead of being put back silently.
-      const changed = Object.fromEntries(MEALS.filter((m) => times[m] !== patient.notificationTimings[m]).map((m) => [m, times[m]]));
-      const res = await staffRuntime.api.patch<{ data: AdminPatient }>(patientPath(patient.hospNo), {
+      const changed: Partial<Record<Meal, string>> = {};
+      for (const m of MEALS) if (times[m] !== patient.notificationTimings[m]) changed[m] = times[m];
+      const res = await staffWrites.updatePatient(patient.hospNo, {
         ...patientBody(values),
-        ...(Object.keys(changed).length > 0 ? { notificationTimings: changed } : {}),
+        ...(someMeal(changed) ? { notificationTimings: changed } : {}),
         ...(patient.version !== undefined ? { baseVersion: patient.version } : {}),
       });
       toast({ type: 'success', text: t`Patient details saved` });

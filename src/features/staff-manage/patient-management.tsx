@@ -2,11 +2,12 @@
 // Doctors only read (spec: management is for admins), so for them this renders nothing.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
+import { staffReads } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PatientEdit } from './patient-edit.tsx';
 import { PatientSecrets } from './patient-secrets.tsx';
 import { Prescriptions } from './prescriptions.tsx';
-import { failureText, patientPath, type AdminPatient } from './staff-api.ts';
+import { failureText, type AdminPatient } from './staff-api.ts';
 import { useStaffMember } from './use-staff.ts';
 import './staff-manage.css';
 
@@ -16,7 +17,7 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
   const isAdmin = staff?.role === 'admin';
   const [attempt, setAttempt] = useState(0);
   // Only admins fetch; another patient, or another try, shows "Loading" rather than what was there.
-  const result = useStaffQuery<{ patient: AdminPatient }>(isAdmin ? patientPath(hospNo) : undefined, undefined, attempt);
+  const result = useStaffQuery(isAdmin ? staffReads.patient(hospNo) : undefined, undefined, attempt);
   // What the edit form saved stands in for the fetched patient until the next fetch.
   const [saved, setSaved] = useState<{ over: AdminPatient; patient: AdminPatient } | undefined>();
   const fetched = result.status === 'ready' ? result.data.patient : undefined;

@@ -3,10 +3,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/log.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
-import { failureText, patientPath } from './staff-api.ts';
+import { failureText } from './staff-api.ts';
 
 export function PatientSecrets({ hospNo }: { hospNo: string }) {
   const { t } = useLingui();
@@ -29,7 +29,7 @@ export function PatientSecrets({ hospNo }: { hospNo: string }) {
     setFailure(undefined);
     setBusy(true);
     try {
-      const res = await staffRuntime.api.post<{ accessKey: string; expiresAt: string }>(`${patientPath(hospNo)}/access-key`, { expiresInDays: n });
+      const res = await staffWrites.issueAccessKey(hospNo, n);
       setKey({ accessKey: res.accessKey, expiresAt: res.expiresAt });
       toast({ type: 'success', text: t`Access key issued` });
     } catch (err) {
@@ -43,7 +43,7 @@ export function PatientSecrets({ hospNo }: { hospNo: string }) {
     setFailure(undefined);
     setBusy(true);
     try {
-      const res = await staffRuntime.api.post<{ temporaryPassword: string }>(`${patientPath(hospNo)}/temporary-password`);
+      const res = await staffWrites.setTemporaryPassword(hospNo);
       setPassword(res.temporaryPassword);
       toast({ type: 'success', text: t`Temporary password set` });
     } catch (err) {

@@ -2,9 +2,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/log.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
-import { failureText, patientPath } from './staff-api.ts';
+import { failureText } from './staff-api.ts';
 
 interface Values {
   prescrNo: string;
@@ -41,7 +41,7 @@ export function PrescriptionAdd({ hospNo, onAdded }: { hospNo: string; onAdded: 
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await staffRuntime.api.post(`${patientPath(hospNo)}/prescriptions`, {
+      await staffWrites.addPrescription(hospNo, {
         prescrNo: values.prescrNo.trim(),
         name: values.name.trim(),
         dose: values.dose.trim(),

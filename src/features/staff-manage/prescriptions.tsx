@@ -4,17 +4,17 @@ import { useId, useState } from 'react';
 import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
+import { staffReads, staffWrites } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PrescriptionAdd } from './prescription-add.tsx';
-import { failureText, patientPath, type AdminPrescription } from './staff-api.ts';
+import { failureText, type AdminPrescription } from './staff-api.ts';
 
 export function Prescriptions({ hospNo }: { hospNo: string }) {
   const { t, i18n } = useLingui();
   const id = useId();
   const [attempt, setAttempt] = useState(0);
-  const result = useStaffQuery<{ prescriptions: AdminPrescription[] }>(`${patientPath(hospNo)}/prescriptions`, undefined, attempt);
+  const result = useStaffQuery(staffReads.prescriptions(hospNo), undefined, attempt);
   const [ending, setEnding] = useState<AdminPrescription | undefined>();
   const [endDate, setEndDate] = useState(() => localDateKey(new Date()));
   const [endError, setEndError] = useState<string | undefined>();
@@ -37,7 +37,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
       return;
     }
     try {
-      await staffRuntime.api.post(`${patientPath(hospNo)}/prescriptions/${ending._id}/end`, { endDate });
+      await staffWrites.endPrescription(hospNo, ending._id, endDate);
       toast({ type: 'success', text: t`Prescription ended` });
       setEnding(undefined);
       reload();
@@ -80,7 +80,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
                   {!p.active ? t`Ended` : p.endDate === today ? t`Last day today` : t`Active`}
                 </span>
               </div>
-              {p.active && (p.endDate === null || p.endDate > today) && (
+              {p.active && (!p.endDate || p.endDate > today) && (
                 <div className="row-actions">
                   <button
                     type="button"

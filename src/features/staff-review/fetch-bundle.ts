@@ -1,32 +1,22 @@
 import type { ApiClient } from '../../../sync/api-client.ts';
-import type {
-  ReviewAppointment,
-  ReviewBundle,
-  ReviewDose,
-  ReviewGlucose,
-  ReviewLabTest,
-  ReviewPrescription,
-  ReviewProfile,
-  ReviewSymptom,
-} from './types.ts';
-
-type Get = ApiClient['get'];
+import { chosenPatientReads as records, staffReads, type StaffRead } from '../../lib/staff-api.ts';
+import type { ReviewBundle } from './types.ts';
 
 /**
  * Everything the report shows, in parallel. The record endpoints answer for the patient named by
  * the X-Hosp-No header the staff API client adds; the admin endpoints take the number in the path.
  */
-export async function fetchReviewBundle(api: { get: Get }, hospNo: string): Promise<ReviewBundle> {
-  const no = encodeURIComponent(hospNo);
+export async function fetchReviewBundle(api: Pick<ApiClient, 'get'>, hospNo: string): Promise<ReviewBundle> {
+  const get = <T>(r: StaffRead<T>) => api.get<T>(r.path);
   const [user, glucose, symptoms, tests, appointments, taken, prescriptions, users] = await Promise.all([
-    api.get<{ user: ReviewProfile }>('/users/'),
-    api.get<Partial<ReviewGlucose>>('/glucose'),
-    api.get<{ symptoms: ReviewSymptom[] }>('/symptoms'),
-    api.get<{ tests: ReviewLabTest[] }>('/tests'),
-    api.get<{ appointments: ReviewAppointment[] }>('/appointments'),
-    api.get<{ taken: ReviewDose[] }>('/user/medicines/taken'),
-    api.get<{ prescriptions: ReviewPrescription[] }>(`/admin/patients/${no}/prescriptions`),
-    api.get<{ users: { hospNo: string; lastSyncAt: string | null }[] }>(`/admin/users?search=${no}`),
+    get(records.profile()),
+    get(records.glucose()),
+    get(records.symptoms()),
+    get(records.labTests()),
+    get(records.appointments()),
+    get(records.dosesTaken()),
+    get(staffReads.prescriptions(hospNo)),
+    get(staffReads.users({ search: hospNo })),
   ]);
   const listed = users.users.find((u) => u.hospNo === hospNo);
   return {

@@ -7,7 +7,7 @@ import type { ReviewLabTest } from './types.ts';
 export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
   const f = useFormat();
   const series = labSeries(tests, f.locale);
-  const result = (r: ReviewLabTest) => `${f.number(r.value)} ${r.unit}`;
+  const result = (r: ReviewLabTest) => (r.unit ? `${f.number(r.value)} ${r.unit}` : f.number(r.value));
   return (
     <section className="card" aria-labelledby="review-labs">
       <h2 id="review-labs">

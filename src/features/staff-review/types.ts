@@ -30,7 +30,8 @@ export interface ReviewLabTest {
   _id: string;
   name: string;
   value: number;
-  unit: string;
+  /** Left out (or null) for a test recorded without a unit. */
+  unit?: string | null;
   recordedAt: string;
 }
 

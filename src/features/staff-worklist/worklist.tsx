@@ -3,11 +3,11 @@ import { useId, useState } from 'react';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
+import { staffReads } from '../../lib/staff-api.ts';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
 import { OpenReportButton } from '../../components/open-report-button.tsx';
 import { ReasonChip } from './reason-chip.tsx';
-import type { WorklistPage } from './types.ts';
 import './staff-worklist.css';
 
 const PERIODS = [7, 14, 30, 90] as const;
@@ -23,11 +23,10 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
   const [page, setPage] = useState(1);
   const [attempt, setAttempt] = useState(0);
   const periodId = useId();
-  const params = new URLSearchParams({ hospitalId, days: String(days), page: String(page), limit: String(PAGE_SIZE) });
-  const path = `/admin/worklist?${params.toString()}`;
-  const result = useStaffQuery<WorklistPage>(path, () => undefined, attempt);
+  const read = staffReads.worklist({ hospitalId, days, page, limit: PAGE_SIZE });
+  const result = useStaffQuery(read, undefined, attempt);
   // Offline (or the server failing), the page as this device last fetched it, saying when.
-  const kept = useKeptAnswer(path, result);
+  const kept = useKeptAnswer(read.path, result);
   const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : kept;
   const pages = Math.max(1, data?.pages ?? 1);
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });

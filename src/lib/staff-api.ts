@@ -1,0 +1,82 @@
+// The staff API as the staff screens call it: one function per call, its path written once, and its
+// answer's type derived from the JSON Schema the server answers through (schemas/api.ts), its body's
+// from the schema the server validates with (schemas/admin.ts, schemas/medicine.ts). A screen never
+// spells a URL or states the type it hopes to get back; a changed answer on the server is a type
+// error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches, or that are
+// fetched at once with `fetchRead`; writes are sent at once.
+import type { FromSchema } from 'json-schema-to-ts';
+import type { AuditQuery, DoctorTokenInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
+import type * as Answers from '../../schemas/api.ts';
+import type { PrescriptionInput } from '../../schemas/medicine.ts';
+import { staffRuntime } from './staff-runtime.ts';
+
+/** The answer of a route whose success shape is `S` (a schema of schemas/api.ts). */
+export type Answer<S> = FromSchema<S & object>;
+
+/** A GET of the staff API and the type of its answer (carried by the type only). */
+export interface StaffRead<T> {
+  readonly path: string;
+  /** Never set: it lets `useStaffQuery(read)` know what the answer is. */
+  readonly answer?: T;
+}
+
+/** A query's named fields, each optional and possibly undefined (left out of the URL). */
+type Params<Q> = { [K in keyof Q as string extends K ? never : K]?: Q[K] | undefined };
+
+const read = <S>(path: string): StaffRead<Answer<S>> => ({ path });
+const query = (params: Record<string, string | number | undefined>) => {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+};
+const patientPath = (hospNo: string) => `/admin/patients/${encodeURIComponent(hospNo)}`;
+
+export type Hospital = Answer<typeof Answers.hospitals>['hospitals'][number];
+export type StaffPatient = Answer<typeof Answers.patientRead>['patient'];
+export type UsersPage = Answer<typeof Answers.usersPage>;
+export type WorklistPage = Answer<typeof Answers.worklistPage>;
+export type StaffPrescription = Answer<typeof Answers.prescriptions>['prescriptions'][number];
+export type DoctorToken = Answer<typeof Answers.doctorTokens>['tokens'][number];
+export type AuditEntry = Answer<typeof Answers.auditEntries>['entries'][number];
+
+/** The staff API's reads, for useStaffQuery (or fetchRead). */
+export const staffReads = {
+  hospitals: () => read<typeof Answers.hospitals>('/admin/hospitals'),
+  users: (q: Params<UsersQuery>) => read<typeof Answers.usersPage>(`/admin/users${query({ search: q.search, page: q.page, limit: q.limit, hospitalId: q.hospitalId })}`),
+  worklist: (q: Params<WorklistQuery>) => read<typeof Answers.worklistPage>(`/admin/worklist${query({ hospitalId: q.hospitalId, days: q.days, page: q.page, limit: q.limit })}`),
+  patient: (hospNo: string) => read<typeof Answers.patientRead>(patientPath(hospNo)),
+  prescriptions: (hospNo: string) => read<typeof Answers.prescriptions>(`${patientPath(hospNo)}/prescriptions`),
+  doctorTokens: () => read<typeof Answers.doctorTokens>('/admin/doctor-tokens'),
+  audit: (q: Params<AuditQuery>) => read<typeof Answers.auditEntries>(`/admin/audit${query({ hospNo: q.hospNo, before: q.before, limit: q.limit })}`),
+};
+
+/**
+ * The patient's own record lists, read by staff: the patient endpoints, for the patient the staff
+ * API client names in X-Hosp-No (the chosen patient), read-only and audited by the server.
+ */
+export const chosenPatientReads = {
+  profile: () => read<typeof Answers.profile>('/users/'),
+  glucose: () => read<typeof Answers.glucoseList>('/glucose'),
+  symptoms: () => read<typeof Answers.symptomList>('/symptoms'),
+  labTests: () => read<typeof Answers.labTestList>('/tests'),
+  appointments: () => read<typeof Answers.appointmentList>('/appointments'),
+  dosesTaken: () => read<typeof Answers.intakeList>('/user/medicines/taken'),
+};
+
+/** A read fetched now, rather than through useStaffQuery. */
+export const fetchRead = <T>(r: StaffRead<T>): Promise<T> => staffRuntime.api.get<T>(r.path);
+
+/** The staff API's writes (admins only: the server refuses a doctor). */
+export const staffWrites = {
+  createPatient: (body: PatientCreate) => staffRuntime.api.post<Answer<typeof Answers.patientWritten>>('/admin/patients', body),
+  updatePatient: (hospNo: string, body: PatientPatch) => staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body),
+  issueAccessKey: (hospNo: string, expiresInDays: number) => staffRuntime.api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
+  setTemporaryPassword: (hospNo: string) => staffRuntime.api.post<Answer<typeof Answers.temporaryPassword>>(`${patientPath(hospNo)}/temporary-password`),
+  addPrescription: (hospNo: string, body: PrescriptionInput) => staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body),
+  /** Its last day is `endDate`. */
+  endPrescription: (hospNo: string, id: string, endDate: string) =>
+    staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
+  createDoctorToken: (body: DoctorTokenInput) => staffRuntime.api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
+  revokeDoctorToken: (id: string) => staffRuntime.api.post<Answer<typeof Answers.message>>(`/admin/doctor-tokens/${encodeURIComponent(id)}/revoke`),
+};
