@@ -10,6 +10,7 @@ import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { useDatabase } from '../lib/db/use-live.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
+import { APP_NAME } from '../lib/locales.ts';
 import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
@@ -100,7 +101,7 @@ function AppLayout() {
       </a>
       <header className="app-header">
         <Link to="/app" className="brand">
-          <Icon icon="mdi:water" /> Eddy
+          <Icon icon="mdi:water" /> {APP_NAME}
         </Link>
         <LoggedInPatient />
         <LogoutButton />

@@ -15,6 +15,7 @@ import type { ConsentRootProps } from './consent-root.tsx';
 import type { DeferredBanner } from './deferred-banner.tsx';
 import { consentScripts, type ConsentScript } from './scripts.ts';
 
+// eslint-disable-next-line lingui/no-unlocalized-strings -- a log message, not shown to anyone
 export const CONSENT_UNAVAILABLE = 'Cookie consent manager not available';
 
 type Root = ComponentType<ConsentRootProps>;

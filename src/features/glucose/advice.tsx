@@ -7,6 +7,7 @@
 // the messages with the ids `glucose.advice.*` in locales/<language>/messages.po (README,
 // "Clinical wording"), in every language it offers.
 import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { bandOf, CONSENSUS, type Judgeable } from '../../../schemas/report/statistics.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
@@ -21,27 +22,27 @@ export function adviceFor(reading: Judgeable): GlucoseAdviceKind | undefined {
 }
 
 const TITLES: Record<GlucoseAdviceKind, MessageDescriptor> = {
-  veryLow: /*i18n*/ { id: 'glucose.advice.veryLow.title', message: 'Your glucose is very low' },
-  low: /*i18n*/ { id: 'glucose.advice.low.title', message: 'Your glucose is low' },
-  veryHigh: /*i18n*/ { id: 'glucose.advice.veryHigh.title', message: 'Your glucose is very high' },
+  veryLow: msg({ id: 'glucose.advice.veryLow.title', message: 'Your glucose is very low' }),
+  low: msg({ id: 'glucose.advice.low.title', message: 'Your glucose is low' }),
+  veryHigh: msg({ id: 'glucose.advice.veryHigh.title', message: 'Your glucose is very high' }),
 };
 
 const BODIES: Record<GlucoseAdviceKind, MessageDescriptor> = {
-  veryLow: /*i18n*/ {
+  veryLow: msg({
     id: 'glucose.advice.veryLow.body',
     message:
       '{value} is below {veryLow}: a serious low. Take 15 g of fast-acting sugar now (4 glucose tablets, or half a glass of fruit juice) and tell someone near you or the ward staff. Check again after 15 minutes. If you cannot swallow safely, feel confused, or it does not come up, call for emergency help.',
-  },
-  low: /*i18n*/ {
+  }),
+  low: msg({
     id: 'glucose.advice.low.body',
     message:
       '{value} is below {low}. Take 15 g of fast-acting sugar now: 4 glucose tablets, or half a glass of fruit juice or a regular soft drink. Check again after 15 minutes; if it is still below {low}, take another 15 g. When it is back up, eat a snack or your next meal.',
-  },
-  veryHigh: /*i18n*/ {
+  }),
+  veryHigh: msg({
     id: 'glucose.advice.veryHigh.body',
     message:
       '{value} is above {veryHigh}. Drink water and take your diabetes medicines as prescribed; with type 1 diabetes, check for ketones. Check again in 1 to 2 hours. If it stays above {veryHigh}, or you are vomiting, very thirsty, drowsy or breathing fast, contact your care team or tell the ward staff now.',
-  },
+  }),
 };
 
 /** The dialog that replaces the success notice after a dangerous reading was saved. */

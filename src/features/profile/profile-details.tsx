@@ -1,14 +1,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import './profile.css';
 import type { ProfileDoc } from '../../lib/db/collections.ts';
+import { useGenderLabel } from '../../lib/gender.ts';
 
 /** The hospital's record of the patient: shown, never edited here (sync never pushes these fields). */
 export function ProfileDetails({ profile }: { profile: Pick<ProfileDoc, 'name' | 'gender' | 'age' | 'address' | 'hospital' | 'hospNum'> }) {
   const { t, i18n } = useLingui();
   const notRecorded = t`Not recorded`;
-  // The hospital records gender in English; the usual values are shown in the patient's language.
-  const genders: Record<string, string> = { female: t`Female`, male: t`Male`, other: t`Other` };
-  const gender = profile.gender ? (genders[profile.gender.toLowerCase()] ?? profile.gender) : notRecorded;
+  const genderLabel = useGenderLabel();
+  const gender = profile.gender ? genderLabel(profile.gender) : notRecorded;
   const rows: Array<[string, string]> = [
     [t`Name`, profile.name || notRecorded],
     [t`Gender`, gender],

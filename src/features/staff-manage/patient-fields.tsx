@@ -14,6 +14,7 @@ export interface PatientValues {
 export type PatientErrors = Partial<Record<keyof PatientValues, string>>;
 
 /** Gender values as the hospital records hold them; the stored word is English, the label is translated. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- the values the API stores; each is worded by genderLabel below
 const GENDERS = ['Female', 'Male', 'Other'] as const;
 
 export function usePatientChecks() {

@@ -1,4 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
+import { useGenderLabel } from '../../lib/gender.ts';
 import type { ReviewBundle } from './types.ts';
 
 /**
@@ -9,10 +10,11 @@ import type { ReviewBundle } from './types.ts';
 export function PatientBanner({ bundle }: { bundle: ReviewBundle }) {
   const { t } = useLingui();
   const p = bundle.profile;
+  const genderLabel = useGenderLabel();
   const facts: [string, string][] = [
     [t`Hospital number`, p.hospNum || bundle.hospNo],
     ...(p.age !== null && p.age !== undefined ? [[t`Age`, String(p.age)] as [string, string]] : []),
-    ...(p.gender ? [[t`Gender`, p.gender] as [string, string]] : []),
+    ...(p.gender ? [[t`Gender`, genderLabel(p.gender)] as [string, string]] : []),
   ];
   return (
     <div className="patient-banner" role="region" aria-label={t`Patient`} data-testid="patient-banner">

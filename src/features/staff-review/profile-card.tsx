@@ -1,7 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { useGenderLabel } from '../../lib/gender.ts';
 import { useFormat } from './format.ts';
 import type { ReviewBundle } from './types.ts';
 
+// eslint-disable-next-line lingui/no-unlocalized-strings -- the values the API stores; dayName words them with Intl
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** Who the patient is and how their app is set up. */
@@ -9,6 +11,7 @@ export function ProfileCard({ bundle }: { bundle: ReviewBundle }) {
   const { t } = useLingui();
   const f = useFormat();
   const p = bundle.profile;
+  const genderLabel = useGenderLabel();
   const weekday = new Intl.DateTimeFormat(f.locale, { weekday: 'long', timeZone: 'UTC' });
   // 2023-01-01 was a Sunday: the index into WEEKDAYS is the day of that week.
   const dayName = (day: string) => {
@@ -33,7 +36,7 @@ export function ProfileCard({ bundle }: { bundle: ReviewBundle }) {
           <dt>
             <Trans>Gender</Trans>
           </dt>
-          <dd>{p.gender || notSet}</dd>
+          <dd>{p.gender ? genderLabel(p.gender) : notSet}</dd>
         </div>
         <div>
           <dt>

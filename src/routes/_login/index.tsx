@@ -5,6 +5,7 @@ import { LanguageSelect } from '../../components/language-select.tsx';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { LoginForm } from '../../features/auth/login-form.tsx';
 import { PasswordHelp } from '../../features/auth/password-help.tsx';
+import { APP_NAME } from '../../lib/locales.ts';
 import { runtime } from '../../lib/runtime.ts';
 
 export const Route = createFileRoute('/_login/')({
@@ -26,7 +27,7 @@ function LoginPage() {
           <Icon icon="mdi:water" />
         </span>
         <div className="login-brand-text">
-          <p className="login-brand-name">Eddy</p>
+          <p className="login-brand-name">{APP_NAME}</p>
           <p className="login-brand-tagline">
             <Trans>Diabetes care from your hospital</Trans>
           </p>
