@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { mealSlotOf, type MealSlot } from '../../../schemas/dose-slot.ts';
 import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
@@ -65,8 +65,13 @@ export function MedicinesCard({ db, notify }: Props) {
   const slotOf = (i: MedicineIntake) => i.slot ?? (timings ? mealSlotOf(clockOf(new Date(i.takenAt)), timings) : undefined);
 
   function markTaken(m: { prescrNo: string; name: string; dose: string }, pendingId?: string, opts: { extra?: boolean; mealTime?: string } = {}) {
-    const run = queue.current.then(() => record(m, pendingId, opts));
-    queue.current = run.catch(() => undefined);
+    // A failed write on the device (storage full, the database closed by a logout) is said, not lost in the log.
+    const run = queue.current.then(() => record(m, pendingId, opts)).catch((err: unknown) => {
+      log.error('Recording the dose failed', err);
+      const name = m.name;
+      notify({ type: 'error', text: t`The dose of ${name} could not be recorded on this device. Please try again.` });
+    });
+    queue.current = run;
     return run;
   }
 
@@ -109,7 +114,14 @@ export function MedicinesCard({ db, notify }: Props) {
 
   async function undo(a: AlreadyTaken) {
     if (!db) return;
-    await removeRecord(db.medicineIntakes, a.intake._id);
+    try {
+      await removeRecord(db.medicineIntakes, a.intake._id);
+    } catch (err) {
+      log.error('Undoing the dose failed', err);
+      const name = a.medicine.name;
+      notify({ type: 'error', text: t`The dose of ${name} could not be removed on this device. Please try again.` });
+      return;
+    }
     setAlready(undefined);
     notify({ type: 'info', text: t`The dose of ${a.medicine.name} was removed.` });
   }

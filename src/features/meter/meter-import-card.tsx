@@ -5,7 +5,7 @@ import { Icon } from '../../components/icon.tsx';
 import { formatGlucose } from '../../lib/units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground, log } from '../../../sync/log.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import type { EddyCollections } from '../../lib/db/database.ts';
 import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type MeterFailure, type SkipReason } from './meter-import.ts';
@@ -94,7 +94,14 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
   async function save() {
     if (!review || !plan) return;
     const docs = plan.readings.map((r) => ({ _id: review.ids.get(r.sequence) ?? '', type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: r.recordedAt.toISOString() }));
-    const result = await (await collection()).bulkInsert(docs);
+    const result = await collection()
+      .then((c) => c.bulkInsert(docs))
+      .catch((err: unknown) => log.error('Saving the meter readings failed', err));
+    if (!result) {
+      // The device's database could not take them at all (storage full, closed): nothing was saved.
+      setStep({ kind: 'error', text: t`The readings could not be saved on this device. Please try again.` });
+      return;
+    }
     // A conflict is a reading already there (imported meanwhile): not an error.
     const failed = result.error.filter((e) => e.status !== 409);
     if (failed.length > 0) {
