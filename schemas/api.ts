@@ -9,6 +9,7 @@
 //   - the fuzz judges every 2xx by them (tests/fuzz/contracts.ts).
 // Rows are the entity schemas of this folder, the device's own collection schemas
 // (src/lib/db/collections.ts): a row they refuse is a row the device cannot store.
+import type { FromSchema } from 'json-schema-to-ts';
 import { WORKLIST_REASON_CODES } from './admin.ts';
 import { appointmentSchema } from './appointment.ts';
 import { batchResponseSchema } from './batch.ts';
@@ -21,6 +22,9 @@ import { symptomSchema } from './symptom.ts';
 import { mealTimingsSchema, userProfileSchema } from './user-profile.ts';
 
 type Schema = Readonly<Record<string, unknown>>;
+
+/** The type of an answer whose shape is the schema `S` of this file (what the server's serializer lets through). */
+export type Answer<S> = FromSchema<S & object>;
 
 const iso = { type: 'string', format: 'date-time' } as const;
 const str = { type: 'string' } as const;

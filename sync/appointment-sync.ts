@@ -1,13 +1,14 @@
 // Where appointments are synced (docs/requirements.md §7: add, update, delete).
 import type { Appointment } from '../schemas/appointment.ts';
+import type { Answer, appointmentList } from '../schemas/api.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
-export const appointmentMapping: RestMapping<Appointment> = {
+export const appointmentMapping: RestMapping<Appointment, Answer<typeof appointmentList>> = {
   collection: 'appointments',
   listPath: '/appointments',
   versioned: true,
   fromList(json) {
-    const r = json as { appointments?: Appointment[]; deleted?: string[] };
+    const r = json;
     return { docs: r.appointments ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {

@@ -1,15 +1,14 @@
 // Where glucose is synced: the REST shape of docs/requirements.md §7 (three lists by type; add, update, delete).
 import type { EntryUnit, GlucoseReading } from '../schemas/glucose.ts';
+import type { Answer, glucoseList } from '../schemas/api.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
-type ListResponse = { fasting?: GlucoseReading[]; postprandial?: GlucoseReading[]; random?: GlucoseReading[]; deleted?: string[] };
-
-export const glucoseMapping: RestMapping<GlucoseReading> = {
+export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseList>> = {
   collection: 'glucose',
   listPath: '/glucose',
   versioned: true,
   fromList(json) {
-    const r = json as ListResponse;
+    const r = json;
     return { docs: [...(r.fasting ?? []), ...(r.postprandial ?? []), ...(r.random ?? [])], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {

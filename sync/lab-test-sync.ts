@@ -1,13 +1,14 @@
 // Where lab tests are synced (docs/requirements.md §7: add, update, delete).
 import type { LabTest } from '../schemas/lab-test.ts';
+import type { Answer, labTestList } from '../schemas/api.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
-export const labTestMapping: RestMapping<LabTest> = {
+export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = {
   collection: 'labTests',
   listPath: '/tests',
   versioned: true,
   fromList(json) {
-    const r = json as { tests?: LabTest[]; deleted?: string[] };
+    const r = json;
     return { docs: r.tests ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {

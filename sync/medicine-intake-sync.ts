@@ -3,14 +3,15 @@
 // time it was taken and its meal slot. One dose per prescription, day and meal slot unless the
 // patient says it was an extra one (docs/sync-protocol.md); undo removes it.
 import type { MedicineIntake } from '../schemas/medicine.ts';
+import type { Answer, intakeList } from '../schemas/api.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
-export const medicineIntakeMapping: RestMapping<MedicineIntake> = {
+export const medicineIntakeMapping: RestMapping<MedicineIntake, Answer<typeof intakeList>> = {
   collection: 'medicineIntakes',
   listPath: '/user/medicines/taken',
   versioned: true,
   fromList(json) {
-    const r = json as { taken?: MedicineIntake[]; deleted?: string[] };
+    const r = json;
     return { docs: r.taken ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {

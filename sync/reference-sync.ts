@@ -1,5 +1,6 @@
 // The hospital's reference lists (symptom names, lab tests with units). Pulled whole; their ids are
 // positions, not names, so the stored rows reveal nothing even before decryption.
+import type { Answer, labTestNames, symptomNames } from '../schemas/api.ts';
 import type { RestMapping } from './replication.ts';
 
 export interface SymptomReferenceDoc {
@@ -17,23 +18,23 @@ export interface LabTestReferenceDoc {
 
 const refId = (position: number) => `ref-${position}`;
 
-export const symptomReferenceMapping: RestMapping<SymptomReferenceDoc> = {
+export const symptomReferenceMapping: RestMapping<SymptomReferenceDoc, Answer<typeof symptomNames>> = {
   collection: 'symptomReference',
   listPath: '/symptoms/list',
   versioned: false,
   fromList(json) {
-    const names = (json as { symptoms?: unknown[] }).symptoms ?? [];
-    return { docs: names.filter((n): n is string => typeof n === 'string').map((name, position) => ({ _id: refId(position), name, position })), deleted: [] };
+    const names = json.symptoms ?? [];
+    return { docs: names.filter((n) => typeof n === 'string').map((name, position) => ({ _id: refId(position), name, position })), deleted: [] };
   },
   toOp: () => undefined,
 };
 
-export const labTestReferenceMapping: RestMapping<LabTestReferenceDoc> = {
+export const labTestReferenceMapping: RestMapping<LabTestReferenceDoc, Answer<typeof labTestNames>> = {
   collection: 'labTestReference',
   listPath: '/tests/list',
   versioned: false,
   fromList(json) {
-    const tests = (json as { tests?: { name: string; unit?: string | null }[] }).tests ?? [];
+    const tests = json.tests ?? [];
     return { docs: tests.map((t, position) => ({ _id: refId(position), name: t.name, unit: t.unit ?? null, position })), deleted: [] };
   },
   toOp: () => undefined,

@@ -39,14 +39,17 @@ export const PULL_RETRY_MS = 5_000;
 /** Rows per page of a version pull; the server's cursor (`next`) says when more remain. */
 export const PULL_PAGE = 1000;
 
-export interface RestMapping<Doc extends { _id: string }> {
+export interface RestMapping<Doc extends { _id: string }, List = unknown> {
   collection: string;
   /** List GET path, e.g. "/glucose". */
   listPath: string;
   /** The list pages by server version (`?since=<version>&limit=`); otherwise it is pulled whole. */
   versioned: boolean;
-  /** Server list response → documents and deleted ids. */
-  fromList(json: unknown): { docs: Doc[]; deleted: string[] };
+  /**
+   * Server list response → documents and deleted ids. `List` is the answer's type derived from its
+   * schema in schemas/api.ts: the server's serializer lets nothing else through.
+   */
+  fromList(json: List): { docs: Doc[]; deleted: string[] };
   /** One record as the server sends it (e.g. the `current` of a 409) → the document; default: as is. */
   fromRecord?(json: Record<string, unknown>): Doc | undefined;
   /**

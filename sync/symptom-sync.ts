@@ -1,13 +1,14 @@
 // Where symptoms are synced. The API has no update for a symptom report: it is added or removed.
 import type { Symptom } from '../schemas/symptom.ts';
+import type { Answer, symptomList } from '../schemas/api.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
-export const symptomMapping: RestMapping<Symptom> = {
+export const symptomMapping: RestMapping<Symptom, Answer<typeof symptomList>> = {
   collection: 'symptoms',
   listPath: '/symptoms',
   versioned: true,
   fromList(json) {
-    const r = json as { symptoms?: Symptom[]; deleted?: string[] };
+    const r = json;
     return { docs: r.symptoms ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {

@@ -4,14 +4,13 @@
 // spells a URL or states the type it hopes to get back; a changed answer on the server is a type
 // error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches, or that are
 // fetched at once with `fetchRead`; writes are sent at once.
-import type { FromSchema } from 'json-schema-to-ts';
 import type { AuditQuery, DoctorTokenInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
 import type * as Answers from '../../schemas/api.ts';
+import type { Answer } from '../../schemas/api.ts';
 import type { PrescriptionInput } from '../../schemas/medicine.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
-/** The answer of a route whose success shape is `S` (a schema of schemas/api.ts). */
-export type Answer<S> = FromSchema<S & object>;
+export type { Answer };
 
 /** A GET of the staff API and the type of its answer (carried by the type only). */
 export interface StaffRead<T> {
