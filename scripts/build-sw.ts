@@ -24,7 +24,7 @@ const swFile = path.join(distDir, 'sw.js');
 const MAX_PRECACHE_FILE_BYTES = 5 * 1024 * 1024;
 
 /** Left out of the precache, fetched after login (relative to dist/); each must match a file. */
-export const LATER_PATTERNS = ['assets/pdfmake-*.js', 'assets/vfs_fonts-*.js', 'assets/*.ttf'] as const;
+export const LATER_PATTERNS = ['assets/pdfmake-*.js', 'assets/vfs_fonts-*.js', 'assets/*.ttf', 'assets/noto-sans-devanagari-*.woff2'] as const;
 /** The token in sw/sw.ts that the list of those files' URLs replaces. */
 export const LATER_TOKEN = 'self.__EDDY_LATER';
 

@@ -30,7 +30,7 @@ function laterList(source: string): string[] {
 }
 
 /** The PDF engine, its Roboto file and the script fonts: fetched after login, not precached. */
-const LATER_FILE = /^(?:pdfmake-[\w-]+\.js|vfs_fonts-[\w-]+\.js|[\w-]+\.ttf)$/;
+const LATER_FILE = /^(?:pdfmake-[\w-]+\.js|vfs_fonts-[\w-]+\.js|[\w-]+\.ttf|noto-sans-devanagari-[\w-]+\.woff2)$/;
 
 describe.skipIf(!built)(`the built service worker${built ? '' : ' (skipped: dist/sw.js or dist/index.html is missing; run `npm run build`)'}`, () => {
   const source = built ? readFileSync(swFile, 'utf8') : '';
@@ -79,6 +79,8 @@ describe.skipIf(!built)(`the built service worker${built ? '' : ' (skipped: dist
     expect(files.filter((f) => f.startsWith('vfs_fonts-'))).toHaveLength(1);
     expect(files.filter((f) => /^NotoSansArabic_.*\.ttf$/.test(f))).toHaveLength(2);
     expect(files.filter((f) => /^NotoSansDevanagari_.*\.ttf$/.test(f))).toHaveLength(2);
+    // The screens' Devanagari font (src/styles.css), regular and bold.
+    expect(files.filter((f) => /^noto-sans-devanagari-devanagari-(?:400|700)-normal-[\w-]+\.woff2$/.test(f))).toHaveLength(2);
     expect([...later].sort()).toEqual(files.map((f) => `/assets/${f}`).sort());
     for (const file of files) expect(urls).not.toContain(`assets/${file}`);
     expect(urls.filter((u) => LATER_FILE.test(u.replace(/^assets\//, '')))).toEqual([]);

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 // The files the precache leaves out (scripts/build-sw.ts, LATER_PATTERNS): the PDF engine
-// (pdfmake), its Roboto font file (vfs_fonts) and the Noto fonts for Arabic and Hindi. A first visit
+// (pdfmake), its Roboto font file (vfs_fonts), the Noto fonts for Arabic and Hindi (the PDF's, and the screens' Devanagari woff2). A first visit
 // does not download them; once someone is logged in and online, the page sends {type:'fetch-later',
 // locales} (src/lib/fetch-later.ts) and this worker fetches into the 'eddy-later' cache what is not
 // there yet: the engine and Roboto always, a script's fonts only for a locale that needs them. The
@@ -19,18 +19,19 @@ const LATER_FETCH_TIMEOUT_MS = 60_000;
 /** URLs like /assets/pdfmake-HASH.js, written into the built sw.js by scripts/build-sw.ts. */
 const LATER: readonly string[] = self.__EDDY_LATER;
 
-/** The script fonts a locale needs in its PDF (file names as Vite emits them). */
+/** The script fonts a locale needs, in its PDF and (Hindi) on screen (file names as Vite emits them). */
 const FONTS_OF: Record<string, RegExp> = {
   ar: /\/NotoSansArabic_[^/]*\.ttf$/,
-  hi: /\/NotoSansDevanagari_[^/]*\.ttf$/,
+  hi: /\/(?:NotoSansDevanagari_[^/]*\.ttf|noto-sans-devanagari-[^/]*\.woff2)$/,
 };
+const FONT = /\.(?:ttf|woff2)$/;
 
 /** Which of the later files the given locales need: everything but the fonts of other scripts. */
 export function laterFor(locales: readonly string[]): string[] {
   const wanted = Object.entries(FONTS_OF)
     .filter(([locale]) => locales.includes(locale))
     .map(([, pattern]) => pattern);
-  return LATER.filter((url) => !url.endsWith('.ttf') || wanted.some((p) => p.test(url)));
+  return LATER.filter((url) => !FONT.test(url) || wanted.some((p) => p.test(url)));
 }
 
 export function registerLaterRoute(): void {
