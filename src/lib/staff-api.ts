@@ -2,15 +2,14 @@
 // answer's type derived from the JSON Schema the server answers through (schemas/api.ts), its body's
 // from the schema the server validates with (schemas/admin.ts, schemas/medicine.ts). A screen never
 // spells a URL or states the type it hopes to get back; a changed answer on the server is a type
-// error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches, or that are
-// fetched at once with `fetchRead`; writes are sent at once.
+// error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches (the review
+// bundle fetches its own at once); writes are sent at once.
 import type { AuditQuery, DoctorTokenInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
 import type * as Answers from '../../schemas/api.ts';
 import type { Answer } from '../../schemas/api.ts';
 import type { PrescriptionInput } from '../../schemas/medicine.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
-export type { Answer };
 
 /** A GET of the staff API and the type of its answer (carried by the type only). */
 export interface StaffRead<T> {
@@ -31,7 +30,6 @@ const query = (params: Record<string, string | number | undefined>) => {
 };
 const patientPath = (hospNo: string) => `/admin/patients/${encodeURIComponent(hospNo)}`;
 
-export type Hospital = Answer<typeof Answers.hospitals>['hospitals'][number];
 export type StaffPatient = Answer<typeof Answers.patientRead>['patient'];
 export type UsersPage = Answer<typeof Answers.usersPage>;
 export type WorklistPage = Answer<typeof Answers.worklistPage>;
@@ -39,9 +37,8 @@ export type StaffPrescription = Answer<typeof Answers.prescriptions>['prescripti
 export type DoctorToken = Answer<typeof Answers.doctorTokens>['tokens'][number];
 export type AuditEntry = Answer<typeof Answers.auditEntries>['entries'][number];
 
-/** The staff API's reads, for useStaffQuery (or fetchRead). */
+/** The staff API's reads, for useStaffQuery. */
 export const staffReads = {
-  hospitals: () => read<typeof Answers.hospitals>('/admin/hospitals'),
   users: (q: Params<UsersQuery>) => read<typeof Answers.usersPage>(`/admin/users${query({ search: q.search, page: q.page, limit: q.limit, hospitalId: q.hospitalId })}`),
   worklist: (q: Params<WorklistQuery>) => read<typeof Answers.worklistPage>(`/admin/worklist${query({ hospitalId: q.hospitalId, days: q.days, page: q.page, limit: q.limit })}`),
   patient: (hospNo: string) => read<typeof Answers.patientRead>(patientPath(hospNo)),
@@ -62,9 +59,6 @@ export const chosenPatientReads = {
   appointments: () => read<typeof Answers.appointmentList>('/appointments'),
   dosesTaken: () => read<typeof Answers.intakeList>('/user/medicines/taken'),
 };
-
-/** A read fetched now, rather than through useStaffQuery. */
-export const fetchRead = <T>(r: StaffRead<T>): Promise<T> => staffRuntime.api.get<T>(r.path);
 
 /** The staff API's writes (admins only: the server refuses a doctor). */
 export const staffWrites = {
