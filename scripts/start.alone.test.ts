@@ -1,4 +1,4 @@
-// `npm start` on a current build serves in seconds (issue 17): it builds through build-cached.ts,
+// `npm start` on a current build serves in seconds: it builds through build-cached.ts,
 // which keeps dist/ and build/ when nothing the build reads changed, instead of a minute or two of
 // building the same files again on every start.
 import { execFileSync, spawn } from 'node:child_process';
