@@ -61,6 +61,16 @@ export const BAND_RANGE_LABELS = {
   veryHigh: /*i18n*/ { id: 'report.bandRange.veryHigh', message: 'above {a}' },
 } as const satisfies Record<Band, MessageDescriptor>;
 
+/**
+ * Gender as the report's language words it. Hospitals record it in English ("Female", "Male",
+ * "Other", as the Manage page offers them); anything else is printed as recorded.
+ */
+export const GENDER_LABELS = {
+  female: /*i18n*/ { id: 'report.gender.female', message: 'Female' },
+  male: /*i18n*/ { id: 'report.gender.male', message: 'Male' },
+  other: /*i18n*/ { id: 'report.gender.other', message: 'Other' },
+} as const satisfies Record<string, MessageDescriptor>;
+
 export const PDF_LABELS = {
   title: /*i18n*/ { id: 'report.pdf.title', message: 'Diabetes report' },
   appName: /*i18n*/ { id: 'report.pdf.appName', message: 'Eddy - Diabetes Management' },

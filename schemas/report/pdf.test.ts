@@ -108,6 +108,7 @@ describe('renderReportPdf in the patient’s language and unit', () => {
       'report.pdf.title': 'Informe de diabetes',
       'report.pdf.pageOf': 'Página {page} de {pages}',
       'report.pdf.average': 'Glucosa media',
+      'report.gender.female': 'Mujer',
     };
     const translate: Translate = (d, values) => (es[d.id] ?? d.message ?? d.id).replace(/\{(\w+)\}/g, (_, k: string) => String(values?.[k] ?? ''));
     const file = writeTemp(await renderReportPdf(buildReport(fixtureInput()), { locale: 'es', unit: 'mmol/L', translate }));
@@ -118,6 +119,9 @@ describe('renderReportPdf in the patient’s language and unit', () => {
     expect(text).toContain('8,3 mmol/L'); // 150 / 18.016 = 8.33
     expect(text).toContain('6,9 %'); // GMI
     expect(text).toContain('1 mar 2026');
+    // Gender is recorded in English ("Female"); the report words it in its own language.
+    expect(text).toMatch(/58 \/ Mujer/);
+    expect(text).not.toContain('Female');
     expect(text).toContain('Mean (mmol/L) 8,3 6,7 10,0 8,3');
     // The bands' edges as the consensus publishes them in mmol/L, the same as the web report's
     // (converted from mg/dL they read 3,0–3,9 beside 3,9–10,0; issue 16).

@@ -4,7 +4,7 @@
 // or Devanagari for text in those scripts, and mirrored right to left for Arabic (pdf-localize.ts).
 import type { Content, TableCell, TDocumentDefinitions } from './pdf-doc.ts';
 import { GLUCOSE_TYPES } from '../glucose.ts';
-import { englishTranslate, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
+import { englishTranslate, GENDER_LABELS, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
 import { renderPdf, type FontLoader } from './pdf-engine.ts';
 import { makeFmt, type Fmt } from './pdf-format.ts';
@@ -35,16 +35,25 @@ export interface PdfOptions {
 const RTL_LANGUAGES = new Set(['ar', 'he', 'fa', 'ur']);
 export const isRtlLocale = (locale: string): boolean => RTL_LANGUAGES.has(locale.toLowerCase().split(/[-_]/)[0] ?? '');
 
+/** "58 / Female", in the report's language; empty when neither is recorded. */
+function ageGenderText(model: ReportModel, f: Fmt): string {
+  const { age, gender } = model.input.patient;
+  const recorded = gender?.trim() ?? '';
+  const known = Object.hasOwn(GENDER_LABELS, recorded.toLowerCase()) ? GENDER_LABELS[recorded.toLowerCase() as keyof typeof GENDER_LABELS] : null;
+  const worded = known ? f.t(known) : recorded;
+  return [age === null || age === undefined ? '' : f.num(age, 0), worded].filter((v) => v !== '').join(' / ');
+}
+
 /** "Asha Verma · Hospital number H-2040 · 58 / Female": the page header's identifiers. */
 function patientLine(model: ReportModel, f: Fmt): string {
   const p = model.input.patient;
-  const ageGender = [p.age ?? null, p.gender ?? null].filter((v) => v !== null && v !== '').join(' / ');
+  const ageGender = ageGenderText(model, f);
   return [p.name, `${f.t(L.hospNo)} ${p.hospNo}`, ...(ageGender ? [ageGender] : [])].join(' · ');
 }
 
 function titleBlock(model: ReportModel, f: Fmt): Content {
   const p = model.input.patient;
-  const ageGender = [p.age ?? null, p.gender ?? null].filter((v) => v !== null && v !== '').join(' / ');
+  const ageGender = ageGenderText(model, f);
   const rows: [string, string][] = [
     [f.t(L.patient), p.name],
     [f.t(L.hospNo), p.hospNo],
