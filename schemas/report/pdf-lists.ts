@@ -1,5 +1,6 @@
 // The PDF's record sections: glucometer days, medicines and adherence, symptoms, lab results,
 // appointments, the logbook grid and the notes on how the numbers are made.
+import { withLabUnit } from '../lab-unit-text.ts';
 import type { Content, Inline, Size, TableCell } from './pdf-doc.ts';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
 import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
@@ -77,7 +78,7 @@ export function symptomsSection(model: ReportModel, f: Fmt): Content {
 }
 
 export function labsSection(model: ReportModel, f: Fmt): Content {
-  const value = (v: number, unit: string | null | undefined) => `${f.num(labValue(v), labDecimals(v))}${unit ? ` ${unit}` : ''}`;
+  const value = (v: number, unit: string | null | undefined) => withLabUnit(f.num(labValue(v), labDecimals(v)), unit);
   const rows = model.labs.map((l): TableCell[] => [
     l.name,
     right(f.t(L.onDate, { value: value(l.latest.value, l.unit), date: f.instantDate(l.latest.recordedAt) })),

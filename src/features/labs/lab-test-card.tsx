@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { shownLabUnit, withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { Icon } from '../../components/icon.tsx';
 import { trendSpan, type TestGroup } from './lab-rules.ts';
 import { LabSparkline } from './lab-sparkline.tsx';
@@ -16,7 +17,7 @@ export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & 
   const id = useId();
   const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 3 });
   const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' });
-  const withUnit = (r: LabTest) => (r.unit ? `${number.format(r.value)} ${r.unit}` : number.format(r.value));
+  const withUnit = (r: LabTest) => withLabUnit(number.format(r.value), r.unit);
   const { name, results } = group;
   const latest = results[0];
   const oldest = results.at(-1);
@@ -44,7 +45,7 @@ export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & 
           </span>
           <span className="lab-latest-value">
             <strong>{number.format(latest.value)}</strong>
-            {latest.unit && <span className="lab-latest-unit"> {latest.unit}</span>}
+            {latest.unit && <span className="lab-latest-unit"> {shownLabUnit(latest.unit)}</span>}
           </span>
           <time className="muted" dateTime={latest.recordedAt}>
             {latestDate}

@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { implausibleLabValue } from '../../../schemas/lab-plausibility.ts';
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { shownLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
 import './labs.css';
@@ -66,7 +67,8 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
     if (outside) {
       const min = i18n.number(outside.min, { maximumFractionDigits: 3 });
       const max = i18n.number(outside.max, { maximumFractionDigits: 3 });
-      return { field: 'value', text: t`${outside.name} results lie between ${min} and ${max} ${outside.unit}. Please check the result.` };
+      const unit = shownLabUnit(outside.unit);
+      return { field: 'value', text: t`${outside.name} results lie between ${min} and ${max} ${unit}. Please check the result.` };
     }
     const date = fromDateInput(day);
     if (!date) return { field: 'date', text: t`Enter the date of the test.` };

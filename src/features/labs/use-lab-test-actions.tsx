@@ -4,6 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { RxCollection } from 'rxdb';
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -51,7 +52,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
 
   const name = deleting?.name ?? '';
   const date = deleting ? i18n.date(new Date(deleting.recordedAt), { dateStyle: 'medium' }) : '';
-  const value = deleting ? `${i18n.number(deleting.value, { maximumFractionDigits: 3 })}${deleting.unit ? ` ${deleting.unit}` : ''}` : '';
+  const value = deleting ? withLabUnit(i18n.number(deleting.value, { maximumFractionDigits: 3 }), deleting.unit) : '';
   const dialogs: ReactNode = (
     <>
       <LabEditDialog test={editing} references={references} onSave={update} onClose={() => setEditing(undefined)} />

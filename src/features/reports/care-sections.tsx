@@ -1,5 +1,6 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
+import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { CONSENSUS } from '../../../schemas/report/statistics.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -188,12 +189,12 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
                 <tr key={l.name}>
                   <th scope="row">{l.name}</th>
                   <td>
-                    {f.lab(l.latest.value)} {l.unit} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
+                    {withLabUnit(f.lab(l.latest.value), l.unit)} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
                   </td>
                   <td>
                     {l.previous ? (
                       <>
-                        {f.lab(l.previous.value)} {l.unit} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
+                        {withLabUnit(f.lab(l.previous.value), l.unit)} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
                       </>
                     ) : (
                       '–'

@@ -1,4 +1,5 @@
 import { Trans } from '@lingui/react/macro';
+import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
 import { labSeries } from './summaries.ts';
@@ -7,7 +8,7 @@ import type { ReviewLabTest } from './types.ts';
 export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
   const f = useFormat();
   const series = labSeries(tests, f.locale);
-  const result = (r: ReviewLabTest) => (r.unit ? `${f.number(r.value)} ${r.unit}` : f.number(r.value));
+  const result = (r: ReviewLabTest) => withLabUnit(f.number(r.value), r.unit);
   return (
     <section className="card" aria-labelledby="review-labs">
       <h2 id="review-labs">
