@@ -149,7 +149,10 @@ test.describe('patient login page', () => {
     await page.getByLabel('Hospital number').fill('100001');
     await send.click();
     await notice(page, "Please check admin's email for the OTP.");
-    expect((await fieldError(page, 'One-time code')).described).toContain("Please check admin's email for the OTP.");
+    const described = (await fieldError(page, 'One-time code')).described;
+    expect(described).toContain("Please check admin's email for the OTP.");
+    // The spec's words, then what they mean for a patient: the code is with the care team.
+    expect(described).toContain("The code went to your hospital's care team, not to your own phone or email");
     expect(await send.isDisabled()).toBe(true);
     const countdown = page.getByText(/You can ask for a new code in \d+ seconds?\./);
     const first = Number(/\d+/.exec(await countdown.innerText())?.[0]);

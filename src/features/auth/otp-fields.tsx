@@ -68,8 +68,13 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
           error={error}
           hint={
             sent ? (
-              // The toast has announced it; this copy stays for whoever looks away and back.
-              <span className="auth-notice">{t`Please check admin's email for the OTP.`}</span>
+              // The toast has announced it; this copy stays for whoever looks away and back. The
+              // spec's words speak of the admin's email: the sentence after it says what that means
+              // for a patient, who would otherwise search their own inbox.
+              <>
+                <span className="auth-notice">{t`Please check admin's email for the OTP.`}</span>{' '}
+                <Trans>The code went to your hospital's care team, not to your own phone or email: ask them for it (at the ward desk or by phone).</Trans>
+              </>
             ) : (
               <Trans>Tap “Send code”: the code goes to your hospital's care team, who give it to you.</Trans>
             )
