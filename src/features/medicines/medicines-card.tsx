@@ -5,6 +5,7 @@ import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { inBackground, log } from '../../../sync/log.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { DoseText } from '../../components/dose-text.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
@@ -144,7 +145,7 @@ export function MedicinesCard({ db, notify }: Props) {
               <li key={p._id}>
                 <Icon icon="mdi:alarm" className="list-icon" />
                 <div className="list-main" id={`pending-${p._id}`}>
-                  <strong>{p.name}</strong> · {p.dose}
+                  <strong>{p.name}</strong> · <DoseText dose={p.dose} />
                   <div className="muted">
                     <Trans>
                       Due {formatClockTime(p.time, i18n.locale)} · prescription {p.prescrNo}
@@ -175,7 +176,7 @@ export function MedicinesCard({ db, notify }: Props) {
               <li key={m._id}>
                 <Icon icon="mdi:pill" className="list-icon" />
                 <div className="list-main" id={`medicine-${m._id}`}>
-                  <strong>{m.name}</strong> · {m.dose}
+                  <strong>{m.name}</strong> · <DoseText dose={m.dose} />
                   <div className="muted">
                     {doses.length > 0 ? (
                       <Trans>Taken today at {doses.map((d) => time.format(new Date(d.takenAt))).join(', ')}</Trans>

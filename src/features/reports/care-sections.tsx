@@ -4,6 +4,7 @@ import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { CONSENSUS } from '../../../schemas/report/statistics.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { DoseText } from '../../components/dose-text.tsx';
 import type { ReportFormat } from './use-report-format.ts';
 
 /** Doses marked taken against the doses the reminders expected, per medicine. */
@@ -37,7 +38,7 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
               {model.adherence.map((a) => (
                 <tr key={a.prescrNo}>
                   <th scope="row">
-                    {a.name} <span className="muted">{a.dose}</span>
+                    {a.name} <span className="muted"><DoseText dose={a.dose} /></span>
                   </th>
                   <td>
                     {f.whole(a.taken)} / {f.whole(a.expected)}

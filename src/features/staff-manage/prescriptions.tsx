@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { inBackground } from '../../../sync/log.ts';
+import { DoseText } from '../../components/dose-text.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
@@ -70,7 +71,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
             <li key={p._id}>
               <div className="list-main">
                 <strong>
-                  {p.name} · {p.dose}
+                  {p.name} · <DoseText dose={p.dose} />
                 </strong>
                 <span className="muted">
                   <Trans>No. {p.prescrNo}</Trans>

@@ -1,4 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { DoseText } from '../../components/dose-text.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
 import { doseHistories, type DoseHistory } from './summaries.ts';
@@ -10,13 +11,14 @@ function Prescription({ p, history }: { p: ReviewPrescription; history: DoseHist
   const { t } = useLingui();
   const start = p.startDate ? f.calendarDate(p.startDate) : t`not set`;
   const end = p.endDate ? f.calendarDate(p.endDate) : t`no end date`;
+  const dose = <DoseText dose={p.dose} />;
   return (
     <li>
       <div className="list-main">
         <strong>{p.name}</strong> <span className="muted">{p.prescrNo}</span>
         <br />
         <Trans>
-          Dose {p.dose} · from {start} to {end}
+          Dose {dose} · from {start} to {end}
         </Trans>
         <dl className="review-doses">
           <div>
