@@ -7,7 +7,7 @@ import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
 import type { Fmt } from './pdf-format.ts';
 import { bandRange, heading } from './pdf-summary.ts';
-import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, labDecimals, labValue } from './statistics.ts';
+import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, labSeriesDecimals, labValue } from './statistics.ts';
 import type { LoggedValue, ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -78,12 +78,16 @@ export function symptomsSection(model: ReportModel, f: Fmt): Content {
 }
 
 export function labsSection(model: ReportModel, f: Fmt): Content {
-  const value = (v: number, unit: string | null | undefined) => withLabUnit(f.num(labValue(v), labDecimals(v)), unit);
-  const rows = model.labs.map((l): TableCell[] => [
-    l.name,
-    right(f.t(L.onDate, { value: value(l.latest.value, l.unit), date: f.instantDate(l.latest.recordedAt) })),
-    right(l.previous ? f.t(L.onDate, { value: value(l.previous.value, l.unit), date: f.instantDate(l.previous.recordedAt) }) : f.t(L.dash)),
-  ]);
+  const rows = model.labs.map((l): TableCell[] => {
+    // Latest and previous with the same decimals (labSeriesDecimals): "7.0 %" beside "7.1 %".
+    const digits = labSeriesDecimals([l.latest.value, ...(l.previous ? [l.previous.value] : [])]);
+    const value = (v: number) => withLabUnit(f.num(labValue(v), digits), l.unit);
+    return [
+      l.name,
+      right(f.t(L.onDate, { value: value(l.latest.value), date: f.instantDate(l.latest.recordedAt) })),
+      right(l.previous ? f.t(L.onDate, { value: value(l.previous.value), date: f.instantDate(l.previous.recordedAt) }) : f.t(L.dash)),
+    ];
+  });
   return section(f.t(L.labs), rows.length, [rows.length ? table(['*', 140, 140], [f.t(L.test), f.t(L.latest), f.t(L.previous)], rows, [1, 2]) : none(f)]);
 }
 

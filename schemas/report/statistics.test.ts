@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GlucoseType } from '../glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
-import { MIN_PROFILE_READINGS, quantile, timeOfDayProfile, asTaken, bandEdgesIn, labDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
+import { MIN_PROFILE_READINGS, quantile, timeOfDayProfile, asTaken, bandEdgesIn, labDecimals, labSeriesDecimals, labValue, targetStatus, bandOf, BANDS, glucoseSummary, inferredUnit, isBelowTarget, isInTarget, median, MIN_READINGS_FOR_VARIABILITY, roundPercents, sampleSd, storedMgDl } from './statistics.ts';
 import { formatGlucose, mgDlToMmolL, mmolLToMgDl, MG_DL_PER_MMOL_L, toUnit } from './units.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
@@ -134,6 +134,12 @@ describe('lab results and meal targets in every output (issue 16)', () => {
   it('shows a lab result with the decimals it was given, up to 3, without float noise', () => {
     expect([0.74, 7.1, 96, 1.125, 0.0034, 6.9 + 0.2].map(labDecimals)).toEqual([2, 1, 0, 3, 3, 1]);
     expect(labValue(6.9 + 0.2)).toBe(7.1);
+  });
+  it('shows results of one test side by side with the same decimals: 7.0 beside 7.1', () => {
+    expect(labSeriesDecimals([7, 7.1])).toBe(1);
+    expect(labSeriesDecimals([0.745, 0.8, 1])).toBe(3);
+    expect(labSeriesDecimals([96, 101])).toBe(0);
+    expect(labSeriesDecimals([])).toBe(0);
   });
   it('judges a reading against its own meal tag as the dashboard does', () => {
     expect(targetStatus(148, 'Fasting')).toBe('above');

@@ -163,6 +163,14 @@ export function labDecimals(value: number): number {
   return Math.min(3, digits);
 }
 
+/**
+ * The decimals for results of one test shown together: the most any of them was given (labDecimals),
+ * so an HbA1c of 7 stands as "7.0 %" beside "7.1 %", not "7 %".
+ */
+export function labSeriesDecimals(values: readonly number[]): number {
+  return values.reduce((most, v) => Math.max(most, labDecimals(v)), 0);
+}
+
 export type TargetStatus = 'below' | 'in' | 'above';
 
 /** Where a reading stands against the ADA target of its own meal tag (the dashboard's words too). */

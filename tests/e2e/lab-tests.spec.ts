@@ -76,7 +76,9 @@ test.describe('lab tests screen', () => {
     const hba1c = card('HbA1c');
     await hba1c.waitFor();
     // The trend: an image named by the sentence beside it, from the oldest to the latest value.
-    const fmt = (v: number | undefined) => new Intl.NumberFormat('en', { maximumFractionDigits: 3 }).format(v ?? NaN);
+    // Every result of a test with the same decimals: a demo HbA1c of 7 reads "7.0" beside "7.3".
+    const digits = Math.max(...seeded.map((t) => /\.(\d+)$/.exec(String(t.value))?.[1]?.length ?? 0));
+    const fmt = (v: number | undefined) => new Intl.NumberFormat('en', { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v ?? NaN);
     const trend = hba1c.getByRole('img', { name: `HbA1c: ${fmt(seeded[0]?.value)} % → ${fmt(seeded.at(-1)?.value)} % over 2 months` });
     await trend.waitFor();
     expect(await trend.locator('circle').count()).toBe(seeded.length);

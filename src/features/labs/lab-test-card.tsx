@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { shownLabUnit, withLabUnit } from '../../../schemas/lab-unit-text.ts';
+import { labSeriesDecimals, labValue } from '../../../schemas/report/statistics.ts';
 import { Icon } from '../../components/icon.tsx';
 import { trendSpan, type TestGroup } from './lab-rules.ts';
 import { LabSparkline } from './lab-sparkline.tsx';
@@ -15,10 +16,13 @@ export interface LabTestActions {
 export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & LabTestActions) {
   const { t, i18n } = useLingui();
   const id = useId();
-  const number = new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 3 });
+  const { name, results } = group;
+  // Every result of the test with the same decimals, as given, up to 3: "7.0 %" beside "7.1 %".
+  const digits = labSeriesDecimals(results.map((r) => r.value));
+  const numberFormat = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const number = { format: (v: number) => numberFormat.format(labValue(v)) };
   const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' });
   const withUnit = (r: LabTest) => withLabUnit(number.format(r.value), r.unit);
-  const { name, results } = group;
   const latest = results[0];
   const oldest = results.at(-1);
   if (!latest || !oldest) return null;

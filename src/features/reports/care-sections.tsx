@@ -1,7 +1,7 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { CONSENSUS } from '../../../schemas/report/statistics.ts';
+import { CONSENSUS, labSeriesDecimals } from '../../../schemas/report/statistics.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { DoseText } from '../../components/dose-text.tsx';
@@ -186,23 +186,26 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
               </tr>
             </thead>
             <tbody>
-              {model.labs.map((l) => (
+              {model.labs.map((l) => {
+                const digits = labSeriesDecimals([l.latest.value, ...(l.previous ? [l.previous.value] : [])]);
+                return (
                 <tr key={l.name}>
                   <th scope="row">{l.name}</th>
                   <td>
-                    {withLabUnit(f.lab(l.latest.value), l.unit)} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
+                    {withLabUnit(f.lab(l.latest.value, digits), l.unit)} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
                   </td>
                   <td>
                     {l.previous ? (
                       <>
-                        {withLabUnit(f.lab(l.previous.value), l.unit)} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
+                        {withLabUnit(f.lab(l.previous.value, digits), l.unit)} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
                       </>
                     ) : (
                       '–'
                     )}
                   </td>
                 </tr>
-              ))}
+                );
+              })}
             </tbody>
           </table>
         </div>

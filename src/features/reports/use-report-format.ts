@@ -30,8 +30,7 @@ export function useReportFormat(unit: GlucoseUnit, timeZone: string) {
       glucose: (r: Judgeable) => formatGlucose(r, unit, locale),
       decimal: (value: number) => decimal.format(value),
       /** A lab result with the decimals it was given (up to 3), as in the PDF: 0.74, not 0.7. */
-      lab: (value: number) => {
-        const digits = labDecimals(value);
+      lab: (value: number, digits = labDecimals(value)) => {
         return new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(labValue(value));
       },
       whole: (value: number) => whole.format(value),

@@ -1,5 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
+import { labSeriesDecimals, labValue } from '../../../schemas/report/statistics.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
 import { labSeries } from './summaries.ts';
@@ -8,7 +9,11 @@ import type { ReviewLabTest } from './types.ts';
 export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
   const f = useFormat();
   const series = labSeries(tests, f.locale);
-  const result = (r: ReviewLabTest) => withLabUnit(f.number(r.value), r.unit);
+  // Latest and previous with the same decimals, as given, up to 3 (labSeriesDecimals): "7.0 %"
+  // beside "7.1 %", and a creatinine of 0.745 not cut to 0.75.
+  const result = (r: ReviewLabTest, digits: number) =>
+    withLabUnit(new Intl.NumberFormat(f.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(labValue(r.value)), r.unit);
+  const digitsOf = ({ latest, previous }: { latest: ReviewLabTest; previous: ReviewLabTest | undefined }) => labSeriesDecimals([latest.value, ...(previous ? [previous.value] : [])]);
   return (
     <section className="card" aria-labelledby="review-labs">
       <h2 id="review-labs">
@@ -39,12 +44,12 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
                 <tr key={name}>
                   <th scope="row">{name}</th>
                   <td>
-                    {result(latest)} <span className="muted">({f.date(latest.recordedAt)})</span>
+                    {result(latest, digitsOf({ latest, previous }))} <span className="muted">({f.date(latest.recordedAt)})</span>
                   </td>
                   <td>
                     {previous ? (
                       <>
-                        {result(previous)} <span className="muted">({f.date(previous.recordedAt)})</span>
+                        {result(previous, digitsOf({ latest, previous }))} <span className="muted">({f.date(previous.recordedAt)})</span>
                       </>
                     ) : (
                       '–'

@@ -1,4 +1,3 @@
-import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { createFileRoute } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
@@ -11,6 +10,7 @@ import { GlucoseLists } from '../../features/glucose/glucose-lists.tsx';
 import { TodaySummary } from '../../features/glucose/today-summary.tsx';
 import { TrendChart } from '../../features/glucose/trend-chart.tsx';
 import { MedicinesCard } from '../../features/medicines/medicines-card.tsx';
+import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { RemindersPrompt } from '../../features/reminders/reminders-prompt.tsx';
 import { useDatabase, useLiveDocs } from '../../lib/db/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
@@ -38,15 +38,17 @@ function Dashboard() {
     <div className="dashboard">
       <Greeting db={db} />
       <RemindersPrompt />
+      {/* In the order a patient uses it most: record a reading, today's medicines, the latest
+          readings; then the meter, appointments, the trend and every reading. */}
       <div className="dashboard-top">
         <GlucoseEntry collection={async () => (await runtime.openDatabase()).glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
-        {readings && <TodaySummary readings={readings} />}
-      </div>
-      <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
-      <div className="grid-2">
         <MedicinesCard db={db} notify={runtime.notify} />
+      </div>
+      <div className="grid-2">
+        {readings && <TodaySummary readings={readings} />}
         <AppointmentsCard db={db} notify={runtime.notify} />
       </div>
+      <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
       {readings && <TrendChart readings={readings} />}
       <GlucoseLists readings={readings} collection={db?.glucose} notify={runtime.notify} />
       {!withOlder && readings && (
