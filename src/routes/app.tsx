@@ -62,7 +62,7 @@ function LoggedInPatient() {
     <p className="app-identity" data-testid="app-identity">
       <span className="app-identity-name">{profile.name}</span>
       <span className="app-identity-number">
-        {t`Hospital number`} <bdi>{profile.hospNum}</bdi>
+        <span className="app-identity-label">{t`Hospital number`}</span> <bdi>{profile.hospNum}</bdi>
       </span>
     </p>
   );

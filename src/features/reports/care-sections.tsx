@@ -189,21 +189,21 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
               {model.labs.map((l) => {
                 const digits = labSeriesDecimals([l.latest.value, ...(l.previous ? [l.previous.value] : [])]);
                 return (
-                <tr key={l.name}>
-                  <th scope="row">{l.name}</th>
-                  <td>
-                    {withLabUnit(f.lab(l.latest.value, digits), l.unit)} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
-                  </td>
-                  <td>
-                    {l.previous ? (
-                      <>
-                        {withLabUnit(f.lab(l.previous.value, digits), l.unit)} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
-                      </>
-                    ) : (
-                      '–'
-                    )}
-                  </td>
-                </tr>
+                  <tr key={l.name}>
+                    <th scope="row">{l.name}</th>
+                    <td>
+                      {withLabUnit(f.lab(l.latest.value, digits), l.unit)} <span className="muted report-when">{f.date(l.latest.recordedAt)}</span>
+                    </td>
+                    <td>
+                      {l.previous ? (
+                        <>
+                          {withLabUnit(f.lab(l.previous.value, digits), l.unit)} <span className="muted report-when">{f.date(l.previous.recordedAt)}</span>
+                        </>
+                      ) : (
+                        '–'
+                      )}
+                    </td>
+                  </tr>
                 );
               })}
             </tbody>

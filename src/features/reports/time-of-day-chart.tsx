@@ -124,55 +124,57 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
             <summary>
               <Trans>Show as table</Trans>
             </summary>
-            <table className="report-table">
-              <caption className="visually-hidden">
-                <Trans>Readings by time of day ({f.unit})</Trans>
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <Trans>Time</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Readings</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Median</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Middle half</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Lowest</Trans>
-                  </th>
-                  <th scope="col">
-                    <Trans>Highest</Trans>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {blocks.map((b) => (
-                  <tr key={b.start}>
-                    <th scope="row">
-                      {clock(b.start)}–{clock((b.start + PROFILE_BAND_HOURS) % 24)}
+            <div className="table-scroll" tabIndex={0} role="region" aria-label={t`Readings by time of day`}>
+              <table className="report-table">
+                <caption className="visually-hidden">
+                  <Trans>Readings by time of day ({f.unit})</Trans>
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">
+                      <Trans>Time</Trans>
                     </th>
-                    <td>{f.whole(b.count)}</td>
-                    {b.median === null || b.q1 === null || b.q3 === null ? (
-                      <td colSpan={2}>{b.count > 0 ? <Trans>too few readings</Trans> : '–'}</td>
-                    ) : (
-                      <>
-                        <td>{f.glucose(b.median)}</td>
-                        <td>
-                          {f.glucose(b.q1)}–{f.glucose(b.q3)}
-                        </td>
-                      </>
-                    )}
-                    <td>{b.min === null ? '–' : f.glucose(b.min)}</td>
-                    <td>{b.max === null ? '–' : f.glucose(b.max)}</td>
+                    <th scope="col">
+                      <Trans>Readings</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Median</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Middle half</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Lowest</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Highest</Trans>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {blocks.map((b) => (
+                    <tr key={b.start}>
+                      <th scope="row">
+                        {clock(b.start)}–{clock((b.start + PROFILE_BAND_HOURS) % 24)}
+                      </th>
+                      <td>{f.whole(b.count)}</td>
+                      {b.median === null || b.q1 === null || b.q3 === null ? (
+                        <td colSpan={2}>{b.count > 0 ? <Trans>too few readings</Trans> : '–'}</td>
+                      ) : (
+                        <>
+                          <td>{f.glucose(b.median)}</td>
+                          <td>
+                            {f.glucose(b.q1)}–{f.glucose(b.q3)}
+                          </td>
+                        </>
+                      )}
+                      <td>{b.min === null ? '–' : f.glucose(b.min)}</td>
+                      <td>{b.max === null ? '–' : f.glucose(b.max)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </details>
         </>
       )}

@@ -35,7 +35,7 @@ export function GlucoseStatsCard({ glucose, period }: { glucose: ReviewGlucose; 
   return (
     <section className="card" aria-labelledby="review-stats">
       <h2 id="review-stats">{period ? <Trans>Glucose statistics, {period}</Trans> : <Trans>Glucose statistics</Trans>}</h2>
-      <div className="table-scroll">
+      <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="review-stats">
         <table className="review-table">
           <thead>
             <tr>

@@ -24,7 +24,7 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
           <Trans>No lab results. The patient adds them in the app under Lab tests.</Trans>
         </EmptyState>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="review-labs">
           <table className="review-table">
             <thead>
               <tr>
