@@ -25,7 +25,10 @@ export default defineConfig({
   // No retries: a test that passes only on its second try is a bug to find, not a pass.
   retries: 0,
   timeout: 60_000,
-  expect: { timeout: 15_000 },
+  // Screenshot baselines (tests/e2e/screens.spec.ts) live beside their spec, named by what they show.
+  // A pixel differs past a colour distance of 0.2; a screen may differ in 20 pixels (screens.spec.ts says why).
+  expect: { timeout: 15_000, toHaveScreenshot: { threshold: 0.2, maxDiffPixels: 20, animations: 'disabled', caret: 'hide', scale: 'css' } },
+  snapshotPathTemplate: '{testDir}/e2e/screens/{arg}{ext}',
   reporter: ci ? [['list'], ['html', { open: 'never' }]] : [['list'], ['html', { open: 'on-failure' }]],
   outputDir: 'test-results/e2e',
   use: {

@@ -12,6 +12,13 @@ describe('configuration', () => {
     expect(c).toMatchObject({ port: 8080, databaseUrl: 'postgres://u@db/x', demo: true, smtpUrl: 'smtp://mail:25', trustProxy: true });
   });
 
+  it('ends the demo data at DEMO_NOW when given, and refuses what is not an instant', () => {
+    expect(loadConfig({}).demoNow).toBeUndefined();
+    expect(loadConfig({ DEMO_NOW: '2026-03-15T09:00:00Z' }).demoNow?.toISOString()).toBe('2026-03-15T09:00:00.000Z');
+    expect(() => loadConfig({ DEMO_NOW: 'yesterday' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DEMO_NOW: '2026-02-31T09:00:00Z' })).toThrow(/DEMO_NOW/);
+  });
+
   it('configures push and reminders: Web Push with generated keys and the scheduler on by default', () => {
     const c = loadConfig({ MAIL_FROM: 'Ward 7 <ward7@hospital.example>' });
     expect(c).toMatchObject({

@@ -17,6 +17,7 @@ const schema = {
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     LIST_CACHE_MB: { type: 'integer', minimum: 0, maximum: 65536, default: 64 },
     DEMO: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
+    DEMO_NOW: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'an ISO 8601 instant such as 2026-03-15T09:00:00Z' },
     SMTP_URL: { type: 'string', pattern: '^smtps?://', description: 'an smtp:// or smtps:// URL' },
     MAIL_FROM: { type: 'string', minLength: 3, default: 'Eddy <no-reply@eddy.local>' },
     PUBLIC_URL: { type: 'string', pattern: '^https?://', description: 'an http(s):// URL' },
@@ -56,6 +57,8 @@ export interface Config {
   listCacheMb: number;
   /** Seed demo data into a new database (always in embedded mode; with DATABASE_URL only if DEMO=1). */
   demo: boolean | undefined;
+  /** The instant the demo data ends at (DEMO_NOW; the start by default): the same screens on every run, for screenshot baselines. */
+  demoNow: Date | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   publicUrl: string | undefined;
@@ -115,6 +118,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsAllow = parseAllowList(str('METRICS_ALLOW') ?? '');
   if (metricsAllow.bad.length > 0) problems.push(`METRICS_ALLOW must be addresses or CIDR ranges separated by commas (not ${metricsAllow.bad.map((b) => JSON.stringify(b)).join(', ')})`);
   if (badHosts.length > 0 || pushEndpointHosts.length === 0) problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
+  const demoNow = str('DEMO_NOW');
+  if (demoNow !== undefined && !isRealInstant(demoNow)) problems.push(`DEMO_NOW must be a real instant (not ${JSON.stringify(demoNow)})`);
   if (problems.length > 0) throw new ConfigError(problems);
   const mailFrom = String(raw['MAIL_FROM']);
   return {
@@ -125,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databasePoolMax: Number(raw['DATABASE_POOL_MAX']),
     listCacheMb: Number(raw['LIST_CACHE_MB']),
     demo: flag(str('DEMO')),
+    demoNow: demoNow === undefined ? undefined : new Date(demoNow),
     smtpUrl: str('SMTP_URL'),
     mailFrom,
     publicUrl: str('PUBLIC_URL'),
@@ -142,6 +148,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: str('METRICS_TOKEN'),
     metricsAllow: metricsAllow.ranges,
   };
+}
+
+/** An ISO 8601 instant (the schema checked its shape) whose date exists: Date.parse rolls 02-31 over to March. */
+function isRealInstant(iso: string): boolean {
+  const [year = NaN, month = NaN, day = NaN] = iso.slice(0, 10).split('-').map(Number);
+  return !Number.isNaN(Date.parse(iso)) && month >= 1 && month <= 12 && day >= 1 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
 /** "Eddy <no-reply@eddy.local>" → "mailto:no-reply@eddy.local". */

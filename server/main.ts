@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const seeded = shouldSeedDemo(config) ? await seedDemo(database.db) : false;
+  const seeded = shouldSeedDemo(config) ? await seedDemo(database.db, config.demoNow) : false;
   if (seeded) app.log.info('demo data seeded');
 
   // SIGTERM (an orchestrator, systemd, a load balancer's drain) or SIGINT: stop accepting connections

@@ -51,8 +51,8 @@ describe('buildReport on the known data set', () => {
 
   it('computes adherence, symptoms, labs, checks, logbook and appointments', () => {
     expect(m.adherence).toEqual([
-      { prescrNo: 'RX-1', name: 'Metformin 500 mg tablet', dose: '1-0-1', expected: 28, taken: 21, percent: 75 },
       { prescrNo: 'RX-2', name: 'Gliclazide 40 mg tablet', dose: '0-0-1', expected: 7, taken: 7, percent: 100 },
+      { prescrNo: 'RX-1', name: 'Metformin 500 mg tablet', dose: '1-0-1', expected: 28, taken: 21, percent: 75 },
     ]);
     expect(m.symptoms.map((s) => [s.symptom, s.count])).toEqual([
       ['Fatigue', 3],

@@ -80,9 +80,10 @@ describe('medicineAdherence', () => {
       '2026-03-08',
     );
     // A: 03-03..03-08 = 6 days × 2 = 12 expected, 3 taken. B: 03-01..03-02 = 2 days × 3 = 6, 2 taken. C ended before the range.
+    // Listed by name, whatever order the device's collection gave them in.
     expect(out).toEqual([
-      { prescrNo: 'A', name: 'Metformin', dose: '1-0-1', expected: 12, taken: 3, percent: 25 },
       { prescrNo: 'B', name: 'Insulin', dose: '10 units', expected: 6, taken: 2, percent: (2 / 6) * 100 },
+      { prescrNo: 'A', name: 'Metformin', dose: '1-0-1', expected: 12, taken: 3, percent: 25 },
     ]);
   });
 

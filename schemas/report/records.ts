@@ -41,7 +41,7 @@ const minDate = (a: string, b: string) => (a < b ? a : b);
  * Doses marked taken vs expected, per medicine, over the days it was active within the range and not
  * after `today` (days still to come expect nothing). Expected = doses per day × those days. Marks
  * count once per expected dose: a dose marked twice on a day does not make up for another day.
- * Medicines not active on any day of the range are left out.
+ * Medicines not active on any day of the range are left out. Listed by name.
  */
 export function medicineAdherence(input: Pick<ReportInput, 'medicines' | 'intakes' | 'range'>, timeZone: string, today: string): ReportModel['adherence'] {
   const out: ReportModel['adherence'] = [];
@@ -62,7 +62,9 @@ export function medicineAdherence(input: Pick<ReportInput, 'medicines' | 'intake
     const expected = perDay * days;
     out.push({ prescrNo: med.prescrNo, name: med.name, dose: med.dose, expected, taken, percent: (taken / expected) * 100 });
   }
-  return out;
+  // By name, the same on every device and in every output: the device's collection has no order of
+  // its own (the report listed Metformin first on one load and Glimepiride first on the next).
+  return out.sort((a, b) => a.name.localeCompare(b.name) || a.prescrNo.localeCompare(b.prescrNo));
 }
 
 /** Symptoms reported in the range, most frequent first (then most recent, then by name). */

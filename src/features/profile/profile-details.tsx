@@ -26,7 +26,10 @@ export function ProfileDetails({ profile }: { profile: Pick<ProfileDoc, 'name' |
         {rows.map(([label, value]) => (
           <div key={label} className="profile-detail">
             <dt>{label}</dt>
-            <dd>{value}</dd>
+            <dd>
+              {/* As recorded, in its own direction: "12 Elm Street" read "Elm Street 12" on an Arabic page. */}
+              <bdi>{value}</bdi>
+            </dd>
           </div>
         ))}
       </dl>

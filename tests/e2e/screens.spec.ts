@@ -1,0 +1,97 @@
+// The patient's screens as reviewed, in every language at 360 px and 1280 px (issue 21): each is
+// compared with its baseline in tests/e2e/screens/, so a change that clips, overflows, covers or
+// untranslates something shows up as a failing picture with its difference beside it.
+//
+// Same pictures on every run: the demo data ends at a fixed instant (the server's DEMO_NOW), the
+// page's clock stands an hour after it, the time zone is fixed, animations and the caret are off.
+// Tolerance (playwright.config.ts): a pixel counts as different past a colour distance of 0.2, and a
+// screen passes with at most 20 such pixels. Runs on this machine give identical pictures; a ratio
+// such as 0.1 % let "Elm Street 12" for "12 Elm Street" through (393 pixels on a long page).
+//
+// After a deliberate change of the look: `npx playwright test tests/e2e/screens.spec.ts
+// --update-snapshots`, then look at every changed PNG before committing it (git diff --stat shows them).
+import { expect, test } from '../fixtures/index.ts';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { LOCALES, type Locale } from '../../src/lib/locales.ts';
+import { launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
+
+const DEMO_NOW = '2026-03-16T08:00:00Z';
+/** The page's clock: an hour after the demo data ends, a Monday morning. */
+const PAGE_NOW = new Date(Date.parse(DEMO_NOW) + 3_600_000);
+const WIDTHS = [360, 1280] as const;
+const SCREENSHOT_CSS = path.join(import.meta.dirname, 'screens.css');
+const BROWSER_LOCALE: Record<Locale, string> = { en: 'en-US', es: 'es-ES', fr: 'fr-FR', hi: 'hi-IN', ar: 'ar-EG' };
+
+let server: EddyServer;
+let browser: Browser;
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  server = await startServer({ env: { DEMO_NOW, AUTH_RATE_LIMIT: '200', REMINDERS: '0' } });
+  // The browser's own language draws the date and time fields (not the page's): the same on every machine.
+  browser = await launchChromium({ extraArgs: ['--lang=en-US'] });
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+  await server?.cleanup();
+});
+
+async function newPage(locale: Locale): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ locale: BROWSER_LOCALE[locale], timezoneId: 'Europe/London', viewport: { width: 360, height: 780 } });
+  await context.clock.setFixedTime(PAGE_NOW);
+  return { context, page: await context.newPage() };
+}
+
+/** Waits until the page has settled: its fonts loaded and two frames drawn. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
+
+async function compare(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await ready();
+    await settled(page);
+    await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS });
+  }
+}
+
+for (const locale of LOCALES) {
+  const prefix = locale === 'en' ? '' : `/${locale}`;
+
+  test(`${locale}: the patient's screens look as reviewed at 360 px and 1280 px`, async () => {
+    test.setTimeout(240_000);
+    const { context, page } = await newPage(locale);
+    try {
+      await page.goto(`${server.url}${prefix}/`);
+      await compare(page, `${locale}-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
+      await page.locator('input[name="hospNo"]').fill('100001');
+      await page.locator('input[type="password"]').first().fill('Demo-patient-1');
+      await page.locator('form button[type="submit"]').first().click();
+      await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
+      // The login's notice is a toast for a few seconds: the screens are compared without it.
+      await page.locator('.toast-close').first().click({ timeout: 10_000 });
+      await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 10_000 });
+      await compare(page, `${locale}-dashboard`, async () => {
+        await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
+        await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+      });
+      for (const [route, ready] of [
+        ['symptoms', () => page.locator('h1').first().waitFor({ timeout: 30_000 })],
+        ['tests', () => page.locator('.lab-card').first().waitFor({ timeout: 30_000 })],
+        ['reports', () => page.locator('.report-svg').first().waitFor({ timeout: 30_000 })],
+        ['profile', () => page.locator('h1').first().waitFor({ timeout: 30_000 })],
+      ] as const) {
+        await page.goto(`${server.url}${prefix}/app/${route}`);
+        await compare(page, `${locale}-${route}`, ready);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
