@@ -12,9 +12,9 @@
 // --update-snapshots`, then look at every changed PNG before committing it (git diff --stat shows them).
 import { expect, test } from '../fixtures/index.ts';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
+import { DEMO_ADMIN, launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
 
 const DEMO_NOW = '2026-03-16T08:00:00Z';
 /** The page's clock: an hour after the demo data ends, a Monday morning. */
@@ -52,12 +52,16 @@ async function settled(page: Page): Promise<void> {
   });
 }
 
-async function compare(page: Page, name: string, ready: () => Promise<unknown>): Promise<void> {
+/**
+ * Compares the screen at both widths. `mask` covers what the server words from its own clock (times
+ * of requests, how long ago a device synchronized), which no fixed page clock makes the same.
+ */
+async function compare(page: Page, name: string, ready: () => Promise<unknown>, mask: Locator[] = []): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
     await ready();
     await settled(page);
-    await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS });
+    await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS, mask });
   }
 }
 
@@ -92,6 +96,43 @@ for (const locale of LOCALES) {
       }
     } finally {
       await context.close();
+    }
+  });
+
+  test(`${locale}: the staff screens look as reviewed at 360 px and 1280 px`, async () => {
+    test.setTimeout(240_000);
+    // A server of its own: what staff do is audited, and the Manage page lists it.
+    const staffServer = await startServer({ env: { DEMO_NOW, AUTH_RATE_LIMIT: '200', REMINDERS: '0' } });
+    const { context, page } = await newPage(locale);
+    const url = staffServer.url;
+    try {
+      await page.goto(`${url}${prefix}/admin`);
+      await compare(page, `${locale}-staff-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
+      await page.locator('input[type="email"]').fill(DEMO_ADMIN.email);
+      await page.locator('input[type="password"]').fill(DEMO_ADMIN.password);
+      await page.locator('form button[type="submit"]').first().click();
+      await page.waitForURL(/\/admin\/hospital-select$/, { timeout: 30_000 });
+      await page.locator('.toast-close').first().click({ timeout: 10_000 });
+      await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 10_000 });
+      await page.getByRole('radio').first().check();
+      // The worklist ranks and words patients by the server's clock: its rows are masked, its frame compared.
+      const worklist = page.locator('.worklist-item').first();
+      await compare(page, `${locale}-staff-patients`, () => worklist.waitFor({ timeout: 30_000 }), [page.locator('.worklist-item'), page.locator('.worklist-computed'), page.locator('.users-table tbody')]);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.locator('input[type="search"]').first().fill('100001');
+      await page.locator('.users-table tbody tr', { hasText: '100001' }).first().getByRole('button').first().click();
+      await page.waitForURL(/\/admin\/report$/, { timeout: 30_000 });
+      await compare(page, `${locale}-staff-report`, () => page.locator('.review-table').first().waitFor({ timeout: 30_000 }), [page.getByTestId('review-last-sync')]);
+      await page.goto(`${url}${prefix}/admin/manage`);
+      // The audit log of a patient nobody has opened: the same every time (the one opened above has
+      // as many entries as requests the review happened to make).
+      const auditFilter = page.locator('form[role="search"] input').last();
+      await auditFilter.fill('100002');
+      await auditFilter.press('Enter');
+      await compare(page, `${locale}-staff-manage`, () => page.locator('.sm-page .empty-state').last().waitFor({ timeout: 30_000 }));
+    } finally {
+      await context.close();
+      await staffServer.cleanup();
     }
   });
 }

@@ -65,7 +65,7 @@ export function ProfileCard({ bundle }: { bundle: ReviewBundle }) {
           <dd>{days.length ? new Intl.ListFormat(f.locale, { type: 'conjunction' }).format(days.map(dayName)) : notSet}</dd>
         </div>
       </dl>
-      <p className="muted">
+      <p className="muted" data-testid="review-last-sync">
         {bundle.lastSyncAt ? (
           <Trans>Last sync of the patient's device: {f.dateTime(bundle.lastSyncAt)}</Trans>
         ) : (
