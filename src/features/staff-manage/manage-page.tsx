@@ -50,12 +50,15 @@ export function ManagePage() {
       <h1>
         <Trans>Manage patients and doctors</Trans>
       </h1>
+      {/* Finding and managing a patient across the width; below it, from 1100 px, a new patient and
+          the doctors' tokens side by side (forms of about the same length). With the short lookup
+          in a column of its own, half the page stood empty beside the new-patient form. */}
+      <PatientLookup key={chosen ?? ''} chosen={chosen} onChoose={setChosen} />
       <div className="sm-columns">
         <div className="sm-stack">
-          <PatientLookup key={chosen ?? ''} chosen={chosen} onChoose={setChosen} />
+          <PatientCreate hospitals={staff.hospitals} onCreated={setChosen} />
         </div>
         <div className="sm-stack">
-          <PatientCreate hospitals={staff.hospitals} onCreated={setChosen} />
           <DoctorTokens hospitals={staff.hospitals} />
         </div>
       </div>
