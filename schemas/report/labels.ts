@@ -71,6 +71,12 @@ export const GENDER_LABELS = {
   other: /*i18n*/ { id: 'report.gender.other', message: 'Other' },
 } as const satisfies Record<string, MessageDescriptor>;
 
+/** A recorded gender in the reader's language (GENDER_LABELS), or as recorded: on screen and in the PDF. */
+export function genderText(recorded: string, translate: (d: MessageDescriptor) => string): string {
+  const key = recorded.trim().toLowerCase();
+  return Object.hasOwn(GENDER_LABELS, key) ? translate(GENDER_LABELS[key as keyof typeof GENDER_LABELS]) : recorded;
+}
+
 export const PDF_LABELS = {
   title: /*i18n*/ { id: 'report.pdf.title', message: 'Diabetes report' },
   appName: /*i18n*/ { id: 'report.pdf.appName', message: 'Eddy - Diabetes Management' },

@@ -80,7 +80,7 @@ export function symptomsSection(model: ReportModel, f: Fmt): Content {
 export function labsSection(model: ReportModel, f: Fmt): Content {
   const rows = model.labs.map((l): TableCell[] => {
     // Latest and previous with the same decimals (labSeriesDecimals): "7.0 %" beside "7.1 %".
-    const digits = labSeriesDecimals([l.latest.value, ...(l.previous ? [l.previous.value] : [])]);
+    const digits = labSeriesDecimals([l.latest.value, l.previous?.value]);
     const value = (v: number) => withLabUnit(f.num(labValue(v), digits), l.unit);
     return [
       l.name,

@@ -4,7 +4,7 @@
 // or Devanagari for text in those scripts, and mirrored right to left for Arabic (pdf-localize.ts).
 import type { Content, TableCell, TDocumentDefinitions } from './pdf-doc.ts';
 import { GLUCOSE_TYPES } from '../glucose.ts';
-import { englishTranslate, GENDER_LABELS, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
+import { englishTranslate, genderText, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
 import { renderPdf, type FontLoader } from './pdf-engine.ts';
 import { makeFmt, type Fmt } from './pdf-format.ts';
@@ -38,9 +38,7 @@ export const isRtlLocale = (locale: string): boolean => RTL_LANGUAGES.has(locale
 /** "58 / Female", in the report's language; empty when neither is recorded. */
 function ageGenderText(model: ReportModel, f: Fmt): string {
   const { age, gender } = model.input.patient;
-  const recorded = gender?.trim() ?? '';
-  const known = Object.hasOwn(GENDER_LABELS, recorded.toLowerCase()) ? GENDER_LABELS[recorded.toLowerCase() as keyof typeof GENDER_LABELS] : null;
-  const worded = known ? f.t(known) : recorded;
+  const worded = genderText(gender?.trim() ?? '', f.t);
   return [age === null || age === undefined ? '' : f.num(age, 0), worded].filter((v) => v !== '').join(' / ');
 }
 

@@ -167,8 +167,8 @@ export function labDecimals(value: number): number {
  * The decimals for results of one test shown together: the most any of them was given (labDecimals),
  * so an HbA1c of 7 stands as "7.0 %" beside "7.1 %", not "7 %".
  */
-export function labSeriesDecimals(values: readonly number[]): number {
-  return values.reduce((most, v) => Math.max(most, labDecimals(v)), 0);
+export function labSeriesDecimals(values: readonly (number | undefined)[]): number {
+  return values.reduce<number>((most, v) => (v === undefined ? most : Math.max(most, labDecimals(v))), 0);
 }
 
 export type TargetStatus = 'below' | 'in' | 'above';

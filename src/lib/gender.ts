@@ -1,11 +1,12 @@
 import { useLingui } from '@lingui/react/macro';
+import { genderText } from '../../schemas/report/labels.ts';
 
 /**
  * Gender as the reader's language words it. Hospitals record it in English ("Female", "Male",
  * "Other", as the Manage page offers them); those are translated, anything else is shown as recorded.
+ * The same words as the PDF's (schemas/report/labels.ts GENDER_LABELS).
  */
 export function useGenderLabel(): (recorded: string) => string {
-  const { t } = useLingui();
-  const known: Record<string, string> = { female: t`Female`, male: t`Male`, other: t`Other` };
-  return (recorded) => known[recorded.trim().toLowerCase()] ?? recorded;
+  const { i18n } = useLingui();
+  return (recorded) => genderText(recorded, (d) => i18n._(d));
 }

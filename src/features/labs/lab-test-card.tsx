@@ -20,9 +20,9 @@ export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & 
   // Every result of the test with the same decimals, as given, up to 3: "7.0 %" beside "7.1 %".
   const digits = labSeriesDecimals(results.map((r) => r.value));
   const numberFormat = new Intl.NumberFormat(i18n.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const number = { format: (v: number) => numberFormat.format(labValue(v)) };
+  const shown = (v: number) => numberFormat.format(labValue(v));
   const dateFormat = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' });
-  const withUnit = (r: LabTest) => withLabUnit(number.format(r.value), r.unit);
+  const withUnit = (r: LabTest) => withLabUnit(shown(r.value), r.unit);
   const latest = results[0];
   const oldest = results.at(-1);
   if (!latest || !oldest) return null;
@@ -48,7 +48,7 @@ export function LabTestCard({ group, onEdit, onDelete }: { group: TestGroup } & 
             <Trans>Latest</Trans>
           </span>
           <span className="lab-latest-value">
-            <strong>{number.format(latest.value)}</strong>
+            <strong>{shown(latest.value)}</strong>
             {latest.unit && <span className="lab-latest-unit"> {shownLabUnit(latest.unit)}</span>}
           </span>
           <time className="muted" dateTime={latest.recordedAt}>

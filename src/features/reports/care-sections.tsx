@@ -187,7 +187,7 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
             </thead>
             <tbody>
               {model.labs.map((l) => {
-                const digits = labSeriesDecimals([l.latest.value, ...(l.previous ? [l.previous.value] : [])]);
+                const digits = labSeriesDecimals([l.latest.value, l.previous?.value]);
                 return (
                   <tr key={l.name}>
                     <th scope="row">{l.name}</th>

@@ -13,7 +13,6 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
   // beside "7.1 %", and a creatinine of 0.745 not cut to 0.75.
   const result = (r: ReviewLabTest, digits: number) =>
     withLabUnit(new Intl.NumberFormat(f.locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(labValue(r.value)), r.unit);
-  const digitsOf = ({ latest, previous }: { latest: ReviewLabTest; previous: ReviewLabTest | undefined }) => labSeriesDecimals([latest.value, ...(previous ? [previous.value] : [])]);
   return (
     <section className="card" aria-labelledby="review-labs">
       <h2 id="review-labs">
@@ -44,12 +43,12 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
                 <tr key={name}>
                   <th scope="row">{name}</th>
                   <td>
-                    {result(latest, digitsOf({ latest, previous }))} <span className="muted">({f.date(latest.recordedAt)})</span>
+                    {result(latest, labSeriesDecimals([latest.value, previous?.value]))} <span className="muted">({f.date(latest.recordedAt)})</span>
                   </td>
                   <td>
                     {previous ? (
                       <>
-                        {result(previous, digitsOf({ latest, previous }))} <span className="muted">({f.date(previous.recordedAt)})</span>
+                        {result(previous, labSeriesDecimals([latest.value, previous.value]))} <span className="muted">({f.date(previous.recordedAt)})</span>
                       </>
                     ) : (
                       '–'
