@@ -18,8 +18,22 @@ import { removeRecord } from '../../lib/db/remove.ts';
 const FIRST_PAGE = 5;
 const PAGE = 20;
 
-/** The three lists by type (docs/requirements.md §3), newest first, each reading editable and removable. */
-export function GlucoseLists({ readings, collection, notify }: { readings: GlucoseReading[] | undefined; collection: GlucoseCollection | undefined; notify: (o: ToastOptions) => void }) {
+/**
+ * The three lists by type (docs/requirements.md §3), newest first, each reading editable and removable.
+ * `complete` false: `readings` are the newest part of what the lists show (the dashboard reads its
+ * first days first), so a list neither says it is empty nor counts what is older yet.
+ */
+export function GlucoseLists({
+  readings,
+  complete = true,
+  collection,
+  notify,
+}: {
+  readings: GlucoseReading[] | undefined;
+  complete?: boolean;
+  collection: GlucoseCollection | undefined;
+  notify: (o: ToastOptions) => void;
+}) {
   const { t } = useLingui();
   const [editing, setEditing] = useState<GlucoseReading | undefined>();
   const [deleting, setDeleting] = useState<GlucoseReading | undefined>();
@@ -47,7 +61,7 @@ export function GlucoseLists({ readings, collection, notify }: { readings: Gluco
     <>
       <div className="glucose-lists">
         {GLUCOSE_TYPES.map((type) => (
-          <TypeList key={type} type={type} title={heading[type]} readings={readings.filter((r) => r.type === type)} onEdit={setEditing} onDelete={setDeleting} />
+          <TypeList key={type} type={type} title={heading[type]} readings={readings.filter((r) => r.type === type)} complete={complete} onEdit={setEditing} onDelete={setDeleting} />
         ))}
       </div>
       <Modal open={editing !== undefined} title={t`Edit reading`} onClose={() => setEditing(undefined)}>
@@ -92,7 +106,21 @@ function ReadingSummary({ reading }: { reading: GlucoseReading }) {
   );
 }
 
-function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseType; title: string; readings: GlucoseReading[]; onEdit: (r: GlucoseReading) => void; onDelete: (r: GlucoseReading) => void }) {
+function TypeList({
+  type,
+  title,
+  readings,
+  complete,
+  onEdit,
+  onDelete,
+}: {
+  type: GlucoseType;
+  title: string;
+  readings: GlucoseReading[];
+  complete: boolean;
+  onEdit: (r: GlucoseReading) => void;
+  onDelete: (r: GlucoseReading) => void;
+}) {
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
   const [shown, setShown] = useState(FIRST_PAGE);
@@ -100,7 +128,11 @@ function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseTy
   return (
     <section className="card" aria-labelledby={`glucose-${type}`} data-testid={`glucose-list-${type}`}>
       <h2 id={`glucose-${type}`}>{title}</h2>
-      {readings.length === 0 ? (
+      {readings.length === 0 && !complete ? (
+        <p className="muted" role="status">
+          <Trans>Loading your readings…</Trans>
+        </p>
+      ) : readings.length === 0 ? (
         <EmptyState icon="mdi:water">
           <Trans>No readings yet. Record one with the form above.</Trans>
         </EmptyState>
@@ -128,7 +160,7 @@ function TypeList({ type, title, readings, onEdit, onDelete }: { type: GlucoseTy
               );
             })}
           </ul>
-          {readings.length > shown && (
+          {complete && readings.length > shown && (
             <button type="button" className="button button--secondary button--small show-more" onClick={() => setShown((n) => n + PAGE)}>
               <Trans>Show more ({readings.length - shown} older)</Trans>
             </button>

@@ -13,6 +13,8 @@ import { useNow } from '../../lib/use-now.ts';
 void loadTrendCanvas().catch(() => undefined);
 
 export const TREND_PERIODS = [7, 14, 30, 90] as const;
+/** The period the dashboard's trend opens on; the dashboard reads these days first. */
+export const DEFAULT_TREND_DAYS = 14;
 const DAY = 86_400_000;
 
 
@@ -27,11 +29,14 @@ export interface TrendPeriod {
 /**
  * Readings over the last 7/14/30/90 days against the target band, as a chart or as a table; or over
  * `period` when the page sets it (then the chart offers no choice of its own, issue 16).
+ * `completeFrom`: `readings` hold every reading from this instant on and may lack older ones (the
+ * dashboard reads its first days first); a period that starts earlier waits for them rather than
+ * count and draw part of it.
  */
-export function TrendChart({ readings, period }: { readings: GlucoseReading[]; period?: TrendPeriod | undefined }) {
+export function TrendChart({ readings, period, completeFrom }: { readings: GlucoseReading[]; period?: TrendPeriod | undefined; completeFrom?: number | undefined }) {
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
-  const [days, setDays] = useState<(typeof TREND_PERIODS)[number]>(14);
+  const [days, setDays] = useState<(typeof TREND_PERIODS)[number]>(DEFAULT_TREND_DAYS);
   const [asTable, setAsTable] = useState(false);
   const groupName = useId();
   const labels: Record<GlucoseType, string> = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random` }), [t]);
@@ -41,6 +46,7 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
   // The dashboard's own periods run up to now with no upper bound (a device clock behind the
   // reading's must not hide it); a period the page sets ends where it says.
   const end = period?.to;
+  const loading = completeFrom !== undefined && from < completeFrom;
   const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && (end === undefined || Date.parse(r.recordedAt) <= end)), [readings, from, end]);
   const inRange = inPeriod.filter((r) => inTimeInRange(r)).length;
   const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
@@ -49,7 +55,9 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
   // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
   const count = new Intl.NumberFormat(i18n.locale).format(inPeriod.length);
   const label = period?.label;
-  const summary = label
+  const summary = loading
+    ? t`Loading your readings…`
+    : label
     ? inPeriod.length
       ? t`${count} readings, ${label}; ${percent}% within the target range ${low}–${high} ${unit}.`
       : t`No readings, ${label}.`
@@ -79,8 +87,10 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
           </fieldset>
         )}
       </div>
-      <p className="trend-summary">{summary}</p>
-      {inPeriod.length > 0 && !asTable && (
+      <p className="trend-summary" role={loading ? 'status' : undefined}>
+        {summary}
+      </p>
+      {!loading && inPeriod.length > 0 && !asTable && (
         <>
           <TrendCanvasLoader readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
           <p className="field-hint">
@@ -90,8 +100,8 @@ export function TrendChart({ readings, period }: { readings: GlucoseReading[]; p
           </p>
         </>
       )}
-      {inPeriod.length > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
-      {inPeriod.length > 0 && (
+      {!loading && inPeriod.length > 0 && asTable && <TrendTable readings={inPeriod} labels={labels} />}
+      {!loading && inPeriod.length > 0 && (
         <button type="button" className="button button--secondary button--small" aria-pressed={asTable} onClick={() => setAsTable((v) => !v)}>
           {asTable ? <Trans>Show as chart</Trans> : <Trans>Show as table</Trans>}
         </button>

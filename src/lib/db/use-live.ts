@@ -32,11 +32,26 @@ type AnyQuery<Doc> = RxQuery<Doc, RxDocument<Doc>[]>;
  * again when `deps` change (e.g. a chosen period), never on every render.
  */
 export function useLiveDocs<Doc>(db: EddyDatabase | undefined, build: (db: EddyDatabase) => AnyQuery<Doc>, deps: DependencyList): Doc[] | undefined {
-  const [docs, setDocs] = useState<Doc[] | undefined>();
+  return useLiveResult(db, build, deps)?.docs;
+}
+
+/** What a live query found, and the `deps` of the query that found it. */
+export interface LiveResult<Doc> {
+  docs: Doc[];
+  deps: DependencyList;
+}
+
+/**
+ * useLiveDocs, also saying which query the documents come from: when `deps` change, the previous
+ * query's documents stay until the new one answers, and a screen that widens its query (the
+ * dashboard: 14 days first, then 90) must know which of the two it is showing.
+ */
+export function useLiveResult<Doc>(db: EddyDatabase | undefined, build: (db: EddyDatabase) => AnyQuery<Doc>, deps: DependencyList): LiveResult<Doc> | undefined {
+  const [result, setResult] = useState<LiveResult<Doc> | undefined>();
   useEffect(() => {
     if (!db) return undefined;
     const sub = build(db).$.subscribe({
-      next: (found) => setDocs(found.map((d) => d.toJSON(false) as Doc)),
+      next: (found) => setResult({ docs: found.map((d) => d.toJSON(false) as Doc), deps }),
       error: (err: unknown) => log.error('local query failed', err),
     });
     return () => sub.unsubscribe();
@@ -45,7 +60,7 @@ export function useLiveDocs<Doc>(db: EddyDatabase | undefined, build: (db: EddyD
   }, [db, ...deps]);
   // After the render that shows the first result: background work of the start may begin.
   useEffect(() => {
-    if (docs !== undefined) markScreenShown();
-  }, [docs]);
-  return docs;
+    if (result !== undefined) markScreenShown();
+  }, [result]);
+  return result;
 }
