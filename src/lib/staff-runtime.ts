@@ -7,7 +7,6 @@ import { createApiClient } from '../../sync/api-client.ts';
 import { inBackground, log } from '../../sync/log.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
-import { setStaffAlertsOn } from '../../sync/staff-alerts-flag.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast } from './ui/toast-store.ts';
 
@@ -71,8 +70,13 @@ const session = createStaffSession({
   async onEnded() {
     choices = { hospitalId: undefined, userHospNo: undefined };
     for (const l of [...choiceListeners]) l();
-    // Alerts name patients: none is shown on this device once the session is over.
-    await setStaffAlertsOn(false).catch((err: unknown) => log.error('Failed to turn the staff alerts off', err));
+    // Alerts name patients: none is shown on this device once the session is over. The flag's
+    // module (with Dexie) loads here, not with this runtime, which every page's first script
+    // carries: imported at the top it put Dexie on the login route (bench: loginRouteGzipKb, 128 →
+    // 159 KB; tests/e2e/login-route.spec.ts).
+    await import('../../sync/staff-alerts-flag.ts')
+      .then(({ setStaffAlertsOn }) => setStaffAlertsOn(false))
+      .catch((err: unknown) => log.error('Failed to turn the staff alerts off', err));
     // The patients this staff member opened leave the device with the session, whether or not a
     // report was opened since the page loaded (the cache's code loads only with the report).
     const { destroyStaffCache } = await import('./db/staff-cache.ts');
