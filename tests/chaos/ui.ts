@@ -56,8 +56,17 @@ export async function ensure(page: Page, screen: Screen): Promise<void> {
   if (screenOf(page) !== screen) await go(page, screen);
 }
 
+/**
+ * Waits until a glucose list holds all it will show: after a reload the dashboard reads its first
+ * 14 days before its 90, and the list says it is busy (and offers no "Show more") until then.
+ */
+async function complete(list: Locator): Promise<void> {
+  await list.and(list.page().locator(':not([aria-busy="true"])')).waitFor({ timeout: T });
+}
+
 /** Clicks "Show more" in a glucose list until `target` is there (or nothing more is shown). */
 async function reveal(list: Locator, target: Locator): Promise<void> {
+  await complete(list);
   for (let i = 0; i < 40; i++) {
     if ((await target.count()) > 0) return;
     const more = list.getByRole('button', { name: /^Show more/ });
@@ -111,6 +120,7 @@ export async function glucoseShown(page: Page, type: 'Fasting' | 'Postprandial' 
   // After a reload the lists render a moment after the entry form: read them once they have (a
   // reading or the empty state), never before (an empty read would look like a lost record).
   await list.locator('.reading-value').or(list.getByText('No readings yet.')).first().waitFor({ timeout: T });
+  await complete(list);
   for (let i = 0; i < 60; i++) {
     const more = list.getByRole('button', { name: /^Show more/ });
     if ((await more.count()) === 0) break;

@@ -54,6 +54,7 @@ describe('the lists while only the first days are read', () => {
   it('neither calls a list empty nor counts the older readings yet', () => {
     withI18n(lists(false));
     const fasting = screen.getByTestId('glucose-list-Fasting');
+    expect(fasting.getAttribute('aria-busy')).toBe('true');
     expect(fasting.textContent).toContain('Loading your readings…');
     expect(fasting.textContent).not.toContain('No readings yet');
     const random = screen.getByTestId('glucose-list-Random');
@@ -63,6 +64,7 @@ describe('the lists while only the first days are read', () => {
 
   it('says so and offers the older ones once complete', () => {
     withI18n(lists(true));
+    expect(screen.getByTestId('glucose-list-Fasting').getAttribute('aria-busy')).toBeNull();
     expect(screen.getByTestId('glucose-list-Fasting').textContent).toContain('No readings yet');
     expect(screen.getByRole('button', { name: 'Show more (3 older)' })).toBeTruthy();
   });

@@ -126,7 +126,8 @@ function TypeList({
   const [shown, setShown] = useState(FIRST_PAGE);
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
   return (
-    <section className="card" aria-labelledby={`glucose-${type}`} data-testid={`glucose-list-${type}`}>
+    // aria-busy: more of the list is still to come (assistive technology waits; so do the tests).
+    <section className="card" aria-labelledby={`glucose-${type}`} aria-busy={complete ? undefined : true} data-testid={`glucose-list-${type}`}>
       <h2 id={`glucose-${type}`}>{title}</h2>
       {readings.length === 0 && !complete ? (
         <p className="muted" role="status">
