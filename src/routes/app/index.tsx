@@ -47,8 +47,9 @@ function Dashboard() {
   );
   const readings = result?.docs;
   // The readings shown are complete from this instant on (the query's bound; none: all of them).
-  const shownFrom = result?.deps[0] as string | undefined;
-  const firstOnly = result !== undefined && shownFrom === since.first;
+  const bound: unknown = result?.deps[0];
+  const shownFrom = typeof bound === 'string' ? Date.parse(bound) : undefined;
+  const firstOnly = result !== undefined && bound === since.first;
   useEffect(() => {
     if (!firstOnly || span !== 'first') return undefined;
     // A task later, so the first screen is painted before the wider query's work starts.
@@ -71,7 +72,7 @@ function Dashboard() {
         <AppointmentsCard db={db} notify={runtime.notify} />
       </div>
       <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
-      {readings && <TrendChart readings={readings} completeFrom={shownFrom === undefined ? undefined : Date.parse(shownFrom)} />}
+      {readings && <TrendChart readings={readings} completeFrom={shownFrom} />}
       <GlucoseLists readings={readings} complete={!firstOnly} collection={db?.glucose} notify={runtime.notify} />
       {span === 'days' && readings && !firstOnly && (
         <p className="older-readings">
