@@ -5,7 +5,7 @@
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { DEMO_ADMIN, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
+import { closeToasts, DEMO_ADMIN, launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
 
 const WIDTHS = [360, 1280] as const;
 
@@ -123,7 +123,7 @@ for (const locale of LOCALES) {
         await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
       };
       // The login's own notice is a toast over the page for a few seconds: looked at without it.
-      await page.locator('.toast-close').first().click({ timeout: 10_000 }).catch(() => undefined);
+      await closeToasts(page);
       problems.push(...(await checkScreen(page, `${locale}-dashboard`, dashboardReady)));
       for (const [route, ready] of [
         ['symptoms', h1(page)],
@@ -152,7 +152,7 @@ for (const locale of LOCALES) {
       await page.locator('input[type="password"]').fill(DEMO_ADMIN.password);
       await page.locator('form button[type="submit"]').first().click();
       await page.waitForURL(/\/admin\/hospital-select$/, { timeout: 30_000 });
-      await page.locator('.toast-close').first().click({ timeout: 10_000 }).catch(() => undefined);
+      await closeToasts(page);
       problems.push(...(await checkScreen(page, `${locale}-staff-hospitals`, async () => page.getByRole('radio').first().waitFor({ timeout: 30_000 }))));
       await page.getByRole('radio').first().check();
       const worklist = page.locator('.worklist-item').first();

@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request, Worker } from '@playwright/test';
 import { formatClockTime } from '../../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
-import { apiLogin, launchChromium, note, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, closeToasts, launchChromium, note, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 import { click, closeNotifications, installPushService, pushChannel, shownNotifications, type SubscriptionJSON } from '../fixtures/push.ts';
 import { watchContext } from '../fixtures/trail.ts';
 
@@ -332,7 +332,7 @@ test.describe('reminders in Chromium', () => {
       await waiting(page).getByText(/^Due 8:00\sAM · prescription RX-100001-01$/).waitFor();
       await page.getByText('Metformin 500 mg tablet, 1-0-1 (08:00)').first().waitFor();
       // The notices cover the card in a phone-sized screenshot.
-      while ((await page.locator('.toast-close').count()) > 0) await page.locator('.toast-close').first().click();
+      await closeToasts(page);
       await screenshot(page, 'dashboard-pending-reminder-360');
       await snap(page.getByTestId('medicines'), 'pending-reminder-card-360');
       await page.setViewportSize({ width: 1280, height: 900 });

@@ -14,7 +14,7 @@ import { expect, test } from '../fixtures/index.ts';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { DEMO_ADMIN, launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
+import { closeToasts, DEMO_ADMIN, launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
 
 const DEMO_NOW = '2026-03-16T08:00:00Z';
 /** The page's clock: an hour after the demo data ends, a Monday morning. */
@@ -56,20 +56,6 @@ async function settled(page: Page): Promise<void> {
  * Compares the screen at both widths. `mask` covers what the server words from its own clock (times
  * of requests, how long ago a device synchronized), which no fixed page clock makes the same.
  */
-/**
- * Closes the login's notice, or lets it close itself: on a loaded machine it went away by itself
- * while the click waited, and the click then waited 10 s for a button no longer there (CI,
- * 2026-11-29, es and fr). Either way no toast is left in the picture.
- */
-async function closeToasts(page: Page): Promise<void> {
-  await page
-    .locator('.toast-close')
-    .first()
-    .click({ timeout: 5_000 })
-    .catch(() => undefined);
-  await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 15_000 });
-}
-
 async function compare(page: Page, name: string, ready: () => Promise<unknown>, mask: Locator[] = []): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
