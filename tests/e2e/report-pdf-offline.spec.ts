@@ -95,9 +95,14 @@ test.describe('the PDF engine and fonts, fetched after login', () => {
       await page.goto(`${proxy.url}/app/reports`);
       await page.getByTestId('report-period').waitFor({ timeout: 30_000 });
       await page.getByRole('button', { name: 'Download PDF' }).first().click();
-      await expect(page.getByRole('alert').filter({ hasText: 'The PDF maker is not on this device yet. Connect once to the internet, then try again.' })).toBeVisible({
-        timeout: 30_000,
-      });
+      // Failed once on a slow CI machine with no such alert and nothing else to go on: a failure now
+      // says what the page showed instead (another notice, or the loader still turning).
+      await expect(page.getByRole('alert').filter({ hasText: 'The PDF maker is not on this device yet. Connect once to the internet, then try again.' }))
+        .toBeVisible({ timeout: 30_000 })
+        .catch(async (err: unknown) => {
+          const shown = await page.locator('.toast, [role="alert"], .loader-card').allInnerTexts();
+          throw new Error(`${String(err)}\nthe page showed instead: ${JSON.stringify(shown)}`, { cause: err });
+        });
       await expect(page.getByText('The PDF report could not be created. Please try again.')).toHaveCount(0);
 
       // Back online, the page asks again and the worker fetches it.
