@@ -1,9 +1,10 @@
 import { I18nProvider } from '@lingui/react';
-import { RouterProvider, type AnyRoute } from '@tanstack/react-router';
+import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { inBackground } from '../sync/log.ts';
 import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
+import { preloadPatientCode } from './lib/preload.ts';
 import { onReplayDone, startPwa } from './lib/pwa.ts';
 import { RuntimeProvider } from './lib/runtime-context.tsx';
 import { runtime } from './lib/runtime.ts';
@@ -15,24 +16,11 @@ import './styles.css';
 const AUTO_LOGIN_SKIPPED = ['/auth', '/admin', '/admin/login'];
 const AUTO_LOGIN_DELAY_MS = 500;
 
-/**
- * A patient's page opened again (a reload, a return from the home screen): its code (RxDB, the
- * collections, the layout and the page) is fetched while the locale and the stored session are
- * read, where it waited for the session before (bench: dashboard10kListsMs). Only code: nothing is
- * opened or stored before the session says who is logged in.
- */
-function preloadPatientPage(path: string): void {
-  if (path !== '/app' && !path.startsWith('/app/')) return;
-  // A failure here is the page's own to report when it loads the same code.
-  import('./lib/db/database.ts').catch(() => undefined);
-  for (const id of ['/app', path === '/app' ? '/app/' : path.replace(/\/$/, '')]) {
-    const route: AnyRoute | undefined = router.routesById[id];
-    if (route) router.loadRouteChunk(route)?.catch(() => undefined);
-  }
-}
-
 async function start(): Promise<void> {
-  preloadPatientPage(stripLocale(location.pathname));
+  // A patient's page opened again (a reload, a return from the home screen): its code is fetched
+  // while the locale and the stored session are read, where it waited for the session before.
+  const opened = stripLocale(location.pathname);
+  if (opened === '/app' || opened.startsWith('/app/')) preloadPatientCode(router, opened);
   await activateLocale(detectLocale());
   runtime.setOnSessionExpired(() => inBackground(router.navigate({ to: '/' }), 'Opening the login page failed'));
   staffRuntime.setOnExpired(() => inBackground(router.navigate({ to: '/admin' }), 'Opening the staff login page failed'));

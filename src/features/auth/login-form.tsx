@@ -1,9 +1,10 @@
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
 import type { LoginInput } from '../../../sync/session.ts';
 import { inBackground } from '../../../sync/log.ts';
+import { preloadPatientCode } from '../../lib/preload.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
@@ -25,6 +26,15 @@ export function LoginForm() {
   const { t } = useLingui();
   const runtime = useRuntime();
   const navigate = useNavigate();
+  const router = useRouter();
+  // The dashboard's code is fetched once the patient starts typing, so it is here when the login
+  // answers; not on the page's first load, which stays small (tests/e2e/login-route.spec.ts).
+  const preloaded = useRef(false);
+  const preload = () => {
+    if (preloaded.current) return;
+    preloaded.current = true;
+    preloadPatientCode(router, '/app', { login: true });
+  };
   const [method, setMethod] = useState<LoginMethod>('password');
   const [hospNo, setHospNo] = useState('');
   const [secrets, setSecrets] = useState<Record<LoginMethod, string>>({ password: '', otp: '', 'access-key': '' });
@@ -99,7 +109,7 @@ export function LoginForm() {
   return (
     <>
       <LoginMethodSwitch method={method} onChange={changeMethod} />
-      <form className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Logging in failed')} noValidate aria-describedby={failure ? failureId : undefined}>
+      <form className="auth-form" onInput={preload} onSubmit={(e) => inBackground(submit(e), 'Logging in failed')} noValidate aria-describedby={failure ? failureId : undefined}>
         <TextField
           ref={hospNoRef}
           label={<Trans>Hospital number</Trans>}
