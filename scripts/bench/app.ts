@@ -93,8 +93,8 @@ export async function dashboardWith10k(): Promise<DashboardFigures> {
         start = Date.now();
       },
     });
-    // Every reading is on the device once the delta pull that follows the full one has answered
-    // and the lists show them.
+    // The first pull has begun (this matches its first page, `since=0`); the replication hands
+    // RxDB every page of it at once, so the lists show once all the readings are written.
     await page.waitForResponse((r) => r.url().includes('/api/glucose?since='), { timeout: 120_000 });
     await listed();
     const firstSyncMs = Date.now() - start;
