@@ -6,7 +6,7 @@ import type { ApiClient } from './api-client.ts';
 import { destroyDataKey } from './crypto.ts';
 import { glucoseMapping } from './glucose-sync.ts';
 import { clearOutbox, enqueue } from './outbox.ts';
-import { heldBack, pullChanges, PULL_PAGE } from './replication.ts';
+import { heldBack, pullChanges, PULL_BATCH } from './replication.ts';
 
 // Found by the randomized fault runs (tests/chaos): a pull that ran while a change of a reading was
 // still waiting in the outbox skipped that reading (rightly: the server's copy was older than the
@@ -53,6 +53,6 @@ describe('a pull that skips a record with a write waiting', () => {
     expect(heldBack(9, [], 3, 2)).toBe(9);
     expect(heldBack(9, [{ version: 5 }, { version: 7 }], 3, 2)).toBe(4);
     expect(heldBack(9, [{}], 3, 2)).toBe(3);
-    expect(heldBack(9, [{ version: 5 }], 3, PULL_PAGE)).toBe(9);
+    expect(heldBack(9, [{ version: 5 }], 3, PULL_BATCH)).toBe(9);
   });
 });

@@ -119,8 +119,25 @@ async function openDatabase(): Promise<EddyDatabase> {
 }
 
 async function stopReplications(): Promise<void> {
+  dropFirstPulls?.();
   await Promise.all(replications.map((r) => r.cancel()));
   replications = [];
+}
+
+/** Set once first pulls were begun (the replication module is loaded then): forgets those not taken. */
+let dropFirstPulls: (() => void) | undefined;
+/** The login now under way found nothing of its patient on this device: every pull starts from 0. */
+let nothingLocal = false;
+
+/** The first pulls of a login onto an empty device, begun before the database opens (sync/replication.ts). */
+async function beginFirstPulls(s: StoredSession): Promise<void> {
+  const [r, m] = await Promise.all([import('../../sync/replication.ts'), import('./sync-mappings.ts')]);
+  const now = session.state;
+  // Another login since, or the replications already pulling: nothing to begin.
+  if ((now.status === 'logged-in' && now.session.token !== s.token) || replications.length > 0) return;
+  // Every mapping the module exports; only the versioned ones pull from a version.
+  r.beginFirstPulls(api, Object.values(m) as unknown as RestMapping<{ _id: string }>[], s.hospNo, s.token);
+  dropFirstPulls = r.dropFirstPulls;
 }
 
 async function wipeLocalData(): Promise<void> {
@@ -154,6 +171,10 @@ async function onLoggedIn(s: StoredSession): Promise<void> {
   // Loaded at login, not on the login page (its script budget).
   const { unparkFor } = await import('../../sync/parking.ts');
   const back = await unparkFor(s.hospNo);
+  if (nothingLocal) {
+    nothingLocal = false;
+    inBackground(beginFirstPulls(s), 'The first pull could not be begun');
+  }
   const restored = back.restored;
   if (restored > 0) toast({ type: 'info', text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}` });
   const expired = back.expired;
@@ -177,7 +198,7 @@ const session = createPatientSession({
   lockLocalData,
   prepareLocalData: async (hospNo) => {
     const { prepareForOwner } = await import('../../sync/parking.ts');
-    await prepareForOwner(hospNo, wipeLocalData);
+    nothingLocal = (await prepareForOwner(hospNo, wipeLocalData)) === 'wiped';
   },
   onLoggedIn,
   // The stored session had ended (expired, or revoked) by the time the app started.
