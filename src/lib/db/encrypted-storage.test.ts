@@ -4,6 +4,7 @@ import {
   createRxDatabase,
   fillWithDefaultSettings,
   getChangedDocumentsSince,
+  getRxReplicationMetaInstanceSchema,
   normalizeMangoQuery,
   now,
   prepareQuery,
@@ -299,6 +300,136 @@ describe('wrappedAesGcmStorage', () => {
     expect(dump.join('\n')).not.toMatch(/Pulled secret|Local secret|[^A-Za-z0-9_.-](598|421)[^A-Za-z0-9_.-]/);
     // Field names appear in the stored schemas only, never as keys of a stored document.
     const documents = dump.filter((line) => !line.includes('_rxdb_internal')).join('\n');
-    expect(documents).not.toMatch(/"(title|score|body|docData)":/);
+    expect(documents).not.toMatch(/"(title|score|body)":/);
+    // A copy keeps in plain form only what its document keeps in plain form.
+    for (const copy of documents.matchAll(/"docData":(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})/g)) {
+      expect(Object.keys(JSON.parse(copy[1] ?? '{}') as object).sort()).toEqual(['_attachments', '_deleted', '_meta', '_rev', 'at', 'id'].filter((k) => (copy[1] ?? '').includes(`"${k}":`)));
+    }
+  });
+
+  /** A replicated notes collection whose pulls hand out `served`; its meta storage's rows read raw. */
+  async function replicatedNotes(key: CryptoKey, name: string, served: () => Note[], live = false) {
+    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
+    const db = await createRxDatabase({ name, storage, multiInstance: false });
+    const { notes: collection } = await db.addCollections({ notes: { schema: noteSchema } });
+    const pushed: { doc: Note; assumed?: Note }[] = [];
+    const replication = replicateRxCollection<Note, number>({
+      collection,
+      replicationIdentifier: 'notes-copies',
+      live,
+      pull: {
+        handler: (checkpoint) => Promise.resolve(checkpoint ? { documents: [], checkpoint } : { documents: served().map((d) => ({ ...d, _deleted: false })), checkpoint: 1 }),
+      },
+      push: {
+        handler: (rows) => {
+          pushed.push(...rows.map((r) => ({ doc: r.newDocumentState, ...(r.assumedMasterState ? { assumed: r.assumedMasterState } : {}) })));
+          return Promise.resolve([]);
+        },
+      },
+    });
+    await replication.awaitInitialReplication();
+    return { db, collection, replication, pushed };
+  }
+
+  async function rowsOf(nameIncludes: string): Promise<Record<string, unknown>[]> {
+    const rows: Record<string, unknown>[] = [];
+    for (const info of await indexedDB.databases()) {
+      if (!info.name?.includes(nameIncludes)) continue;
+      const open = indexedDB.open(info.name);
+      const idb = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+      const all = idb.transaction('docs').objectStore('docs').getAll();
+      rows.push(...(await new Promise<Record<string, unknown>[]>((resolve) => (all.onsuccess = () => resolve(all.result as Record<string, unknown>[])))));
+      idb.close();
+    }
+    return rows;
+  }
+
+  it("seals a pulled document's copy with the document's own ciphertext, and reads it back after a reload", async () => {
+    const key = await newKey();
+    const first = await replicatedNotes(key, 'copies', () => notes);
+    await first.replication.cancel();
+    const forkRows = await rowsOf('copies--0--notes');
+    const copies = (await rowsOf('rx-replication-meta')).filter((r) => r['isCheckpoint'] === '0');
+    expect(copies).toHaveLength(notes.length);
+    for (const copy of copies) {
+      // No second encryption: the copy holds the very ciphertext of its document.
+      expect(copy[SEALED_FIELD]).toBe(forkRows.find((r) => r['id'] === copy['itemId'])?.[SEALED_FIELD]);
+      expect(copy['docData']).toMatchObject({ id: copy['itemId'] });
+      expect(JSON.stringify(copy)).not.toMatch(/Blurred|Thirst|Headache|since Monday|347/);
+    }
+    await first.db.close();
+
+    // A reload (nothing cached): a change of a pulled note is pushed with the copy as the server's state.
+    const again = await replicatedNotes(key, 'copies', () => [], true);
+    await (await again.collection.findOne('n1').exec())?.incrementalPatch({ title: 'Blurred vision, worse' });
+    await again.replication.reSync();
+    await again.replication.awaitInSync();
+    expect(again.pushed).toHaveLength(1);
+    expect(again.pushed[0]?.doc.title).toBe('Blurred vision, worse');
+    expect(again.pushed[0]?.assumed).toMatchObject({ id: 'n1', title: 'Blurred vision', body: { text: 'since Monday', tags: ['eyes'] }, score: 347 });
+    await again.replication.cancel();
+    await again.db.close();
+  });
+
+  it('still reads copies sealed whole, as stored before copies were sealed as their documents', async () => {
+    const key = await newKey();
+    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
+    const metaOf = (schema: RxJsonSchema<RxDocumentData<Note>>) =>
+      storage.createStorageInstance<Record<string, unknown>>({
+        databaseInstanceToken: randomToken(10),
+        databaseName: 'legacy',
+        collectionName: 'rx-replication-meta-notes',
+        schema: getRxReplicationMetaInstanceSchema(schema, true) as unknown as RxJsonSchema<RxDocumentData<Record<string, unknown>>>,
+        options: {},
+        multiInstance: false,
+        devMode: false,
+      });
+    const copyRow = { id: 'n1|0', isCheckpoint: '0', itemId: 'n1', docData: { ...notes[0], _deleted: false }, _deleted: false, _attachments: {}, _rev: createRevision(TOKEN), _meta: { lwt: now() } };
+    // A collection this storage did not make: its copies are sealed whole, as before.
+    const unlinked = await metaOf({ ...noteSchema, properties: { ...noteSchema.properties } });
+    await unlinked.bulkWrite([{ document: copyRow }], 'test');
+    await unlinked.close();
+    const [raw] = (await rowsOf('rx-replication-meta-notes')) as { docData?: unknown }[];
+    expect(raw?.docData).toBeUndefined();
+
+    const parent = await storage.createStorageInstance<Note>({ databaseInstanceToken: randomToken(10), databaseName: 'legacy', collectionName: 'notes', schema: noteSchema, options: {}, multiInstance: false, devMode: false });
+    toClose.push(parent);
+    const linked = await metaOf(noteSchema);
+    toClose.push(linked);
+    // Linked: a copy written now is sealed as its document (its plain fields stay in the row).
+    await linked.bulkWrite([{ document: { ...copyRow, id: 'n2|0', itemId: 'n2', docData: { ...notes[1], _deleted: false } } }], 'test');
+    expect((await rowsOf('rx-replication-meta-notes')).find((r) => r['itemId'] === 'n2')?.['docData']).toEqual({ id: 'n2', at: '2025-06-02', body: { tags: ['mouth'] }, _deleted: false });
+    const [copy] = await linked.findDocumentsById(['n1|0'], false);
+    expect(copy?.['docData']).toMatchObject({ id: 'n1', title: 'Blurred vision', body: { text: 'since Monday', tags: ['eyes'] }, score: 347 });
+  });
+
+  it("refuses a copy whose ciphertext was moved from another document, and discards plain values injected into a copy", async () => {
+    const key = await newKey();
+    const first = await replicatedNotes(key, 'moved', () => notes);
+    await first.replication.cancel();
+    await first.db.close();
+    const copies = (await rowsOf('rx-replication-meta')).filter((r) => r['isCheckpoint'] === '0');
+    const n1 = copies.find((r) => r['itemId'] === 'n1');
+    const n2 = copies.find((r) => r['itemId'] === 'n2');
+    const metaDb = (await indexedDB.databases()).find((i) => i.name?.includes('rx-replication-meta'))?.name ?? '';
+    const put = async (row: Record<string, unknown>) => {
+      const open = indexedDB.open(metaDb);
+      const idb = await new Promise<IDBDatabase>((resolve) => (open.onsuccess = () => resolve(open.result)));
+      const req = idb.transaction('docs', 'readwrite').objectStore('docs').put(row);
+      await new Promise((resolve) => (req.onsuccess = resolve));
+      idb.close();
+    };
+    await put({ ...n1, [SEALED_FIELD]: n2?.[SEALED_FIELD] });
+    await put({ ...n2, docData: { ...(n2?.['docData'] as object), title: 'INJECTED', score: 1 } });
+
+    const again = await replicatedNotes(key, 'moved', () => [], true);
+    const meta = again.replication.metaInstance;
+    if (!meta) throw new Error('no meta storage');
+    const idOf = (itemId: string) => `${itemId}|0`;
+    await expect(meta.findDocumentsById([idOf('n1')], false)).rejects.toBeInstanceOf(DecryptionError);
+    const [copy] = await meta.findDocumentsById([idOf('n2')], false);
+    expect((copy as unknown as { docData: Note }).docData).toMatchObject({ id: 'n2', title: 'Thirst', score: 12 });
+    await again.replication.cancel();
+    await again.db.close();
   });
 });

@@ -36,6 +36,7 @@ import {
   type RxStorageQueryResult,
 } from 'rxdb';
 import { decryptString, DecryptionError, encryptString } from '../../../sync/crypto.ts';
+import { REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
 
 /**
  * The stored field that holds the encrypted paths of a document. One underscore: schema fields of
@@ -55,6 +56,15 @@ export interface AesGcmStorageOptions<Internals, InstanceCreationOptions> {
 
 /** Per collection and key; enough for years of readings, bounded so memory stays small. */
 const MAX_CACHED_PLAINTEXTS = 20_000;
+
+const META_DOC_FIELD = 'docData';
+
+/** A sealed collection, as the meta storage of its replication needs it. */
+interface SealedCollection {
+  encrypted: readonly string[];
+  /** The plaintext this collection last sealed or opened for a document, with its ciphertext. */
+  cached(key: CryptoKey, id: string): { sealed: string; plain: string } | undefined;
+}
 
 type Json = Record<string, unknown>;
 type Selector = Record<string, unknown>;
@@ -125,6 +135,9 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
   args: AesGcmStorageOptions<Internals, InstanceCreationOptions>,
 ): RxStorage<Internals, InstanceCreationOptions> {
   const { storage, getKey } = args;
+  // A replication's meta storage is made from its collection's schema: the `properties` of its
+  // document copies are that schema's own object, which links the two.
+  const collections = new WeakMap<object, SealedCollection>();
   return {
     ...storage,
     name: `aes-gcm-${storage.name}`,
@@ -137,14 +150,31 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         throw new Error(`${params.collectionName}: encrypted attachments are not supported by the AES-GCM storage`);
       }
 
-      const encrypted: readonly string[] = [...(schema.encrypted ?? [])];
+      // RxDB's replication keeps a copy of each document as the server last had it, in a meta
+      // storage that lists the whole copy (`docData`) as encrypted. Sealed whole, each copy cost a
+      // second WebCrypto call per pulled document, with the same values the document itself had
+      // just been sealed with (bench: firstSync10kMs). So a copy is sealed as its document is: the
+      // same paths, the same plaintext, bound to the document's id, and its document's ciphertext
+      // is reused when the plaintext is the same. Its plain fields are stored as plainly as the
+      // document's own. Copies sealed whole before stay readable (no `docData` in the row).
+      const isMeta = schema.title === REPLICATION_META_TITLE;
+      const docDataSchema: unknown = isMeta ? (schema.properties as unknown as Json)[META_DOC_FIELD] : undefined;
+      const parent = isObject(docDataSchema) && isObject(docDataSchema['properties']) ? collections.get(docDataSchema['properties']) : undefined;
+      const prefix = parent ? `${META_DOC_FIELD}.` : '';
+      const wholeCopy: readonly string[] = [...(schema.encrypted ?? [])];
+      const encrypted: readonly string[] = parent ? parent.encrypted.map((p) => prefix + p) : wholeCopy;
       const primaryPath = getPrimaryFieldOfPrimaryKey(schema.primaryKey) as string;
       const indexed = [primaryPath, ...(schema.indexes ?? []).flatMap((i) => (typeof i === 'string' ? [i] : [...i]))];
       const clash = indexed.find((field) => touchesPath(field, encrypted));
       // An index over ciphertext would be useless at best and leak order at worst.
       if (clash) throw new Error(`${params.collectionName}: "${clash}" is indexed or the primary key and cannot be encrypted`);
-      // Whole top-level fields can be moved with a flat copy; only nested paths need a deep one.
+      // Whole top-level fields can be moved with a flat copy; only nested paths need a deep one
+      // (a copy's `docData` only a flat one, when its collection's paths are all top-level).
       const nestedRoots = [...new Set(encrypted.filter((p) => p.includes('.')).map((p) => p.split('.')[0] ?? p))];
+      const flatRoots = parent && !parent.encrypted.some((p) => p.includes('.'));
+      const copyRoots = (doc: Json) => {
+        for (const root of nestedRoots) if (isObject(doc[root])) doc[root] = flatRoots ? { ...doc[root] } : clone(doc[root]);
+      };
 
       // What the inner storage holds: the plain fields plus the sealed one, and no `encrypted`
       // (RxDB storages refuse schemas that still ask for encryption).
@@ -182,22 +212,39 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         cache.set(id, { sealed, plain });
       };
 
+      /** The id a document's sealed field is bound to: its own, or for a copy, its document's. */
+      const boundIdOf = (doc: Json, copy: boolean): string => {
+        if (!copy) return docIdOf(doc);
+        const itemId = doc['itemId'];
+        if (typeof itemId !== 'string' || itemId === '') throw new Error(`${params.collectionName}: document copy without its document's id`);
+        return itemId;
+      };
+
       async function seal(docData: RxDocumentWriteData<RxDocType>): Promise<RxDocumentData<RxDocType>> {
         const doc: Json = { ...(docData as unknown as Json) };
-        for (const root of nestedRoots) if (root in doc) doc[root] = clone(doc[root]);
+        copyRoots(doc);
         const secret: Json = {};
         for (const path of encrypted) {
           const value: unknown = getProperty(doc, path);
           if (value === undefined) continue;
-          secret[path] = value;
+          secret[path.slice(prefix.length)] = value;
           if (path.includes('.')) deleteProperty(doc, path);
           else delete doc[path];
         }
         const id = docIdOf(doc);
+        // A checkpoint row of the meta storage has no copy: it is sealed under its own id.
+        const bound = boundIdOf(doc, parent !== undefined && isObject(doc[META_DOC_FIELD]));
         const key = await getKey();
-        const plain = JSON.stringify(secret);
-        // Sealed even when empty, so a row whose sealed field was stripped is detected on read.
-        const sealed = await encryptString(key, plain, id);
+        let plain = JSON.stringify(secret);
+        const same = bound === id ? undefined : parent?.cached(key, bound);
+        let sealed: string;
+        if (same?.plain === plain) {
+          sealed = same.sealed;
+          plain = same.plain;
+        } else {
+          // Sealed even when empty, so a row whose sealed field was stripped is detected on read.
+          sealed = await encryptString(key, plain, bound);
+        }
         doc[SEALED_FIELD] = sealed;
         remember(key, id, sealed, plain);
         return doc as unknown as RxDocumentData<RxDocType>;
@@ -208,12 +255,18 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const id = docIdOf(doc);
         const sealed = doc[SEALED_FIELD];
         if (typeof sealed !== 'string') throw new DecryptionError(`${params.collectionName}/${id}: sealed data missing`);
+        // How this row was sealed: a copy sealed as its document, or as a whole (older rows, checkpoints).
+        const asDocument = isMeta && isObject(doc[META_DOC_FIELD]);
+        if (asDocument && !parent) throw new DecryptionError(`${params.collectionName}/${id}: a document copy whose collection is unknown`);
+        const paths = isMeta && !asDocument ? wholeCopy : encrypted;
+        const keyPrefix = asDocument ? prefix : '';
+        const bound = boundIdOf(doc, asDocument);
         const key = await getKey();
-        const cached = plainCache.get(key)?.get(id);
+        const cached = plainCache.get(key)?.get(id) ?? (asDocument ? parent?.cached(key, bound) : undefined);
         let plain = cached?.sealed === sealed ? cached.plain : undefined;
         if (plain === undefined) {
           try {
-            plain = await decryptString(key, sealed, id);
+            plain = await decryptString(key, sealed, bound);
           } catch (err) {
             throw new DecryptionError(`${params.collectionName}/${id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
           }
@@ -223,19 +276,22 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const secret: unknown = JSON.parse(plain);
         if (!isObject(secret)) throw new DecryptionError(`${params.collectionName}/${id}: sealed data malformed`);
         delete doc[SEALED_FIELD];
-        for (const root of nestedRoots) if (root in doc) doc[root] = clone(doc[root]);
+        copyRoots(doc);
         // Plain values that a tampered row might carry at encrypted paths are discarded, never shown.
-        for (const path of encrypted) {
+        for (const path of paths) {
           if (path.includes('.')) deleteProperty(doc, path);
           else delete doc[path];
         }
-        for (const path of encrypted) {
-          if (!(path in secret)) continue;
-          if (path.includes('.')) setProperty(doc, path, secret[path]);
-          else doc[path] = secret[path];
+        for (const path of paths) {
+          const name = path.slice(keyPrefix.length);
+          if (!(name in secret)) continue;
+          if (path.includes('.')) setProperty(doc, path, secret[name]);
+          else doc[path] = secret[name];
         }
         return doc as unknown as RxDocumentData<RxDocType>;
       }
+
+      if (!isMeta) collections.set(schema.properties, { encrypted, cached: (key, docId) => plainCache.get(key)?.get(docId) });
 
       const wrapped = wrapRxStorageInstance<RxDocType>(schema, instance, seal, open);
       const openAll = (docs: RxDocumentData<unknown>[]) => Promise.all(docs.map(open));
