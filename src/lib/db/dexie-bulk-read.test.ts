@@ -11,7 +11,7 @@ import {
 } from 'rxdb';
 import { dexieQuery, type RxStorageInstanceDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dexieBulkGet, dexieBulkQuery, getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
+import { dexieBulkGet, dexieBulkPut, dexieBulkQuery, getRxStorageDexieBulkRead, PUT_STEP, REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
 
 // The getAll() query must answer every query exactly as RxDB's cursor query does: the same
 // documents in the same order, with skip, limit, deleted rows, a boolean index, sorts the index
@@ -48,13 +48,13 @@ afterEach(async () => {
   while (toClose.length > 0) await toClose.pop()?.close();
 });
 
-async function emptyInstance(): Promise<RxStorageInstanceDexie<Reading>> {
+async function emptyInstance(title?: string): Promise<RxStorageInstanceDexie<Reading>> {
   const storage = getRxStorageDexieBulkRead();
   const instance = (await storage.createStorageInstance<Reading>({
     databaseInstanceToken: randomToken(10),
     databaseName: `bulk-${randomToken(6)}`,
     collectionName: 'readings',
-    schema,
+    schema: title ? { ...schema, title } : schema,
     options: {},
     multiInstance: false,
     devMode: false,
@@ -221,5 +221,70 @@ describe('the Dexie storage that reads with getAll()', () => {
     // Writing the same new ids again without their previous state is refused, not overwritten.
     const again = await instance.bulkWrite(fresh.map((document) => ({ document: { ...document, value: 1 } })), 'test');
     expect(again.error).toHaveLength(20);
+  });
+
+  const manyReadings = (count: number, from = 0): RxDocumentData<Reading>[] =>
+    Array.from({ length: count }, (_, i) => ({
+      id: `m${String(from + i).padStart(5, '0')}`,
+      type: TYPES[i % 3] ?? 'Random',
+      at: new Date(Date.UTC(2026, 0, 1) + (from + i) * 60_000).toISOString(),
+      value: 60 + (i % 300),
+      flagged: false,
+      _deleted: false,
+      _attachments: {},
+      _rev: createRevision(TOKEN),
+      _meta: { lwt: now() },
+    }));
+
+  /** A large write into a new instance, and the numbers of puts sent within one task, task after task. */
+  async function burstsOfWrite(instance: RxStorageInstanceDexie<Reading>, count: number): Promise<number[]> {
+    const bursts: number[] = [];
+    const put = IDBObjectStore.prototype.put;
+    let inTask = false;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      if (!inTask) {
+        inTask = true;
+        bursts.push(0);
+        setTimeout(() => (inTask = false), 0);
+        queueMicrotask(() => (inTask = false));
+      }
+      bursts[bursts.length - 1] = (bursts[bursts.length - 1] ?? 0) + 1;
+      return put.apply(this, args);
+    };
+    try {
+      const result = await instance.bulkWrite(manyReadings(count).map((document) => ({ document })), 'test');
+      expect(result.error).toEqual([]);
+    } finally {
+      IDBObjectStore.prototype.put = put;
+    }
+    return bursts;
+  }
+
+  it("stores a large write of a replication's meta storage whole, its puts sent in steps with other tasks in between", async () => {
+    const instance = await emptyInstance(REPLICATION_META_TITLE);
+    const count = PUT_STEP * 4 + 17;
+    const bursts = await burstsOfWrite(instance, count);
+    expect(bursts.reduce((a, b) => a + b, 0)).toBe(count);
+    expect(Math.max(...bursts)).toBe(PUT_STEP);
+    expect(bursts).toHaveLength(5);
+    const stored = await instance.findDocumentsById(manyReadings(count).map((d) => d.id), false);
+    expect(stored).toHaveLength(count);
+    expect(stored.find((d) => d.id === 'm02016')?.value).toBe(60 + (2016 % 300));
+    // A collection's own write goes in one burst: its documents can show only once all are stored.
+    expect(await burstsOfWrite(await emptyInstance(), count)).toEqual([count]);
+  });
+
+  it('stores nothing of a large write whose put fails', async () => {
+    const instance = await emptyInstance();
+    const state = await instance.internals;
+    const rows = manyReadings(PUT_STEP * 2 + 3).map((d) => ({ ...d }) as Record<string, unknown>);
+    // A row without its key cannot be put: the write is refused whole.
+    delete rows[PUT_STEP + 1]?.['id'];
+    await expect(dexieBulkPut(state, rows, () => Promise.reject(new Error('not for large writes')))).rejects.toThrow();
+    expect(await state.dexieTable.count()).toBe(0);
+    // A small write goes through Dexie's own bulkPut.
+    let fallback = 0;
+    await dexieBulkPut(state, rows.slice(0, 3), () => Promise.resolve(fallback++));
+    expect(fallback).toBe(1);
   });
 });

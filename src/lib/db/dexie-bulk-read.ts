@@ -99,7 +99,55 @@ export async function dexieBulkGet(state: DexieState, keys: readonly unknown[], 
   return rows ?? fallback(keys);
 }
 
-/** RxDB's Dexie storage whose queries read with getAll() and whose reads by id skip absent keys (see above). */
+/** The title of the schema RxDB gives a replication's meta storage (rxdb/src/replication-protocol/meta-instance.ts). */
+export const REPLICATION_META_TITLE = 'RxReplicationProtocolMetaData';
+
+/** Rows put in one step of a large write; the next step is sent once the step before begins to be stored. */
+export const PUT_STEP = 500;
+
+/**
+ * Dexie's bulkPut() sends every put() of a write in one go. After RxDB has written a first pull of
+ * 10,000 readings, it writes its replication's copies of them (its meta storage) the same way: a
+ * single task of some 350 ms in which the page could neither answer nor draw the readings just
+ * written (bench: firstSync10kMs). This sends the puts in steps of PUT_STEP, each from the success
+ * of the first put of the step before, so the browser runs other tasks in between while the
+ * database always has puts queued. Runs inside the caller's transaction, as Dexie's does: the
+ * write stays one transaction, and a put that fails aborts it. The collections' own writes keep
+ * Dexie's single burst: their readings can show only once they are stored, and in steps the same
+ * write took twice as long (the database's thread and the page's compete for the two cores).
+ */
+export async function dexieBulkPut(state: DexieState, rows: readonly unknown[], fallback: (rows: readonly unknown[]) => Promise<unknown>): Promise<void> {
+  if (rows.length <= PUT_STEP) {
+    await fallback(rows);
+    return;
+  }
+  await state.dexieDb.transaction('rw', state.dexieTable, (tx: unknown) => {
+    const idbtrans = (tx as { idbtrans: IDBTransaction }).idbtrans;
+    const store = idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
+    return new Promise<void>((resolve, reject) => {
+      // A put that fails, or one that cannot be sent, aborts the whole write.
+      idbtrans.addEventListener('abort', () => reject(idbtrans.error ?? new Error('IndexedDB write aborted')));
+      let next = 0;
+      const step = () => {
+        try {
+          const end = Math.min(next + PUT_STEP, rows.length);
+          const first = store.put(rows[next]);
+          let last = first;
+          for (next++; next < end; next++) last = store.put(rows[next]);
+          // Requests of a transaction complete in order: the last put of the last step is the last one.
+          if (next < rows.length) first.onsuccess = step;
+          else last.onsuccess = () => resolve();
+        } catch (err) {
+          reject(err instanceof Error ? err : new Error(String(err)));
+          idbtrans.abort();
+        }
+      };
+      step();
+    });
+  });
+}
+
+/** RxDB's Dexie storage whose queries read with getAll(), whose reads by id skip absent keys and whose large writes go in steps (see above). */
 export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStorageDexie>[0] = {}): RxStorage<DexieStorageInternals, unknown> {
   const dexie = getRxStorageDexie(settings);
   return {
@@ -110,9 +158,13 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
       // One Dexie database (and table) may serve several instances of the same collection.
       if (!fastReads.has(state.dexieTable)) {
         fastReads.add(state.dexieTable);
-        const table = state.dexieTable as unknown as { bulkGet: (keys: readonly unknown[]) => Promise<unknown[]> };
+        const table = state.dexieTable as unknown as { bulkGet: (keys: readonly unknown[]) => Promise<unknown[]>; bulkPut: (rows: readonly unknown[]) => Promise<unknown> };
         const dexieGet = table.bulkGet.bind(table);
         table.bulkGet = (keys) => dexieBulkGet(state, keys, dexieGet);
+        if (params.schema.title === REPLICATION_META_TITLE) {
+          const dexiePut = table.bulkPut.bind(table);
+          table.bulkPut = (rows) => dexieBulkPut(state, rows, dexiePut);
+        }
       }
       const cursorQuery = instance.query.bind(instance);
       instance.query = (prepared) => (instance.closed ? cursorQuery(prepared) : dexieBulkQuery(instance, prepared));
