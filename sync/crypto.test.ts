@@ -31,6 +31,16 @@ describe('data key and AES-GCM', () => {
   });
 });
 
+describe('IVs', () => {
+  it('never repeats an IV, also across refills of the pool they are taken from', async () => {
+    const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const sealed = await Promise.all(Array.from({ length: 9000 }, (_, i) => encryptString(key, `reading ${i}`, 'id')));
+    // The first 16 characters of base64url(iv ‖ …) are the IV's 12 bytes.
+    expect(new Set(sealed.map((s) => s.slice(0, 16))).size).toBe(sealed.length);
+    expect(await decryptString(key, sealed[8999] ?? '', 'id')).toBe('reading 8999');
+  });
+});
+
 describe('base64url', () => {
   it('the codec agrees with Node\'s base64url for every length and byte', () => {
     for (let length = 0; length <= 70; length++) {
