@@ -157,7 +157,8 @@ function freshIv(): Uint8Array<ArrayBuffer> {
 /** AES-GCM with a fresh 96-bit IV per message; the result is base64url(iv ‖ ciphertext+tag). */
 export async function encryptString(key: CryptoKey, plain: string, additionalData?: string): Promise<string> {
   const iv = freshIv();
-  const params: AesGcmParams = { name: 'AES-GCM', iv, ...(additionalData ? { additionalData: utf8Encoder.encode(additionalData) } : {}) };
+  const params: AesGcmParams = { name: 'AES-GCM', iv };
+  if (additionalData) params.additionalData = encodedId(additionalData);
   const ct = new Uint8Array(await crypto.subtle.encrypt(params, key, utf8Encoder.encode(plain)));
   const packed = new Uint8Array(IV_BYTES + ct.length);
   packed.set(iv);
@@ -169,16 +170,32 @@ export async function encryptString(key: CryptoKey, plain: string, additionalDat
  * Reverses encryptString. The GCM tag makes tampering, a wrong key or a wrong `additionalData`
  * (used to bind a ciphertext to its document id) fail loudly instead of yielding garbage.
  */
-export async function decryptString(key: CryptoKey, packed: string, additionalData?: string): Promise<string> {
+export function decryptString(key: CryptoKey, packed: string, additionalData?: string): Promise<string> {
+  const refused = (err: unknown) => new DecryptionError(`decryption failed: ${err instanceof Error ? err.name : String(err)}`);
+  // Not an async function: opening thousands of documents at once, its promises and the copy of
+  // each document id were a third of the time spent outside WebCrypto (bench: encryptedQueryRatio).
   try {
     const bytes = fromB64(packed);
-    // Views, not copies: WebCrypto copies its inputs itself.
-    const params: AesGcmParams = { name: 'AES-GCM', iv: bytes.subarray(0, IV_BYTES), ...(additionalData ? { additionalData: utf8Encoder.encode(additionalData) } : {}) };
-    const plain = await crypto.subtle.decrypt(params, key, bytes.subarray(IV_BYTES));
-    return utf8Decoder.decode(plain);
+    // Views, not copies: WebCrypto copies its inputs when called, so the id's bytes can be written
+    // into the same scratch buffer for every call.
+    const params: AesGcmParams = { name: 'AES-GCM', iv: bytes.subarray(0, IV_BYTES) };
+    if (additionalData) params.additionalData = encodedId(additionalData);
+    return crypto.subtle.decrypt(params, key, bytes.subarray(IV_BYTES)).then(
+      (plain) => utf8Decoder.decode(plain),
+      (err: unknown) => {
+        throw refused(err);
+      },
+    );
   } catch (err) {
-    throw new DecryptionError(`decryption failed: ${err instanceof Error ? err.name : String(err)}`);
+    return Promise.reject(refused(err));
   }
+}
+
+const idScratch = new Uint8Array(1024);
+/** UTF-8 of a document id, in a buffer reused by the next call (for WebCrypto, which copies it at once). */
+function encodedId(text: string): Uint8Array<ArrayBuffer> {
+  const { read, written } = utf8Encoder.encodeInto(text, idScratch);
+  return read === text.length ? idScratch.subarray(0, written) : utf8Encoder.encode(text);
 }
 
 export async function encryptJson(key: CryptoKey, value: unknown, additionalData?: string): Promise<string> {

@@ -251,9 +251,9 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       }
 
       async function open(stored: RxDocumentData<unknown>): Promise<RxDocumentData<RxDocType>> {
-        const doc: Json = { ...(stored as unknown as Json) };
+        // A copy without the sealed field (not `delete`d: that leaves V8 a slower object for every later read).
+        const { [SEALED_FIELD]: sealed, ...doc } = stored as unknown as Json;
         const id = docIdOf(doc);
-        const sealed = doc[SEALED_FIELD];
         if (typeof sealed !== 'string') throw new DecryptionError(`${params.collectionName}/${id}: sealed data missing`);
         // How this row was sealed: a copy sealed as its document, or as a whole (older rows, checkpoints).
         const asDocument = isMeta && isObject(doc[META_DOC_FIELD]);
@@ -275,7 +275,6 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         // Parsed on every read: callers get their own objects, never ones shared through the cache.
         const secret: unknown = JSON.parse(plain);
         if (!isObject(secret)) throw new DecryptionError(`${params.collectionName}/${id}: sealed data malformed`);
-        delete doc[SEALED_FIELD];
         copyRoots(doc);
         // Plain values that a tampered row might carry at encrypted paths are discarded, never shown.
         for (const path of paths) {
