@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GlucoseReading } from '../schemas/glucose.ts';
 import type { ApiClient } from './api-client.ts';
 import { destroyDataKey } from './crypto.ts';
@@ -41,7 +41,8 @@ describe('a first pull begun at login', () => {
     const { api, asked } = server(rows);
     beginFirstPulls(api, mappings, '100001', 'token-1');
     // Only the versioned collections are begun; with the login's token, before any session is stored.
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(asked).toEqual([{ path: '/glucose?since=0&limit=5000', token: 'token-1' }]);
     // The server changes meanwhile: the first pull still returns what was fetched, with its checkpoint.
     rows.push({ _id: randomUUID(), type: 'Random', value: 99, recordedAt, version: 4 });
@@ -60,10 +61,10 @@ describe('a first pull begun at login', () => {
 
   it('counts a write waiting when it went out as waiting, though it was sent before the replication took the pull', async () => {
     const id = randomUUID();
-    const { api } = server([{ _id: id, type: 'Random', value: 120, recordedAt, version: 3 }]);
+    const { api, asked } = server([{ _id: id, type: 'Random', value: 120, recordedAt, version: 3 }]);
     await enqueue({ collection: 'glucose', docId: id, kind: 'update', path: '/glucose/update', body: { glucoseId: id, gvalue: 130, baseVersion: 3 }, madeAt: Date.now(), versioned: true });
     beginFirstPulls(api, mappings, '100001', 'token-1');
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await vi.waitFor(() => expect(asked).toHaveLength(1));
     // The write is sent (the outbox empties) before the replication starts.
     await clearOutbox();
     const first = await pullChanges(api, glucoseMapping, undefined, undefined, () => takeFirstPull('glucose', '100001'));
