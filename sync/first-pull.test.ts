@@ -86,5 +86,14 @@ describe('a first pull begun at login', () => {
     beginFirstPulls(api, mappings, '100001', 'token-1');
     dropFirstPulls();
     expect(takeFirstPull('glucose', '100001')).toBeUndefined();
+    // Older than a minute: asked again rather than taken.
+    beginFirstPulls(api, mappings, '100001', 'token-1');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      expect(takeFirstPull('glucose', '100001')).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

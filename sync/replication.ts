@@ -130,7 +130,12 @@ export function beginFirstPulls(api: ApiClient, mappings: readonly RestMapping<{
       const waiting = await waitingIds(mapping.collection);
       return { waiting, fetched: await fetchAll(api, mapping, undefined, token) };
     })().catch(() => undefined);
-    firstPulls.set(mapping.collection, { owner, begunAt: Date.now(), pull });
+    const begun = { owner, begunAt: Date.now(), pull };
+    firstPulls.set(mapping.collection, begun);
+    // Not taken in time (the replication never started): its pages are not kept in memory.
+    setTimeout(() => {
+      if (firstPulls.get(mapping.collection) === begun) firstPulls.delete(mapping.collection);
+    }, FIRST_PULL_MAX_AGE_MS);
   }
 }
 
