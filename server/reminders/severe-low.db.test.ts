@@ -137,8 +137,14 @@ describe('a severe low queues an alert with its write', () => {
 
 describe('a scheduler pass sends the alert', () => {
   it("to the devices of the patient's hospital's staff with alerts on, each in its language, audited", async () => {
-    const measured = new Date('2026-11-28T20:44:00Z');
+    // A few minutes ago, on the minute: the trigger queues no alert for a reading measured more than
+    // 24 hours before it arrives (a fixed date here stopped working a day after it was written).
+    const measured = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000);
     const now = new Date(measured.getTime() + 60_000);
+    // The hospital's clock is Kolkata's, UTC+5:30.
+    const ist = new Date(measured.getTime() + 330 * 60_000);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const atKolkata = `${ist.toLocaleString('en', { month: 'short', timeZone: 'UTC' })} ${ist.getUTCDate()}, ${two(ist.getUTCHours())}:${two(ist.getUTCMinutes())}`;
     await record(patientA, 45, measured);
     await h.db.update(reminderJobs).set({ dueAt: measured });
     const result = await pass(now);
@@ -146,9 +152,8 @@ describe('a scheduler pass sends the alert', () => {
     expect(peer.requests.map((r) => r.name).sort()).toEqual(['doctor-phone', 'nurse-phone']);
     const [english] = peer.of('nurse-phone');
     expect(isPushMessage(english?.json)).toBe(true);
-    // 20:44 UTC is 02:14 the next day in Kolkata, the hospital's clock.
     expect(english?.json).toEqual({
-      notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: 'Alice Able (200001), measured Nov 29, 02:14', tag: 'severe-low:200001' },
+      notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: `Alice Able (200001), measured ${atKolkata}`, tag: 'severe-low:200001' },
       data: { type: 'severeLow', hospNo: '200001', valueMgDl: 45, measuredAt: measured.toISOString(), notificationTime: now.toISOString() },
     });
     expect((peer.of('doctor-phone')[0]?.json['notification'] as { title: string }).title).toBe('Hipoglucemia grave: 45 mg/dL (2,5 mmol/L)');
