@@ -25,6 +25,8 @@ import {
   getRxStorageDexie,
   type RxStorageInstanceDexie,
 } from 'rxdb/plugins/storage-dexie';
+import { Dexie } from 'dexie';
+import { parseGroupRef, provideSealedGroups, SEALED_FIELD, type SealedGroupStore } from './sealed-groups.ts';
 
 type DexieState = Awaited<DexieStorageInternals>;
 const fastReads = new WeakSet<object>();
@@ -147,6 +149,96 @@ export async function dexieBulkPut(state: DexieState, rows: readonly unknown[], 
   });
 }
 
+// Sealed groups (sealed-groups.ts) are kept in the instance's attachments table, which the app's
+// collections do not otherwise use and which every write of RxDB's Dexie storage already holds in
+// its transaction: a group is stored by the very transaction that stores the first rows referring
+// to it, and each group counts the rows that refer to it, kept exact in the same transactions.
+// A group no row refers to any more is deleted GROUP_GRACE_MS later, by a later write: a change
+// event or a read that began before may still have to open it.
+const GROUP_KEY = '\u0000sealed-group:';
+const UNUSED_KEY = '\u0000sealed-unused:';
+export const GROUP_GRACE_MS = 10 * 60_000;
+const stamp = (ms: number) => String(ms).padStart(15, '0');
+
+interface GroupRecord {
+  id: string;
+  data: string;
+  /** Rows of the table that refer to the group. */
+  rows: number;
+}
+
+interface GroupTable {
+  state: DexieState;
+  primaryKey: string;
+  staged: Map<string, string>;
+  /** Stored rows by key, in the caller's transaction. */
+  get: (keys: readonly unknown[]) => Promise<unknown[]>;
+}
+
+/**
+ * Brings the groups' row counts up to date for a write that puts `added` and replaces or deletes
+ * the rows stored under `replacedKeys`, and deletes groups unused for GROUP_GRACE_MS. Runs inside
+ * the write's transaction, which holds the attachments table: a write whose rows refer to a group
+ * neither stored nor staged throws, and so stores nothing.
+ */
+export async function countGroupRows(t: GroupTable, added: readonly unknown[], replacedKeys: readonly unknown[], now = Date.now()): Promise<void> {
+  const delta = new Map<string, number>();
+  const count = (row: unknown, by: number) => {
+    const ref = row ? parseGroupRef((row as Record<string, unknown>)[SEALED_FIELD]) : undefined;
+    if (ref) delta.set(ref.groupId, (delta.get(ref.groupId) ?? 0) + by);
+  };
+  for (const row of added) count(row, 1);
+  for (const row of await t.get(replacedKeys)) count(row, -1);
+  const table = t.state.dexieAttachmentsTable;
+  const expired = (await table.where(':id').between(UNUSED_KEY, `${UNUSED_KEY}${stamp(now - GROUP_GRACE_MS)};`, true, true).primaryKeys()) as string[];
+  const changed = [...delta].filter(([, by]) => by !== 0);
+  if (changed.length === 0 && expired.length === 0) return;
+  const expiredIds = expired.map((marker) => marker.slice(marker.lastIndexOf(':') + 1));
+  const ids = [...changed.map(([id]) => id), ...expiredIds];
+  const stored = (await table.bulkGet(ids.map((id) => GROUP_KEY + id))) as (GroupRecord | undefined)[];
+  const puts: GroupRecord[] = [];
+  const deletes: string[] = [...expired];
+  changed.forEach(([id, by], i) => {
+    const record = stored[i];
+    const data = record?.data ?? t.staged.get(id);
+    if (data === undefined) throw new Error(`a row refers to sealed group ${id}, which is neither stored nor being written`);
+    const rows = Math.max(0, (record?.rows ?? 0) + by);
+    puts.push({ id: GROUP_KEY + id, data, rows });
+    if (rows === 0 && record) puts.push({ id: `${UNUSED_KEY}${stamp(now)}:${id}`, data: '', rows: 0 });
+  });
+  expiredIds.forEach((id, i) => {
+    const record = stored[changed.length + i];
+    // Unused since the marker was set (a group's id is never referred to again once unused).
+    if (record && record.rows === 0 && !puts.some((p) => p.id === GROUP_KEY + id)) deletes.push(GROUP_KEY + id);
+  });
+  await table.bulkPut(puts);
+  await table.bulkDelete(deletes);
+}
+
+function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys: readonly unknown[]) => Promise<unknown[]>): void {
+  const staged = new Map<string, string>();
+  const t: GroupTable = { state, primaryKey, staged, get: (keys) => (keys.length === 0 ? Promise.resolve([]) : dexieBulkGet(state, keys, dexieGet)) };
+  const table = state.dexieTable as unknown as { bulkPut: (rows: readonly unknown[]) => Promise<unknown>; bulkDelete: (keys: readonly unknown[]) => Promise<unknown> };
+  const put = table.bulkPut.bind(table);
+  table.bulkPut = async (rows) => {
+    await countGroupRows(t, rows, rows.map((row) => (row as Record<string, unknown>)[primaryKey]));
+    return put(rows);
+  };
+  const remove = table.bulkDelete.bind(table);
+  table.bulkDelete = async (keys) => {
+    // RxDB's cleanup of old deletions holds only the rows' table: the groups those rows referred
+    // to then keep counting them (space, never a wrong read). The app does not run that cleanup.
+    if (Dexie.currentTransaction?.storeNames.includes(state.dexieAttachmentsTable.name)) await countGroupRows(t, [], keys);
+    return remove(keys);
+  };
+  groupStores.set(state.dexieTable, {
+    stage: (id, sealed) => staged.set(id, sealed),
+    unstage: (id) => staged.delete(id),
+    read: async (id) => ((await state.dexieAttachmentsTable.get(GROUP_KEY + id)) as GroupRecord | undefined)?.data,
+  });
+}
+const groupStores = new WeakMap<object, SealedGroupStore>();
+
 /** RxDB's Dexie storage whose queries read with getAll(), whose reads by id skip absent keys and whose large writes go in steps (see above). */
 export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStorageDexie>[0] = {}): RxStorage<DexieStorageInternals, unknown> {
   const dexie = getRxStorageDexie(settings);
@@ -165,7 +257,11 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
           const dexiePut = table.bulkPut.bind(table);
           table.bulkPut = (rows) => dexieBulkPut(state, rows, dexiePut);
         }
+        // Instances whose rows have a sealed field (encrypted-storage.ts) keep their groups here.
+        if (SEALED_FIELD in (params.schema.properties as object)) keepSealedGroups(state, instance.primaryPath as string, dexieGet);
       }
+      const groups = groupStores.get(state.dexieTable);
+      if (groups) provideSealedGroups(instance, groups);
       const cursorQuery = instance.query.bind(instance);
       instance.query = (prepared) => (instance.closed ? cursorQuery(prepared) : dexieBulkQuery(instance, prepared));
       return instance;

@@ -28,6 +28,12 @@ import {
   type PreparedQuery,
   type RxDocumentData,
   type RxDocumentWriteData,
+  type BulkWriteRow,
+  type EventBulk,
+  type RxStorageBulkWriteResponse,
+  type RxStorageChangeEvent,
+  type RxStorageWriteError,
+  type RxStorageWriteErrorConflict,
   type RxJsonSchema,
   type RxStorage,
   type RxStorageCountResult,
@@ -36,14 +42,11 @@ import {
   type RxStorageQueryResult,
 } from 'rxdb';
 import { decryptString, DecryptionError, encryptString } from '../../../sync/crypto.ts';
+import { BehaviorSubject, filter, firstValueFrom, mergeMap, tap } from 'rxjs';
 import { REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
+import { groupAdditionalData, groupRef, newGroupId, parseGroupRef, SEALED_FIELD, sealedGroupsOf } from './sealed-groups.ts';
 
-/**
- * The stored field that holds the encrypted paths of a document. One underscore: schema fields of
- * the app cannot start with one (RxDB reserves them), and RxDB's Dexie storage renames fields that
- * start with two.
- */
-export const SEALED_FIELD = '_sealed';
+export { SEALED_FIELD };
 
 export interface AesGcmStorageOptions<Internals, InstanceCreationOptions> {
   storage: RxStorage<Internals, InstanceCreationOptions>;
@@ -58,6 +61,19 @@ export interface AesGcmStorageOptions<Internals, InstanceCreationOptions> {
 const MAX_CACHED_PLAINTEXTS = 20_000;
 
 const META_DOC_FIELD = 'docData';
+
+/**
+ * A write of at least this many documents is sealed in groups (sealed-groups.ts), when the inner
+ * storage keeps them; a smaller one, as the patient's own entries are, one document at a time.
+ */
+export const GROUP_MIN = 8;
+/**
+ * Documents per group at most. A read of one document decrypts its whole group (some 40 KB at
+ * this size, well under a millisecond), and a group is freed only once none of its rows refers to it.
+ */
+export const GROUP_MAX = 250;
+/** Decrypted groups kept per collection and key: 10,000 readings fill 40. */
+const MAX_CACHED_GROUPS = 100;
 
 /** A sealed collection, as the meta storage of its replication needs it. */
 interface SealedCollection {
@@ -220,8 +236,16 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         return itemId;
       };
 
-      async function seal(docData: RxDocumentWriteData<RxDocType>): Promise<RxDocumentData<RxDocType>> {
-        const doc: Json = { ...(docData as unknown as Json) };
+      /** A document taken apart: its row without the encrypted paths, and their values as JSON. */
+      interface Part {
+        doc: Json;
+        id: string;
+        /** The id its sealed field is bound to. */
+        bound: string;
+        plain: string;
+      }
+      const split = (docData: unknown): Part => {
+        const doc: Json = { ...(docData as Json) };
         copyRoots(doc);
         const secret: Json = {};
         for (const path of encrypted) {
@@ -231,23 +255,92 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           if (path.includes('.')) deleteProperty(doc, path);
           else delete doc[path];
         }
-        const id = docIdOf(doc);
         // A checkpoint row of the meta storage has no copy: it is sealed under its own id.
-        const bound = boundIdOf(doc, parent !== undefined && isObject(doc[META_DOC_FIELD]));
-        const key = await getKey();
-        let plain = JSON.stringify(secret);
-        const same = bound === id ? undefined : parent?.cached(key, bound);
-        let sealed: string;
-        if (same?.plain === plain) {
-          sealed = same.sealed;
-          plain = same.plain;
+        // Sealed even when empty, so a row whose sealed field was stripped is detected on read.
+        return { doc, id: docIdOf(doc), bound: boundIdOf(doc, parent !== undefined && isObject(doc[META_DOC_FIELD])), plain: JSON.stringify(secret) };
+      };
+
+      const groups = sealedGroupsOf(instance);
+
+      /** Seals each part alone, or a large write's parts in groups; `staged` receives the groups to unstage. */
+      async function sealParts(parts: Part[], key: CryptoKey, staged: string[]): Promise<void> {
+        if (groups && parts.length >= GROUP_MIN) {
+          const size = Math.ceil(parts.length / Math.ceil(parts.length / GROUP_MAX));
+          const chunks: Part[][] = [];
+          for (let i = 0; i < parts.length; i += size) chunks.push(parts.slice(i, i + size));
+          await Promise.all(
+            chunks.map(async (chunk) => {
+              const groupId = newGroupId();
+              const sealed = await encryptString(key, JSON.stringify(chunk.map((p) => [p.bound, p.plain])), groupAdditionalData(groupId));
+              groups.stage(groupId, sealed);
+              staged.push(groupId);
+              chunk.forEach((p, index) => (p.doc[SEALED_FIELD] = groupRef(groupId, index)));
+            }),
+          );
         } else {
-          // Sealed even when empty, so a row whose sealed field was stripped is detected on read.
-          sealed = await encryptString(key, plain, bound);
+          await Promise.all(
+            parts.map(async (p) => {
+              // A copy reuses its document's own ciphertext; not a reference into the document's
+              // group, which is kept with the document's rows and not with the copies'.
+              const same = p.bound === p.id ? undefined : parent?.cached(key, p.bound);
+              if (same?.plain === p.plain && !parseGroupRef(same.sealed)) {
+                p.doc[SEALED_FIELD] = same.sealed;
+                p.plain = same.plain;
+              } else {
+                p.doc[SEALED_FIELD] = await encryptString(key, p.plain, p.bound);
+              }
+            }),
+          );
         }
-        doc[SEALED_FIELD] = sealed;
-        remember(key, id, sealed, plain);
-        return doc as unknown as RxDocumentData<RxDocType>;
+        for (const p of parts) remember(key, p.id, p.doc[SEALED_FIELD] as string, p.plain);
+      }
+
+      async function seal(docData: RxDocumentWriteData<RxDocType>): Promise<RxDocumentData<RxDocType>> {
+        const part = split(docData);
+        await sealParts([part], await getKey(), []);
+        return part.doc as unknown as RxDocumentData<RxDocType>;
+      }
+
+      // The groups opened lately, per key: the rows of one group are mostly read together, and each
+      // group is read from storage and decrypted once for all of them.
+      type Member = [boundId: string, plain: string];
+      const openedGroups = new WeakMap<CryptoKey, Map<string, Promise<Member[]>>>();
+      function groupMembers(key: CryptoKey, groupId: string): Promise<Member[]> {
+        let opened = openedGroups.get(key);
+        if (!opened) openedGroups.set(key, (opened = new Map()));
+        const known = opened.get(groupId);
+        if (known) return known;
+        const store = groups;
+        const loading = (async () => {
+          if (!store) throw new DecryptionError('sealed in a group, but this storage keeps no groups');
+          const sealed = await store.read(groupId);
+          if (sealed === undefined) throw new DecryptionError(`sealed group ${groupId} is not stored`);
+          const members: unknown = JSON.parse(await decryptString(key, sealed, groupAdditionalData(groupId)));
+          const valid = Array.isArray(members) && members.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string');
+          if (!valid) throw new DecryptionError(`sealed group ${groupId} malformed`);
+          return members as Member[];
+        })();
+        const cache = opened;
+        cache.set(groupId, loading);
+        loading.catch(() => {
+          if (cache.get(groupId) === loading) cache.delete(groupId);
+        });
+        if (cache.size > MAX_CACHED_GROUPS) {
+          const oldest = cache.keys().next();
+          if (!oldest.done) cache.delete(oldest.value);
+        }
+        return loading;
+      }
+
+      /** The plaintext a sealed field holds, authenticated and bound to `bound`. */
+      async function unseal(key: CryptoKey, sealed: string, bound: string): Promise<string> {
+        const ref = parseGroupRef(sealed);
+        if (!ref) return decryptString(key, sealed, bound);
+        const member = (await groupMembers(key, ref.groupId))[ref.index];
+        // The group's id is its additional data and each member names its document: a reference
+        // moved to another row, or to another place in the group, is refused.
+        if (member?.[0] !== bound) throw new DecryptionError(`sealed group ${ref.groupId} does not hold this document at ${ref.index}`);
+        return member[1];
       }
 
       async function open(stored: RxDocumentData<unknown>): Promise<RxDocumentData<RxDocType>> {
@@ -266,7 +359,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         let plain = cached?.sealed === sealed ? cached.plain : undefined;
         if (plain === undefined) {
           try {
-            plain = await decryptString(key, sealed, bound);
+            plain = await unseal(key, sealed, bound);
           } catch (err) {
             throw new DecryptionError(`${params.collectionName}/${id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
           }
@@ -293,6 +386,60 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       if (!isMeta) collections.set(schema.properties, { encrypted, cached: (key, docId) => plainCache.get(key)?.get(docId) });
 
       const wrapped = wrapRxStorageInstance<RxDocType>(schema, instance, seal, open);
+
+      // Writes are sealed as a whole (so that a large one can be sealed in groups), and what the
+      // inner storage hands back in change events and errors is the caller's own data again.
+      const originals = new WeakMap<object, RxDocumentData<RxDocType>>();
+      const processing = new BehaviorSubject(0);
+      wrapped.bulkWrite = async (writes: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> => {
+        const key = await getKey();
+        const parts = writes.map((row) => split(row.document));
+        const staged: string[] = [];
+        let result: RxStorageBulkWriteResponse<RxDocType>;
+        try {
+          await sealParts(parts, key, staged);
+          const rows = writes.map((row, i): BulkWriteRow<unknown> => {
+            const document = (parts[i] as Part).doc as unknown as RxDocumentData<unknown>;
+            originals.set(document, row.document as RxDocumentData<RxDocType>);
+            if (!row.previous) return { document };
+            // The inner storage only compares the revision of `previous` with its own and hands
+            // `previous` back in change events, where the caller's own is put back: it is not sealed.
+            const previous = split(row.previous).doc;
+            previous[SEALED_FIELD] = '';
+            originals.set(previous, row.previous);
+            return { previous: previous as unknown as RxDocumentData<unknown>, document };
+          });
+          result = await instance.bulkWrite(rows as BulkWriteRow<RxDocType>[], context);
+        } finally {
+          for (const groupId of staged) groups?.unstage(groupId);
+        }
+        const asked = new Map(writes.map((row) => [docIdOf(row.document as unknown as Json), row]));
+        const error = await Promise.all(
+          result.error.map(async (err): Promise<RxStorageWriteError<RxDocType>> => {
+            const writeRow = asked.get(err.documentId) ?? (err.writeRow as BulkWriteRow<RxDocType>);
+            const inDb = (err as RxStorageWriteErrorConflict<RxDocType>).documentInDb as RxDocumentData<unknown> | undefined;
+            return inDb ? { ...(err as RxStorageWriteErrorConflict<RxDocType>), writeRow, documentInDb: await open(inDb) } : { ...(err as RxStorageWriteError<RxDocType>), writeRow };
+          }),
+        );
+        // Change events are emitted before a write resolves (RxDB's rule), also when opening them waits.
+        await firstValueFrom(processing.pipe(filter((n) => n === 0)));
+        return { error };
+      };
+      const plainOf = (doc: RxDocumentData<RxDocType> | undefined) => (doc ? (originals.get(doc) ?? open(doc as RxDocumentData<unknown>)) : doc);
+      wrapped.changeStream = () =>
+        instance.changeStream().pipe(
+          tap(() => processing.next(processing.getValue() + 1)),
+          mergeMap(async (bulk: EventBulk<RxStorageChangeEvent<RxDocType>, unknown>) => {
+            const events = await Promise.all(
+              bulk.events.map(async (event) => {
+                const [documentData, previousDocumentData] = await Promise.all([plainOf(event.documentData), plainOf(event.previousDocumentData)]);
+                return { operation: event.operation, documentId: event.documentId, documentData, previousDocumentData, isLocal: false } as RxStorageChangeEvent<RxDocumentData<RxDocType>>;
+              }),
+            );
+            return { id: bulk.id, events, checkpoint: bulk.checkpoint, context: bulk.context };
+          }),
+          tap(() => processing.next(processing.getValue() - 1)),
+        );
       const openAll = (docs: RxDocumentData<unknown>[]) => Promise.all(docs.map(open));
 
       /** Runs a query that needs encrypted values: plain part inside, the rest on decrypted docs. */
