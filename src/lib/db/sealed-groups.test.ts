@@ -179,7 +179,7 @@ describe('documents sealed in groups', () => {
     const key = await newKey();
     const name = `conflict-${randomToken(6)}`;
     const instance = await open(key, name);
-    const events: EventBulk<RxStorageChangeEvent<RxDocumentData<Reading>>, unknown>[] = [];
+    const events: EventBulk<RxStorageChangeEvent<Reading>, unknown>[] = [];
     const sub = instance.changeStream().subscribe((bulk) => events.push(bulk));
     const existing = doc({ id: 'r00000', at: '2026-01-01T00:00', value: 42, note: 'already here' });
     await instance.bulkWrite([{ document: existing }], 'test');
