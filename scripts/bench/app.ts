@@ -2,6 +2,7 @@
 // real server: what the login route and a first visit download, and the dashboard of a patient with
 // 10,000 more readings.
 import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '../../server/db/client.ts';
@@ -105,14 +106,27 @@ export async function dashboardWith10k(): Promise<DashboardFigures> {
     // The time from the login button on (the login page's first visit is `loginRouteGzipKb` and
     // Lighthouse's part).
     let start = 0;
+    // BENCH_CPU_PROFILE=<file>: the page's CPU profile of the first login, for Chromium's DevTools.
+    const profileFile = process.env['BENCH_CPU_PROFILE'];
+    const cdp = profileFile ? await page.context().newCDPSession(page) : undefined;
     await uiLogin(page, server.url, '100001', 'Demo-patient-1', {
-      beforeSubmit: () => {
+      beforeSubmit: async () => {
+        if (cdp) {
+          await cdp.send('Profiler.enable');
+          await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+          await cdp.send('Profiler.start');
+        }
         start = Date.now();
       },
     });
     // The first pull (begun as the login answered, sync/replication.ts beginFirstPulls) hands RxDB
     // every page at once, so the lists show once all the readings are written.
     const firstSyncMs = (await listed()) - start;
+    if (cdp && profileFile) {
+      const { profile } = await cdp.send('Profiler.stop');
+      writeFileSync(profileFile, JSON.stringify({ ...profile, benchStart: start, benchListed: start + firstSyncMs }));
+      await cdp.detach();
+    }
     // RxDB stores the pulled documents, then the checkpoint: a reload before that would pull again.
     await new Promise((r) => setTimeout(r, 15_000));
     const reloads: DashboardFigures['reloads'] = [];
