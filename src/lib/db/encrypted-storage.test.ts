@@ -23,6 +23,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DecryptionError } from '../../../sync/crypto.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
+import { replicateForTest } from './test-replication.ts';
 
 // The storage wrapper on its own, over RxDB's real Dexie storage and IndexedDB (fake-indexeddb),
 // with a schema that has a nested encrypted path, an index and a plain nested field.
@@ -312,22 +313,7 @@ describe('wrappedAesGcmStorage', () => {
     const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
     const db = await createRxDatabase({ name, storage, multiInstance: false });
     const { notes: collection } = await db.addCollections({ notes: { schema: noteSchema } });
-    const pushed: { doc: Note; assumed?: Note }[] = [];
-    const replication = replicateRxCollection<Note, number>({
-      collection,
-      replicationIdentifier: 'notes-copies',
-      live,
-      pull: {
-        handler: (checkpoint) => Promise.resolve(checkpoint ? { documents: [], checkpoint } : { documents: served().map((d) => ({ ...d, _deleted: false })), checkpoint: 1 }),
-      },
-      push: {
-        handler: (rows) => {
-          pushed.push(...rows.map((r) => ({ doc: r.newDocumentState, ...(r.assumedMasterState ? { assumed: r.assumedMasterState } : {}) })));
-          return Promise.resolve([]);
-        },
-      },
-    });
-    await replication.awaitInitialReplication();
+    const { replication, pushed } = await replicateForTest(collection, 'notes-copies', served, live);
     return { db, collection, replication, pushed };
   }
 

@@ -13,12 +13,12 @@ import {
   type RxStorageInstance,
   type RxStorageWriteErrorConflict,
 } from 'rxdb';
-import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DecryptionError } from '../../../sync/crypto.ts';
 import { getRxStorageDexieBulkRead, GROUP_GRACE_MS } from './dexie-bulk-read.ts';
 import { GROUP_MAX, GROUP_MIN, wrappedAesGcmStorage } from './encrypted-storage.ts';
 import { parseGroupRef, SEALED_FIELD } from './sealed-groups.ts';
+import { replicateForTest } from './test-replication.ts';
 
 // Documents sealed in groups (sealed-groups.ts): the encryption wrapper over the app's own Dexie
 // storage, which keeps the groups beside the rows, on fake-indexeddb.
@@ -255,20 +255,7 @@ describe('documents sealed in groups', () => {
       const db = await createRxDatabase({ name: 'pulled', storage, multiInstance: false });
       toClose.push(db);
       const { readings: collection } = await db.addCollections({ readings: { schema } });
-      const pushed: { doc: Reading; assumed?: Reading }[] = [];
-      const replication = replicateRxCollection<Reading, number>({
-        collection,
-        replicationIdentifier: 'readings-groups',
-        live,
-        pull: { handler: (checkpoint) => Promise.resolve(checkpoint ? { documents: [], checkpoint } : { documents: serve.map((d) => ({ ...d, _deleted: false })), checkpoint: 1 }) },
-        push: {
-          handler: (rows) => {
-            pushed.push(...rows.map((r) => ({ doc: r.newDocumentState, ...(r.assumedMasterState ? { assumed: r.assumedMasterState } : {}) })));
-            return Promise.resolve([]);
-          },
-        },
-      });
-      await replication.awaitInitialReplication();
+      const { replication, pushed } = await replicateForTest(collection, 'readings-groups', () => serve, live);
       return { db, collection, replication, pushed };
     }
     const first = await replicated(false, served);
