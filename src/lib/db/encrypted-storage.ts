@@ -393,21 +393,36 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       const processing = new BehaviorSubject(0);
       wrapped.bulkWrite = async (writes: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> => {
         const key = await getKey();
+        // The version before each change goes into the change events, which other tabs receive
+        // as stored and must open (chaos seed 676317062): it carries the sealed data it was read
+        // with when that is known (no new encryption), else it is sealed alone. Looked up before
+        // the new versions are sealed, which replace the cached entries.
+        const known = plainCache.get(key);
+        const befores = writes.map((row) => {
+          if (!row.previous) return undefined;
+          const part = split(row.previous);
+          const cached = known?.get(part.id);
+          if (cached?.plain === part.plain) part.doc[SEALED_FIELD] = cached.sealed;
+          return part;
+        });
         const parts = writes.map((row) => split(row.document));
         const staged: string[] = [];
         let result: RxStorageBulkWriteResponse<RxDocType>;
         try {
+          await Promise.all(
+            befores.map(async (part) => {
+              if (part && part.doc[SEALED_FIELD] === undefined) part.doc[SEALED_FIELD] = await encryptString(key, part.plain, part.bound);
+            }),
+          );
           await sealParts(parts, key, staged);
           const rows = writes.map((row, i): BulkWriteRow<unknown> => {
             const document = (parts[i] as Part).doc as unknown as RxDocumentData<unknown>;
             originals.set(document, row.document as RxDocumentData<RxDocType>);
-            if (!row.previous) return { document };
-            // The inner storage only compares the revision of `previous` with its own and hands
-            // `previous` back in change events, where the caller's own is put back: it is not sealed.
-            const previous = split(row.previous).doc;
-            previous[SEALED_FIELD] = '';
-            originals.set(previous, row.previous);
-            return { previous: previous as unknown as RxDocumentData<unknown>, document };
+            const before = befores[i];
+            if (!row.previous || !before) return { document };
+            // This tab's own change events get the caller's objects back.
+            originals.set(before.doc, row.previous);
+            return { previous: before.doc as unknown as RxDocumentData<unknown>, document };
           });
           result = await instance.bulkWrite(rows as BulkWriteRow<RxDocType>[], context);
         } finally {

@@ -293,4 +293,46 @@ describe('documents sealed in groups', () => {
     expect(again.pushed[0]?.assumed).toMatchObject({ id: 'r00007', value: 107, note: 'secret note 7' });
     await again.replication.cancel();
   });
+
+  it("hands another tab the change events of a write, the versions before included, in a form it can open (chaos seed 676317062)", async () => {
+    // Two tabs: two storages (nothing cached in common) over one database, told of each other's
+    // writes through the browser's broadcast. Without the fix, the other tab got each update's
+    // version before without its sealed data, and its change stream died on it.
+    const key = await newKey();
+    const databaseName = `tabs-${randomToken(6)}`;
+    const tab = async () => {
+      const storage = wrappedAesGcmStorage({ storage: getRxStorageDexieBulkRead(), getKey: () => Promise.resolve(key) });
+      const instance = await storage.createStorageInstance<Reading>({ databaseInstanceToken: randomToken(10), databaseName, collectionName: 'readings', schema, options: {}, multiInstance: true, devMode: false });
+      toClose.push(instance);
+      return instance;
+    };
+    const writer = await tab();
+    const other = await tab();
+    const seen: RxStorageChangeEvent<Reading>[] = [];
+    let failed: unknown;
+    const sub = other.changeStream().subscribe({ next: (bulk) => seen.push(...bulk.events), error: (err: unknown) => (failed = err) });
+
+    const one = doc({ id: 'one', at: '2026-03-01', value: 90, note: 'alone' });
+    const many = readings(GROUP_MIN);
+    const inserted = many.map((r) => doc(r));
+    await writer.bulkWrite([{ document: one }], 'test');
+    await writer.bulkWrite(inserted.map((document) => ({ document })), 'test');
+    // Updates of a document sealed alone and of documents sealed in a group; the first one read
+    // back from storage by the writer, as the app does, the others as written.
+    const [stored] = await writer.findDocumentsById(['one'], false);
+    if (!stored) throw new Error('not stored');
+    await writer.bulkWrite([{ previous: stored, document: doc({ ...stored, value: 91 }, stored) }], 'test');
+    await writer.bulkWrite(inserted.map((previous) => ({ previous, document: doc({ ...previous, value: previous.value + 1000 }, previous) })), 'test');
+
+    await vi.waitFor(() => expect([failed, seen.filter((e) => e.operation === 'UPDATE').length]).toEqual([undefined, 1 + GROUP_MIN]), { timeout: 5000 });
+    sub.unsubscribe();
+    expect(failed).toBeUndefined();
+    const updates = seen.filter((e) => e.operation === 'UPDATE');
+    expect(updates[0]?.previousDocumentData).toMatchObject({ id: 'one', value: 90, note: 'alone' });
+    expect(updates[0]?.documentData).toMatchObject({ id: 'one', value: 91, note: 'alone' });
+    for (const [i, event] of updates.slice(1).entries()) {
+      expect(event.previousDocumentData).toMatchObject({ id: many[i]?.id, value: many[i]?.value, note: many[i]?.note });
+      expect(event.documentData).toMatchObject({ id: many[i]?.id, value: (many[i]?.value ?? 0) + 1000 });
+    }
+  });
 });
