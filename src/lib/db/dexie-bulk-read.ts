@@ -169,7 +169,6 @@ interface GroupRecord {
 
 interface GroupTable {
   state: DexieState;
-  primaryKey: string;
   staged: Map<string, string>;
   /** Stored rows by key, in the caller's transaction. */
   get: (keys: readonly unknown[]) => Promise<unknown[]>;
@@ -217,7 +216,7 @@ export async function countGroupRows(t: GroupTable, added: readonly unknown[], r
 
 function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys: readonly unknown[]) => Promise<unknown[]>): void {
   const staged = new Map<string, string>();
-  const t: GroupTable = { state, primaryKey, staged, get: (keys) => (keys.length === 0 ? Promise.resolve([]) : dexieBulkGet(state, keys, dexieGet)) };
+  const t: GroupTable = { state, staged, get: (keys) => (keys.length === 0 ? Promise.resolve([]) : dexieBulkGet(state, keys, dexieGet)) };
   const table = state.dexieTable as unknown as { bulkPut: (rows: readonly unknown[]) => Promise<unknown>; bulkDelete: (keys: readonly unknown[]) => Promise<unknown> };
   const put = table.bulkPut.bind(table);
   table.bulkPut = async (rows) => {
