@@ -233,7 +233,7 @@ function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys
   groupStores.set(state.dexieTable, {
     stage: (id, sealed) => staged.set(id, sealed),
     unstage: (id) => staged.delete(id),
-    read: async (id) => ((await state.dexieAttachmentsTable.get(GROUP_KEY + id)) as GroupRecord | undefined)?.data,
+    read: async (ids) => ((await state.dexieAttachmentsTable.bulkGet(ids.map((id) => GROUP_KEY + id))) as (GroupRecord | undefined)[]).map((record) => record?.data),
   });
 }
 const groupStores = new WeakMap<object, SealedGroupStore>();

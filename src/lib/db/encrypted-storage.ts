@@ -305,45 +305,53 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       // group is read from storage and decrypted once for all of them.
       type Member = [boundId: string, plain: string];
       const openedGroups = new WeakMap<CryptoKey, Map<string, Promise<Member[]>>>();
-      function groupMembers(key: CryptoKey, groupId: string): Promise<Member[]> {
+      /** The members of each group asked for, or why it cannot be opened; those not opened lately are read from storage together. */
+      async function openGroups(key: CryptoKey, groupIds: readonly string[]): Promise<Map<string, Member[] | Error>> {
         let opened = openedGroups.get(key);
         if (!opened) openedGroups.set(key, (opened = new Map()));
-        const known = opened.get(groupId);
-        if (known) return known;
-        const store = groups;
-        const loading = (async () => {
-          if (!store) throw new DecryptionError('sealed in a group, but this storage keeps no groups');
-          const sealed = await store.read(groupId);
-          if (sealed === undefined) throw new DecryptionError(`sealed group ${groupId} is not stored`);
-          const members: unknown = JSON.parse(await decryptString(key, sealed, groupAdditionalData(groupId)));
-          const valid = Array.isArray(members) && members.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string');
-          if (!valid) throw new DecryptionError(`sealed group ${groupId} malformed`);
-          return members as Member[];
-        })();
         const cache = opened;
-        cache.set(groupId, loading);
-        loading.catch(() => {
-          if (cache.get(groupId) === loading) cache.delete(groupId);
+        const missing = groupIds.filter((id) => !cache.has(id));
+        const store = groups;
+        const reading: Promise<(string | undefined)[]> =
+          missing.length === 0 ? Promise.resolve([]) : store ? store.read(missing) : Promise.reject(new DecryptionError('sealed in a group, but this storage keeps no groups'));
+        missing.forEach((groupId, i) => {
+          const loading = (async () => {
+            const sealed = (await reading)[i];
+            if (sealed === undefined) throw new DecryptionError(`sealed group ${groupId} is not stored`);
+            const members: unknown = JSON.parse(await decryptString(key, sealed, groupAdditionalData(groupId)));
+            const valid = Array.isArray(members) && members.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string');
+            if (!valid) throw new DecryptionError(`sealed group ${groupId} malformed`);
+            return members as Member[];
+          })();
+          cache.set(groupId, loading);
+          loading.catch(() => {
+            if (cache.get(groupId) === loading) cache.delete(groupId);
+          });
+          if (cache.size > MAX_CACHED_GROUPS) {
+            const oldest = cache.keys().next();
+            if (!oldest.done) cache.delete(oldest.value);
+          }
         });
-        if (cache.size > MAX_CACHED_GROUPS) {
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
-        return loading;
+        // Taken before any is evicted again by a later call.
+        const loads = groupIds.map((id) => cache.get(id) as Promise<Member[]>);
+        const settled = await Promise.allSettled(loads);
+        return new Map(groupIds.map((id, i) => {
+          const s = settled[i] as PromiseSettledResult<Member[]>;
+          return [id, s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new DecryptionError(String(s.reason))];
+        }));
       }
 
-      /** The plaintext a sealed field holds, authenticated and bound to `bound`. */
-      async function unseal(key: CryptoKey, sealed: string, bound: string): Promise<string> {
-        const ref = parseGroupRef(sealed);
-        if (!ref) return decryptString(key, sealed, bound);
-        const member = (await groupMembers(key, ref.groupId))[ref.index];
-        // The group's id is its additional data and each member names its document: a reference
-        // moved to another row, or to another place in the group, is refused.
-        if (member?.[0] !== bound) throw new DecryptionError(`sealed group ${ref.groupId} does not hold this document at ${ref.index}`);
-        return member[1];
+      /** A stored row, taken apart for opening. */
+      interface Stored {
+        doc: Json;
+        id: string;
+        sealed: string;
+        /** The id its sealed field is bound to. */
+        bound: string;
+        /** Sealed as its document is (a replication's copy), or as a whole. */
+        asDocument: boolean;
       }
-
-      async function open(stored: RxDocumentData<unknown>): Promise<RxDocumentData<RxDocType>> {
+      const takeApart = (stored: RxDocumentData<unknown>): Stored => {
         // A copy without the sealed field (not `delete`d: that leaves V8 a slower object for every later read).
         const { [SEALED_FIELD]: sealed, ...doc } = stored as unknown as Json;
         const id = docIdOf(doc);
@@ -351,20 +359,16 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         // How this row was sealed: a copy sealed as its document, or as a whole (older rows, checkpoints).
         const asDocument = isMeta && isObject(doc[META_DOC_FIELD]);
         if (asDocument && !parent) throw new DecryptionError(`${params.collectionName}/${id}: a document copy whose collection is unknown`);
-        const paths = isMeta && !asDocument ? wholeCopy : encrypted;
-        const keyPrefix = asDocument ? prefix : '';
-        const bound = boundIdOf(doc, asDocument);
-        const key = await getKey();
-        const cached = plainCache.get(key)?.get(id) ?? (asDocument ? parent?.cached(key, bound) : undefined);
-        let plain = cached?.sealed === sealed ? cached.plain : undefined;
-        if (plain === undefined) {
-          try {
-            plain = await unseal(key, sealed, bound);
-          } catch (err) {
-            throw new DecryptionError(`${params.collectionName}/${id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-          }
-          remember(key, id, sealed, plain);
-        }
+        return { doc, id, sealed, bound: boundIdOf(doc, asDocument), asDocument };
+      };
+      const unreadable = (row: Stored, err: unknown) =>
+        new DecryptionError(`${params.collectionName}/${row.id}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+
+      /** The row with its sealed values put back. */
+      const assemble = (row: Stored, plain: string): RxDocumentData<RxDocType> => {
+        const { doc, id } = row;
+        const paths = isMeta && !row.asDocument ? wholeCopy : encrypted;
+        const keyPrefix = row.asDocument ? prefix : '';
         // Parsed on every read: callers get their own objects, never ones shared through the cache.
         const secret: unknown = JSON.parse(plain);
         if (!isObject(secret)) throw new DecryptionError(`${params.collectionName}/${id}: sealed data malformed`);
@@ -381,7 +385,56 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           else doc[path] = secret[name];
         }
         return doc as unknown as RxDocumentData<RxDocType>;
+      };
+
+      /**
+       * Opens stored rows, in order. Done for all of them at once (bench: encryptedQueryRatio): the
+       * key is asked for once, the groups they refer to are read in one go and each decrypted once,
+       * and only rows sealed alone wait on WebCrypto each.
+       */
+      async function openMany(stored: readonly RxDocumentData<unknown>[]): Promise<RxDocumentData<RxDocType>[]> {
+        if (stored.length === 0) return [];
+        const key = await getKey();
+        const rows = stored.map(takeApart);
+        const known = plainCache.get(key);
+        const plains = rows.map((row) => {
+          const cached = known?.get(row.id) ?? (row.asDocument ? parent?.cached(key, row.bound) : undefined);
+          return cached?.sealed === row.sealed ? cached.plain : undefined;
+        });
+        const refs = rows.map((row, i) => (plains[i] === undefined ? parseGroupRef(row.sealed) : undefined));
+        const groupIds = [...new Set(refs.flatMap((ref) => (ref ? [ref.groupId] : [])))];
+        const opened = groupIds.length === 0 ? new Map<string, Member[] | Error>() : await openGroups(key, groupIds);
+        const alone: Promise<void>[] = [];
+        rows.forEach((row, i) => {
+          if (plains[i] !== undefined) return;
+          const ref = refs[i];
+          if (!ref) {
+            alone.push(
+              decryptString(key, row.sealed, row.bound).then(
+                (plain) => {
+                  plains[i] = plain;
+                  remember(key, row.id, row.sealed, plain);
+                },
+                (err: unknown) => {
+                  throw unreadable(row, err);
+                },
+              ),
+            );
+            return;
+          }
+          const members = opened.get(ref.groupId);
+          if (members instanceof Error) throw unreadable(row, members);
+          const member = members?.[ref.index];
+          // The group's id is its additional data and each member names its document: a reference
+          // moved to another row, or to another place in the group, is refused.
+          if (member?.[0] !== row.bound) throw unreadable(row, new DecryptionError(`sealed group ${ref.groupId} does not hold this document at ${ref.index}`));
+          plains[i] = member[1];
+          remember(key, row.id, row.sealed, member[1]);
+        });
+        await Promise.all(alone);
+        return rows.map((row, i) => assemble(row, plains[i] as string));
       }
+      const open = async (stored: RxDocumentData<unknown>): Promise<RxDocumentData<RxDocType>> => (await openMany([stored]))[0] as RxDocumentData<RxDocType>;
 
       if (!isMeta) collections.set(schema.properties, { encrypted, cached: (key, docId) => plainCache.get(key)?.get(docId) });
 
@@ -440,22 +493,41 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         await firstValueFrom(processing.pipe(filter((n) => n === 0)));
         return { error };
       };
-      const plainOf = (doc: RxDocumentData<RxDocType> | undefined) => (doc ? (originals.get(doc) ?? open(doc as RxDocumentData<unknown>)) : doc);
+      /** Each document as the caller knows it: this tab's own writes as written, others opened together. */
+      async function plainsOf(docs: readonly (RxDocumentData<RxDocType> | undefined)[]): Promise<(RxDocumentData<RxDocType> | undefined)[]> {
+        const sealed = docs.filter((doc): doc is RxDocumentData<RxDocType> => doc !== undefined && !originals.has(doc));
+        const opened = await openMany(sealed as unknown as RxDocumentData<unknown>[]);
+        const byRow = new Map<object, RxDocumentData<RxDocType>>(sealed.map((doc, i) => [doc, opened[i] as RxDocumentData<RxDocType>]));
+        return docs.map((doc) => (doc ? (originals.get(doc) ?? byRow.get(doc)) : doc));
+      }
       wrapped.changeStream = () =>
         instance.changeStream().pipe(
           tap(() => processing.next(processing.getValue() + 1)),
           mergeMap(async (bulk: EventBulk<RxStorageChangeEvent<RxDocType>, unknown>) => {
-            const events = await Promise.all(
-              bulk.events.map(async (event) => {
-                const [documentData, previousDocumentData] = await Promise.all([plainOf(event.documentData), plainOf(event.previousDocumentData)]);
-                return { operation: event.operation, documentId: event.documentId, documentData, previousDocumentData, isLocal: false } as RxStorageChangeEvent<RxDocumentData<RxDocType>>;
-              }),
+            const plain = await plainsOf(bulk.events.flatMap((event) => [event.documentData, event.previousDocumentData]));
+            const events = bulk.events.map(
+              (event, i) =>
+                ({
+                  operation: event.operation,
+                  documentId: event.documentId,
+                  documentData: plain[2 * i],
+                  previousDocumentData: plain[2 * i + 1],
+                  isLocal: false,
+                }) as RxStorageChangeEvent<RxDocumentData<RxDocType>>,
             );
             return { id: bulk.id, events, checkpoint: bulk.checkpoint, context: bulk.context };
           }),
           tap(() => processing.next(processing.getValue() - 1)),
         );
-      const openAll = (docs: RxDocumentData<unknown>[]) => Promise.all(docs.map(open));
+      // Every read opens its rows together (openMany), not one by one as RxDB's wrapper does.
+      wrapped.findDocumentsById = async (ids, withDeleted) => openMany(await instance.findDocumentsById(ids, withDeleted));
+      const changedSince = instance.getChangedDocumentsSince?.bind(instance);
+      if (changedSince) {
+        wrapped.getChangedDocumentsSince = async (limit, checkpoint) => {
+          const result = await changedSince(limit, checkpoint);
+          return { checkpoint: result.checkpoint, documents: await openMany(result.documents) };
+        };
+      }
 
       /** Runs a query that needs encrypted values: plain part inside, the rest on decrypted docs. */
       async function queryOverDecrypted(query: FilledMangoQuery<RxDocType>): Promise<RxDocumentData<RxDocType>[]> {
@@ -475,7 +547,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         };
         const result = await instance.query(prepareQuery(innerSchema, innerQuery));
         const matches = getQueryMatcher(schema, query);
-        let docs = (await openAll(result.documents)).filter((d) => matches(d));
+        let docs = (await openMany(result.documents)).filter((d) => matches(d));
         // The inner order is right unless the sort itself needs encrypted values.
         if (sort.some((p) => touchesPath(sortField(p), encrypted))) {
           docs = docs.sort(getSortComparator(schema, query));
@@ -488,9 +560,9 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         selectorTouches(query.selector as unknown as Selector, encrypted) ||
         (query.sort as unknown as Json[]).some((p) => touchesPath(sortField(p), encrypted));
 
-      const plainQuery = wrapped.query;
-      wrapped.query = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> =>
-        needsDecryptedQuery(prepared.query) ? { documents: await queryOverDecrypted(prepared.query) } : plainQuery(prepared);
+      wrapped.query = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> => ({
+        documents: needsDecryptedQuery(prepared.query) ? await queryOverDecrypted(prepared.query) : await openMany((await instance.query(prepared)).documents),
+      });
 
       const plainCount = wrapped.count;
       wrapped.count = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageCountResult> =>

@@ -17,7 +17,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DecryptionError } from '../../../sync/crypto.ts';
 import { getRxStorageDexieBulkRead, GROUP_GRACE_MS } from './dexie-bulk-read.ts';
 import { GROUP_MAX, GROUP_MIN, wrappedAesGcmStorage } from './encrypted-storage.ts';
-import { parseGroupRef, SEALED_FIELD } from './sealed-groups.ts';
+import { parseGroupRef, SEALED_FIELD, sealedGroupsOf } from './sealed-groups.ts';
 import { replicateForTest } from './test-replication.ts';
 
 // Documents sealed in groups (sealed-groups.ts): the encryption wrapper over the app's own Dexie
@@ -118,7 +118,13 @@ describe('documents sealed in groups', () => {
     expect(storedGroups(stored.attachments).map((g) => g.rows).sort()).toEqual([130, 130]);
 
     const again = await open(key, name);
+    // The groups a read needs are read from storage together, once: not once per row.
+    const store = sealedGroupsOf((again as Instance & { originalStorageInstance: object }).originalStorageInstance);
+    if (!store) throw new Error('the storage keeps no groups');
+    const reads = vi.spyOn(store, 'read');
     const found = await again.findDocumentsById(['r00003', 'r00200'], false);
+    expect(reads).toHaveBeenCalledTimes(1);
+    expect(new Set(reads.mock.calls[0]?.[0])).toEqual(groups);
     expect(found.map((d) => [d.id, d.value, d.note]).sort()).toEqual([
       ['r00003', 103, 'secret note 3'],
       ['r00200', 300, 'secret note 200'],
@@ -127,6 +133,7 @@ describe('documents sealed in groups', () => {
     expect(all).toHaveLength(written.length);
     for (const d of all) expect(d).not.toHaveProperty(SEALED_FIELD);
     expect(all.map((d) => d.value).sort()).toEqual(written.map((r) => r.value).sort());
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('seals a small write one document at a time, as a patient enters readings', async () => {

@@ -22,8 +22,8 @@ export interface SealedGroupStore {
   stage(groupId: string, sealed: string): void;
   /** Forgets a staged group once its write has ended (stored or not). */
   unstage(groupId: string): void;
-  /** A stored group's ciphertext, or undefined when no row refers to it any more. */
-  read(groupId: string): Promise<string | undefined>;
+  /** Stored groups' ciphertexts, in order (read together), each undefined when no row refers to it any more. */
+  read(groupIds: readonly string[]): Promise<(string | undefined)[]>;
 }
 
 const stores = new WeakMap<object, SealedGroupStore>();
