@@ -96,9 +96,27 @@ export async function dexieBulkGet(state: DexieState, keys: readonly unknown[], 
     const storedInRange = await request(store.count(range));
     if (storedInRange > keys.length * STORED_KEYS_PER_KEY) return;
     const stored = new Set(storedInRange === 0 ? [] : await request(store.getAllKeys(range)));
-    rows = await Promise.all(keys.map((key) => (stored.has(key as string) ? request(store.get(key as string)) : undefined)));
+    const found = (keys as readonly string[]).filter((key) => stored.has(key));
+    const values = await getEach(store, found);
+    const byKey = new Map(found.map((key, i) => [key, values[i]]));
+    rows = keys.map((key) => byKey.get(key as string));
   });
   return rows ?? fallback(keys);
+}
+
+/**
+ * The stored value of each key, in order, with one promise for all of them: the requests of a
+ * transaction complete in the order they were made, so the last one's success means all are done.
+ * A promise per key inside Dexie's transaction zone cost the first pull of 10,000 readings some
+ * 200 ms of Dexie's zone bookkeeping for reads that mostly found nothing (bench: firstSync10kMs).
+ */
+function getEach(store: IDBObjectStore, keys: readonly string[]): Promise<unknown[]> {
+  if (keys.length === 0) return Promise.resolve([]);
+  return new Promise((resolve, reject) => {
+    const requests = keys.map((key) => store.get(key));
+    for (const req of requests) req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
+    (requests[requests.length - 1] as IDBRequest).onsuccess = () => resolve(requests.map((req) => req.result as unknown));
+  });
 }
 
 /** The title of the schema RxDB gives a replication's meta storage (rxdb/src/replication-protocol/meta-instance.ts). */
