@@ -100,6 +100,7 @@ describe('a session that ends by itself', () => {
     let stored: StoredSession | undefined;
     const vault: SessionVault = { load: async () => stored, save: async (s) => void (stored = s), clear: async () => void (stored = undefined) };
     const calls: string[] = [];
+    const prepared: StoredSession[] = [];
     let tokenRef: () => string | undefined = () => undefined;
     const api = createApiClient({ baseUrl, getToken: () => tokenRef() });
     const session = createPatientSession({
@@ -107,17 +108,22 @@ describe('a session that ends by itself', () => {
       vault,
       wipeLocalData: async () => void calls.push('wipe'),
       lockLocalData: async () => void calls.push('lock'),
-      prepareLocalData: async (hospNo) => void calls.push(`prepare ${hospNo}`),
+      prepareLocalData: async (hospNo, next) => {
+        calls.push(`prepare ${hospNo}`);
+        prepared.push(next);
+      },
       onEnded: () => void calls.push('told'),
     });
     tokenRef = session.token;
-    return { session, vault, calls, stored: () => stored };
+    return { session, vault, calls, prepared, stored: () => stored };
   }
 
   it('locks instead of wiping on a 401, and the next login lets the owner decide what to keep', async () => {
     const s = lockable();
     await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: fx.patientA.password });
     expect(s.calls).toEqual([`prepare ${fx.patientA.hospNo}`]);
+    // Preparing is told the session about to be stored (an empty device begins its first pulls with it).
+    expect(s.prepared).toEqual([s.stored()]);
     await s.session.expire();
     expect(s.session.state.status).toBe('logged-out');
     expect(s.stored()).toBeUndefined();

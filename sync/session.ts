@@ -44,9 +44,10 @@ export interface PatientSessionOptions {
   lockLocalData?: () => Promise<void>;
   /**
    * Before a login is completed: keep the local data when it belongs to `hospNo`, otherwise clear it
-   * (default: always wipe, docs/requirements.md §4 "stores are cleared first").
+   * (default: always wipe, docs/requirements.md §4 "stores are cleared first"). `session` is the one
+   * the login is about to store.
    */
-  prepareLocalData?: (hospNo: string) => Promise<void>;
+  prepareLocalData?: (hospNo: string, session: StoredSession) => Promise<void>;
   /** The session ended by itself (found at start-up or by the periodic check): the patient is told why they must log in. */
   onEnded?: () => void;
   /** Called after a token was received and stored, e.g. to hand it to the outbox for replay. */
@@ -89,8 +90,8 @@ export function createPatientSession(opts: PatientSessionOptions) {
         : await opts.api.post<{ token: string; expiresAt?: string }>('/auth/login', input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
     // Stores are cleared first, then the new user's data is fetched (docs/requirements.md §4); a patient locked out
     // by an ended session finds their own unsent entries still there.
-    await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(input.hospNo);
     const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
+    await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(input.hospNo, session);
     await opts.vault.save(session);
     await opts.onLoggedIn?.(session);
     set({ status: 'logged-in', session });

@@ -126,8 +126,6 @@ async function stopReplications(): Promise<void> {
 
 /** Set once first pulls were begun (the replication module is loaded then): forgets those not taken. */
 let dropFirstPulls: (() => void) | undefined;
-/** The login now under way found nothing of its patient on this device: every pull starts from 0. */
-let nothingLocal = false;
 
 /** The first pulls of a login onto an empty device, begun before the database opens (sync/replication.ts). */
 async function beginFirstPulls(s: StoredSession): Promise<void> {
@@ -171,10 +169,6 @@ async function onLoggedIn(s: StoredSession): Promise<void> {
   // Loaded at login, not on the login page (its script budget).
   const { unparkFor } = await import('../../sync/parking.ts');
   const back = await unparkFor(s.hospNo);
-  if (nothingLocal) {
-    nothingLocal = false;
-    inBackground(beginFirstPulls(s), 'The first pull could not be begun');
-  }
   const restored = back.restored;
   if (restored > 0) toast({ type: 'info', text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}` });
   const expired = back.expired;
@@ -196,9 +190,13 @@ const session = createPatientSession({
   vault,
   wipeLocalData,
   lockLocalData,
-  prepareLocalData: async (hospNo) => {
+  prepareLocalData: async (hospNo, s) => {
     const { prepareForOwner } = await import('../../sync/parking.ts');
-    nothingLocal = (await prepareForOwner(hospNo, wipeLocalData)) === 'wiped';
+    // Nothing of this patient on the device, so every pull starts from 0: the first pulls begin now,
+    // while the login completes and the database opens. Entries set aside for this patient come
+    // back to the outbox only later (onLoggedIn), before the replication's own pull reads what is
+    // waiting; none of them can be sent before then.
+    if ((await prepareForOwner(hospNo, wipeLocalData)) === 'wiped') inBackground(beginFirstPulls(s), 'The first pull could not be begun');
   },
   onLoggedIn,
   // The stored session had ended (expired, or revoked) by the time the app started.
