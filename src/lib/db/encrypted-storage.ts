@@ -423,11 +423,15 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
             return;
           }
           const members = opened.get(ref.groupId);
-          if (members instanceof Error) throw unreadable(row, members);
-          const member = members?.[ref.index];
+          const member = members instanceof Error ? undefined : members?.[ref.index];
           // The group's id is its additional data and each member names its document: a reference
-          // moved to another row, or to another place in the group, is refused.
-          if (member?.[0] !== row.bound) throw unreadable(row, new DecryptionError(`sealed group ${ref.groupId} does not hold this document at ${ref.index}`));
+          // moved to another row, or to another place in the group, is refused. Refused through
+          // `alone`, whose decryptions under way are then still awaited (none rejects unhandled).
+          if (member?.[0] !== row.bound) {
+            const why = members instanceof Error ? members : new DecryptionError(`sealed group ${ref.groupId} does not hold this document at ${ref.index}`);
+            alone.push(Promise.reject(unreadable(row, why)));
+            return;
+          }
           plains[i] = member[1];
           remember(key, row.id, row.sealed, member[1]);
         });

@@ -220,6 +220,8 @@ describe('documents sealed in groups', () => {
     const first = await open(key, name);
     await first.bulkWrite(readings(10).map((r) => ({ document: doc(r) })), 'test');
     await first.bulkWrite(readings(10, 100).map((r) => ({ document: doc(r) })), 'test');
+    // Two sealed alone, so that a read of everything also waits on WebCrypto for single rows.
+    await first.bulkWrite(readings(2, 200).map((r) => ({ document: doc(r) })), 'test');
     await first.close();
     const { docs, attachments } = await raw(name);
     const row = (id: string) => docs.find((d) => d['id'] === id) ?? {};
@@ -230,10 +232,16 @@ describe('documents sealed in groups', () => {
     await putRaw(name, 'docs', { ...row('r00001'), [SEALED_FIELD]: row('r00002')[SEALED_FIELD] });
     const ref3 = String(row('r00003')[SEALED_FIELD]);
     await putRaw(name, 'docs', { ...row('r00003'), [SEALED_FIELD]: ref3.replace(/\.\d+$/, '.9') });
+    // r00201, sealed alone, given r00200's ciphertext (bound to r00200's id).
+    await putRaw(name, 'docs', { ...row('r00201'), [SEALED_FIELD]: row('r00200')[SEALED_FIELD] });
     const again = await open(key, name);
     await expect(again.findDocumentsById(['r00001'], false)).rejects.toBeInstanceOf(DecryptionError);
     await expect(again.findDocumentsById(['r00003'], false)).rejects.toBeInstanceOf(DecryptionError);
     expect((await again.findDocumentsById(['r00002'], false))[0]?.value).toBe(102);
+    // A read fails whole on a tampered row, and leaves no refused decryption unhandled.
+    await expect(again.findDocumentsById(['r00201', 'r00001'], false)).rejects.toBeInstanceOf(DecryptionError);
+    await expect(again.query(byAt)).rejects.toBeInstanceOf(DecryptionError);
+    expect((await again.findDocumentsById(['r00200'], false)).map((d) => d.value)).toEqual([300]);
     await again.close();
 
     // One group's ciphertext altered, the other's replaced by the first's (under its own id).
