@@ -16,8 +16,16 @@ export type Screen = 'Dashboard' | 'Symptoms' | 'Lab tests' | 'Profile';
  */
 export async function appReady(page: Page): Promise<void> {
   const app = page.getByLabel(GLUCOSE).first();
-  await app.or(page.getByRole('button', { name: 'Log in', exact: true })).first().waitFor({ timeout: 45_000 });
-  if (await app.isVisible()) return;
+  const login = page.getByRole('button', { name: 'Log in', exact: true });
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    await app.or(login).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    if (await app.isVisible()) return;
+    if (await login.isVisible()) break;
+    // Neither: the page was shown and is being replaced, as when a new version of the app takes
+    // over and reloads it (seed 2361826370: the dashboard showed, the page reloaded, and the check
+    // took the page in between for the login page).
+  }
   const held = await page.evaluate(async () => ({
     url: location.pathname,
     localStorage: Object.keys(localStorage).sort(),
