@@ -99,6 +99,9 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   await network.online();
   const notice = patient.page.getByTestId('refused-notice');
   await notice.getByText("1 entry was not accepted by your hospital's server.").waitFor({ timeout: 30_000 });
+  // The offline notice above it goes once the sync is done, and the page moves up: a click aimed
+  // before that landed on the greeting below (fresh-clone CI run of 2026-11-30).
+  await expect(patient.page.getByTestId('sync-badge')).toHaveCount(0, { timeout: 30_000 });
   await notice.getByRole('button', { name: 'Review' }).click();
   const review = patient.page.getByRole('dialog', { name: 'Entries not accepted' });
   await review.getByText(/cannot be in the future: check the date and time of the device/).waitFor();
