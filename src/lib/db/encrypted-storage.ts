@@ -310,7 +310,14 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         let opened = openedGroups.get(key);
         if (!opened) openedGroups.set(key, (opened = new Map()));
         const cache = opened;
-        const missing = groupIds.filter((id) => !cache.has(id));
+        // Each group's loading, taken before this call evicts anything: a read of more groups than
+        // the cache keeps evicts some of its own (or ones it found cached) while it adds the others.
+        const loads = new Map<string, Promise<Member[]>>();
+        for (const id of groupIds) {
+          const known = cache.get(id);
+          if (known) loads.set(id, known);
+        }
+        const missing = groupIds.filter((id) => !loads.has(id));
         const store = groups;
         const reading: Promise<(string | undefined)[]> =
           missing.length === 0 ? Promise.resolve([]) : store ? store.read(missing) : Promise.reject(new DecryptionError('sealed in a group, but this storage keeps no groups'));
@@ -323,6 +330,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
             if (!valid) throw new DecryptionError(`sealed group ${groupId} malformed`);
             return members as Member[];
           })();
+          loads.set(groupId, loading);
           cache.set(groupId, loading);
           loading.catch(() => {
             if (cache.get(groupId) === loading) cache.delete(groupId);
@@ -332,9 +340,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
             if (!oldest.done) cache.delete(oldest.value);
           }
         });
-        // Taken before any is evicted again by a later call.
-        const loads = groupIds.map((id) => cache.get(id) as Promise<Member[]>);
-        const settled = await Promise.allSettled(loads);
+        const settled = await Promise.allSettled(groupIds.map((id) => loads.get(id) as Promise<Member[]>));
         return new Map(groupIds.map((id, i) => {
           const s = settled[i] as PromiseSettledResult<Member[]>;
           return [id, s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new DecryptionError(String(s.reason))];

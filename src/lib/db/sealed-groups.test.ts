@@ -136,6 +136,20 @@ describe('documents sealed in groups', () => {
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
+  it('reads more groups at once than it keeps opened (100), every row whole', async () => {
+    const key = await newKey();
+    const name = `many-${randomToken(6)}`;
+    const first = await open(key, name);
+    for (let g = 0; g < 105; g++) await first.bulkWrite(readings(GROUP_MIN, g * GROUP_MIN).map((r) => ({ document: doc(r) })), 'test');
+    await first.close();
+    const again = await open(key, name);
+    // Some opened first, so that the read of all evicts groups it found opened as well as its own.
+    expect((await again.findDocumentsById(['r00000', 'r00100', 'r00400'], false)).map((d) => d.value)).toEqual([100, 200, 500]);
+    const all = (await again.query(byAt)).documents;
+    expect(all).toHaveLength(105 * GROUP_MIN);
+    expect(all.map((d) => d.value).sort((a, b) => a - b)).toEqual(Array.from({ length: 105 * GROUP_MIN }, (_, i) => 100 + i));
+  });
+
   it('seals a small write one document at a time, as a patient enters readings', async () => {
     const key = await newKey();
     const name = `alone-${randomToken(6)}`;
