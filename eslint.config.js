@@ -63,13 +63,19 @@ export default tseslint.config(
     },
   },
   // Lingui's rules for how messages are written, as errors: `t` only inside functions (where the
-  // active locale is known), no message that is a lone tag or a lone variable, no <Trans> in <Trans>.
-  // Not on yet: no-expression-in-message (106 messages put an expression such as i18n.number(x) in
-  // the text instead of a named value; naming them changes the message ids in all five catalogs).
+  // active locale is known), no message that is a lone tag or a lone variable, no <Trans> in <Trans>,
+  // and every value in a message named (`{ count: list.length }`, not `list.length`): a translator
+  // reads "{count} readings", not "{0} readings".
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { lingui },
-    rules: { 'lingui/t-call-in-function': 'error', 'lingui/no-single-tag-to-translate': 'error', 'lingui/no-single-variables-to-translate': 'error', 'lingui/no-trans-inside-trans': 'error' },
+    rules: {
+      'lingui/t-call-in-function': 'error',
+      'lingui/no-single-tag-to-translate': 'error',
+      'lingui/no-single-variables-to-translate': 'error',
+      'lingui/no-trans-inside-trans': 'error',
+      'lingui/no-expression-in-message': 'error',
+    },
   },
   // No floating promise (type-checked, so `void p` does not count as handled): a promise is awaited,
   // handled, or started with inBackground (sync/log.ts), which logs what still rejects. The few

@@ -57,7 +57,7 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
       {past && past.length > 0 && (
         <details className="appointments-past" data-testid="past-appointments">
           <summary>
-            <Trans>Past appointments ({past.length})</Trans>
+            <Trans>Past appointments ({{ count: past.length }})</Trans>
           </summary>
           <AppointmentList appointments={past} when={when} onEdit={setEditing} onDelete={setDeleting} />
         </details>
@@ -131,10 +131,10 @@ function AppointmentList({
               )}
             </div>
             <div className="row-actions">
-              <button type="button" className="icon-button" aria-label={t`Edit appointment with ${a.doctor} on ${at}`} onClick={() => onEdit(a)}>
+              <button type="button" className="icon-button" aria-label={t`Edit appointment with ${{ doctor: a.doctor }} on ${at}`} onClick={() => onEdit(a)}>
                 <Icon icon="mdi:pencil" />
               </button>
-              <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${a.doctor} on ${at}`} onClick={() => onDelete(a)}>
+              <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${{ doctor: a.doctor }} on ${at}`} onClick={() => onDelete(a)}>
                 <Icon icon="mdi:delete" />
               </button>
             </div>

@@ -19,7 +19,7 @@ export function Greeting({ db }: { db: EddyDatabase | undefined }) {
   const profile = useLiveDocs<ProfileDoc>(db, (d) => d.profile.find(), [])?.[0];
   const name = profile?.name.split(' ')[0] ?? '';
   useEffect(() => {
-    if (profile?.name && runtime.takeWelcomeBack()) runtime.notify({ type: 'success', text: t`Welcome back, ${profile.name}!` });
+    if (profile?.name && runtime.takeWelcomeBack()) runtime.notify({ type: 'success', text: t`Welcome back, ${{ name: profile.name }}!` });
   }, [profile?.name, runtime, t]);
   const part = greetingFor(new Date().getHours());
   return (

@@ -103,7 +103,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
         checked.error === 'empty'
           ? t`Enter the glucose value.`
           : checked.error === 'not-a-number'
-            ? t`Enter the glucose value as a number, for example ${unit === 'mg/dL' ? '126' : '7.0'}.`
+            ? t`Enter the glucose value as a number, for example ${{ example: unit === 'mg/dL' ? '126' : '7.0' }}.`
             : t`The value must be between ${min} and ${max} ${unit}. Please check the meter.`,
       );
       return;
@@ -146,7 +146,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
           />
           <p id={ids.hint} className="field-hint">
             <Trans>
-              Between {new Intl.NumberFormat(i18n.locale).format(range.min)} and {new Intl.NumberFormat(i18n.locale).format(range.max)} {unit}
+              Between {{ min: new Intl.NumberFormat(i18n.locale).format(range.min) }} and {{ max: new Intl.NumberFormat(i18n.locale).format(range.max) }} {unit}
             </Trans>
           </p>
         </div>
@@ -176,16 +176,16 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
         <div className="unit-question" role="alert">
           <p>
             <Trans>
-              {num(question.value, unit)} is unusual. Did you mean {num(question.value, question.other)}?
+              {{ value: num(question.value, unit) }} is unusual. Did you mean {{ suggested: num(question.value, question.other) }}?
             </Trans>
           </p>
           <div className="form-actions">
             <button type="button" className="button" disabled={busy} onClick={() => inBackground(save(question.value, question.other), 'Saving the reading failed')}>
-              <Trans>Save as {num(question.value, question.other)}</Trans>
+              <Trans>Save as {{ suggested: num(question.value, question.other) }}</Trans>
             </button>
             {question.asTyped !== undefined && (
               <button type="button" className="button button--secondary" disabled={busy} onClick={() => inBackground(save(question.value, unit), 'Saving the reading failed')}>
-                <Trans>Yes, {num(question.value, unit)}</Trans>
+                <Trans>Yes, {{ value: num(question.value, unit) }}</Trans>
               </button>
             )}
           </div>

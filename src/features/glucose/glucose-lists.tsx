@@ -163,7 +163,7 @@ function TypeList({
           </ul>
           {complete && readings.length > shown && (
             <button type="button" className="button button--secondary button--small show-more" onClick={() => setShown((n) => n + PAGE)}>
-              <Trans>Show more ({readings.length - shown} older)</Trans>
+              <Trans>Show more ({{ olderCount: readings.length - shown }} older)</Trans>
             </button>
           )}
         </>

@@ -68,7 +68,7 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
       const min = i18n.number(outside.min, { maximumFractionDigits: 3 });
       const max = i18n.number(outside.max, { maximumFractionDigits: 3 });
       const unit = shownLabUnit(outside.unit);
-      return { field: 'value', text: t`${outside.name} results lie between ${min} and ${max} ${unit}. Please check the result.` };
+      return { field: 'value', text: t`${{ testName: outside.name }} results lie between ${min} and ${max} ${unit}. Please check the result.` };
     }
     const date = fromDateInput(day);
     if (!date) return { field: 'date', text: t`Enter the date of the test.` };

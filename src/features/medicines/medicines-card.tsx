@@ -124,7 +124,7 @@ export function MedicinesCard({ db, notify }: Props) {
       return;
     }
     setAlready(undefined);
-    notify({ type: 'info', text: t`The dose of ${a.medicine.name} was removed.` });
+    notify({ type: 'info', text: t`The dose of ${{ medicine: a.medicine.name }} was removed.` });
   }
 
   const takenToday = (prescrNo: string) => (intakes ?? []).filter((i) => i.prescrNo === prescrNo);
@@ -148,7 +148,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <strong>{p.name}</strong> · <DoseText dose={p.dose} />
                   <div className="muted">
                     <Trans>
-                      Due {formatClockTime(p.time, i18n.locale)} · prescription {p.prescrNo}
+                      Due {{ dueTime: formatClockTime(p.time, i18n.locale) }} · prescription {{ prescriptionNo: p.prescrNo }}
                     </Trans>
                   </div>
                 </div>
@@ -179,7 +179,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <strong>{m.name}</strong> · <DoseText dose={m.dose} />
                   <div className="muted">
                     {doses.length > 0 ? (
-                      <Trans>Taken today at {doses.map((d) => time.format(new Date(d.takenAt))).join(', ')}</Trans>
+                      <Trans>Taken today at {{ times: doses.map((d) => time.format(new Date(d.takenAt))).join(', ') }}</Trans>
                     ) : (
                       <Trans>Not marked as taken today</Trans>
                     )}
@@ -192,7 +192,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <div className="already-taken" role="status" data-testid="already-taken">
                     <p>
                       <Trans>
-                        Already recorded for {mealName(already.slot)} at {time.format(new Date(already.intake.takenAt))}.
+                        Already recorded for {{ meal: mealName(already.slot) }} at {{ takenAt: time.format(new Date(already.intake.takenAt)) }}.
                       </Trans>
                     </p>
                     <button type="button" className="button button--small button--secondary" onClick={() => inBackground(undo(already), 'Undoing the dose failed')}>

@@ -105,7 +105,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
     // A conflict is a reading already there (imported meanwhile): not an error.
     const failed = result.error.filter((e) => e.status !== 409);
     if (failed.length > 0) {
-      setStep({ kind: 'error', text: t`Readings that could not be saved on this device: ${failed.length}.` });
+      setStep({ kind: 'error', text: t`Readings that could not be saved on this device: ${{ count: failed.length }}.` });
       return;
     }
     if (plan.lastSequence !== undefined) await secureStorage.set('user', meterKey(review.meter.id), { lastSequence: plan.lastSequence } satisfies MeterRecord);
@@ -133,7 +133,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
       case 'no-value':
         return t`no value`;
       case 'out-of-range':
-        return t`${i18n.number(r.value)} ${r.unit}: outside 20–600 mg/dL`;
+        return t`${{ value: i18n.number(r.value) }} ${{ unit: r.unit }}: outside 20–600 mg/dL`;
       case 'time-unknown':
         return t`the meter’s clock was not set`;
       case 'future':
@@ -164,29 +164,29 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
       <Modal open={open && step.kind !== 'idle'} title={t`Import from meter`} onClose={() => setOpen(false)}>
         {step.kind === 'error' && (
           <p className="error-text" role="alert">
-            <Trans>The meter could not be read: {step.text}</Trans>
+            <Trans>The meter could not be read: {{ reason: step.text }}</Trans>
           </p>
         )}
         {step.kind === 'done' && (
           <p role="status">
             <Trans>
-              Imported: {step.imported}. Not imported: {step.skipped}. The readings are on this device now and are sent when it is online.
+              Imported: {{ imported: step.imported }}. Not imported: {{ skipped: step.skipped }}. The readings are on this device now and are sent when it is online.
             </Trans>
           </p>
         )}
         {review && plan && (
           <div className="meter-review">
             <p>
-              {review.meter.name ?? t`Glucose meter`}: <Trans>new records: {review.records.measurements.length}</Trans>
+              {review.meter.name ?? t`Glucose meter`}: <Trans>new records: {{ count: review.records.measurements.length }}</Trans>
             </p>
             {meterAhead !== undefined ? (
               Math.abs(meterAhead) >= 2 * MINUTE ? (
                 <label className="checkbox">
                   <input type="checkbox" checked={correctClock} onChange={(e) => setCorrectClock(e.target.checked)} />
                   {meterAhead > 0 ? (
-                    <Trans>The meter’s clock is {minutes(meterAhead)} minutes ahead: correct the times by that</Trans>
+                    <Trans>The meter’s clock is {{ minutes: minutes(meterAhead) }} minutes ahead: correct the times by that</Trans>
                   ) : (
-                    <Trans>The meter’s clock is {minutes(meterAhead)} minutes behind: correct the times by that</Trans>
+                    <Trans>The meter’s clock is {{ minutes: minutes(meterAhead) }} minutes behind: correct the times by that</Trans>
                   )}
                 </label>
               ) : (
@@ -212,7 +212,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
               <div className="meter-table-wrap">
                 <table className="meter-table">
                   <caption>
-                    <Trans>To import: {plan.readings.length}</Trans>
+                    <Trans>To import: {{ count: plan.readings.length }}</Trans>
                   </caption>
                   <thead>
                     <tr>
@@ -244,7 +244,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
             {plan.skipped.length > 0 && (
               <details className="meter-skipped" open={plan.readings.length === 0}>
                 <summary>
-                  <Trans>Not imported: {plan.skipped.length}</Trans>
+                  <Trans>Not imported: {{ count: plan.skipped.length }}</Trans>
                 </summary>
                 <ul>
                   {plan.skipped.map((s) => (
@@ -261,7 +261,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
         <div className="dialog-actions">
           {review && plan && plan.readings.length > 0 && (
             <button type="button" className="button" onClick={() => inBackground(save(), 'Saving the meter readings failed')}>
-              <Trans>Import the readings ({plan.readings.length})</Trans>
+              <Trans>Import the readings ({{ count: plan.readings.length }})</Trans>
             </button>
           )}
           <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>

@@ -23,7 +23,7 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
       <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-bytype-title">
         <table className="report-table report-table--numbers" data-testid="report-by-type">
           <caption className="visually-hidden">
-            <Trans>Glucose statistics by meal tag ({f.unit})</Trans>
+            <Trans>Glucose statistics by meal tag ({{ unit: f.unit }})</Trans>
           </caption>
           <thead>
             <tr>
@@ -58,7 +58,7 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
                 <Trans>Below {low}</Trans>
               </th>
               <th scope="col">
-                <Trans>Below {f.glucose(54)}</Trans>
+                <Trans>Below {{ veryLow: f.glucose(54) }}</Trans>
               </th>
             </tr>
           </thead>
@@ -83,7 +83,7 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
       </div>
       <p className="field-hint">
         <Trans>
-          Values in {f.unit}. Targets: fasting {fastingLow}–{fastingHigh}; after a meal below {high}; random and all readings {low}–{high}. SD and CV need at
+          Values in {{ unit: f.unit }}. Targets: fasting {fastingLow}–{fastingHigh}; after a meal below {high}; random and all readings {low}–{high}. SD and CV need at
           least 30 readings.
         </Trans>
       </p>

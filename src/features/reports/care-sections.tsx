@@ -69,7 +69,7 @@ export function LowsSection({ model, f, labels }: { model: ReportModel; f: Repor
     <section className="card" aria-labelledby="report-lows-title">
       <h2 id="report-lows-title">
         <Trans>
-          Every low (below {low} {f.unit})
+          Every low (below {low} {{ unit: f.unit }})
         </Trans>
       </h2>
       {model.lows.length === 0 ? (
@@ -128,7 +128,7 @@ export function SymptomsSection({ model, f }: { model: ReportModel; f: ReportFor
                 <strong>{s.symptom}</strong>
               </span>
               <span>
-                <Plural value={s.count} one="Once" other="# times" />, <Trans>last {f.dateTime(s.lastAt)}</Trans>
+                <Plural value={{ count: s.count }} one="Once" other="# times" />, <Trans>last {{ lastTime: f.dateTime(s.lastAt) }}</Trans>
               </span>
             </li>
           ))}
@@ -144,6 +144,8 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
   // "Latest" of this report: up to the end of its period (a later result is in a later report).
   const end = f.day(model.input.range.to);
   const estimate = model.gmi.value;
+  const hba1c = a1c && f.a1c(a1c.percent);
+  const gmi = estimate === null ? null : f.a1c(estimate);
   return (
     <section className="card" aria-labelledby="report-labs-title">
       <h2 id="report-labs-title">
@@ -152,16 +154,16 @@ export function LabsSection({ model, f }: { model: ReportModel; f: ReportFormat 
       <p className="report-a1c" data-testid="report-a1c">
         {a1c ? (
           <Trans>
-            Latest HbA1c up to {end}: <strong>{f.a1c(a1c.percent)}</strong> ({f.date(a1c.recordedAt)}).
+            Latest HbA1c up to {end}: <strong>{hba1c}</strong> ({{ measuredOn: f.date(a1c.recordedAt) }}).
           </Trans>
         ) : (
           <Trans>No HbA1c result recorded up to the end of this period.</Trans>
         )}{' '}
-        {estimate === null ? (
+        {gmi === null ? (
           <Trans>No estimate from glucose readings for this period.</Trans>
         ) : (
           <Trans>
-            Estimate from glucose readings (GMI): <strong>{f.a1c(estimate)}</strong>.
+            Estimate from glucose readings (GMI): <strong>{gmi}</strong>.
           </Trans>
         )}
       </p>
@@ -234,7 +236,7 @@ export function ChecksSection({ model, f }: { model: ReportModel; f: ReportForma
           </p>
           {missedDays.length > 0 && (
             <p className="muted">
-              <Trans>Missed: {missedDays.map((d) => f.day(d)).join(', ')}</Trans>
+              <Trans>Missed: {{ days: missedDays.map((d) => f.day(d)).join(', ') }}</Trans>
             </p>
           )}
         </>

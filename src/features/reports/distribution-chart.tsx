@@ -44,7 +44,7 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
           </div>
           <table className="report-table report-bands">
             <caption className="visually-hidden">
-              <Trans>Readings in each glucose range ({f.unit})</Trans>
+              <Trans>Readings in each glucose range ({{ unit: f.unit }})</Trans>
             </caption>
             <thead>
               <tr>
@@ -86,8 +86,8 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
           </table>
           <p className="field-hint">
             <Trans>
-              Consensus goals: more than 70% in range; less than 4% below {f.glucose(70)} and less than 1% below {f.glucose(54)}; less than 25% above{' '}
-              {f.glucose(180)} and less than 5% above {f.glucose(250)}.
+              Consensus goals: more than 70% in range; less than 4% below {{ low: f.glucose(70) }} and less than 1% below {{ veryLow: f.glucose(54) }}; less than 25% above{' '}
+              {{ high: f.glucose(180) }} and less than 5% above {{ veryHigh: f.glucose(250) }}.
             </Trans>
           </p>
         </>

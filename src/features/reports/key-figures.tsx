@@ -55,11 +55,11 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
       </h2>
       <p className="muted report-compare">
         <Trans>
-          “Before” is the previous {model.days} days, {prevFrom} – {prevTo}.
+          “Before” is the previous {{ days: model.days }} days, {prevFrom} – {prevTo}.
         </Trans>
       </p>
       <dl className="report-figures">
-        <Figure label={<Trans>Average glucose ({f.unit})</Trans>} value={o.mean === null ? dash : f.glucose(o.mean)} testId="report-mean">
+        <Figure label={<Trans>Average glucose ({{ unit: f.unit }})</Trans>} value={o.mean === null ? dash : f.glucose(o.mean)} testId="report-mean">
           {previousSays(
             p.mean === null
               ? t`no readings`
@@ -68,15 +68,15 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
                 : `${f.glucose(p.mean)} (${signed(toDisplay(o.mean, f.unit) - toDisplay(p.mean, f.unit), (v) => f.decimal(v))})`,
           )}
         </Figure>
-        <Figure label={<Trans>Readings in range ({low}–{f.glucose(180)})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
+        <Figure label={<Trans>Readings in range ({low}–{{ high: f.glucose(180) }})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
           {previousSays(
-            prevTir === null ? t`no readings` : tir === null ? f.percent(prevTir) : `${f.percent(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${f.whole(v)} points`)})`,
+            prevTir === null ? t`no readings` : tir === null ? f.percent(prevTir) : `${f.percent(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${{ change: f.whole(v) }} points`)})`,
           )}
         </Figure>
         <Figure label={<Trans>Lows (below {low})</Trans>} value={f.whole(o.lows.below70)} testId="report-lows">
           <span className="report-figure-note">
             <Trans>
-              of which below {veryLow}: {f.whole(o.lows.below54)}
+              of which below {veryLow}: {{ count: f.whole(o.lows.below54) }}
             </Trans>
           </span>
           {previousSays(p.count === 0 ? t`no readings` : f.whole(p.lows.below70))}
@@ -84,7 +84,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
         <Figure label={<Trans>Readings</Trans>} value={f.whole(o.count)} testId="report-count">
           <span className="report-figure-note">
             <Trans>
-              {f.decimal(o.readingsPerDay)} a day; readings on {model.daysWithReadings} of {model.days} days
+              {{ readingsPerDay: f.decimal(o.readingsPerDay) }} a day; readings on {{ daysWithReadings: model.daysWithReadings }} of {{ days: model.days }} days
             </Trans>
           </span>
           {previousSays(f.whole(p.count))}
@@ -94,13 +94,13 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
             <span className="report-figure-note">{estimateReason(model.gmi.reason)}</span>
           ) : (
             <span className="report-figure-note">
-              <Trans>eA1c (ADAG): {model.eA1c.value === null ? dash : f.a1c(model.eA1c.value)}</Trans>
+              <Trans>eA1c (ADAG): {{ eA1c: model.eA1c.value === null ? dash : f.a1c(model.eA1c.value) }}</Trans>
             </span>
           )}
           <span className="report-previous">
             {a1c ? (
               <Trans>
-                Latest lab HbA1c up to {end}: {f.a1c(a1c.percent)} on {f.date(a1c.recordedAt)}
+                Latest lab HbA1c up to {end}: {{ hba1c: f.a1c(a1c.percent) }} on {{ measuredOn: f.date(a1c.recordedAt) }}
               </Trans>
             ) : (
               <Trans>No lab HbA1c recorded.</Trans>
@@ -113,7 +113,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
               <Trans>Not shown: needs at least {MIN_READINGS_FOR_VARIABILITY} readings.</Trans>
             ) : (
               <Trans>
-                SD {f.glucose(o.sd)} {f.unit}; the goal is a CV of 36% or less.
+                SD {{ sd: f.glucose(o.sd) }} {{ unit: f.unit }}; the goal is a CV of 36% or less.
               </Trans>
             )}
           </span>

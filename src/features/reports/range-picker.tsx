@@ -129,7 +129,7 @@ export function RangePicker({ today, value, onChange }: RangePickerProps) {
       )}
       <p className="muted report-range-now" role="status">
         <Trans>
-          Showing {day(value.from)} to {day(value.to)} ({days} days).
+          Showing {{ from: day(value.from) }} to {{ to: day(value.to) }} ({days} days).
         </Trans>
       </p>
     </section>

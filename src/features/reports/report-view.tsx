@@ -41,7 +41,7 @@ export function ReportHead({
           {patient.hospital ? <span>{patient.hospital}</span> : null}
           <span data-testid="report-period">
             <Trans>
-              {f.day(range.from)} – {f.day(range.to)} ({model.days} days)
+              {{ from: f.day(range.from) }} – {{ to: f.day(range.to) }} ({{ days: model.days }} days)
             </Trans>
           </span>
         </p>

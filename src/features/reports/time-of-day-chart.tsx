@@ -49,7 +49,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
   const summary =
     points.length === 0
       ? t`No readings in this period.`
-      : t`${points.length} readings by time of day; most between ${clock(busiest.start)} and ${clock((busiest.start + PROFILE_BAND_HOURS) % 24)}.`;
+      : t`${{ count: points.length }} readings by time of day; most between ${{ from: clock(busiest.start) }} and ${{ to: clock((busiest.start + PROFILE_BAND_HOURS) % 24) }}.`;
 
   return (
     <section className="card report-chart" aria-labelledby="report-tod-title">
@@ -110,7 +110,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
             <li>
               <span className="report-swatch report-swatch--band" />{' '}
               <Trans>
-                Target {f.glucose(TARGET.low)}–{f.glucose(TARGET.high)} {f.unit}
+                Target {{ low: f.glucose(TARGET.low) }}–{{ high: f.glucose(TARGET.high) }} {{ unit: f.unit }}
               </Trans>
             </li>
           </ul>
@@ -127,7 +127,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
             <div className="table-scroll" tabIndex={0} role="region" aria-label={t`Readings by time of day`}>
               <table className="report-table">
                 <caption className="visually-hidden">
-                  <Trans>Readings by time of day ({f.unit})</Trans>
+                  <Trans>Readings by time of day ({{ unit: f.unit }})</Trans>
                 </caption>
                 <thead>
                   <tr>

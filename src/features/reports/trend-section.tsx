@@ -42,7 +42,7 @@ export function TrendSection({
   const summary =
     o.count === 0
       ? t`No readings in this period.`
-      : t`${o.count} readings from ${f.day(from)} to ${f.day(to)}; ${percent} within the target range ${low}–${high} ${f.unit}.`;
+      : t`${{ count: o.count }} readings from ${{ from: f.day(from) }} to ${{ to: f.day(to) }}; ${percent} within the target range ${low}–${high} ${{ unit: f.unit }}.`;
   const days = model.logbook.filter((d) => d.fasting.length + d.postprandial.length + d.random.length > 0);
   const list = (values: LoggedValue[]) => values.map((v) => f.glucose(v)).join(', ');
   return (
@@ -64,7 +64,7 @@ export function TrendSection({
           })}
           <p className="field-hint">
             <Trans>
-              The shaded band is the target range, {low}–{high} {f.unit}.
+              The shaded band is the target range, {low}–{high} {{ unit: f.unit }}.
             </Trans>
           </p>
         </>
@@ -77,7 +77,7 @@ export function TrendSection({
           <div className="table-scroll" tabIndex={0} role="region" aria-label={t`Logbook`}>
             <table className="report-table">
               <caption className="visually-hidden">
-                <Trans>Readings by day ({f.unit})</Trans>
+                <Trans>Readings by day ({{ unit: f.unit }})</Trans>
               </caption>
               <thead>
                 <tr>

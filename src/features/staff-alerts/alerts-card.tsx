@@ -64,7 +64,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         </h2>
         <p>
           {levels.length === 1 ? (
-            <Trans>When a patient of your hospitals records a glucose below {level(levels[0] ?? SEVERE_LOW_LEVEL.default)}, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
+            <Trans>When a patient of your hospitals records a glucose below {{ level: level(levels[0] ?? SEVERE_LOW_LEVEL.default) }}, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
           ) : (
             <Trans>When a patient of your hospitals records a glucose below their hospital’s level, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
           )}
@@ -73,7 +73,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
           <ul className="staff-alerts-levels">
             {hospitals.map((h) => (
               <li key={h._id}>
-                {h.name}: <Trans>below {level(h.severeLowMgDl ?? SEVERE_LOW_LEVEL.default)}</Trans>
+                {h.name}: <Trans>below {{ level: level(h.severeLowMgDl ?? SEVERE_LOW_LEVEL.default) }}</Trans>
               </li>
             ))}
           </ul>

@@ -48,7 +48,7 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
     <div className="sm-stack">
       <h2 className="sm-patient-title">
         <Trans>
-          {patient.name} (hospital number {patient.hospNo})
+          {{ patientName: patient.name }} (hospital number {{ hospitalNumber: patient.hospNo }})
         </Trans>
       </h2>
       <PatientEdit key={patient._id} patient={patient} hospitals={staff.hospitals} onSaved={(p) => fetched && setSaved({ over: fetched, patient: p })} />

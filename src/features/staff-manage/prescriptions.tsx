@@ -74,9 +74,9 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
                   {p.name} · <DoseText dose={p.dose} />
                 </strong>
                 <span className="muted">
-                  <Trans>No. {p.prescrNo}</Trans>
-                  {p.startDate && <> · {t`from ${day(p.startDate)}`}</>}
-                  {p.endDate && <> · {t`until ${day(p.endDate)}`}</>}
+                  <Trans>No. {{ prescriptionNo: p.prescrNo }}</Trans>
+                  {p.startDate && <> · {t`from ${{ startDate: day(p.startDate) }}`}</>}
+                  {p.endDate && <> · {t`until ${{ endDate: day(p.endDate) }}`}</>}
                   {' · '}
                   {!p.active ? t`Ended` : p.endDate === today ? t`Last day today` : t`Active`}
                 </span>
@@ -86,7 +86,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
                   <button
                     type="button"
                     className="button button--secondary button--small"
-                    aria-label={t`End ${p.name}`}
+                    aria-label={t`End ${{ medicine: p.name }}`}
                     onClick={() => {
                       setEndDate(localDateKey(new Date()));
                       setEndError(undefined);
@@ -104,7 +104,7 @@ export function Prescriptions({ hospNo }: { hospNo: string }) {
       <PrescriptionAdd hospNo={hospNo} onAdded={reload} />
       <ConfirmDialog
         open={ending !== undefined}
-        title={t`End ${ending?.name ?? ''}?`}
+        title={t`End ${{ medicine: ending?.name ?? '' }}?`}
         confirmLabel={t`End prescription`}
         danger
         onConfirm={() => inBackground(end(), 'Ending the prescription failed')}

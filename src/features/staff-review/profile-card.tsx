@@ -67,7 +67,7 @@ export function ProfileCard({ bundle }: { bundle: ReviewBundle }) {
       </dl>
       <p className="muted" data-testid="review-last-sync">
         {bundle.lastSyncAt ? (
-          <Trans>Last sync of the patient's device: {f.dateTime(bundle.lastSyncAt)}</Trans>
+          <Trans>Last sync of the patient's device: {{ lastSync: f.dateTime(bundle.lastSyncAt) }}</Trans>
         ) : (
           <Trans>Last sync of the patient's device: never</Trans>
         )}

@@ -50,7 +50,7 @@ export function OpenedHere({ onOpen }: { onOpen: (hospNo: string) => void }) {
                 <strong>{p.name}</strong> <span className="muted">{p.hospNo}</span>
               </span>
               <span className="muted opened-here-when">
-                <Trans>Fetched {when.format(new Date(p.fetchedAt))}</Trans>
+                <Trans>Fetched {{ fetchedAt: when.format(new Date(p.fetchedAt)) }}</Trans>
               </span>
               <OpenReportButton patient={p} onOpen={onOpen} />
             </li>

@@ -24,22 +24,22 @@ export function ReasonChip({ reason, days }: { reason: WorklistReason; days: num
   let text: ReactNode;
   switch (reason.code) {
     case 'severe-low':
-      text = v === null ? t`Severe low` : t`Severe low: lowest ${g(v)} ${unit}`;
+      text = v === null ? t`Severe low` : t`Severe low: lowest ${{ lowest: g(v) }} ${unit}`;
       break;
     case 'low-time':
-      text = t`Below ${g(70)} ${unit}: ${pct(v ?? 0)} of readings`;
+      text = t`Below ${{ level: g(70) }} ${unit}: ${{ percent: pct(v ?? 0) }} of readings`;
       break;
     case 'no-data':
       text = v === null ? t`No readings yet` : <Plural value={v} one="No readings for # day" other="No readings for # days" />;
       break;
     case 'low-tir':
-      text = t`In range: ${pct(v ?? 0)} of readings`;
+      text = t`In range: ${{ percent: pct(v ?? 0) }} of readings`;
       break;
     case 'missed-doses':
-      text = t`Doses marked taken: ${pct(v ?? 0)}`;
+      text = t`Doses marked taken: ${{ percent: pct(v ?? 0) }}`;
       break;
     case 'rising-mean':
-      text = t`Mean up ${g(v ?? 0)} ${unit}`;
+      text = t`Mean up ${{ rise: g(v ?? 0) }} ${unit}`;
       break;
     case 'sparse-data': {
       const withReadings = v ?? 0;

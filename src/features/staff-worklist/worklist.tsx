@@ -79,7 +79,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
         <div className="worklist-status" role="alert">
           <p className={kept ? 'worklist-offline' : 'error-text'}>
             {kept ? (
-              <Trans>Offline: this is the worklist this device fetched {at(kept.computedAt)}. It is brought up to date when the server can be reached.</Trans>
+              <Trans>Offline: this is the worklist this device fetched {{ fetchedAt: at(kept.computedAt) }}. It is brought up to date when the server can be reached.</Trans>
             ) : (
               <Trans>The worklist could not be loaded. Check the connection, then try again.</Trans>
             )}
@@ -97,7 +97,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
       {data && data.patients.length > 0 && (
         <>
           <p className="muted worklist-computed">
-            <Trans>Worked out {at(data.computedAt)}.</Trans>
+            <Trans>Worked out {{ computedAt: at(data.computedAt) }}.</Trans>
           </p>
           <ol className="worklist-items" start={(data.page - 1) * data.limit + 1}>
             {data.patients.map((p) => (
@@ -119,7 +119,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
                 )}
                 <p className="muted worklist-when">
                   <Trans>
-                    Last reading {at(p.lastReadingAt)} · last sync {at(p.lastSyncAt)}
+                    Last reading {{ lastReading: at(p.lastReadingAt) }} · last sync {{ lastSync: at(p.lastSyncAt) }}
                   </Trans>
                 </p>
                 <OpenReportButton patient={p} className="worklist-open" onOpen={onOpen} />

@@ -100,7 +100,7 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
       {refusal.status === 409 && (
         <p>
           {current && typeof current === 'object' ? (
-            <Trans>Now on the server: {describeRecord(i18n, op.collection, current as Record<string, unknown>, unit)}</Trans>
+            <Trans>Now on the server: {{ serverValue: describeRecord(i18n, op.collection, current as Record<string, unknown>, unit) }}</Trans>
           ) : (
             <Trans>It has been removed on the server.</Trans>
           )}
@@ -108,7 +108,7 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
       )}
       {record.held.length > 0 && (
         <p className="field-hint">
-          <Plural value={record.held.length} one="# later change of this entry waits with it." other="# later changes of this entry wait with it." />
+          <Plural value={{ count: record.held.length }} one="# later change of this entry waits with it." other="# later changes of this entry wait with it." />
         </p>
       )}
       <div className="refused-actions">

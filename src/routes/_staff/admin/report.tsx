@@ -117,7 +117,7 @@ function Page() {
             {state.offline ? (
               <Trans>You are offline and this patient's data has not been fetched on this device yet.</Trans>
             ) : (
-              <Trans>The patient's data could not be loaded: {state.message}</Trans>
+              <Trans>The patient's data could not be loaded: {{ reason: state.message }}</Trans>
             )}
           </p>
           <button type="button" className="button" onClick={reload}>
