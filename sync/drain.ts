@@ -83,7 +83,8 @@ export const backoffMs = (attempts: number) => Math.min(MAX_BACKOFF_MS, FIRST_BA
 let localTail: Promise<unknown> = Promise.resolve();
 
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
-  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  // The page's Navigator and the worker's WorkerNavigator both have locks; Node (the unit tests) has no navigator.
+  const locks: LockManager | undefined = typeof navigator === 'undefined' ? undefined : navigator.locks;
   if (locks) return locks.request('eddy-outbox', fn) as Promise<T>;
   const run = localTail.then(fn);
   localTail = run.catch(() => undefined);

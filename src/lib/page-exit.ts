@@ -9,6 +9,9 @@ import { inBackground } from '../../sync/log.ts';
 
 type Listener = () => unknown;
 
+/** A worker's global scope class; none in a page (this file is type-checked with the DOM's types, and runs in both). */
+declare const WorkerGlobalScope: (abstract new () => object) | undefined;
+
 const listeners = new Set<Listener>();
 let listening = false;
 
