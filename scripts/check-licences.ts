@@ -144,7 +144,7 @@ export function parseAllowList(text: string): AllowedEntry[] {
   return value.map((entry: unknown, i) => {
     const e = entry as Record<string, unknown>;
     for (const key of ['package', 'licence', 'reason']) {
-      if (typeof e?.[key] !== 'string' || (e[key] as string).trim() === '') throw new Error(`${ALLOW_FILE} entry ${i + 1}: "${key}" must be a non-empty string`);
+      if (typeof e?.[key] !== 'string' || (e[key]).trim() === '') throw new Error(`${ALLOW_FILE} entry ${i + 1}: "${key}" must be a non-empty string`);
     }
     return { package: e['package'] as string, licence: e['licence'] as string, reason: e['reason'] as string };
   });

@@ -270,5 +270,5 @@ export function registerPushHandlers(replay: () => Promise<unknown>): void {
     keepAlive(event, handleClick(event.action, event.notification.data as Partial<NotificationData> | null, replay));
   });
 
-  self.addEventListener('pushsubscriptionchange', (event) => keepAlive(event, resubscribe(event as PushSubscriptionChangeEvent, replay)));
+  self.addEventListener('pushsubscriptionchange', (event) => keepAlive(event, resubscribe(event, replay)));
 }

@@ -68,7 +68,7 @@ describe('api client', () => {
     expect((await api.get('/glucose').catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401, message: MSG_SESSION_EXPIRED });
     expect(fetched).toBe(1);
     // A login, or a call with a token of its own, is not the stopped session's.
-    expect((await api.post('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password }, { checksCredentials: true })) as { token: string }).toHaveProperty('token');
+    expect(await api.post<{ token: string }>('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password }, { checksCredentials: true })).toHaveProperty('token');
     expect((await api.post('/admin/verifyToken', undefined, { token: 'y'.repeat(43) }).catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401 });
     expect(fetched).toBe(3);
   });

@@ -65,7 +65,7 @@ describe('a clock set back', () => {
     await r.awaitInitialReplication();
     const first = lab('first');
     const written = await db.labTests.internalStorageInstance.bulkWrite(
-      [{ document: { ...first, _deleted: false, _attachments: {}, _rev: '1-ahead', _meta: { lwt: start + aheadBy } } as never }],
+      [{ document: { ...first, _deleted: false, _attachments: {}, _rev: '1-ahead', _meta: { lwt: start + aheadBy } } }],
       'clock-ahead',
     );
     expect(written.error).toEqual([]);

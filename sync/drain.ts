@@ -85,7 +85,7 @@ let localTail: Promise<unknown> = Promise.resolve();
 export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
   // The page's Navigator and the worker's WorkerNavigator both have locks; Node (the unit tests) has no navigator.
   const locks: LockManager | undefined = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  if (locks) return locks.request('eddy-outbox', fn) as Promise<T>;
+  if (locks) return locks.request('eddy-outbox', fn);
   const run = localTail.then(fn);
   localTail = run.catch(() => undefined);
   return run;

@@ -412,7 +412,7 @@ function identifierHashOf(input: { identifier: string; hashFunction: (text: stri
 async function localDocs<Doc extends { _id: string }>(collection: RxCollection<Doc>, ids: string[]): Promise<Map<string, Doc>> {
   const found = await collection.findByIds(ids).exec();
   const out = new Map<string, Doc>();
-  for (const [id, doc] of found) out.set(id, doc.toMutableJSON(false) as Doc);
+  for (const [id, doc] of found) out.set(id, doc.toMutableJSON(false));
   return out;
 }
 

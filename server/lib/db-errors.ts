@@ -7,7 +7,7 @@ interface DriverError {
 /** The error with that SQLSTATE: the error itself or a driver error Drizzle wrapped in it. */
 function withCode(err: unknown, code: string): DriverError | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as DriverError).code === code) return e as DriverError;
+    if ((e as DriverError).code === code) return e;
   }
   return undefined;
 }

@@ -155,11 +155,11 @@ export const worklistRepo = {
       order by top desc, reason_count desc, lowest asc nulls last, name asc, hosp_no asc
       limit ${opts.limit} offset ${opts.offset}`);
     });
-    const rows = (result as unknown as { rows: (Row & { total: number | string })[] }).rows;
+    const rows = (result as { rows: (Row & { total: number | string })[] }).rows;
     let total = rows.length > 0 ? Number(rows[0]?.total) : undefined;
     if (total === undefined) {
       const counted = await db.execute(sql`select count(*)::int as n from patients where hospital_id = ${opts.hospitalId}`);
-      total = Number((counted as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+      total = Number((counted as { rows: { n: number }[] }).rows[0]?.n ?? 0);
     }
     return {
       total,

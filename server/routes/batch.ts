@@ -6,9 +6,8 @@
 // the writes before it commit, and the answer lists the results of those that ran, the refused one
 // last. The device handles each result as the answer of that write's own request; what did not run
 // stays queued and goes in its next request.
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import { answers, batchAnswer } from '../../schemas/api.ts';
-import { batchSchema, type BatchPath } from '../../schemas/batch.ts';
+import { batchSchema } from '../../schemas/batch.ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { HttpError } from '../http/errors.ts';
@@ -28,7 +27,7 @@ export interface BatchResult {
 
 export function batchRoutes(api: TypedApp, ctx: AppContext): void {
   const ajv = bodyAjv();
-  const writes = new Map(PATIENT_WRITES.map((w) => [w.path, { ...w, validate: ajv.compile(w.schema) as ValidateFunction }]));
+  const writes = new Map(PATIENT_WRITES.map((w) => [w.path, { ...w, validate: ajv.compile<unknown>(w.schema) }]));
 
   api.post('/batch', { preHandler: patientAccess(ctx, { write: true }), schema: { summary: 'Replay queued writes in order, in one transaction; each result is the answer its own route would give', body: batchSchema, response: answers(batchAnswer) } }, async (req) => {
     const subject = requireSubject(req);
@@ -39,12 +38,12 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
       results = [];
       return ctx.db.transaction(async (tx) => {
         for (const m of req.body.mutations) {
-          const w = writes.get(m.path as BatchPath);
+          const w = writes.get(m.path);
           if (!w) throw new Error(`batch schema let through ${m.path}`);
           // The route's own Ajv changes the body it checks (defaults, extra keys dropped): so does this.
           const body = structuredClone(m.body) as Record<string, unknown>;
           if (!w.validate(body)) {
-            const error = pickAjvError((w.validate.errors ?? []) as ErrorObject[]);
+            const error = pickAjvError(w.validate.errors ?? []);
             results.push({ status: 400, body: { message: error ? describeAjvError(error, 'body') : 'body is not valid' } });
             return;
           }

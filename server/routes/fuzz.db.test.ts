@@ -24,7 +24,7 @@ function routesFromSource(): Route[] {
     const src = readFileSync(path.join(dir, file), 'utf8');
     // `api.post('/path', …)`, and the patient writes registered from one table (patient-writes.ts).
     for (const m of src.matchAll(/\b(?:api\.(get|post|put|patch|delete)\(|postPatientWrite\(\s*api,\s*ctx,)\s*'([^']+)'/g)) {
-      out.push({ method: (m[1] ?? 'post').toUpperCase() as HTTPMethods, path: `/api${m[2] ?? ''}` });
+      out.push({ method: (m[1] ?? 'post').toUpperCase(), path: `/api${m[2] ?? ''}` });
     }
   }
   return out;

@@ -149,7 +149,7 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
     }
   }
   // Today's readings lie in the past only.
-  const past = readings.filter((x) => (x.recordedAt as Date).getTime() <= now.getTime());
+  const past = readings.filter((x) => (x.recordedAt).getTime() <= now.getTime());
   for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
 
   const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
@@ -252,7 +252,7 @@ async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, 
   }
   // The night low (below 54 mg/dL) a day before.
   if (pattern === 'severe-low') readings.push({ id: randomUUID(), patientId, type: 'Random', valueMgDl: 45, recordedAt: new Date(now.getTime() - 20 * 3600_000) });
-  const past = readings.filter((x) => (x.recordedAt as Date).getTime() <= now.getTime());
+  const past = readings.filter((x) => (x.recordedAt).getTime() <= now.getTime());
   for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
 
   const takeRate = pattern === 'missed-doses' ? 0.5 : pattern === 'high-and-missed' ? 0.6 : 0.95;

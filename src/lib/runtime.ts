@@ -134,7 +134,7 @@ async function beginFirstPulls(s: StoredSession): Promise<void> {
   // Another login since, or the replications already pulling: nothing to begin.
   if ((now.status === 'logged-in' && now.session.token !== s.token) || replications.length > 0) return;
   // Every mapping the module exports; only the versioned ones pull from a version.
-  r.beginFirstPulls(api, Object.values(m) as unknown as RestMapping<{ _id: string }>[], s.hospNo, s.token);
+  r.beginFirstPulls(api, Object.values(m), s.hospNo, s.token);
   dropFirstPulls = r.dropFirstPulls;
 }
 

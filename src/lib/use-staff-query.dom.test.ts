@@ -8,7 +8,7 @@ import { useStaffQuery, type StaffQueryResult } from './use-staff-query.ts';
 function fakeApi() {
   const open: { path: string; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
   vi.spyOn(staffRuntime.api, 'get').mockImplementation(
-    (path: string) => new Promise((resolve, reject) => open.push({ path, resolve: resolve as (v: unknown) => void, reject })) as never,
+    (path: string) => new Promise((resolve, reject) => open.push({ path, resolve: resolve, reject })),
   );
   const take = (path: string) => {
     const i = open.findIndex((o) => o.path === path);

@@ -718,7 +718,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
             ? s.tests.filter((x) => x.name === r.name).map((x) => x.value as number | string)
             : r.kind === 'appt'
               ? s.appointments.filter((x) => x.doctor === r.name).map((x) => (x.notes ?? '') as number | string)
-              : s.symptoms.filter((x) => x.symptom === r.name).map(() => '' as number | string);
+              : s.symptoms.filter((x) => x.symptom === r.name).map(() => '');
         if (r.deleted) {
           if (rows.length) {
             result.diverged++;

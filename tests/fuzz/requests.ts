@@ -79,10 +79,10 @@ function authHeaders(auth: Auth): fc.Arbitrary<Record<string, string>> {
   switch (auth) {
     case 'patient':
     case 'patient2':
-      return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-device-id': deviceId, 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] }) as fc.Arbitrary<Record<string, string>>;
+      return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-device-id': deviceId, 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] });
     case 'admin':
     case 'doctor':
-      return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] }) as fc.Arbitrary<Record<string, string>>;
+      return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] });
     case 'bogus':
       return fc.constantFrom(...FORGED_TOKENS).chain((t) => fc.constantFrom({ authorization: `Bearer ${t}` }, { authorization: t }, { authorization: `Basic ${t}` }));
     default:

@@ -239,7 +239,7 @@ function buildValidObject(schema: JsonSchema, hints: Hints): fc.Arbitrary<Record
   for (const [k, v] of Object.entries(props)) model[k] = valid(asSchema(v) ?? {}, hints, k);
   const extra = schema['additionalProperties'];
   const extraSchema = asSchema(extra);
-  let arb: fc.Arbitrary<Record<string, unknown>> = fc.record(model, { requiredKeys: required.filter((k) => k in model) }) as fc.Arbitrary<Record<string, unknown>>;
+  let arb: fc.Arbitrary<Record<string, unknown>> = fc.record(model, { requiredKeys: required.filter((k) => k in model) });
   if (extraSchema && Object.keys(props).length === 0) {
     const keys = asSchema(schema['propertyNames']);
     arb = fc.dictionary(keys ? (valid(keys, hints, undefined) as fc.Arbitrary<string>) : fc.string({ maxLength: 20 }), valid(extraSchema, hints, undefined), {

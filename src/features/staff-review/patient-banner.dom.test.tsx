@@ -22,7 +22,7 @@ const bundle = (profile: Partial<ReviewBundle['profile']>): ReviewBundle =>
     prescriptions: [],
     doses: [],
     lastSyncAt: null,
-  }) as unknown as ReviewBundle;
+  });
 
 function banner(b: ReviewBundle): string {
   render(

@@ -9,7 +9,6 @@ import {
   getQueryMatcher,
   getSortComparator,
   type PreparedQuery,
-  type RxDocumentData,
   type RxStorage,
   type RxStorageInstance,
   type RxStorageInstanceCreationParams,
@@ -65,7 +64,7 @@ export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie
     const index = (tx as { idbtrans: IDBTransaction }).idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME).index(indexName);
     stored = await request(index.getAll(keyRange, count));
   });
-  let rows = stored.map((row) => fromDexieToStorage(state.booleanIndexes, row) as RxDocumentData<RxDocType>);
+  let rows = stored.map((row) => fromDexieToStorage<RxDocType>(state.booleanIndexes, row));
   if (matcher) rows = rows.filter((doc) => matcher(doc));
   if (!plan.sortSatisfiedByIndex) rows = rows.sort(getSortComparator(instance.schema, query));
   return { documents: rows.slice(skip, skipPlusLimit) };
@@ -96,10 +95,10 @@ export async function dexieBulkGet(state: DexieState, keys: readonly unknown[], 
     const storedInRange = await request(store.count(range));
     if (storedInRange > keys.length * STORED_KEYS_PER_KEY) return;
     const stored = new Set(storedInRange === 0 ? [] : await request(store.getAllKeys(range)));
-    const found = (keys as readonly string[]).filter((key) => stored.has(key));
+    const found = (keys).filter((key) => stored.has(key));
     const values = await getEach(store, found);
     const byKey = new Map(found.map((key, i) => [key, values[i]]));
-    rows = keys.map((key) => byKey.get(key as string));
+    rows = keys.map((key) => byKey.get(key));
   });
   return rows ?? fallback(keys);
 }
@@ -262,7 +261,7 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
   return {
     ...dexie,
     async createStorageInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, unknown>): Promise<RxStorageInstance<RxDocType, DexieStorageInternals, unknown>> {
-      const instance = (await dexie.createStorageInstance(params as RxStorageInstanceCreationParams<RxDocType, never>)) as RxStorageInstanceDexie<RxDocType>;
+      const instance = await dexie.createStorageInstance<RxDocType>(params as RxStorageInstanceCreationParams<RxDocType, never>);
       const state: DexieState = await instance.internals;
       // One Dexie database (and table) may serve several instances of the same collection.
       if (!fastReads.has(state.dexieTable)) {
@@ -275,7 +274,7 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
           table.bulkPut = (rows) => dexieBulkPut(state, rows, dexiePut);
         }
         // Instances whose rows have a sealed field (encrypted-storage.ts) keep their groups here.
-        if (SEALED_FIELD in (params.schema.properties as object)) keepSealedGroups(state, instance.primaryPath as string, dexieGet);
+        if (SEALED_FIELD in (params.schema.properties as object)) keepSealedGroups(state, instance.primaryPath, dexieGet);
       }
       const groups = groupStores.get(state.dexieTable);
       if (groups) provideSealedGroups(instance, groups);
@@ -283,5 +282,5 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
       instance.query = (prepared) => (instance.closed ? cursorQuery(prepared) : dexieBulkQuery(instance, prepared));
       return instance;
     },
-  } as RxStorage<DexieStorageInternals, unknown>;
+  };
 }

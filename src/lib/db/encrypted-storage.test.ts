@@ -13,7 +13,6 @@ import {
   type MangoQuery,
   type RxDocumentData,
   type RxJsonSchema,
-  type RxStorage,
   type RxStorageChangeEvent,
   type RxStorageInstance,
   type RxStorageWriteErrorConflict,
@@ -256,7 +255,7 @@ describe('wrappedAesGcmStorage', () => {
 
   it('seals the copies of documents that RxDB replication keeps in its meta storage', async () => {
     const key = await newKey();
-    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
+    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: () => Promise.resolve(key) });
     const db = await createRxDatabase({ name: 'replicated', storage, multiInstance: false });
     toClose.push(db);
     const { notes: collection } = await db.addCollections({ notes: { schema: { ...noteSchema, encrypted: ['title', 'body', 'score'] } } });
@@ -310,7 +309,7 @@ describe('wrappedAesGcmStorage', () => {
 
   /** A replicated notes collection whose pulls hand out `served`; its meta storage's rows read raw. */
   async function replicatedNotes(key: CryptoKey, name: string, served: () => Note[], live = false) {
-    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
+    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: () => Promise.resolve(key) });
     const db = await createRxDatabase({ name, storage, multiInstance: false });
     const { notes: collection } = await db.addCollections({ notes: { schema: noteSchema } });
     const { replication, pushed } = await replicateForTest(collection, 'notes-copies', served, live);
@@ -359,7 +358,7 @@ describe('wrappedAesGcmStorage', () => {
 
   it('still reads copies sealed whole, as stored before copies were sealed as their documents', async () => {
     const key = await newKey();
-    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie() as RxStorage<unknown, unknown>, getKey: () => Promise.resolve(key) });
+    const storage = wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: () => Promise.resolve(key) });
     const metaOf = (schema: RxJsonSchema<RxDocumentData<Note>>) =>
       storage.createStorageInstance<Record<string, unknown>>({
         databaseInstanceToken: randomToken(10),

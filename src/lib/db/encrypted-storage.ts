@@ -480,7 +480,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           await sealParts(parts, key, staged);
           const rows = writes.map((row, i): BulkWriteRow<unknown> => {
             const document = (parts[i] as Part).doc as unknown as RxDocumentData<unknown>;
-            originals.set(document, row.document as RxDocumentData<RxDocType>);
+            originals.set(document, row.document);
             const before = befores[i];
             if (!row.previous || !before) return { document };
             // This tab's own change events get the caller's objects back.
@@ -494,9 +494,9 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const asked = new Map(writes.map((row) => [docIdOf(row.document as unknown as Json), row]));
         const error = await Promise.all(
           result.error.map(async (err): Promise<RxStorageWriteError<RxDocType>> => {
-            const writeRow = asked.get(err.documentId) ?? (err.writeRow as BulkWriteRow<RxDocType>);
+            const writeRow = asked.get(err.documentId) ?? (err.writeRow);
             const inDb = (err as RxStorageWriteErrorConflict<RxDocType>).documentInDb as RxDocumentData<unknown> | undefined;
-            return inDb ? { ...(err as RxStorageWriteErrorConflict<RxDocType>), writeRow, documentInDb: await open(inDb) } : { ...(err as RxStorageWriteError<RxDocType>), writeRow };
+            return inDb ? { ...(err as RxStorageWriteErrorConflict<RxDocType>), writeRow, documentInDb: await open(inDb) } : { ...(err), writeRow };
           }),
         );
         // Change events are emitted before a write resolves (RxDB's rule), also when opening them waits.
@@ -506,7 +506,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       /** Each document as the caller knows it: this tab's own writes as written, others opened together. */
       async function plainsOf(docs: readonly (RxDocumentData<RxDocType> | undefined)[]): Promise<(RxDocumentData<RxDocType> | undefined)[]> {
         const sealed = docs.filter((doc): doc is RxDocumentData<RxDocType> => doc !== undefined && !originals.has(doc));
-        const opened = await openMany(sealed as unknown as RxDocumentData<unknown>[]);
+        const opened = await openMany(sealed);
         const byRow = new Map<object, RxDocumentData<RxDocType>>(sealed.map((doc, i) => [doc, opened[i] as RxDocumentData<RxDocType>]));
         return docs.map((doc) => (doc ? (originals.get(doc) ?? byRow.get(doc)) : doc));
       }
@@ -567,7 +567,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       }
 
       const needsDecryptedQuery = (query: FilledMangoQuery<RxDocType>): boolean =>
-        selectorTouches(query.selector as unknown as Selector, encrypted) ||
+        selectorTouches(query.selector, encrypted) ||
         (query.sort as unknown as Json[]).some((p) => touchesPath(sortField(p), encrypted));
 
       wrapped.query = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> => ({

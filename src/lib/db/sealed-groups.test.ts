@@ -239,7 +239,7 @@ describe('documents sealed in groups', () => {
     await first.close();
     const { docs, attachments } = await raw(name);
     const row = (id: string) => docs.find((d) => d['id'] === id) ?? {};
-    const [groupA, groupB] = storedGroups(attachments as { id: string; data: string; rows: number }[]) as { id: string; data: string; rows: number }[];
+    const [groupA, groupB] = storedGroups(attachments) as { id: string; data: string; rows: number }[];
     if (!groupA || !groupB) throw new Error('two groups expected');
 
     // r00001 given r00002's reference; r00003 given another place in its own group.
