@@ -33,7 +33,6 @@ import {
   type RxStorageBulkWriteResponse,
   type RxStorageChangeEvent,
   type RxStorageWriteError,
-  type RxStorageWriteErrorConflict,
   type RxJsonSchema,
   type RxStorage,
   type RxStorageCountResult,
@@ -85,6 +84,19 @@ interface SealedCollection {
 type Json = Record<string, unknown>;
 type Selector = Record<string, unknown>;
 
+/**
+ * This wrapper moves fields by path for every collection alike, so it handles documents, selectors
+ * and sorts as plain JSON objects: what RxDB's generic types say about them adds nothing here.
+ */
+const asJson = (value: object): Json => value as Json;
+/**
+ * A row put together here (the caller's fields, or the plain ones and the sealed field) handed to
+ * RxDB as the document type it asked for: RxDB checks rows against the collection's JSON schema,
+ * which says more than a generic type parameter could.
+ */
+// eslint-disable-next-line no-restricted-syntax -- see above: a JSON object becomes the collection's row type
+const asRow = <T>(doc: Json): RxDocumentData<T> => doc as unknown as RxDocumentData<T>;
+
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Does a field path of a selector or sort touch an encrypted path (equal, inside, or a parent)? */
@@ -124,7 +136,7 @@ function plainPartOf(selector: Selector, encrypted: readonly string[]): Selector
   return out;
 }
 
-const sortField = (part: Json): string => Object.keys(part)[0] ?? '';
+const sortField = (part: object): string => Object.keys(part)[0] ?? '';
 
 /** Removes `path` from a JSON Schema's properties and required lists (nested paths too). */
 function dropFromSchema(schema: Json, path: string): void {
@@ -174,7 +186,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       // is reused when the plaintext is the same. Its plain fields are stored as plainly as the
       // document's own. Copies sealed whole before stay readable (no `docData` in the row).
       const isMeta = schema.title === REPLICATION_META_TITLE;
-      const docDataSchema: unknown = isMeta ? (schema.properties as unknown as Json)[META_DOC_FIELD] : undefined;
+      const docDataSchema: unknown = isMeta ? asJson(schema.properties)[META_DOC_FIELD] : undefined;
       const parent = isObject(docDataSchema) && isObject(docDataSchema['properties']) ? collections.get(docDataSchema['properties']) : undefined;
       const prefix = parent ? `${META_DOC_FIELD}.` : '';
       const wholeCopy: readonly string[] = [...(schema.encrypted ?? [])];
@@ -194,13 +206,15 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
 
       // What the inner storage holds: the plain fields plus the sealed one, and no `encrypted`
       // (RxDB storages refuse schemas that still ask for encryption).
-      const innerSchemaJson = clone(schema) as unknown as Json;
+      const innerSchemaJson = asJson(clone(schema));
       delete innerSchemaJson['encrypted'];
       for (const path of encrypted) dropFromSchema(innerSchemaJson, path);
       const innerProps = innerSchemaJson['properties'];
       if (isObject(innerProps)) innerProps[SEALED_FIELD] = { type: 'string' };
       const innerRequired = innerSchemaJson['required'];
       innerSchemaJson['required'] = [...(Array.isArray(innerRequired) ? innerRequired : []), SEALED_FIELD];
+      // The collection's own schema, less the encrypted paths and plus the sealed field.
+      // eslint-disable-next-line no-restricted-syntax -- built from the collection's RxJsonSchema by the edits above
       const innerSchema = innerSchemaJson as unknown as RxJsonSchema<RxDocumentData<RxDocType>>;
 
       const instance = await storage.createStorageInstance<RxDocType>({ ...params, schema: innerSchema });
@@ -244,8 +258,8 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         bound: string;
         plain: string;
       }
-      const split = (docData: unknown): Part => {
-        const doc: Json = { ...(docData as Json) };
+      const split = (docData: object): Part => {
+        const doc: Json = { ...asJson(docData) };
         copyRoots(doc);
         const secret: Json = {};
         for (const path of encrypted) {
@@ -298,12 +312,14 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       async function seal(docData: RxDocumentWriteData<RxDocType>): Promise<RxDocumentData<RxDocType>> {
         const part = split(docData);
         await sealParts([part], await getKey(), []);
-        return part.doc as unknown as RxDocumentData<RxDocType>;
+        return asRow<RxDocType>(part.doc);
       }
 
       // The groups opened lately, per key: the rows of one group are mostly read together, and each
       // group is read from storage and decrypted once for all of them.
       type Member = [boundId: string, plain: string];
+      const isMemberList = (value: unknown): value is Member[] =>
+        Array.isArray(value) && value.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string');
       const openedGroups = new WeakMap<CryptoKey, Map<string, Promise<Member[]>>>();
       /** The members of each group asked for, or why it cannot be opened; those not opened lately are read from storage together. */
       async function openGroups(key: CryptoKey, groupIds: readonly string[]): Promise<Map<string, Member[] | Error>> {
@@ -326,9 +342,8 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
             const sealed = (await reading)[i];
             if (sealed === undefined) throw new DecryptionError(`sealed group ${groupId} is not stored`);
             const members: unknown = JSON.parse(await decryptString(key, sealed, groupAdditionalData(groupId)));
-            const valid = Array.isArray(members) && members.every((m) => Array.isArray(m) && m.length === 2 && typeof m[0] === 'string' && typeof m[1] === 'string');
-            if (!valid) throw new DecryptionError(`sealed group ${groupId} malformed`);
-            return members as Member[];
+            if (!isMemberList(members)) throw new DecryptionError(`sealed group ${groupId} malformed`);
+            return members;
           })();
           loads.set(groupId, loading);
           cache.set(groupId, loading);
@@ -359,7 +374,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       }
       const takeApart = (stored: RxDocumentData<unknown>): Stored => {
         // A copy without the sealed field (not `delete`d: that leaves V8 a slower object for every later read).
-        const { [SEALED_FIELD]: sealed, ...doc } = stored as unknown as Json;
+        const { [SEALED_FIELD]: sealed, ...doc } = asJson(stored);
         const id = docIdOf(doc);
         if (typeof sealed !== 'string') throw new DecryptionError(`${params.collectionName}/${id}: sealed data missing`);
         // How this row was sealed: a copy sealed as its document, or as a whole (older rows, checkpoints).
@@ -390,7 +405,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           if (path.includes('.')) setProperty(doc, path, secret[name]);
           else doc[path] = secret[name];
         }
-        return doc as unknown as RxDocumentData<RxDocType>;
+        return asRow<RxDocType>(doc);
       };
 
       /**
@@ -479,24 +494,23 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           );
           await sealParts(parts, key, staged);
           const rows = writes.map((row, i): BulkWriteRow<unknown> => {
-            const document = (parts[i] as Part).doc as unknown as RxDocumentData<unknown>;
+            const document = asRow<unknown>((parts[i] as Part).doc);
             originals.set(document, row.document);
             const before = befores[i];
             if (!row.previous || !before) return { document };
             // This tab's own change events get the caller's objects back.
             originals.set(before.doc, row.previous);
-            return { previous: before.doc as unknown as RxDocumentData<unknown>, document };
+            return { previous: asRow<unknown>(before.doc), document };
           });
           result = await instance.bulkWrite(rows as BulkWriteRow<RxDocType>[], context);
         } finally {
           for (const groupId of staged) groups?.unstage(groupId);
         }
-        const asked = new Map(writes.map((row) => [docIdOf(row.document as unknown as Json), row]));
+        const asked = new Map(writes.map((row) => [docIdOf(asJson(row.document)), row]));
         const error = await Promise.all(
           result.error.map(async (err): Promise<RxStorageWriteError<RxDocType>> => {
             const writeRow = asked.get(err.documentId) ?? (err.writeRow);
-            const inDb = (err as RxStorageWriteErrorConflict<RxDocType>).documentInDb as RxDocumentData<unknown> | undefined;
-            return inDb ? { ...(err as RxStorageWriteErrorConflict<RxDocType>), writeRow, documentInDb: await open(inDb) } : { ...(err), writeRow };
+            return 'documentInDb' in err ? { ...err, writeRow, documentInDb: await open(err.documentInDb) } : { ...err, writeRow };
           }),
         );
         // Change events are emitted before a write resolves (RxDB's rule), also when opening them waits.
@@ -517,6 +531,8 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
             const plain = await plainsOf(bulk.events.flatMap((event) => [event.documentData, event.previousDocumentData]));
             const events = bulk.events.map(
               (event, i) =>
+                // Each event as it was, with its documents opened: its operation says which it has.
+                // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the union's members differ only in which documents an operation has
                 ({
                   operation: event.operation,
                   documentId: event.documentId,
@@ -541,8 +557,8 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
 
       /** Runs a query that needs encrypted values: plain part inside, the rest on decrypted docs. */
       async function queryOverDecrypted(query: FilledMangoQuery<RxDocType>): Promise<RxDocumentData<RxDocType>[]> {
-        const selector = query.selector as unknown as Selector;
-        const sort = query.sort as unknown as Json[];
+        const selector = asJson(query.selector);
+        const sort = query.sort;
         const plainSort: Json[] = [];
         for (const part of sort) {
           if (touchesPath(sortField(part), encrypted)) break;
@@ -551,7 +567,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         if (!plainSort.some((p) => sortField(p) === primaryPath)) plainSort.push({ [primaryPath]: 'asc' });
         const innerQuery: FilledMangoQuery<RxDocType> = {
           selector: plainPartOf(selector, encrypted) as MangoQuerySelector<RxDocumentData<RxDocType>>,
-          sort: plainSort as unknown as MangoQuerySortPart<RxDocType>[],
+          sort: plainSort as MangoQuerySortPart<RxDocType>[],
           skip: 0,
           ...(query.index ? { index: query.index } : {}),
         };
@@ -568,7 +584,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
 
       const needsDecryptedQuery = (query: FilledMangoQuery<RxDocType>): boolean =>
         selectorTouches(query.selector, encrypted) ||
-        (query.sort as unknown as Json[]).some((p) => touchesPath(sortField(p), encrypted));
+        query.sort.some((p) => touchesPath(sortField(p), encrypted));
 
       wrapped.query = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> => ({
         documents: needsDecryptedQuery(prepared.query) ? await queryOverDecrypted(prepared.query) : await openMany((await instance.query(prepared)).documents),
