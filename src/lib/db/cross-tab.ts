@@ -25,6 +25,7 @@ let installed = false;
 export function deliverCrossTabMessagesWhateverTheClock(): void {
   if (installed) return;
   installed = true;
+  // eslint-disable-next-line no-restricted-syntax -- the channel's undocumented internals (see above), which no type describes
   const proto = BroadcastChannel.prototype as unknown as ChannelInternals & { addEventListener(type: string, fn: unknown): void };
   const add = proto.addEventListener;
   proto.addEventListener = function (this: ChannelInternals, type: string, fn: unknown): void {

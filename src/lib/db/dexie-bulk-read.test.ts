@@ -277,7 +277,7 @@ describe('the Dexie storage that reads with getAll()', () => {
   it('stores nothing of a large write whose put fails', async () => {
     const instance = await emptyInstance();
     const state = await instance.internals;
-    const rows = manyReadings(PUT_STEP * 2 + 3).map((d) => ({ ...d }) as Record<string, unknown>);
+    const rows = manyReadings(PUT_STEP * 2 + 3).map((d): Record<string, unknown> => ({ ...d }));
     // A row without its key cannot be put: the write is refused whole.
     delete rows[PUT_STEP + 1]?.['id'];
     await expect(dexieBulkPut(state, rows, () => Promise.reject(new Error('not for large writes')))).rejects.toThrow();

@@ -37,6 +37,13 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
   });
 }
 
+/** The IDBKeyRange RxDB opened this database with (the browser's, or fake-indexeddb's in tests); Dexie types its options loosely. */
+function keyRangeOf(state: DexieState): typeof IDBKeyRange {
+  const KeyRange = state.dexieDb._options.IDBKeyRange;
+  if (!KeyRange) throw new Error('RxDB opened this Dexie database without IDBKeyRange');
+  return KeyRange as typeof IDBKeyRange;
+}
+
 /** `dexieQuery` with one getAll() instead of a cursor walk; the same documents in the same order. */
 export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie<RxDocType>, prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
   const query = prepared.query;
@@ -51,7 +58,7 @@ export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie
   const state: DexieState = await instance.internals;
   let keyRange: IDBKeyRange;
   try {
-    keyRange = getKeyRangeByQueryPlan(state.booleanIndexes, plan, (state.dexieDb as unknown as { _options: { IDBKeyRange: typeof IDBKeyRange } })._options.IDBKeyRange);
+    keyRange = getKeyRangeByQueryPlan(state.booleanIndexes, plan, keyRangeOf(state));
   } catch (err) {
     if (err instanceof Error && err.name === 'DataError') return { documents: [] };
     throw err;
@@ -60,8 +67,8 @@ export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie
   // Without a matcher and in index order, the first skip + limit rows are the answer.
   const count = !matcher && plan.sortSatisfiedByIndex && Number.isFinite(skipPlusLimit) ? skipPlusLimit : undefined;
   let stored: unknown[] = [];
-  await state.dexieDb.transaction('r', state.dexieTable, async (tx: unknown) => {
-    const index = (tx as { idbtrans: IDBTransaction }).idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME).index(indexName);
+  await state.dexieDb.transaction('r', state.dexieTable, async (tx) => {
+    const index = tx.idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME).index(indexName);
     stored = await request(index.getAll(keyRange, count));
   });
   let rows = stored.map((row) => fromDexieToStorage<RxDocType>(state.booleanIndexes, row));
@@ -87,15 +94,15 @@ const STORED_KEYS_PER_KEY = 32;
 export async function dexieBulkGet(state: DexieState, keys: readonly unknown[], fallback: (keys: readonly unknown[]) => Promise<unknown[]>): Promise<unknown[]> {
   if (keys.length < KEYS_BEFORE_RANGE_READ || !keys.every((k): k is string => typeof k === 'string')) return fallback(keys);
   const sorted = [...keys].sort();
-  const KeyRange = (state.dexieDb as unknown as { _options: { IDBKeyRange: typeof IDBKeyRange } })._options.IDBKeyRange;
+  const KeyRange = keyRangeOf(state);
   const range = KeyRange.bound(sorted[0], sorted[sorted.length - 1]);
   let rows: unknown[] | undefined;
-  await state.dexieDb.transaction('r', state.dexieTable, async (tx: unknown) => {
-    const store = (tx as { idbtrans: IDBTransaction }).idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
+  await state.dexieDb.transaction('r', state.dexieTable, async (tx) => {
+    const store = tx.idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
     const storedInRange = await request(store.count(range));
     if (storedInRange > keys.length * STORED_KEYS_PER_KEY) return;
     const stored = new Set(storedInRange === 0 ? [] : await request(store.getAllKeys(range)));
-    const found = (keys).filter((key) => stored.has(key));
+    const found = keys.filter((key) => stored.has(key));
     const values = await getEach(store, found);
     const byKey = new Map(found.map((key, i) => [key, values[i]]));
     rows = keys.map((key) => byKey.get(key));
@@ -114,7 +121,8 @@ function getEach(store: IDBObjectStore, keys: readonly string[]): Promise<unknow
   return new Promise((resolve, reject) => {
     const requests = keys.map((key) => store.get(key));
     for (const req of requests) req.onerror = () => reject(req.error ?? new Error('IndexedDB request failed'));
-    (requests[requests.length - 1] as IDBRequest).onsuccess = () => resolve(requests.map((req) => req.result as unknown));
+    const last = requests[requests.length - 1];
+    if (last) last.onsuccess = () => resolve(requests.map((req): unknown => req.result));
   });
 }
 
@@ -140,8 +148,8 @@ export async function dexieBulkPut(state: DexieState, rows: readonly unknown[], 
     await fallback(rows);
     return;
   }
-  await state.dexieDb.transaction('rw', state.dexieTable, (tx: unknown) => {
-    const idbtrans = (tx as { idbtrans: IDBTransaction }).idbtrans;
+  await state.dexieDb.transaction('rw', state.dexieTable, (tx) => {
+    const idbtrans = tx.idbtrans;
     const store = idbtrans.objectStore(DEXIE_DOCS_TABLE_NAME);
     return new Promise<void>((resolve, reject) => {
       // A put that fails, or one that cannot be sent, aborts the whole write.
@@ -234,6 +242,8 @@ export async function countGroupRows(t: GroupTable, added: readonly unknown[], r
 function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys: readonly unknown[]) => Promise<unknown[]>): void {
   const staged = new Map<string, string>();
   const t: GroupTable = { state, staged, get: (keys) => (keys.length === 0 ? Promise.resolve([]) : dexieBulkGet(state, keys, dexieGet)) };
+  // The table's own methods, replaced by ones that count group rows first (Dexie's typings do not allow assigning them).
+  // eslint-disable-next-line no-restricted-syntax -- the same methods, called with the same arguments
   const table = state.dexieTable as unknown as { bulkPut: (rows: readonly unknown[]) => Promise<unknown>; bulkDelete: (keys: readonly unknown[]) => Promise<unknown> };
   const put = table.bulkPut.bind(table);
   table.bulkPut = async (rows) => {
@@ -266,6 +276,8 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
       // One Dexie database (and table) may serve several instances of the same collection.
       if (!fastReads.has(state.dexieTable)) {
         fastReads.add(state.dexieTable);
+        // The table's own methods, replaced by the faster ones above (Dexie's typings do not allow assigning them).
+        // eslint-disable-next-line no-restricted-syntax -- the same methods, called with the same arguments
         const table = state.dexieTable as unknown as { bulkGet: (keys: readonly unknown[]) => Promise<unknown[]>; bulkPut: (rows: readonly unknown[]) => Promise<unknown> };
         const dexieGet = table.bulkGet.bind(table);
         table.bulkGet = (keys) => dexieBulkGet(state, keys, dexieGet);
