@@ -4,7 +4,8 @@
 // it was based on, so a care team's change of another meal time is merged, not overwritten) and
 // one per glucometer day added or removed (set operations that never conflict).
 // Name, age and the other identity fields belong to the hospital's record and are never pushed.
-import type { UserProfile } from '../schemas/user-profile.ts';
+import type { Answer, profile } from '../schemas/api.ts';
+import type { MealTimings, UserProfile } from '../schemas/user-profile.ts';
 import { baseOf, type OpDraft, type RestMapping } from './replication.ts';
 
 export const PROFILE_DOC_ID = 'profile';
@@ -14,30 +15,15 @@ export type ProfileDoc = UserProfile & { _id: string };
 const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
 const MEAL_MUTATION = { breakfast: 'profile.setBreakfast', lunch: 'profile.setLunch', dinner: 'profile.setDinner' } as const;
 
-export const profileMapping: RestMapping<ProfileDoc> = {
+export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
   collection: 'profile',
   listPath: '/users/',
   versioned: false,
-  fromRecord: (user) => profileMapping.fromList({ user }).docs[0],
+  // The row of a 409 (`current`), which the API sends as the list's `user` but types as any value.
+  fromRecord: (user) => profileDocOf(user),
   fromList(json) {
-    const u = (json as { user?: Record<string, unknown> }).user;
-    if (!u) return { docs: [], deleted: [] };
-    // Only the fields of the profile schema: the server adds ids and sync times the device keeps elsewhere.
-    const doc: ProfileDoc = {
-      _id: PROFILE_DOC_ID,
-      name: String(u['name'] ?? ''),
-      hospNum: String(u['hospNum'] ?? ''),
-      gender: (u['gender'] as string | null | undefined) ?? null,
-      age: (u['age'] as number | null | undefined) ?? null,
-      address: (u['address'] as string | null | undefined) ?? null,
-      hospital: String(u['hospital'] ?? ''),
-      timeZone: String(u['timeZone'] ?? 'UTC'),
-      notificationTimings: u['notificationTimings'] as UserProfile['notificationTimings'],
-      glucometerAlerts: (u['glucometerAlerts'] ?? u['glucometerReadingAlerts'] ?? []) as string[],
-      mustChangePassword: Boolean(u['mustChangePassword']),
-      ...(typeof u['version'] === 'number' ? { version: u['version'] } : {}),
-    };
-    return { docs: [doc], deleted: [] };
+    const doc = profileDocOf(json.user);
+    return { docs: doc ? [doc] : [], deleted: [] };
   },
   toOp(doc, _isNew, previous) {
     if (doc._deleted) return undefined;
@@ -59,3 +45,35 @@ export const profileMapping: RestMapping<ProfileDoc> = {
     return ops;
   },
 };
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const isMealTimings = (v: unknown): v is MealTimings =>
+  typeof v === 'object' && v !== null && 'breakfast' in v && typeof v.breakfast === 'string' && 'lunch' in v && typeof v.lunch === 'string' && 'dinner' in v && typeof v.dinner === 'string';
+const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+
+/**
+ * The profile document of the server's `user` (GET /users/, or a 409's `current`): only the fields
+ * of the profile schema, since the server adds ids and sync times the device keeps elsewhere; none
+ * without its meal times.
+ */
+function profileDocOf(u: Record<string, unknown>): ProfileDoc | undefined {
+  const timings = u['notificationTimings'];
+  if (!isMealTimings(timings)) return undefined;
+  const days = u['glucometerAlerts'] ?? u['glucometerReadingAlerts'];
+  const age = u['age'];
+  const version = u['version'];
+  return {
+    _id: PROFILE_DOC_ID,
+    name: text(u['name']) ?? '',
+    hospNum: text(u['hospNum']) ?? '',
+    gender: text(u['gender']) ?? null,
+    age: typeof age === 'number' ? age : null,
+    address: text(u['address']) ?? null,
+    hospital: text(u['hospital']) ?? '',
+    timeZone: text(u['timeZone']) ?? 'UTC',
+    notificationTimings: { breakfast: timings.breakfast, lunch: timings.lunch, dinner: timings.dinner },
+    glucometerAlerts: isTextList(days) ? days : [],
+    mustChangePassword: u['mustChangePassword'] === true,
+    ...(typeof version === 'number' ? { version } : {}),
+  };
+}
