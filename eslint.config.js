@@ -12,6 +12,9 @@ import tseslint from 'typescript-eslint';
  * on the server only repositories (and the database's setup and demo data) use the query builder. Tests may
  * cross layers to drive the real thing (a sync test on the device's real database).
  */
+/** Code whose casts are checked (see the rule below); tests and their harness may cast their fakes. */
+const CAST_CHECKED = ['src/**/*.{ts,tsx}', 'sync/**/*.ts', 'sw/**/*.ts', 'schemas/**/*.ts'];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test-support.tsx'];
 const up = '^(\\.\\./)+';
 const layer = (files, forbidden, message, extra = []) => ({
   files,
@@ -84,6 +87,26 @@ export default tseslint.config(
     files: ['**/*.{ts,tsx}'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: { '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }], '@typescript-eslint/no-misused-promises': 'error' },
+  },
+  // Casts: a type is derived from its schema (schemas/, `Answer<typeof …>`, Drizzle's `$type`) or
+  // checked, not asserted. An object literal is not cast to a type (annotate it, or `satisfies`);
+  // a double cast (`as unknown as T`) and a caught value taken for an Error are refused, and the few
+  // double casts left on library internals say why in an eslint-disable comment. Tests may cast
+  // their fakes.
+  {
+    files: CAST_CHECKED,
+    ignores: TEST_FILES,
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'as', objectLiteralTypeAssertions: 'never' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]',
+          message: 'A double cast (`as unknown as T`) overrides what the types say: derive the type, check the value, or say why it is safe in an eslint-disable-next-line comment.',
+        },
+        { selector: 'CatchClause TSAsExpression[typeAnnotation.typeName.name="Error"]', message: 'A caught value need not be an Error: check it (`err instanceof Error`).' },
+      ],
+    },
   },
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser }, ecmaVersion: 2023, sourceType: 'module' },

@@ -53,7 +53,9 @@ type RowWith<S extends { properties: object; required: readonly string[] }, E> =
   properties: S['properties'] & E;
   required: (S['required'][number] | (keyof E & string))[];
 };
+// TypeScript cannot relate a spread of a generic schema to the mapped type RowWith; the object is exactly that type.
 const rowWith = <S extends Schema & { properties: object; required: readonly string[] }, const E extends Record<string, unknown>>(s: S, extra: E) =>
+  // eslint-disable-next-line no-restricted-syntax -- the same object RowWith describes, built by spreading
   ({ ...row(s), properties: { ...s.properties, ...extra }, required: [...s.required, ...Object.keys(extra)] }) as unknown as RowWith<S, E>;
 
 /**
@@ -196,6 +198,9 @@ export const auditEntries = obj({
 export function answers<T extends Schema>(ok: T, ...statuses: (200 | 201)[]) {
   const codes = statuses.length > 0 ? statuses : [200];
   const said = (c: number) => ({ description: c === 201 ? 'Created' : 'Done', ...ok });
+  // Typed as a 200 for Fastify's type provider, which types a handler's reply from its success
+  // answer: a 201 route's answer has the same shape under its own status.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the statuses are computed; the shape of each is T
   return { ...Object.fromEntries(codes.map((c) => [c, said(c)])), '4xx': apiError, '5xx': apiError } as { 200: T; '4xx': typeof apiError; '5xx': typeof apiError };
 }
 

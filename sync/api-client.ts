@@ -82,19 +82,22 @@ export function createApiClient(opts: ApiClientOptions) {
     // A success whose body never fully arrived (the connection cut after the headers, the page
     // leaving) is no answer at all, never an empty one: read as `{}`, the session check took it for
     // "token invalid" and logged the patient out (chaos seed 1150831780, TESTING.md).
-    let json: T & { message?: unknown };
+    let json: unknown;
     try {
-      json = (await res.json()) as T & { message?: unknown };
+      json = await res.json();
     } catch {
       if (res.ok) throw new ApiError(0, MSG_REQUEST_FAILED);
-      json = {} as T & { message?: unknown };
+      json = undefined;
     }
+    const message = typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string' && json.message ? json.message : undefined;
     if (res.status === 401) {
       if (!ro.checksCredentials) opts.onUnauthorized?.();
-      throw new ApiError(401, typeof json.message === 'string' && json.message ? json.message : MSG_SESSION_EXPIRED);
+      throw new ApiError(401, message ?? MSG_SESSION_EXPIRED);
     }
-    if (!res.ok) throw new ApiError(res.status, typeof json.message === 'string' && json.message ? json.message : MSG_RESPONSE_FAILED);
-    return json;
+    if (!res.ok) throw new ApiError(res.status, message ?? MSG_RESPONSE_FAILED);
+    // The caller names the answer's type, derived from the route's schema in schemas/api.ts
+    // (Answer<typeof …>): the server's serializer lets nothing through that the schema does not list.
+    return json as T;
   }
 
   return {

@@ -181,14 +181,14 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
       const doc = docKey(op);
       const { status } = answer;
       if (status >= 200 && status < 300) {
-        applied.push({ seq: entry.seq as number, doc, ...optional(answeredVersion(answer.json)) });
+        applied.push({ seq: entry.seq, doc, ...optional(answeredVersion(answer.json)) });
         result.sent.push(op);
         return 'next';
       }
       await flush();
       if (isFinalRefusal(status)) {
         await addRefusal(key, refusalOf(op, status, answer.json, now()));
-        await db.entries.delete(entry.seq as number);
+        await db.entries.delete(entry.seq);
         refusedDocs.add(doc);
         result.rejected.push({ op, status, message: typeof answer.json['message'] === 'string' ? answer.json['message'] : '' });
         return 'next';
@@ -205,12 +205,12 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
       }
       const attempts = entry.attempts + 1;
       if (attempts < STUCK_AFTER) {
-        await db.entries.update(entry.seq as number, { attempts });
+        await db.entries.update(entry.seq, { attempts });
         result.kept += entries.length - i;
         return 'stop';
       }
       log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
-      await db.entries.update(entry.seq as number, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
+      await db.entries.update(entry.seq, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
       waitingDocs.add(doc);
       result.stuck++;
       result.kept++;
@@ -224,7 +224,7 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
         const op = ops[i];
         if (!op) {
           log.warn('Outbox entry that no longer decrypts dropped');
-          await db.entries.delete(entry.seq as number);
+          await db.entries.delete(entry.seq);
           i++;
           continue;
         }
@@ -232,7 +232,7 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
         if (refusedDocs.has(doc)) {
           await flush();
           await addRefusal(key, { op, status: 0, message: '', at: now() });
-          await db.entries.delete(entry.seq as number);
+          await db.entries.delete(entry.seq);
           i++;
           continue;
         }

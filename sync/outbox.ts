@@ -11,7 +11,7 @@
 //
 // What the server refused for good is not dropped: it moves to `refused`, sealed like the entries,
 // and stays there until the patient keeps, retries or discards it (sync/refusals.ts).
-import { Dexie, liveQuery, type Table } from 'dexie';
+import { Dexie, liveQuery, type EntityTable, type Table } from 'dexie';
 import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey } from './crypto.ts';
 
 export interface OutboxOp {
@@ -38,7 +38,8 @@ export interface OutboxOp {
 export type OpInput = Omit<OutboxOp, 'mutationId' | 'name'> & { name?: string; mutationId?: string };
 
 export interface Entry {
-  seq?: number;
+  /** Given by IndexedDB when the entry is added (`++seq`). */
+  seq: number;
   sealed: string;
   attempts: number;
   /** A failing entry is not tried again before this time (ms); see the dead-letter rule in drain.ts. */
@@ -72,7 +73,8 @@ export interface Override {
 }
 
 interface Sealed {
-  id?: number;
+  /** Given by IndexedDB when the row is added (`++id`). */
+  id: number;
   sealed: string;
 }
 
@@ -107,7 +109,8 @@ export interface SessionForReplay {
  * device: sealed under that patient's own key, set aside (sync/parking.ts).
  */
 export interface Parked {
-  id?: number;
+  /** Given by IndexedDB when the row is added (`++id`). */
+  id: number;
   keyId: string;
   /** {hospNo} sealed under the parked key: only that key can say whose entries these are. */
   sealedOwner: string;
@@ -118,12 +121,12 @@ export interface Parked {
 }
 
 class OutboxDatabase extends Dexie {
-  entries!: Table<Entry, number>;
-  parked!: Table<Parked, number>;
+  entries!: EntityTable<Entry, 'seq'>;
+  parked!: EntityTable<Parked, 'id'>;
   meta!: Table<Meta, string>;
   counter!: Table<Counter, string>;
-  refused!: Table<Sealed, number>;
-  overrides!: Table<Sealed, number>;
+  refused!: EntityTable<Sealed, 'id'>;
+  overrides!: EntityTable<Sealed, 'id'>;
   applied!: Table<Applied, string>;
   constructor() {
     super('eddy-outbox');
@@ -282,7 +285,7 @@ export async function listRefusals(): Promise<StoredRefusal[]> {
   const out: StoredRefusal[] = [];
   for (const row of rows) {
     const r = await openSealed<Refusal>(key, row.sealed, 'refusal');
-    if (r && row.id !== undefined) out.push({ ...r, id: row.id });
+    if (r) out.push({ ...r, id: row.id });
   }
   return out;
 }
@@ -330,7 +333,7 @@ export async function takeOverrides(collection: string, held: ReadonlySet<string
   const taken: number[] = [];
   for (const row of rows) {
     const o = await openSealed<Override>(key, row.sealed, 'override');
-    if (o?.collection === collection && row.id !== undefined && !held.has(o.docId)) {
+    if (o?.collection === collection && !held.has(o.docId)) {
       out.push(o);
       taken.push(row.id);
     }

@@ -66,11 +66,11 @@ export async function unparkFor(hospNo: string, now = Date.now()): Promise<Unpar
     const owner = key ? (await open<{ hospNo: string }>(key, row.sealedOwner, 'owner'))?.hospNo : undefined;
     const expired = now - row.parkedAt > PARK_MAX_MS;
     if (!key || owner === undefined) {
-      await db.parked.delete(row.id as number);
+      await db.parked.delete(row.id);
       continue;
     }
     if (owner !== hospNo) {
-      if (expired && row.entries.length + row.refused.length > 0) await db.parked.update(row.id as number, { entries: [], refused: [] });
+      if (expired && row.entries.length + row.refused.length > 0) await db.parked.update(row.id, { entries: [], refused: [] });
       continue;
     }
     if (expired) {
@@ -88,7 +88,7 @@ export async function unparkFor(hospNo: string, now = Date.now()): Promise<Unpar
       }
       out.restored += row.count;
     }
-    await db.parked.delete(row.id as number);
+    await db.parked.delete(row.id);
     await deleteParkedKey(row.keyId);
   }
   return out;

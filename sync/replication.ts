@@ -176,11 +176,16 @@ export async function pullChanges<Doc extends { _id: string }>(
   const overrides = await takeOverrides(mapping.collection, waiting);
   const fromServer = new Map<string, WithDeleted<Doc>>();
   for (const d of docs) fromServer.set(d._id, { ...d, _deleted: false });
+  // A deletion is a bare id until the device's own copy stands in for it (below, with `local`).
+  // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a deletion marker, replaced by the local copy before it is written
   for (const id of deleted) fromServer.set(id, { _id: id, _deleted: true } as WithDeleted<Doc>);
   // What the patient chose to take from the server (a discarded refusal) goes over the local copy.
   for (const o of overrides) {
     if (o.doc === 'refetch') continue;
+    // A 409's `current` is the row in its entity's schema, the one the collection's type is derived from.
+    // eslint-disable-next-line no-restricted-syntax -- the server's row of this collection; RxDB validates it against the collection's schema on write
     const doc = o.doc ? (mapping.fromRecord?.(o.doc) ?? (o.doc as unknown as Doc)) : undefined;
+    // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- a deletion marker, as above
     fromServer.set(o.docId, doc ? { ...doc, _deleted: false } : ({ _id: o.docId, _deleted: true } as WithDeleted<Doc>));
   }
   const skipped = [...fromServer.values()].filter((d) => waiting.has(d._id));
@@ -207,13 +212,18 @@ export async function pullChanges<Doc extends { _id: string }>(
  * the version its write was based on, and its own next change of that record would be refused as
  * a conflict with itself (409 on its own earlier edit; found by the randomized fault runs).
  */
+/** The server version a document carries: a pulled one has it, the device's own new one not yet. */
+export function versionOf(doc: object | undefined): number | undefined {
+  return doc && 'version' in doc && typeof doc.version === 'number' ? doc.version : undefined;
+}
+
 export function heldBack(version: number, skipped: readonly object[], from: number | undefined, returned: number): number {
   // A full page makes RxDB ask again at once: holding the checkpoint then would ask for ever.
   if (skipped.length === 0 || returned >= PULL_BATCH) return version;
   let v = version;
   for (const d of skipped) {
-    const at = (d as { version?: unknown }).version;
-    v = Math.min(v, typeof at === 'number' ? at - 1 : (from ?? 0));
+    const at = versionOf(d);
+    v = Math.min(v, at === undefined ? (from ?? 0) : at - 1);
   }
   return Math.max(v, from ?? 0);
 }
@@ -266,10 +276,12 @@ export async function pushChanges<Doc extends { _id: string }>(
     // One pulled and changed since (no note of that pull either) was pulled at its `version`, later
     // than the state noted: the change is an update based on that version. The device's own new
     // records have no version (the server gives it).
-    const pulledAt = (doc as { version?: unknown }).version;
-    const notedAt = (previous as { version?: unknown } | undefined)?.version;
-    if (typeof pulledAt === 'number' && (typeof notedAt !== 'number' || notedAt < pulledAt)) {
+    const pulledAt = versionOf(doc);
+    const notedAt = versionOf(previous);
+    if (pulledAt !== undefined && (notedAt === undefined || notedAt < pulledAt)) {
       isNew = false;
+      // What the server was last known to have: at least this version (a mapping reads only the version of a state it never saw).
+      // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- without a noted state, only `_id` and `version` are known
       previous = { ...(previous ?? { _id: doc._id }), version: pulledAt } as WithDeleted<Doc>;
     }
     const drafts = mapping.toOp(doc, isNew, previous);
@@ -386,16 +398,16 @@ export function askLeaderToPull(owner: string, from: string = THIS_TAB): void {
  * the pull inserts the record (17.6: an insert's `_meta` is set anew): a first revision that carries
  * a server `version` is then the pulled one, since the device's own new records have none.
  */
-async function pulledUnnoted<Doc>(state: RxReplicationState<Doc, Checkpoint>, ids: string[]): Promise<Set<string>> {
+async function pulledUnnoted<Doc extends { _id: string }>(state: RxReplicationState<Doc, Checkpoint>, ids: string[]): Promise<Set<string>> {
   const input = state.internalReplicationState?.input;
   if (!input || ids.length === 0) return new Set();
   const hash = await identifierHashOf(input);
   const docs = await input.forkInstance.findDocumentsById(ids, true);
   const out = new Set<string>();
-  for (const d of docs as unknown as Array<{ _id: string; _rev: string; _meta: { o?: { hash?: string; _rev?: number } }; version?: unknown }>) {
+  for (const d of docs) {
     const height = getHeightOfRevision(d._rev);
     const o = d._meta.o;
-    if ((o?.hash === hash && o._rev === height) || (height === 1 && typeof d.version === 'number')) out.add(d._id);
+    if ((o?.hash === hash && o._rev === height) || (height === 1 && versionOf(d) !== undefined)) out.add(d._id);
   }
   return out;
 }

@@ -73,8 +73,8 @@ export function loadPdfMake(): Promise<PdfMake> {
     const [engine, fonts] = await Promise.all([import('pdfmake'), import('pdfmake/build/vfs_fonts.js')]);
     // Both are CommonJS; their module.exports arrive as `default`. The typings describe the browser
     // API only, so the shape both builds share is stated once above.
-    const pdfMake = (engine.default ?? engine) as unknown as PdfMake;
-    const vfs = (fonts.default ?? fonts) as unknown as VirtualFiles;
+    const pdfMake = (engine.default ?? engine) as PdfMake;
+    const vfs = (fonts.default ?? fonts) as VirtualFiles;
     const files = Object.values(FONTS.Roboto);
     if (pdfMake.addVirtualFileSystem) pdfMake.addVirtualFileSystem(vfs);
     else {

@@ -55,8 +55,8 @@ function titleBlock(model: ReportModel, f: Fmt): Content {
   const rows: [string, string][] = [
     [f.t(L.patient), p.name],
     [f.t(L.hospNo), p.hospNo],
-    ...(p.hospital ? [[f.t(L.hospital), p.hospital] as [string, string]] : []),
-    ...(ageGender ? [[f.t(L.ageGender), ageGender] as [string, string]] : []),
+    ...(p.hospital ? [[f.t(L.hospital), p.hospital] satisfies [string, string]] : []),
+    ...(ageGender ? [[f.t(L.ageGender), ageGender] satisfies [string, string]] : []),
     [f.t(L.period), f.t(L.periodValue, { from: f.date(model.input.range.from), to: f.date(model.input.range.to), days: model.days })],
     [f.t(L.generated), f.t(L.generatedValue, { when: f.dateTime(model.input.generatedAt), timeZone: p.timeZone })],
     [f.t(L.unit), f.unitName],

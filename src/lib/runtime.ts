@@ -5,7 +5,7 @@ import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
 import { inBackground, log } from '../../sync/log.ts';
-import type { SyncController } from '../../sync/controller.ts';
+import type { Replication, SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
@@ -110,7 +110,9 @@ async function registerBackgroundReplay(): Promise<void> {
   const sync = (registration as (ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } }) | undefined)?.sync;
   await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
 }
-let replications: RxReplicationState<unknown, Checkpoint>[] = [];
+/** The part of a running replication this module uses, whatever its collection's document type. */
+type RunningReplication = Replication & Pick<RxReplicationState<unknown, Checkpoint>, 'cancel' | 'wasStarted' | 'isPaused' | 'isStopped' | 'error$'>;
+let replications: RunningReplication[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
   // RxDB and the encryption load only after login (login route budget, docs/requirements.md §11).
@@ -269,8 +271,8 @@ async function startSync(owner: StoredSession): Promise<void> {
   // The page's own data first (src/lib/first-screen.ts); the pull a moment later.
   await screenShown(FIRST_SCREEN_WAIT_MS);
   if (replications.length > 0 || session.state.status !== 'logged-in' || session.state.session.token !== owner.token) return;
-  const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>) =>
-    replicate({ collection, mapping, api, owner: owner.hospNo, afterPush }) as unknown as RxReplicationState<unknown, Checkpoint>;
+  const start = <D extends { _id: string }>(collection: RxCollection<D>, mapping: RestMapping<D>): RunningReplication =>
+    replicate({ collection, mapping, api, owner: owner.hospNo, afterPush });
   replications = [
     start(db.glucose, m.glucoseMapping),
     start(db.symptoms, m.symptomMapping),

@@ -5,8 +5,15 @@ import { consentTypes, getConsentFromStorage, type ConsentState, type ConsentSto
 import { C15T_STORAGE_KEY, CONSENT_STORE_NAMESPACE } from './consent-config.ts';
 import { migrateLegacyConsent } from './legacy-consent.ts';
 
+declare global {
+  interface Window {
+    /** c15t's store, which it puts on the page under the namespace it is given (consent-config.ts). */
+    [CONSENT_STORE_NAMESPACE]?: ConsentStoreApi;
+  }
+}
+
 export function consentStore(): ConsentStoreApi | undefined {
-  return (window as unknown as Record<string, ConsentStoreApi | undefined>)[CONSENT_STORE_NAMESPACE];
+  return window[CONSENT_STORE_NAMESPACE];
 }
 
 export function syncFromStorage(store: ConsentStoreApi): void {

@@ -13,8 +13,8 @@ export function PatientBanner({ bundle }: { bundle: ReviewBundle }) {
   const genderLabel = useGenderLabel();
   const facts: [string, string][] = [
     [t`Hospital number`, p.hospNum || bundle.hospNo],
-    ...(p.age !== null && p.age !== undefined ? [[t`Age`, String(p.age)] as [string, string]] : []),
-    ...(p.gender ? [[t`Gender`, genderLabel(p.gender)] as [string, string]] : []),
+    ...(p.age !== null && p.age !== undefined ? [[t`Age`, String(p.age)] satisfies [string, string]] : []),
+    ...(p.gender ? [[t`Gender`, genderLabel(p.gender)] satisfies [string, string]] : []),
   ];
   return (
     <div className="patient-banner" role="region" aria-label={t`Patient`} data-testid="patient-banner">

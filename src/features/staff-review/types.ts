@@ -1,5 +1,9 @@
 // The shapes the staff review reads (server/services/dto.ts, admin/): one bundle per
-// patient, fetched together and cached whole for offline review.
+// patient, fetched together and cached whole for offline review. Written out rather than derived
+// from the answers' schemas: they are what the review can show, also from an offline copy an
+// older version saved (a dose without its medicine's name, a profile without meal times), and
+// fetch-bundle.ts assigns each answer, typed from its schema, to them: an answer that no longer
+// fits is a type error there.
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 
 export interface ReviewProfile {
@@ -59,7 +63,8 @@ export interface ReviewDose {
   takenAt: string;
 }
 
-export interface ReviewBundle {
+/** A type, not an interface: the offline copy stores it as a plain JSON object (lib/db/staff-cache.ts). */
+export type ReviewBundle = {
   hospNo: string;
   profile: ReviewProfile;
   glucose: ReviewGlucose;
@@ -70,4 +75,4 @@ export interface ReviewBundle {
   doses: ReviewDose[];
   /** The patient's device's last contact with the server (ISO), or null if never. */
   lastSyncAt: string | null;
-}
+};

@@ -48,14 +48,15 @@ export function useReview(): { state: ReviewState; reload: () => void; reset: ()
         const bundle = await fetchReviewBundle(staffRuntime.api, hospNo);
         const fetchedAt = Date.now();
         settle({ status: 'ready', hospNo, bundle, fetchedAt, offline: false });
-        await saveReview(hospNo, { ...bundle }, fetchedAt).catch((err: unknown) => log.error('Failed to cache the patient review', err));
+        await saveReview(hospNo, bundle, fetchedAt).catch((err: unknown) => log.error('Failed to cache the patient review', err));
       } catch (err) {
         if (!current) return;
         const offline = unavailable(err);
         const cached = offline ? await loadReview(hospNo).catch(() => undefined) : undefined;
         if (cached) {
           log.warn('Patient review: the server is unavailable, showing the offline copy', err);
-          settle({ status: 'ready', hospNo, bundle: cached.data as unknown as ReviewBundle, fetchedAt: cached.fetchedAt, offline: true });
+          // The bundle this device saved above for this patient, opened from its encrypted copy.
+          settle({ status: 'ready', hospNo, bundle: cached.data as ReviewBundle, fetchedAt: cached.fetchedAt, offline: true });
         } else {
           settle({ status: 'error', hospNo, message: err instanceof Error ? err.message : String(err), offline });
         }
