@@ -8,6 +8,7 @@ import { ConfigError, endpointPolicyOf, type Config, type FirebaseWebConfig } fr
 import type { EndpointPolicy } from './endpoint-policy.ts';
 import type { Db } from '../db/client.ts';
 import { settingsRepo } from '../repositories/settings.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export interface VapidDetails {
   subject: string;
@@ -45,7 +46,7 @@ export async function resolvePushSettings(config: Config, db: Db): Promise<PushS
   try {
     serviceAccount = JSON.parse(await readFile(serviceAccountPath, 'utf8'));
   } catch (err) {
-    throw new ConfigError([`FCM_SERVICE_ACCOUNT: cannot read a JSON service account from ${serviceAccountPath} (${(err as Error).message})`]);
+    throw new ConfigError([`FCM_SERVICE_ACCOUNT: cannot read a JSON service account from ${serviceAccountPath} (${errorMessage(err)})`]);
   }
   if (typeof serviceAccount !== 'object' || serviceAccount === null || typeof (serviceAccount as { private_key?: unknown }).private_key !== 'string') {
     throw new ConfigError([`FCM_SERVICE_ACCOUNT: ${serviceAccountPath} is not a Firebase service-account key (no private_key)`]);

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { answers, apiError, health, readiness } from '../../schemas/api.ts';
 import { migrationsFolder } from '../paths.ts';
 import { databaseRepo } from '../repositories/database.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /** When the newest migration this code ships was made (drizzle records it as created_at). */
 const NEWEST_MIGRATION = (() => {
@@ -32,7 +33,7 @@ export function healthRoutes(api: TypedApp, ctx: AppContext): void {
       const applied = await databaseRepo.newestMigrationApplied(ctx.db);
       if (applied < NEWEST_MIGRATION.when) migrations = `not applied: ${NEWEST_MIGRATION.tag} and maybe earlier ones`;
     } catch (err) {
-      database = `unreachable: ${(err as Error).message}`;
+      database = `unreachable: ${errorMessage(err)}`;
       migrations = 'unknown';
     }
     const ready = database === 'ok' && migrations === 'ok';
