@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, getTableColumns, getTableName, gt, max, gte,
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { perDb, prepareSql } from '../db/prepared.ts';
+import { queryRows } from '../db/raw.ts';
 import { appliedMutations, syncCounters } from '../db/schema.ts';
 
 type SyncedTable = PgTable<TableConfig> & {
@@ -82,7 +83,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
    * insertAnswered's statement for one set of columns, the null ones apart (a null value has no
    * column type to convert it with), built and prepared once per database handle.
    */
-  const answeredStatements = perDb(() => new Map<string, ReturnType<typeof prepareSql>>());
+  const answeredStatements = perDb(() => new Map<string, ReturnType<typeof prepareSql<{ body: string }>>>());
   const answeredStatement = (db: Db, entries: readonly (readonly [string, unknown])[]) => {
     const built = answeredStatements(db);
     const key = entries.map(([name, v]) => (v === null ? `${name}?` : name)).join(',');
@@ -96,7 +97,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       });
       // Each value is a placeholder; one with its column converts like sql.param(value, column).
       const params = names.map(({ column, isNull }, i) => (isNull ? sql.placeholder(`v${i}`) : sql.param(sql.placeholder(`v${i}`), column)));
-      statement = prepareSql(
+      statement = prepareSql<{ body: string }>(
         db,
         sql`
         with ins as (
@@ -163,7 +164,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       };
       entries.forEach(([, v], i) => (values[`v${i}`] = v));
       const result = await answeredStatement(db, entries).execute(values);
-      return (result.rows as Array<{ body: string }>)[0]?.body;
+      return result.rows[0]?.body;
     },
 
     async findOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
@@ -259,7 +260,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         .where(and(eq(table.patientId, patientId), gt(table.version, since)))
         .orderBy(asc(table.version))
         .limit(limit + 1);
-      const result = await db.execute(sql`
+      const rows = await queryRows<PageRow>(db, sql`
         with page as (${page}),
         kept as (select * from page order by version limit ${limit})
         select 'live' as kind, grp, string_agg(json, ',' order by version) as joined, null::text[] as deleted, null::bigint as top, null::bigint as fetched
@@ -267,7 +268,6 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         union all
         select 'page', null, null, coalesce(array_agg(id order by version) filter (where json is null), '{}'), max(version), (select count(*) from page)
           from kept`);
-      const rows = (result as unknown as { rows: PageRow[] }).rows;
       const groups = new Map<string | null, string>();
       let deleted: string[] = [];
       let checkpoint = since;
