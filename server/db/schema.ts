@@ -481,7 +481,8 @@ export const appliedMutations = pgTable(
     patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
     mutationId: text('mutation_id').notNull(),
     status: integer('status').notNull(),
-    response: jsonb('response').notNull(),
+    /** The answer's JSON body, an object (`{}` while the claim's transaction runs). */
+    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.patientId, t.mutationId] }), index('applied_mutations_created_idx').on(t.createdAt)],
