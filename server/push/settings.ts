@@ -48,10 +48,10 @@ export async function resolvePushSettings(config: Config, db: Db): Promise<PushS
   } catch (err) {
     throw new ConfigError([`FCM_SERVICE_ACCOUNT: cannot read a JSON service account from ${serviceAccountPath} (${errorMessage(err)})`]);
   }
-  if (typeof serviceAccount !== 'object' || serviceAccount === null || typeof (serviceAccount as { private_key?: unknown }).private_key !== 'string') {
+  if (typeof serviceAccount !== 'object' || serviceAccount === null || !('private_key' in serviceAccount) || typeof serviceAccount.private_key !== 'string') {
     throw new ConfigError([`FCM_SERVICE_ACCOUNT: ${serviceAccountPath} is not a Firebase service-account key (no private_key)`]);
   }
-  return { provider: 'fcm', serviceAccount: serviceAccount as Record<string, unknown>, webConfig, vapidKey };
+  return { provider: 'fcm', serviceAccount: { ...serviceAccount }, webConfig, vapidKey };
 }
 
 /** `GET /api/push/config`: what a browser needs to subscribe. Public by nature. */

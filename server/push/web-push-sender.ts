@@ -19,10 +19,12 @@ export interface Subscription {
 
 export function parseSubscription(token: string): Subscription | undefined {
   try {
-    const v = JSON.parse(token) as Partial<Subscription>;
-    if (typeof v.endpoint === 'string' && typeof v.keys?.p256dh === 'string' && typeof v.keys.auth === 'string') {
-      return { endpoint: v.endpoint, keys: { p256dh: v.keys.p256dh, auth: v.keys.auth } };
-    }
+    const v: unknown = JSON.parse(token);
+    if (typeof v !== 'object' || v === null || !('endpoint' in v) || !('keys' in v)) return undefined;
+    const { endpoint, keys } = v;
+    if (typeof endpoint !== 'string' || typeof keys !== 'object' || keys === null || !('p256dh' in keys) || !('auth' in keys)) return undefined;
+    const { p256dh, auth } = keys;
+    if (typeof p256dh === 'string' && typeof auth === 'string') return { endpoint, keys: { p256dh, auth } };
   } catch {
     // not a subscription
   }
