@@ -187,8 +187,11 @@ function parseFirebaseWebConfig(text: string): FirebaseWebConfig | undefined {
     return undefined;
   }
   if (typeof v !== 'object' || v === null) return undefined;
-  const o = v as Record<string, unknown>;
-  const s = (k: string) => (typeof o[k] === 'string' && o[k] !== '' ? o[k] : undefined);
+  const fields = new Map<string, unknown>(Object.entries(v));
+  const s = (k: string) => {
+    const field = fields.get(k);
+    return typeof field === 'string' && field !== '' ? field : undefined;
+  };
   const apiKey = s('apiKey');
   const projectId = s('projectId');
   const messagingSenderId = s('messagingSenderId');
