@@ -52,6 +52,7 @@ export interface BuildOptions {
 
 const HAS_NUL = /\u0000/;
 
+// The project's own package.json, shipped with this code: its shape is known, not checked.
 const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 function containsNul(value: unknown, depth = 0): boolean {

@@ -9,6 +9,7 @@ import { errorMessage } from '../lib/errors.ts';
 
 /** When the newest migration this code ships was made (drizzle records it as created_at). */
 const NEWEST_MIGRATION = (() => {
+  // drizzle-kit's journal of the migrations shipped with this code: its shape is known, not checked.
   const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] };
   const newest = journal.entries.at(-1);
   if (!newest) throw new Error('no migrations in the journal');
