@@ -7,7 +7,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstanc
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
-import type { ErrorObject } from 'ajv';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -53,6 +52,7 @@ export interface BuildOptions {
 
 const HAS_NUL = /\u0000/;
 
+// The project's own package.json, shipped with this code: its shape is known, not checked.
 const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 function containsNul(value: unknown, depth = 0): boolean {
@@ -68,7 +68,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
-    schemaErrorFormatter: (errors, dataVar) => new HttpError(400, describeAjvError(pickAjvError(errors as ErrorObject[]) as ErrorObject, dataVar === 'querystring' ? 'query' : dataVar)),
+    schemaErrorFormatter: (errors, dataVar) => {
+      const where = dataVar === 'querystring' ? 'query' : dataVar;
+      const error = pickAjvError(errors);
+      return new HttpError(400, error ? describeAjvError(error, where) : `${where} is not valid`);
+    },
   });
 
   app.setValidatorCompiler(validatorCompiler());

@@ -1,8 +1,7 @@
 // Configuration comes only from the environment and is validated once at start-up: a wrong value
 // stops the process with a list of everything that is wrong, not the first symptom of it.
 import envSchema from 'env-schema';
-import type { ErrorObject } from 'ajv';
-import { describeAjvError } from './http/validation-message.ts';
+import { describeAjvError, isValidationError, type ValidationError } from './http/validation-message.ts';
 import type { FirebaseWebConfig } from '../schemas/push.ts';
 import { parseAllowList, type AddressRange } from './http/address-ranges.ts';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, isHostName, type EndpointPolicy } from './push/endpoint-policy.ts';
@@ -103,8 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   try {
     raw = envSchema({ schema, data, dotenv: false, env: false });
   } catch (err) {
-    const errors = (err as { errors?: ErrorObject[] }).errors;
-    if (!errors) throw err;
+    // env-schema's error carries Ajv's errors.
+    const errors: unknown = typeof err === 'object' && err !== null && 'errors' in err ? err.errors : undefined;
+    if (!Array.isArray(errors) || !errors.every(isValidationError)) throw err;
     throw new ConfigError(errors.map((e) => describeAjvError({ ...e, parentSchema: schemaFor(e) }, 'env')));
   }
   const str = (k: string) => (raw[k] === undefined ? undefined : String(raw[k]));
@@ -187,8 +187,11 @@ function parseFirebaseWebConfig(text: string): FirebaseWebConfig | undefined {
     return undefined;
   }
   if (typeof v !== 'object' || v === null) return undefined;
-  const o = v as Record<string, unknown>;
-  const s = (k: string) => (typeof o[k] === 'string' && o[k] !== '' ? o[k] : undefined);
+  const fields = new Map<string, unknown>(Object.entries(v));
+  const s = (k: string) => {
+    const field = fields.get(k);
+    return typeof field === 'string' && field !== '' ? field : undefined;
+  };
   const apiKey = s('apiKey');
   const projectId = s('projectId');
   const messagingSenderId = s('messagingSenderId');
@@ -198,9 +201,11 @@ function parseFirebaseWebConfig(text: string): FirebaseWebConfig | undefined {
   return { apiKey, projectId, messagingSenderId, appId, ...(authDomain ? { authDomain } : {}) };
 }
 
-function schemaFor(e: ErrorObject): object {
+const PROPERTIES: Readonly<Record<string, object>> = schema.properties;
+
+function schemaFor(e: ValidationError): object {
   const key = e.instancePath.replace(/^\//, '');
-  return (schema.properties as Record<string, object>)[key] ?? {};
+  return PROPERTIES[key] ?? {};
 }
 
 /** Where this server may send Web Push requests (server/push/endpoint-policy.ts). */

@@ -11,6 +11,7 @@ import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
 import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -180,7 +181,7 @@ export async function adminCli(argv: string[], env: NodeJS.ProcessEnv, out: (lin
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    out(`${(err as Error).message}\n\n${USAGE}`);
+    out(`${errorMessage(err)}\n\n${USAGE}`);
     return 2;
   }
   if (parsed.values.help) {

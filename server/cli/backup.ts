@@ -17,6 +17,7 @@ import path from 'node:path';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/client.ts';
 import { databaseRepo } from '../repositories/database.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export class BackupError extends Error {}
 
@@ -92,7 +93,7 @@ export async function restoreEmbedded(config: Config, file: string): Promise<str
     database = await openDatabase({ dataDir: config.dataDir, template: tarball });
   } catch (err) {
     await rm(pgdata, { recursive: true, force: true });
-    throw new BackupError(`${source} is not a backup of an Eddy embedded database (${(err as Error).message}); nothing was restored.`);
+    throw new BackupError(`${source} is not a backup of an Eddy embedded database (${errorMessage(err)}); nothing was restored.`);
   }
   try {
     await database.migrate();

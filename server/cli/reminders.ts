@@ -12,6 +12,7 @@ import type { PushSender } from '../push/sender.ts';
 import { resolvePushSettings } from '../push/settings.ts';
 import { runReminderPass, type PassResult, type ReminderOutcome } from '../reminders/scheduler.ts';
 import { isSevereLowPayload } from '../reminders/severe-low.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 const USAGE = `Usage: npm run reminders -- [--at <ISO date and time>] [--dry-run]
 
@@ -71,7 +72,7 @@ export async function remindersCli(argv: string[], env: NodeJS.ProcessEnv, out: 
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: false, strict: true });
   } catch (err) {
-    out(`${(err as Error).message}\n\n${USAGE}`);
+    out(`${errorMessage(err)}\n\n${USAGE}`);
     return 2;
   }
   if (parsed.values.help) {

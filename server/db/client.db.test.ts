@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectRoot } from '../paths.ts';
 import { openDatabase } from './client.ts';
+import { queryRows } from './raw.ts';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -39,8 +40,8 @@ describe('the embedded database', () => {
     for (const value of [1, 2, 3]) await commitThenKill(dir, value);
     const { db, close } = await openDatabase({ dataDir: dir });
     try {
-      const result = (await db.execute(sql`select value from commit_probe order by value`)) as unknown as { rows: { value: number }[] };
-      expect(result.rows.map((r) => r.value)).toEqual([1, 2, 3]);
+      const rows = await queryRows<{ value: number }>(db, sql`select value from commit_probe order by value`);
+      expect(rows.map((r) => r.value)).toEqual([1, 2, 3]);
     } finally {
       await close();
     }

@@ -30,9 +30,9 @@ describe('prepared statements', () => {
     let builds = 0;
     const count = perDb((db) => {
       builds++;
-      return prepareSql(db, sql`select count(*)::int as n from ${glucoseReadings} where ${glucoseReadings.patientId} = ${sql.placeholder('patientId')}`);
+      return prepareSql<{ n: number }>(db, sql`select count(*)::int as n from ${glucoseReadings} where ${glucoseReadings.patientId} = ${sql.placeholder('patientId')}`);
     });
-    const n = async (db: typeof h.db) => ((await count(db).execute({ patientId: fx.patientA.id })).rows as { n: number }[])[0]?.n;
+    const n = async (db: typeof h.db) => (await count(db).execute({ patientId: fx.patientA.id })).rows[0]?.n;
     const before = await n(h.db);
     expect(await n(h.db)).toBe(before);
     expect(builds).toBe(1);

@@ -29,8 +29,11 @@ const dialect = new PgDialect();
 /** The statement's name: the same text always gets the same name, different texts never share one. */
 export const statementName = (text: string) => `eddy_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 
-/** A raw statement with placeholders, prepared on this handle; execute() answers with `rows`. */
-export function prepareSql(db: Db, query: SQL): PgPreparedQuery<PreparedQueryConfig & { execute: { rows: unknown[] } }> {
+/**
+ * A raw statement with placeholders, prepared on this handle; execute() answers with `rows`, typed
+ * `Row`: the statement's select list decides their shape, so the caller names it (as queryRows).
+ */
+export function prepareSql<Row = unknown>(db: Db, query: SQL): PgPreparedQuery<PreparedQueryConfig & { execute: { rows: Row[] } }> {
   const built = dialect.sqlToQuery(query);
   return db._.session.prepareQuery(built, undefined, statementName(built.sql), false);
 }

@@ -358,7 +358,18 @@ export const staffPushSubscriptions = pgTable(
   ],
 );
 
-export type ReminderKind = 'medicine' | 'glucometerAlert' | 'severeLow';
+/**
+ * What a reminder job of each kind keeps in `payload`: a reminder's push data (the planner writes
+ * it, reminders/plan.ts), or the low reading an alert is about (migration 0007's trigger writes it).
+ */
+export interface ReminderJobPayloads {
+  medicine: ReminderPayload;
+  glucometerAlert: ReminderPayload;
+  severeLow: SevereLowPayload;
+}
+export type ReminderKind = keyof ReminderJobPayloads;
+/** A job's kind with the payload it keeps: a check of `kind` narrows `payload`. */
+export type ReminderKindAndPayload = { [K in ReminderKind]: { kind: K; payload: ReminderJobPayloads[K] } }[ReminderKind];
 export type ReminderStatus = 'pending' | 'sending' | 'sent' | 'failed' | 'expired';
 
 /**
@@ -376,7 +387,8 @@ export const reminderJobs = pgTable(
     kind: text('kind', { enum: ['medicine', 'glucometerAlert', 'severeLow'] }).$type<ReminderKind>().notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     dueAt: tstz('due_at').notNull(),
-    payload: jsonb('payload').$type<ReminderPayload | SevereLowPayload>().notNull(),
+    // Drizzle types each column on its own: the pairing with `kind` is ReminderJobRow's (repositories/reminder-jobs.ts).
+    payload: jsonb('payload').$type<ReminderKindAndPayload['payload']>().notNull(),
     status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] }).$type<ReminderStatus>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     claimedAt: tstz('claimed_at'),
@@ -469,7 +481,8 @@ export const appliedMutations = pgTable(
     patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
     mutationId: text('mutation_id').notNull(),
     status: integer('status').notNull(),
-    response: jsonb('response').notNull(),
+    /** The answer's JSON body, an object (`{}` while the claim's transaction runs). */
+    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.patientId, t.mutationId] }), index('applied_mutations_created_idx').on(t.createdAt)],

@@ -62,6 +62,6 @@ export async function answerAdd(
 
 /** The body's mutationId; the route's schema has already checked its form. */
 export function mutationIdOf(body: unknown): string | undefined {
-  const id = typeof body === 'object' && body !== null ? (body as { mutationId?: unknown }).mutationId : undefined;
+  const id = typeof body === 'object' && body !== null && 'mutationId' in body ? body.mutationId : undefined;
   return typeof id === 'string' ? id : undefined;
 }

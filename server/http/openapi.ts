@@ -34,11 +34,12 @@ export function withAccess<F extends object>(guard: F, access: Access): F & { ac
   return Object.assign(guard, { access });
 }
 
+const isAccess = (v: unknown): v is Access => typeof v === 'string' && Object.hasOwn(WHO, v);
+
 function accessOf(route: RouteOptions): Access | undefined {
   const guards = Array.isArray(route.preHandler) ? route.preHandler : route.preHandler ? [route.preHandler] : [];
   for (const g of guards) {
-    const access = (g as { access?: Access }).access;
-    if (access) return access;
+    if ('access' in g && isAccess(g.access)) return g.access;
   }
   return undefined;
 }
@@ -91,14 +92,15 @@ export interface OpenApiOptions {
 export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    // FastifySchema, with the fields @fastify/swagger adds to it (tags, security, description).
+    const schema = (route.schema ??= {});
     const tag = TAGS.find(([re]) => re.test(route.url))?.[1];
-    if (tag && schema['tags'] === undefined) schema['tags'] = [tag];
+    if (tag && schema.tags === undefined) schema.tags = [tag];
     const access = accessOf(route);
-    schema['security'] ??= access ? [{ bearer: [] }] : [];
+    schema.security ??= access ? [{ bearer: [] }] : [];
     if (access) {
-      schema['description'] = [schema['description'], `Who: ${WHO[access]}`].filter(Boolean).join('\n\n');
-      if ((access === 'patient-read' || access === 'staff-patient') && schema['headers'] === undefined) schema['headers'] = HOSP_NO_HEADER;
+      schema.description = [schema.description, `Who: ${WHO[access]}`].filter(Boolean).join('\n\n');
+      if ((access === 'patient-read' || access === 'staff-patient') && schema.headers === undefined) schema.headers = HOSP_NO_HEADER;
     }
   });
 

@@ -3,16 +3,17 @@
 import type { Db } from '../db/client.ts';
 import { rateLimitRepo } from '../repositories/rate-limits.ts';
 
-type StoreOptions = { routeInfo?: { method?: string | string[]; url?: string } };
 type IncrCallback = (err: Error | null, res?: { current: number; ttl: number }) => void;
 
 export function databaseRateLimitStore(db: Db) {
   return class DatabaseStore {
     readonly prefix: string;
     constructor(options: object = {}) {
-      // At run time the plugin passes its merged options, which carry `routeInfo`.
-      const r = (options as StoreOptions).routeInfo;
-      this.prefix = r?.url ? `${String(r.method)} ${r.url}|` : 'global|';
+      // At run time the plugin passes its merged options, which carry `routeInfo` (the route's
+      // options, or {} for the global limit); its type of them does not say so.
+      const r = 'routeInfo' in options && typeof options.routeInfo === 'object' && options.routeInfo !== null ? options.routeInfo : {};
+      const url = 'url' in r && typeof r.url === 'string' ? r.url : '';
+      this.prefix = url ? `${String('method' in r ? r.method : undefined)} ${url}|` : 'global|';
     }
 
     incr(key: string, cb: IncrCallback, timeWindow: number): void {

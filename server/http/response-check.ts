@@ -12,12 +12,13 @@ import { MUTATION_REPEAT_HEADER } from './mutation-reply.ts';
 
 const addFormats = ajvFormats.default;
 
-type Responses = Record<string, unknown>;
-
 /** The declared answer for `status`: its own code, else its class (`4xx`), else `default`. */
-export function declaredFor(responses: Responses, status: number): unknown {
-  return responses[String(status)] ?? responses[`${Math.floor(status / 100)}xx`] ?? responses[`${Math.floor(status / 100)}XX`] ?? responses['default'];
+export function declaredFor(responses: object, status: number): unknown {
+  const byKey = new Map<string, unknown>(Object.entries(responses));
+  return byKey.get(String(status)) ?? byKey.get(`${Math.floor(status / 100)}xx`) ?? byKey.get(`${Math.floor(status / 100)}XX`) ?? byKey.get('default');
 }
+
+const isObject = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
 export function installResponseCheck(app: FastifyInstance): void {
   const ajv = new Ajv({ allErrors: true, strict: false, keywords: ['unit'], addUsedSchema: false });
@@ -34,17 +35,20 @@ export function installResponseCheck(app: FastifyInstance): void {
   const repeatable = validatorOf({ anyOf: REPEATABLE_ANSWERS });
 
   app.addHook('onSend', async (req, reply, payload) => {
-    const responses = req.routeOptions.schema?.response as Responses | undefined;
-    if (!responses || !req.url.startsWith('/api/')) return payload;
+    const responses = req.routeOptions.schema?.response;
+    if (!isObject(responses) || !req.url.startsWith('/api/')) return payload;
     const where = `${req.method} ${req.routeOptions.url ?? req.url} answered ${reply.statusCode}`;
     // A repeated mutation id is answered with the first answer given to it, status and body, maybe
     // another route's (a 201 of an add answering a delete sent with the same id).
     const repeat = reply.getHeader(MUTATION_REPEAT_HEADER) === '1' && reply.statusCode < 400;
-    const declared = declaredFor(responses, reply.statusCode) as { content?: Record<string, unknown> } | undefined;
+    const found = declaredFor(responses, reply.statusCode);
+    const declared = isObject(found) ? found : undefined;
     if (!declared && !repeat) throw new HttpError(500, `${where}, a status its route does not declare`);
     const type = String(reply.getHeader('content-type') ?? '').split(';')[0]?.trim() ?? '';
-    if (declared?.content) {
-      if (!(type in declared.content)) throw new HttpError(500, `${where} with ${type || 'no content type'}, not one its route declares`);
+    // A file answer declares its content types (fileAnswers in schemas/api.ts), a JSON one its shape.
+    const content = declared && 'content' in declared && isObject(declared.content) ? declared.content : undefined;
+    if (content) {
+      if (!(type in content)) throw new HttpError(500, `${where} with ${type || 'no content type'}, not one its route declares`);
       return payload;
     }
     if (!/^application\/(.+\+)?json$/.test(type)) throw new HttpError(500, `${where} with ${type || 'no content type'} where its route declares JSON`);

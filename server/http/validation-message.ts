@@ -1,6 +1,5 @@
 // Turns Ajv errors into messages a person can act on: "value must be between 20 and 600 mg/dL",
 // "glucoseId must be a valid UUID", "hospNo is required". The field is always named.
-import type { ErrorObject } from 'ajv';
 import { NOT_BLANK } from '../../schemas/common.ts';
 
 const FORMAT_NAMES: Record<string, string> = {
@@ -11,12 +10,44 @@ const FORMAT_NAMES: Record<string, string> = {
   uri: 'URL',
 };
 
-type SchemaHints = { minimum?: number; maximum?: number; unit?: string; description?: string; minLength?: number };
+/**
+ * What the messages read of a validation error: Ajv's ErrorObject, or Fastify's type of the same
+ * object (FastifySchemaValidationError), which leaves out `parentSchema`. The Ajvs here are verbose
+ * (validator.ts), so it is there; config.ts adds it to env-schema's errors.
+ */
+export interface ValidationError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  parentSchema?: unknown;
+}
 
-function fieldName(err: ErrorObject, root: string): string {
+/** A value that has the fields of a validation error (what an Ajv error always has). */
+export const isValidationError = (e: unknown): e is ValidationError =>
+  typeof e === 'object' && e !== null && 'keyword' in e && typeof e.keyword === 'string' && 'instancePath' in e && typeof e.instancePath === 'string' && 'params' in e && typeof e.params === 'object' && e.params !== null;
+
+interface SchemaHints {
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  unit?: string | undefined;
+  description?: string | undefined;
+}
+
+/** What the messages use of the schema the error is about (its `parentSchema`). */
+function hintsOf(schema: unknown): SchemaHints {
+  if (typeof schema !== 'object' || schema === null) return {};
+  return {
+    minimum: 'minimum' in schema && typeof schema.minimum === 'number' ? schema.minimum : undefined,
+    maximum: 'maximum' in schema && typeof schema.maximum === 'number' ? schema.maximum : undefined,
+    unit: 'unit' in schema && typeof schema.unit === 'string' ? schema.unit : undefined,
+    description: 'description' in schema && typeof schema.description === 'string' ? schema.description : undefined,
+  };
+}
+
+function fieldName(err: ValidationError, root: string): string {
   const pathPart = err.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (err.keyword === 'required' || err.keyword === 'dependentRequired') {
-    const missing = String((err.params as { missingProperty?: string }).missingProperty ?? '');
+    const missing = String(err.params['missingProperty'] ?? '');
     return pathPart ? `${pathPart}.${missing}` : missing;
   }
   return pathPart || root;
@@ -27,15 +58,15 @@ function fieldName(err: ErrorObject, root: string): string {
  * `anyOf` itself; when that schema says in words what it accepts, that says more than the first
  * branch's failure ("since must be an ISO time or a version", not only "an ISO time").
  */
-export function pickAjvError(errors: readonly ErrorObject[]): ErrorObject | undefined {
-  return errors.find((e) => e.keyword === 'anyOf' && typeof (e.parentSchema as SchemaHints | undefined)?.description === 'string') ?? errors[0];
+export function pickAjvError<E extends ValidationError>(errors: readonly E[]): E | undefined {
+  return errors.find((e) => e.keyword === 'anyOf' && hintsOf(e.parentSchema).description !== undefined) ?? errors[0];
 }
 
-export function describeAjvError(err: ErrorObject, root = 'body'): string {
+export function describeAjvError(err: ValidationError, root = 'body'): string {
   const field = fieldName(err, root);
-  const hints = (err.parentSchema ?? {}) as SchemaHints;
+  const hints = hintsOf(err.parentSchema);
   const unit = hints.unit ? ` ${hints.unit}` : '';
-  const params = err.params as Record<string, unknown>;
+  const params = err.params;
   switch (err.keyword) {
     case 'required':
       return `${field} is required`;
@@ -44,8 +75,10 @@ export function describeAjvError(err: ErrorObject, root = 'body'): string {
       if (t === 'object' && field === root) return `The request ${root === 'body' ? 'body' : root} must be a JSON object`;
       return `${field} must be ${t === 'integer' ? 'a whole number' : t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`}`;
     }
-    case 'enum':
-      return `${field} must be one of: ${(params['allowedValues'] as unknown[]).join(', ')}`;
+    case 'enum': {
+      const allowed = params['allowedValues'];
+      return `${field} must be one of: ${Array.isArray(allowed) ? allowed.join(', ') : String(allowed)}`;
+    }
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':

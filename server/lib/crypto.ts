@@ -1,7 +1,8 @@
-import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+// By hand: util.promisify's types do not know scrypt's form with options.
+const scryptAsync = (pw: string, salt: Buffer, len: number, opts: ScryptOptions) =>
+  new Promise<Buffer>((resolve, reject) => scrypt(pw, salt, len, opts, (err, key) => (err ? reject(err) : resolve(key))));
 
 /** 256 random bits, URL-safe: bearer tokens, access keys, doctor tokens. */
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
@@ -29,7 +30,7 @@ export async function verifyPassword(password: string, stored: string | null | u
   // Without a stored hash, still spend the same work so timing does not reveal the account's state.
   const parts = (stored ?? DUMMY_HASH).split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [, n, r, p, saltB64, hashB64] = parts as [string, string, string, string, string, string];
+  const [, n, r, p, saltB64 = '', hashB64 = ''] = parts;
   const expected = Buffer.from(hashB64, 'base64url');
   const actual = await scryptAsync(password.normalize('NFC'), Buffer.from(saltB64, 'base64url'), expected.length, {
     N: Number(n),

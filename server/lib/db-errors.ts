@@ -1,3 +1,5 @@
+import { errorCause, errorCode } from './errors.ts';
+
 interface DriverError {
   code?: unknown;
   constraint?: unknown;
@@ -6,8 +8,8 @@ interface DriverError {
 
 /** The error with that SQLSTATE: the error itself or a driver error Drizzle wrapped in it. */
 function withCode(err: unknown, code: string): DriverError | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
-    if ((e as DriverError).code === code) return e;
+  for (let e: unknown = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = errorCause(e), depth++) {
+    if (errorCode(e) === code) return e;
   }
   return undefined;
 }

@@ -1,8 +1,10 @@
-import { createECDH, randomBytes } from 'node:crypto';
+import { createECDH, randomBytes, randomUUID } from 'node:crypto';
 import type { LookupAddress } from 'node:dns';
 import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, endpointProblem, isPublicAddress, publicOnlyLookup, type LookupAll } from './endpoint-policy.ts';
+import type { PushMessage } from './messages.ts';
+import type { DeviceToken } from './sender.ts';
 import { webPushSender } from './web-push-sender.ts';
 
 const policy = { hosts: DEFAULT_PUSH_ENDPOINT_HOSTS, allowInsecureLoopback: false };
@@ -95,11 +97,16 @@ describe('push endpoints (issue 17: no request forgery through a subscription)',
     ecdh.generateKeys();
     const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/rebound', keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
     const sender = webPushSender({ vapid: { subject: 'mailto:it@hospital.example', ...webpush.generateVAPIDKeys() }, policy, resolve: answering('127.0.0.1') });
-    const outcome = await sender.send({ token: JSON.stringify(subscription) } as Parameters<typeof sender.send>[0], { kind: 'test' } as unknown as Parameters<typeof sender.send>[1]);
+    const device = (token: string): DeviceToken => ({ id: randomUUID(), provider: 'webpush', token, locale: null });
+    const message: PushMessage = {
+      notification: { title: 'Glucometer day', body: 'Please check your blood glucose.', tag: 'gluco-test' },
+      data: { type: 'glucometerAlert', time: '08:00', notificationTime: '2026-11-30T08:00:00.000Z' },
+    };
+    const outcome = await sender.send(device(JSON.stringify(subscription)), message);
     expect(outcome).toMatchObject({ ok: false, gone: true, transient: false });
     expect(outcome.ok ? '' : outcome.error).toMatch(/127\.0\.0\.1, not a public address/);
 
-    const stored = await sender.send({ token: JSON.stringify({ ...subscription, endpoint: 'https://intranet.hospital.example/x' }) } as Parameters<typeof sender.send>[0], { kind: 'test' } as unknown as Parameters<typeof sender.send>[1]);
+    const stored = await sender.send(device(JSON.stringify({ ...subscription, endpoint: 'https://intranet.hospital.example/x' })), message);
     expect(stored).toMatchObject({ ok: false, gone: true });
   });
 });

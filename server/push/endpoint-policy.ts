@@ -77,13 +77,13 @@ export function publicOnlyLookup(resolve: LookupAll = systemLookup) {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
       const refused = addresses.find((a) => !isPublicAddress(a.address));
-      if (refused || addresses.length === 0) {
+      const [first] = addresses;
+      if (refused || !first) {
         const error: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${refused?.address ?? 'no address'}, not a public address: refused`);
         error.code = 'EPUSHADDRESS';
         return callback(error, []);
       }
       if (options.all) return callback(null, addresses);
-      const first = addresses[0] as LookupAddress;
       return callback(null, first.address, first.family);
     });
   };

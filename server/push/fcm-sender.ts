@@ -4,6 +4,7 @@ import type { App } from 'firebase-admin/app';
 import type { Messaging } from 'firebase-admin/messaging';
 import type { PushMessage } from './messages.ts';
 import { PUSH_TTL_SECONDS, type DeviceToken, type PushSender, type SendOutcome } from './sender.ts';
+import { errorCode, errorMessage } from '../lib/errors.ts';
 
 // FCM's answers for a registration token that will never work again.
 const GONE_CODES = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
@@ -43,10 +44,10 @@ export function fcmSender(serviceAccount: Record<string, unknown>): PushSender {
         });
         return { ok: true };
       } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        const text = `FCM: ${typeof code === 'string' ? `${code} ` : ''}${(err as Error).message}`;
-        if (typeof code === 'string' && GONE_CODES.has(code)) return { ok: false, gone: true, transient: false, error: text };
-        return { ok: false, gone: false, transient: typeof code !== 'string' || TRANSIENT_CODES.has(code), error: text };
+        const code = errorCode(err);
+        const text = `FCM: ${code !== undefined ? `${code} ` : ''}${errorMessage(err)}`;
+        if (code !== undefined && GONE_CODES.has(code)) return { ok: false, gone: true, transient: false, error: text };
+        return { ok: false, gone: false, transient: code === undefined || TRANSIENT_CODES.has(code), error: text };
       }
     },
   };

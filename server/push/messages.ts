@@ -26,7 +26,7 @@ interface Texts {
   lowLate: (delay: string) => string;
 }
 
-const TEXTS: Record<string, Texts> = {
+const TEXTS = {
   en: {
     medicineTitle: 'Time for your medicine',
     medicineBody: (name, portion, when) => `${name} — ${portion} (${when})`,
@@ -88,7 +88,10 @@ const TEXTS: Record<string, Texts> = {
     lowBody: (name, hospNo, measured) => `${name} (${hospNo})، قيس في ${measured}`,
     lowLate: (delay) => `وصل بعد ${delay}`,
   },
-};
+} satisfies Record<string, Texts>;
+
+/** The tables by language; English for any other. */
+const BY_LANGUAGE: Readonly<Record<string, Texts>> = TEXTS;
 
 /** The language of the table a locale gets: "es-MX" → "es"; unknown or missing → "en". */
 function textsLocale(locale: string | null | undefined): string {
@@ -98,7 +101,7 @@ function textsLocale(locale: string | null | undefined): string {
 
 /** "es-MX" → the Spanish table; unknown or missing → English. */
 export function textsFor(locale: string | null | undefined): Texts {
-  return TEXTS[textsLocale(locale)] as Texts;
+  return BY_LANGUAGE[textsLocale(locale)] ?? TEXTS.en;
 }
 
 /**
@@ -141,12 +144,17 @@ export interface SevereLowAlert {
   sentAt: Date;
 }
 
+/** The part of Intl.DurationFormat used here. */
+type DurationFormatConstructor = new (locale: string, options: { style: 'short' }) => { format(duration: { hours?: number; minutes: number }): string };
+
 /** "2 hr, 5 min" in the device's language (whole minutes; at least one). */
 function delayText(ms: number, locale: string): string {
   const total = Math.max(1, Math.round(ms / 60_000));
   const parts = { hours: Math.floor(total / 60), minutes: total % 60 };
-  // Intl.DurationFormat is in Node 24 (docs/requirements.md §10), not yet in TypeScript's lib.
-  const DurationFormat = (Intl as unknown as { DurationFormat: new (l: string, o: object) => { format(d: object): string } }).DurationFormat;
+  // Intl.DurationFormat is in Node 24 (docs/requirements.md §10), and in TypeScript's lib only from
+  // ES2025 (this program's is ES2023): Intl as it is, with it added. Not declared globally, where the
+  // app's code (whose browsers may lack it) would see it too.
+  const { DurationFormat } = Intl as typeof Intl & { DurationFormat: DurationFormatConstructor };
   return new DurationFormat(locale, { style: 'short' }).format(parts.hours > 0 ? parts : { minutes: parts.minutes });
 }
 

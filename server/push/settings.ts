@@ -8,6 +8,7 @@ import { ConfigError, endpointPolicyOf, type Config, type FirebaseWebConfig } fr
 import type { EndpointPolicy } from './endpoint-policy.ts';
 import type { Db } from '../db/client.ts';
 import { settingsRepo } from '../repositories/settings.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export interface VapidDetails {
   subject: string;
@@ -45,12 +46,12 @@ export async function resolvePushSettings(config: Config, db: Db): Promise<PushS
   try {
     serviceAccount = JSON.parse(await readFile(serviceAccountPath, 'utf8'));
   } catch (err) {
-    throw new ConfigError([`FCM_SERVICE_ACCOUNT: cannot read a JSON service account from ${serviceAccountPath} (${(err as Error).message})`]);
+    throw new ConfigError([`FCM_SERVICE_ACCOUNT: cannot read a JSON service account from ${serviceAccountPath} (${errorMessage(err)})`]);
   }
-  if (typeof serviceAccount !== 'object' || serviceAccount === null || typeof (serviceAccount as { private_key?: unknown }).private_key !== 'string') {
+  if (typeof serviceAccount !== 'object' || serviceAccount === null || !('private_key' in serviceAccount) || typeof serviceAccount.private_key !== 'string') {
     throw new ConfigError([`FCM_SERVICE_ACCOUNT: ${serviceAccountPath} is not a Firebase service-account key (no private_key)`]);
   }
-  return { provider: 'fcm', serviceAccount: serviceAccount as Record<string, unknown>, webConfig, vapidKey };
+  return { provider: 'fcm', serviceAccount: { ...serviceAccount }, webConfig, vapidKey };
 }
 
 /** `GET /api/push/config`: what a browser needs to subscribe. Public by nature. */

@@ -8,6 +8,7 @@ import { endpointProblem, isTestPeer, publicOnlyAgent, type EndpointPolicy, type
 import type { PushMessage } from './messages.ts';
 import { PUSH_TTL_SECONDS, type DeviceToken, type PushSender, type SendOutcome } from './sender.ts';
 import type { VapidDetails } from './settings.ts';
+import { errorCause, errorCode, errorMessage } from '../lib/errors.ts';
 
 const TIMEOUT_MS = 15_000;
 
@@ -18,10 +19,12 @@ export interface Subscription {
 
 export function parseSubscription(token: string): Subscription | undefined {
   try {
-    const v = JSON.parse(token) as Partial<Subscription>;
-    if (typeof v.endpoint === 'string' && typeof v.keys?.p256dh === 'string' && typeof v.keys.auth === 'string') {
-      return { endpoint: v.endpoint, keys: { p256dh: v.keys.p256dh, auth: v.keys.auth } };
-    }
+    const v: unknown = JSON.parse(token);
+    if (typeof v !== 'object' || v === null || !('endpoint' in v) || !('keys' in v)) return undefined;
+    const { endpoint, keys } = v;
+    if (typeof endpoint !== 'string' || typeof keys !== 'object' || keys === null || !('p256dh' in keys) || !('auth' in keys)) return undefined;
+    const { p256dh, auth } = keys;
+    if (typeof p256dh === 'string' && typeof auth === 'string') return { endpoint, keys: { p256dh, auth } };
   } catch {
     // not a subscription
   }
@@ -49,7 +52,7 @@ export function webPushSender(opts: { vapid: VapidDetails; policy: EndpointPolic
         });
       } catch (err) {
         // Keys that cannot encrypt (wrong length, not a P-256 point) will never work.
-        return { ok: false, gone: true, transient: false, error: `invalid subscription: ${(err as Error).message}` };
+        return { ok: false, gone: true, transient: false, error: `invalid subscription: ${errorMessage(err)}` };
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(request.headers)) headers[k] = String(v);
@@ -65,10 +68,10 @@ export function webPushSender(opts: { vapid: VapidDetails; policy: EndpointPolic
           ...(peer ? {} : { dispatcher: agent }),
         });
       } catch (err) {
-        const cause = (err as { cause?: NodeJS.ErrnoException }).cause;
+        const cause = errorCause(err);
         // A name that resolves inside the network is no push service: never tried again.
-        if (cause?.code === 'EPUSHADDRESS') return { ok: false, gone: true, transient: false, error: `push endpoint refused: ${cause.message}` };
-        return { ok: false, gone: false, transient: true, error: `push service unreachable: ${cause?.message ?? (err as Error).message}` };
+        if (errorCode(cause) === 'EPUSHADDRESS') return { ok: false, gone: true, transient: false, error: `push endpoint refused: ${errorMessage(cause)}` };
+        return { ok: false, gone: false, transient: true, error: `push service unreachable: ${errorMessage(cause ?? err)}` };
       }
       await res.body?.cancel();
       if (res.status >= 200 && res.status < 300) return { ok: true };

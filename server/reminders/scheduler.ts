@@ -10,13 +10,14 @@
 // changes hands, so each reminder reaches each device once.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
+import type { ReminderKindAndPayload } from '../db/schema.ts';
 import { pushMessage, severeLowMessage, type PushMessage } from '../push/messages.ts';
 import type { DeviceToken, PushProvider, PushSender, SendOutcome } from '../push/sender.ts';
 import { auditRepo } from '../repositories/audit.ts';
 import { medicineRepo } from '../repositories/medicines.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
-import { reminderJobRepo, type NewReminderJob, type ReminderJobRow } from '../repositories/reminder-jobs.ts';
+import { reminderJobRepo, type NewReminderJob, type ReminderJobOf, type ReminderJobRow } from '../repositories/reminder-jobs.ts';
 import { severeLowContext, staffAlertRepo } from '../repositories/staff-alerts.ts';
 import { alertDaysOf } from '../services/profile-service.ts';
 import { mealsDueIn, planReminders, type PlanPrescription, type ReminderPayload } from './plan.ts';
@@ -159,12 +160,12 @@ async function deliver<T extends Target>(deps: SchedulerDeps, job: ReminderJobRo
   return { status, error, reachedTargets };
 }
 
-async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobRow[], result: PassResult): Promise<ReminderOutcome[]> {
+async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobOf<'medicine' | 'glucometerAlert'>[], result: PassResult): Promise<ReminderOutcome[]> {
   const ids = [...new Set(jobs.map((j) => j.patientId))];
   const [people, devices] = await Promise.all([patientsOf(deps.db, ids), devicesOf(deps.db, deps.sender.provider, ids)]);
   return Promise.all(
     jobs.map(async (job): Promise<ReminderOutcome> => {
-      const payload = job.payload as ReminderPayload;
+      const { payload } = job;
       const targets = (devices.get(job.patientId) ?? []).map((d) => ({ ...d, remove: () => pushTokenRepo.removeById(deps.db, d.id) }));
       const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => pushMessage(payload, locale), result, 'the patient has no device to send to');
       const who = people.get(job.patientId);
@@ -189,8 +190,8 @@ async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobRow[], result
  * and each device reached is written to the audit log under its owner. A reading deleted, or
  * changed to no longer be low, before the alert went out is not announced.
  */
-async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobRow, result: PassResult): Promise<ReminderOutcome> {
-  const payload = job.payload as SevereLowPayload;
+async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobOf<'severeLow'>, result: PassResult): Promise<ReminderOutcome> {
+  const { payload } = job;
   const about = await severeLowContext(deps.db, job.patientId, payload.readingId);
   const base = { jobId: job.id, hospNo: about?.hospNo ?? '?', timeZone: about?.timeZone ?? 'UTC', kind: job.kind, dueAt: job.dueAt, payload, devices: 0, reached: 0 };
   if (!about || about.valueMgDl === null || about.deletedAt !== null || about.valueMgDl >= about.level) {
@@ -222,7 +223,7 @@ async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], result: Pa
 
 /** What a pass at `now` would send: planned rows not sent yet, and pending ones (remind later). */
 async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewReminderJob[], from: Date, now: Date): Promise<ReminderOutcome[]> {
-  const candidates: { patientId: string; kind: ReminderJobRow['kind']; dedupeKey: string; dueAt: Date; payload: ReminderJobRow['payload']; jobId: string | null }[] = [];
+  const candidates: ({ patientId: string; dedupeKey: string; dueAt: Date; jobId: string | null } & ReminderKindAndPayload)[] = [];
   const seen = new Set<string>();
   const byPatient = new Map<string, NewReminderJob[]>();
   for (const j of planned) byPatient.set(j.patientId, [...(byPatient.get(j.patientId) ?? []), j]);
@@ -237,7 +238,7 @@ async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewRemind
   }
   for (const row of await reminderJobRepo.pendingDue(db, from, now)) {
     if (seen.has(`${row.patientId}|${row.dedupeKey}`)) continue;
-    candidates.push({ patientId: row.patientId, kind: row.kind, dedupeKey: row.dedupeKey, dueAt: row.dueAt, payload: row.payload, jobId: row.id });
+    candidates.push({ ...row, jobId: row.id });
   }
   const ids = [...new Set(candidates.map((c) => c.patientId))];
   const [people, devices] = await Promise.all([patientsOf(db, ids), devicesOf(db, provider, ids)]);
@@ -245,7 +246,7 @@ async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewRemind
   const staffDevices = new Map<string, number>();
   for (const c of candidates) {
     if (c.kind !== 'severeLow' || staffDevices.has(c.patientId)) continue;
-    const about = await severeLowContext(db, c.patientId, (c.payload as SevereLowPayload).readingId);
+    const about = await severeLowContext(db, c.patientId, c.payload.readingId);
     staffDevices.set(c.patientId, about ? (await staffAlertRepo.recipients(db, provider, about.hospitalId, now)).length : 0);
   }
   return candidates

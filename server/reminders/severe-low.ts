@@ -23,7 +23,7 @@ export { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 export const LATE_AFTER_MS = 10 * 60_000;
 
 export const isSevereLowPayload = (p: unknown): p is SevereLowPayload =>
-  typeof p === 'object' && p !== null && typeof (p as SevereLowPayload).readingId === 'string' && typeof (p as SevereLowPayload).valueMgDl === 'number';
+  typeof p === 'object' && p !== null && 'readingId' in p && typeof p.readingId === 'string' && 'valueMgDl' in p && typeof p.valueMgDl === 'number';
 
 /** The audit log's entry for each staff device an alert reached (under the device's owner). */
 export const SEVERE_LOW_AUDIT_ACTION = 'severe-low alert sent';

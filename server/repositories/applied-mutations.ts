@@ -6,7 +6,7 @@ import { appliedMutations } from '../db/schema.ts';
 
 export interface StoredAnswer {
   status: number;
-  body: unknown;
+  body: Readonly<Record<string, unknown>>;
 }
 
 /** The primary key (patient, mutation id): an insert of an id already applied violates it. */

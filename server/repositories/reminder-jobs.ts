@@ -1,13 +1,27 @@
 import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { patients, pushTokens, reminderJobs, type ReminderKind } from '../db/schema.ts';
+import { patients, pushTokens, reminderJobs, type ReminderKind, type ReminderKindAndPayload } from '../db/schema.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
 
-export type ReminderJobRow = typeof reminderJobs.$inferSelect;
+type StoredJob = typeof reminderJobs.$inferSelect;
 
+/** A reminder job as read: its payload is the one its kind keeps (a check of `kind` narrows it). */
+export type ReminderJobRow = Omit<StoredJob, 'kind' | 'payload'> & ReminderKindAndPayload;
+/** A job of that kind (or kinds). */
+export type ReminderJobOf<K extends ReminderKind> = Extract<ReminderJobRow, { kind: K }>;
+
+/**
+ * The rows, each typed by its kind. Drizzle types `kind` and `payload` as two columns, each on its
+ * own; that each payload is its kind's is what the two writers keep: insertPlanned (a reminder, from
+ * the planner or remind-later) and migration 0007's trigger (a severe low). A cast with nothing to
+ * check at run time: one place, rather than one per reader.
+ */
+const keyed = (rows: StoredJob[]): ReminderJobRow[] => rows as ReminderJobRow[];
+
+/** A reminder to plan; severe lows are queued by the database (migration 0007), never here. */
 export interface NewReminderJob {
   patientId: string;
-  kind: ReminderKind;
+  kind: Exclude<ReminderKind, 'severeLow'>;
   dedupeKey: string;
   dueAt: Date;
   payload: ReminderPayload;
@@ -38,14 +52,14 @@ export const reminderJobRepo = {
         .values(jobs.slice(i, i + 1000))
         .onConflictDoNothing({ target: [reminderJobs.patientId, reminderJobs.dedupeKey] })
         .returning();
-      created.push(...rows);
+      created.push(...keyed(rows));
     }
     return created;
   },
 
   async byDedupeKeys(db: Db, patientId: string, keys: string[]): Promise<ReminderJobRow[]> {
     if (keys.length === 0) return [];
-    return db.select().from(reminderJobs).where(and(eq(reminderJobs.patientId, patientId), inArray(reminderJobs.dedupeKey, keys)));
+    return keyed(await db.select().from(reminderJobs).where(and(eq(reminderJobs.patientId, patientId), inArray(reminderJobs.dedupeKey, keys))));
   },
 
   /**
@@ -88,11 +102,13 @@ export const reminderJobRepo = {
       .orderBy(asc(reminderJobs.dueAt))
       .limit(limit)
       .for('update', { skipLocked: true });
-    return db
-      .update(reminderJobs)
-      .set({ status: 'sending', claimedAt: now, attempts: sql`${reminderJobs.attempts} + 1` })
-      .where(and(inArray(reminderJobs.id, due), eq(reminderJobs.status, 'pending')))
-      .returning();
+    return keyed(
+      await db
+        .update(reminderJobs)
+        .set({ status: 'sending', claimedAt: now, attempts: sql`${reminderJobs.attempts} + 1` })
+        .where(and(inArray(reminderJobs.id, due), eq(reminderJobs.status, 'pending')))
+        .returning(),
+    );
   },
 
   async finish(db: Db, id: string, values: { status: 'sent' | 'failed' | 'pending'; sentAt?: Date; error: string | null }): Promise<void> {
@@ -101,11 +117,13 @@ export const reminderJobRepo = {
 
   /** Pending reminders due in (from, to], for a dry run. */
   async pendingDue(db: Db, from: Date, to: Date): Promise<ReminderJobRow[]> {
-    return db
-      .select()
-      .from(reminderJobs)
-      .where(and(eq(reminderJobs.status, 'pending'), gt(reminderJobs.dueAt, from), lte(reminderJobs.dueAt, to)))
-      .orderBy(asc(reminderJobs.dueAt));
+    return keyed(
+      await db
+        .select()
+        .from(reminderJobs)
+        .where(and(eq(reminderJobs.status, 'pending'), gt(reminderJobs.dueAt, from), lte(reminderJobs.dueAt, to)))
+        .orderBy(asc(reminderJobs.dueAt)),
+    );
   },
 
   /** Housekeeping: the history of reminders is kept for a while, then dropped. */

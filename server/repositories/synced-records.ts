@@ -6,6 +6,7 @@ import { and, asc, count, desc, eq, getTableColumns, getTableName, gt, max, gte,
 import type { PgColumn, PgTable, TableConfig } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { perDb, prepareSql } from '../db/prepared.ts';
+import { queryRows } from '../db/raw.ts';
 import { appliedMutations, syncCounters } from '../db/schema.ts';
 
 type SyncedTable = PgTable<TableConfig> & {
@@ -56,13 +57,19 @@ export interface JsonView {
 export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn, view: JsonView) {
   type Row = T['$inferSelect'] & { id: string; patientId: string; version: number; deletedAt: Date | null };
   type Insert = T['$inferInsert'];
+  // Drizzle types a query of a table that is a type parameter only through PgTable, the upper bound
+  // of every table (a query of `T` itself does not compile): the queries name `source`, and `tableRows`
+  // gives what they return the table's row type back.
+  const source: PgTable = table;
+  /** The rows a query of `source` returned: `table`'s rows, whose type its query could not carry. */
+  const tableRows = (found: Record<string, unknown>[]): Row[] => found as Row[];
   const own = (patientId: string, id: string) => and(eq(table.id, id), eq(table.patientId, patientId));
   const group = view.group ? sql<string | null>`${view.group}` : sql<null>`null`;
   /** The ids of this patient's rows deleted at or after `since` (inclusive, as listChanges says). */
   const deletedSince = async (db: Db, patientId: string, since: Date): Promise<string[]> => {
     const gone = await db
       .select({ id: table.id })
-      .from(table as PgTable)
+      .from(source)
       .where(and(eq(table.patientId, patientId), isNotNull(table.deletedAt), gte(table.updatedAt, since)));
     return gone.map((g) => String(g.id));
   };
@@ -73,7 +80,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
     const counter = db.select({ version: syncCounters.version }).from(syncCounters).where(eq(syncCounters.patientId, patientId));
     return db
       .select({ n: count(), top: max(table.version), counter: sql<string | null>`(${counter})` })
-      .from(table as PgTable)
+      .from(source)
       .where(eq(table.patientId, patientId))
       .prepare(`eddy_list_stamp_${getTableName(table)}`);
   });
@@ -82,13 +89,13 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
    * insertAnswered's statement for one set of columns, the null ones apart (a null value has no
    * column type to convert it with), built and prepared once per database handle.
    */
-  const answeredStatements = perDb(() => new Map<string, ReturnType<typeof prepareSql>>());
+  const answeredStatements = perDb(() => new Map<string, ReturnType<typeof prepareSql<{ body: string }>>>());
   const answeredStatement = (db: Db, entries: readonly (readonly [string, unknown])[]) => {
     const built = answeredStatements(db);
     const key = entries.map(([name, v]) => (v === null ? `${name}?` : name)).join(',');
     let statement = built.get(key);
     if (!statement) {
-      const columns = getTableColumns(table) as Record<string, PgColumn>;
+      const columns = getTableColumns(source);
       const names = entries.map(([name, v]) => {
         const column = columns[name];
         if (!column) throw new Error(`insertAnswered: no column ${name}`);
@@ -96,7 +103,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       });
       // Each value is a placeholder; one with its column converts like sql.param(value, column).
       const params = names.map(({ column, isNull }, i) => (isNull ? sql.placeholder(`v${i}`) : sql.param(sql.placeholder(`v${i}`), column)));
-      statement = prepareSql(
+      statement = prepareSql<{ body: string }>(
         db,
         sql`
         with ins as (
@@ -137,9 +144,9 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      * 'foreign' and reveals nothing about that row.
      */
     async insertIdempotent(db: Db, row: Insert & { id: string; patientId: string }): Promise<{ row: Row; created: boolean } | 'foreign'> {
-      const inserted = (await db.insert(table).values(row as never).onConflictDoNothing({ target: table.id }).returning()) as Row[];
+      const inserted = tableRows(await db.insert(source).values(row).onConflictDoNothing({ target: table.id }).returning());
       if (inserted[0]) return { row: inserted[0], created: true };
-      const [existing] = (await db.select().from(table as PgTable).where(eq(table.id, row.id)).limit(1)) as Row[];
+      const [existing] = tableRows(await db.select().from(source).where(eq(table.id, row.id)).limit(1));
       if (!existing || existing.patientId !== row.patientId) return 'foreign';
       return { row: existing, created: false };
     },
@@ -163,11 +170,11 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
       };
       entries.forEach(([, v], i) => (values[`v${i}`] = v));
       const result = await answeredStatement(db, entries).execute(values);
-      return (result.rows as Array<{ body: string }>)[0]?.body;
+      return result.rows[0]?.body;
     },
 
     async findOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
-      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1)) as Row[];
+      const [row] = tableRows(await db.select().from(source).where(own(patientId, id)).limit(1));
       return row;
     },
 
@@ -178,17 +185,19 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      * concurrent insert never waits on it, so it cannot close a circle with the version counter.
      */
     async lockOwn(db: Db, patientId: string, id: string): Promise<Row | undefined> {
-      const [row] = (await db.select().from(table as PgTable).where(own(patientId, id)).limit(1).for('no key update')) as Row[];
+      const [row] = tableRows(await db.select().from(source).where(own(patientId, id)).limit(1).for('no key update'));
       return row;
     },
 
     /** Updates a live row of this patient; undefined when there is none (unknown, foreign or deleted). */
     async updateOwn(db: Db, patientId: string, id: string, values: Partial<Insert>): Promise<Row | undefined> {
-      const [row] = (await db
-        .update(table)
-        .set({ ...values, updatedAt: new Date() } as never)
-        .where(and(own(patientId, id), isNull(table.deletedAt)))
-        .returning()) as Row[];
+      const [row] = tableRows(
+        await db
+          .update(source)
+          .set({ ...values, updatedAt: new Date() })
+          .where(and(own(patientId, id), isNull(table.deletedAt)))
+          .returning(),
+      );
       return row;
     },
 
@@ -199,8 +208,8 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
     async softDeleteOwn(db: Db, patientId: string, id: string): Promise<boolean> {
       const now = new Date();
       const updated = await db
-        .update(table)
-        .set({ deletedAt: now, updatedAt: now } as never)
+        .update(source)
+        .set({ deletedAt: now, updatedAt: now })
         .where(and(own(patientId, id), isNull(table.deletedAt)))
         .returning({ id: table.id });
       if (updated.length > 0) return true;
@@ -216,7 +225,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      */
     async listChanges(db: Db, patientId: string, since?: Date, extra?: SQL): Promise<Changes<Row>> {
       const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined, extra);
-      const rows = (await db.select().from(table as PgTable).where(live).orderBy(desc(orderBy))) as Row[];
+      const rows = tableRows(await db.select().from(source).where(live).orderBy(desc(orderBy)));
       if (!since) return { rows, deleted: [] };
       return { rows, deleted: await deletedSince(db, patientId, since) };
     },
@@ -229,7 +238,7 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
     async listChangesJson(db: Db, patientId: string, since?: Date): Promise<JoinedChanges> {
       const live = and(eq(table.patientId, patientId), isNull(table.deletedAt), since ? gte(table.updatedAt, since) : undefined);
       const joined = sql<string>`string_agg(${view.json}, ',' order by ${orderBy} desc)`;
-      const query = db.select({ group, joined }).from(table as PgTable).where(live);
+      const query = db.select({ group, joined }).from(source).where(live);
       const rows = view.group ? await query.groupBy(view.group) : await query;
       const groups = new Map(rows.filter((r) => r.joined !== null).map((r) => [r.group, r.joined]));
       if (!since) return { groups, deleted: [] };
@@ -255,11 +264,11 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
           json: sql<string | null>`case when ${table.deletedAt} is null then ${view.json} end`.as('json'),
           grp: sql<string | null>`${group}`.as('grp'),
         })
-        .from(table as PgTable)
+        .from(source)
         .where(and(eq(table.patientId, patientId), gt(table.version, since)))
         .orderBy(asc(table.version))
         .limit(limit + 1);
-      const result = await db.execute(sql`
+      const rows = await queryRows<PageRow>(db, sql`
         with page as (${page}),
         kept as (select * from page order by version limit ${limit})
         select 'live' as kind, grp, string_agg(json, ',' order by version) as joined, null::text[] as deleted, null::bigint as top, null::bigint as fetched
@@ -267,7 +276,6 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         union all
         select 'page', null, null, coalesce(array_agg(id order by version) filter (where json is null), '{}'), max(version), (select count(*) from page)
           from kept`);
-      const rows = (result as unknown as { rows: PageRow[] }).rows;
       const groups = new Map<string | null, string>();
       let deleted: string[] = [];
       let checkpoint = since;

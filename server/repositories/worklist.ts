@@ -5,6 +5,7 @@
 // server/services/worklist-rules.ts; this file only applies them.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { queryRows } from '../db/raw.ts';
 import { DOSE_PATTERN_SOURCE, ZERO_PART_SOURCE } from '../reminders/dose-pattern.ts';
 import type { WorklistRules } from '../services/worklist-rules.ts';
 
@@ -76,9 +77,9 @@ export const worklistRepo = {
     const noDataSince = new Date(now.getTime() - r.noDataDays * 86_400_000);
     // PostgreSQL's JIT compiles a statement this size in about a second before running it, longer
     // than the statement itself takes (measured on 5,000 patients); off for this statement only.
-    const result = await db.transaction(async (tx) => {
+    const rows = await db.transaction(async (tx) => {
       await tx.execute(sql`set local jit = off`);
-      return tx.execute(sql`
+      return queryRows<Row & { total: number | string }>(tx, sql`
       with pts as (
         select p.id, p.hosp_no, p.name, p.time_zone, (${now.toISOString()}::timestamptz at time zone p.time_zone)::date as today
         from patients p where p.hospital_id = ${opts.hospitalId}
@@ -155,11 +156,10 @@ export const worklistRepo = {
       order by top desc, reason_count desc, lowest asc nulls last, name asc, hosp_no asc
       limit ${opts.limit} offset ${opts.offset}`);
     });
-    const rows = (result as { rows: (Row & { total: number | string })[] }).rows;
     let total = rows.length > 0 ? Number(rows[0]?.total) : undefined;
     if (total === undefined) {
-      const counted = await db.execute(sql`select count(*)::int as n from patients where hospital_id = ${opts.hospitalId}`);
-      total = Number((counted as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+      const [counted] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from patients where hospital_id = ${opts.hospitalId}`);
+      total = Number(counted?.n ?? 0);
     }
     return {
       total,

@@ -21,7 +21,7 @@ import { PATIENT_WRITES } from './patient-writes.ts';
 
 export interface BatchResult {
   status: number;
-  body: object;
+  body: Readonly<Record<string, unknown>>;
   repeat?: true;
 }
 
@@ -41,7 +41,7 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
           const w = writes.get(m.path);
           if (!w) throw new Error(`batch schema let through ${m.path}`);
           // The route's own Ajv changes the body it checks (defaults, extra keys dropped): so does this.
-          const body = structuredClone(m.body) as Record<string, unknown>;
+          const body = structuredClone(m.body);
           if (!w.validate(body)) {
             const error = pickAjvError(w.validate.errors ?? []);
             results.push({ status: 400, body: { message: error ? describeAjvError(error, 'body') : 'body is not valid' } });
@@ -66,6 +66,6 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
     await retryOnDeadlock(runBatch);
     for (const [i, r] of results.entries()) if (r.status < 400) ctx.metrics.write(`/api${req.body.mutations[i]?.path ?? ''}`, r.repeat === true);
     // Each body is a JSON object: the answer of its write's own route, or a refusal ({message, …}).
-    return { results: results.map((r) => ({ ...r, body: r.body as Record<string, unknown> })) };
+    return { results };
   });
 }

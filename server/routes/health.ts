@@ -5,9 +5,11 @@ import type { AppContext } from '../context.ts';
 import { answers, apiError, health, readiness } from '../../schemas/api.ts';
 import { migrationsFolder } from '../paths.ts';
 import { databaseRepo } from '../repositories/database.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /** When the newest migration this code ships was made (drizzle records it as created_at). */
 const NEWEST_MIGRATION = (() => {
+  // drizzle-kit's journal of the migrations shipped with this code: its shape is known, not checked.
   const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number; tag: string }[] };
   const newest = journal.entries.at(-1);
   if (!newest) throw new Error('no migrations in the journal');
@@ -32,7 +34,7 @@ export function healthRoutes(api: TypedApp, ctx: AppContext): void {
       const applied = await databaseRepo.newestMigrationApplied(ctx.db);
       if (applied < NEWEST_MIGRATION.when) migrations = `not applied: ${NEWEST_MIGRATION.tag} and maybe earlier ones`;
     } catch (err) {
-      database = `unreachable: ${(err as Error).message}`;
+      database = `unreachable: ${errorMessage(err)}`;
       migrations = 'unknown';
     }
     const ready = database === 'ok' && migrations === 'ok';

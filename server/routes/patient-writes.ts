@@ -1,13 +1,14 @@
 // The patient writes a device queues most while offline, once: each route's path, its body schema and
 // the change it makes. Their own routes (records.ts, medicines.ts) and the batch route (batch.ts)
 // both run them from here, so a write in a batch is the same write, checked the same way.
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { answers, appointmentWritten, glucoseWritten, intakeWritten, labTestWritten, message, symptomWritten } from '../../schemas/api.ts';
-import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema, type AppointmentAdd, type AppointmentDelete, type AppointmentUpdate } from '../../schemas/appointment.ts';
+import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema } from '../../schemas/appointment.ts';
 import { BATCH_PATHS, type BatchPath } from '../../schemas/batch.ts';
-import { glucoseAddSchema, glucoseDeleteSchema, glucoseUpdateSchema, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
-import { labTestAddSchema, labTestDeleteSchema, labTestUpdateSchema, type LabTestAdd, type LabTestDelete, type LabTestUpdate } from '../../schemas/lab-test.ts';
-import { medicineTakenDeleteSchema, medicineTakenSchema, type MedicineTaken, type MedicineTakenDelete } from '../../schemas/medicine.ts';
-import { symptomAddSchema, symptomRemoveSchema, type SymptomAdd, type SymptomRemove } from '../../schemas/symptom.ts';
+import { glucoseAddSchema, glucoseDeleteSchema, glucoseUpdateSchema } from '../../schemas/glucose.ts';
+import { labTestAddSchema, labTestDeleteSchema, labTestUpdateSchema } from '../../schemas/lab-test.ts';
+import { medicineTakenDeleteSchema, medicineTakenSchema } from '../../schemas/medicine.ts';
+import { symptomAddSchema, symptomRemoveSchema } from '../../schemas/symptom.ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { patientAccess, type Subject } from '../http/guards.ts';
@@ -26,7 +27,7 @@ export interface PatientWrite {
   /** What the route is for, in a line (the API's document). */
   summary: string;
   /** Its answer's JSON Schema when the write is made (schemas/api.ts), 201 for an add that created, else 200. */
-  answer: object;
+  answer: Readonly<Record<string, unknown>>;
   /** The change, in the transaction `tx`, for a body the schema has accepted. */
   change(tx: AppContext, subject: Subject, body: unknown): Promise<WriteAnswer>;
   /**
@@ -38,15 +39,26 @@ export interface PatientWrite {
 
 type Add<Body> = (ctx: AppContext, s: Subject, body: Body, mutationId: string) => Promise<string | undefined>;
 
-/** `Body` is the type of `schema` (FromSchema in schemas/), named by the line that pairs them. */
-function write<Body>(
+/**
+ * The body `schema` accepts, as FromSchema types it. Behind a conditional type: TypeScript would
+ * otherwise try to infer `write`'s schema back from its callbacks through FromSchema, which goes
+ * too deep for it.
+ */
+type BodyOf<S> = S extends JSONSchema ? FromSchema<S> : never;
+
+/** The change (and an add's shortcut) take the body as its schema types it. */
+function write<S extends object>(
   path: BatchPath,
-  doc: { summary: string; answer: object },
-  schema: object,
-  change: (tx: AppContext, s: Subject, body: Body) => Promise<WriteAnswer>,
-  add?: Add<Body>,
+  doc: { summary: string; answer: Readonly<Record<string, unknown>> },
+  schema: S,
+  change: (tx: AppContext, s: Subject, body: BodyOf<S>) => Promise<WriteAnswer>,
+  add?: Add<BodyOf<S>>,
 ): PatientWrite {
-  return { path, ...doc, schema, change: (tx, s, body) => change(tx, s, body as Body), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, body as Body, id) } : {}) };
+  // The one cast: a PatientWrite is only handed a body `schema` has accepted (Fastify checks the
+  // route's body before its handler runs; the batch checks each write's body with the same schema
+  // before it runs it), and one list of writes of different bodies cannot carry each one's type.
+  const accepted = (body: unknown) => body as BodyOf<S>;
+  return { path, ...doc, schema, change: (tx, s, body) => change(tx, s, accepted(body)), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, accepted(body), id) } : {}) };
 }
 
 export const PATIENT_WRITES: readonly PatientWrite[] = [
@@ -54,34 +66,34 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
     '/glucose/add',
     { summary: 'Record a glucose reading', answer: glucoseWritten },
     glucoseAddSchema,
-    async (tx, s, b: GlucoseAdd) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
+    async (tx, s, b) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
     (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
   ),
-  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten }, glucoseUpdateSchema, async (tx, s, b: GlucoseUpdate) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
-  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message }, glucoseDeleteSchema, async (tx, s, b: GlucoseDelete) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
-  write('/symptoms/add', { summary: 'Record a symptom', answer: symptomWritten }, symptomAddSchema, async (tx, s, b: SymptomAdd) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
-  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message }, symptomRemoveSchema, async (tx, s, b: SymptomRemove) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten }, glucoseUpdateSchema, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
+  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message }, glucoseDeleteSchema, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('/symptoms/add', { summary: 'Record a symptom', answer: symptomWritten }, symptomAddSchema, async (tx, s, b) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
+  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message }, symptomRemoveSchema, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
   write(
     '/appointments/add',
     { summary: 'Add an appointment', answer: appointmentWritten },
     appointmentAddSchema,
-    async (tx, s, b: AppointmentAdd) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
+    async (tx, s, b) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
     (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
   ),
-  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten }, appointmentUpdateSchema, async (tx, s, b: AppointmentUpdate) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
-  write('/appointments/delete', { summary: 'Delete an appointment', answer: message }, appointmentDeleteSchema, async (tx, s, b: AppointmentDelete) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten }, appointmentUpdateSchema, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
+  write('/appointments/delete', { summary: 'Delete an appointment', answer: message }, appointmentDeleteSchema, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
   write(
     '/tests/add',
     { summary: 'Record a lab test result', answer: labTestWritten },
     labTestAddSchema,
-    async (tx, s, b: LabTestAdd) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
+    async (tx, s, b) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
     (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
   ),
-  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten }, labTestUpdateSchema, async (tx, s, b: LabTestUpdate) => ok(await labs.updateLabTest(tx, s.patientId, b))),
-  write('/tests/delete', { summary: 'Delete a lab test result', answer: message }, labTestDeleteSchema, async (tx, s, b: LabTestDelete) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten }, labTestUpdateSchema, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
+  write('/tests/delete', { summary: 'Delete a lab test result', answer: message }, labTestDeleteSchema, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
   // The path really is singular `user` here (docs/requirements.md §7).
-  write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b: MedicineTaken) => ok(await medicines.markTaken(tx, s, b))),
-  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message }, medicineTakenDeleteSchema, async (tx, s, b: MedicineTakenDelete) => ok(await medicines.removeDose(tx, s.patientId, b))),
+  write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b) => ok(await medicines.markTaken(tx, s, b))),
+  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message }, medicineTakenDeleteSchema, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
 ];
 
 export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.path, w]));
@@ -94,7 +106,7 @@ export function postPatientWrite(api: TypedApp, ctx: AppContext, path: BatchPath
   if (!w) throw new Error(`no patient write at ${path}`);
   const add = w.add;
   // An add answers 201 when it created the record, 200 when a record with that _id was there already.
-  const response = path.endsWith('/add') ? answers(w.answer as Record<string, unknown>, 200, 201) : answers(w.answer as Record<string, unknown>);
+  const response = path.endsWith('/add') ? answers(w.answer, 200, 201) : answers(w.answer);
   api.post(path, { preHandler: patientAccess(ctx, { write: true }), schema: { summary: w.summary, body: w.schema, response } }, async (req, reply) =>
     add
       ? answerAdd(ctx, req, reply, (s, id) => add(ctx, s, req.body, id), (tx, s) => w.change(tx, s, req.body))

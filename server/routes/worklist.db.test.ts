@@ -97,16 +97,16 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
     const half = await patient('Edge Halfinrange');
     await readings(half.id, [...spread(10, 181), [2, 70], [4, 70], [6, 70], [8, 70], [10, 70], [12, 180], [14, 180], [16, 180], [18, 180], [20, 180]]);
     const under = await patient('Edge Underhalf');
-    await readings(under.id, [...spread(11, 250), ...spread(10, 120).map(([t, v]) => [t + 1, v] as [number, number])]);
+    await readings(under.id, [...spread(11, 250), ...spread(10, 120).map(([t, v]): [number, number] => [t + 1, v])]);
     expect(await codesOf(half.hospNo)).toEqual([]);
     expect((await entryOf(under.hospNo)).reasons).toEqual([{ code: 'low-tir', value: 47.6, text: '47.6 % of readings in range 70–180 mg/dL' }]);
   });
 
   it('no-data: none for 3 days (71 h ago is recent enough, 73 h is not), or none ever', async () => {
     const recent = await patient('Edge Seventyone');
-    await readings(recent.id, [[71, 120], ...[4, 5, 6, 7, 8, 9, 10].map((d) => [d * 24, 120] as [number, number])]);
+    await readings(recent.id, [[71, 120], ...[4, 5, 6, 7, 8, 9, 10].map((d): [number, number] => [d * 24, 120])]);
     const old = await patient('Edge Seventythree');
-    await readings(old.id, [[73, 120], ...[4, 5, 6, 7, 8, 9, 10].map((d) => [d * 24, 120] as [number, number])]);
+    await readings(old.id, [[73, 120], ...[4, 5, 6, 7, 8, 9, 10].map((d): [number, number] => [d * 24, 120])]);
     const never = await patient('Edge Never');
     expect(await codesOf(recent.hospNo)).toEqual([]);
     const stale = await entryOf(old.hospNo);
@@ -117,9 +117,9 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
 
   it('sparse-data: readings on fewer than half of the days (7 of 14 is half)', async () => {
     const seven = await patient('Edge Sevendays');
-    await readings(seven.id, [0, 1, 2, 3, 4, 5, 6].map((d) => [1 + d * 24, 120] as [number, number]));
+    await readings(seven.id, [0, 1, 2, 3, 4, 5, 6].map((d): [number, number] => [1 + d * 24, 120]));
     const six = await patient('Edge Sixdays');
-    await readings(six.id, [0, 1, 2, 3, 4, 5].map((d) => [1 + d * 24, 120] as [number, number]));
+    await readings(six.id, [0, 1, 2, 3, 4, 5].map((d): [number, number] => [1 + d * 24, 120]));
     expect(await codesOf(seven.hospNo)).toEqual([]);
     expect((await entryOf(six.hospNo)).reasons).toEqual([{ code: 'sparse-data', value: 6, text: 'Readings on 6 of 14 days' }]);
     // Over 28 days, seven days of readings are a quarter.
@@ -189,7 +189,7 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
   it('rising-mean: at least 10 % and 10 mg/dL above the previous period, each with 3 readings', async () => {
     const make = async (name: string, before: number[], now: number[]) => {
       const p = await patient(name);
-      await readings(p.id, [...before.map((v, i) => [15 * 24 + i * 24, v] as [number, number]), ...now.map((v, i) => [2 + i * 24, v] as [number, number])]);
+      await readings(p.id, [...before.map((v, i): [number, number] => [15 * 24 + i * 24, v]), ...now.map((v, i): [number, number] => [2 + i * 24, v])]);
       return p;
     };
     const ten = await make('Edge Risingten', [150, 150, 150], [165, 165, 165]);

@@ -6,7 +6,7 @@ import { appliedMutationRepo } from '../repositories/applied-mutations.ts';
 /** What a write answers: its status and JSON body. */
 export interface WriteAnswer {
   status: number;
-  body: object;
+  body: Readonly<Record<string, unknown>>;
 }
 
 export interface MutationAnswer extends WriteAnswer {
@@ -14,8 +14,8 @@ export interface MutationAnswer extends WriteAnswer {
   repeat: boolean;
 }
 
-export const ok = (body: object): WriteAnswer => ({ status: 200, body });
-export const okOrCreated = (r: { created: boolean; body: object }): WriteAnswer => ({ status: r.created ? 201 : 200, body: r.body });
+export const ok = (body: Readonly<Record<string, unknown>>): WriteAnswer => ({ status: 200, body });
+export const okOrCreated = (r: { created: boolean; body: Readonly<Record<string, unknown>> }): WriteAnswer => ({ status: r.created ? 201 : 200, body: r.body });
 
 /** How long an applied mutation id is remembered. */
 export const APPLIED_MUTATION_TTL_MS = 90 * 24 * 3600_000;
@@ -41,7 +41,7 @@ export async function runMutation(
       const first = await appliedMutationRepo.answerOf(tx, patientId, mutationId);
       // The claim saw a committed row, and rows are only deleted after 90 days.
       if (!first) throw new Error(`applied mutation ${mutationId} vanished`);
-      return { status: first.status, body: first.body as object, repeat: true };
+      return { status: first.status, body: first.body, repeat: true };
     }
     const answer = await change({ ...ctx, db: tx });
     if (mutationId !== undefined) await appliedMutationRepo.record(tx, patientId, mutationId, answer);

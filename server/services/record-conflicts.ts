@@ -28,9 +28,9 @@ export interface ConflictWords {
 
 /** True when writing `values` would leave the row as it is (instants compared by time). */
 export function sameValues(row: object, values: object): boolean {
-  const current = row as Record<string, unknown>;
+  const current = new Map<string, unknown>(Object.entries(row));
   return Object.entries(values).every(([key, value]) => {
-    const now = current[key];
+    const now = current.get(key);
     if (value instanceof Date && now instanceof Date) return value.getTime() === now.getTime();
     return value === now;
   });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
+import { queryRows } from '../db/raw.ts';
 import { migrationsFolder } from '../paths.ts';
 import { copyPgliteTemplate, pgliteTemplateTar } from './db-template.ts';
 import { createFreshPostgres } from './postgres.ts';
@@ -23,8 +24,8 @@ async function migrationCount(): Promise<number> {
 }
 
 async function count(database: Database, query: ReturnType<typeof sql>): Promise<number> {
-  const result = (await database.db.execute(query)) as unknown as { rows: { n: number }[] };
-  return result.rows[0]?.n ?? -1;
+  const [row] = await queryRows<{ n: number }>(database.db, query);
+  return row?.n ?? -1;
 }
 
 /** Every migration applied, no rows yet, and writable. */
