@@ -6,21 +6,27 @@ import lingui from 'eslint-plugin-lingui';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** Code whose casts are checked (see the rule below); tests and their harness may cast their fakes. */
+const CAST_CHECKED = ['src/**/*.{ts,tsx}', 'sync/**/*.ts', 'sw/**/*.ts', 'schemas/**/*.ts', 'server/**/*.ts'];
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test-support.tsx'];
+
 /**
  * The layers (README "Folders"): src → sync → schemas, sw → sync → schemas, server → schemas; a
  * feature of the app never imports another (what two share goes to src/components or src/lib);
- * on the server only repositories (and the database's setup and demo data) use the query builder. Tests may
+ * on the server routes and the HTTP layer call services, and only repositories (and the database's
+ * setup and demo data) use the query builder. Tests may
  * cross layers to drive the real thing (a sync test on the device's real database).
  */
-/** Code whose casts are checked (see the rule below); tests and their harness may cast their fakes. */
-const CAST_CHECKED = ['src/**/*.{ts,tsx}', 'sync/**/*.ts', 'sw/**/*.ts', 'schemas/**/*.ts'];
-const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test-support.tsx'];
 const up = '^(\\.\\./)+';
 const layer = (files, forbidden, message, extra = []) => ({
   files,
   ignores: ['**/*.test.ts', '**/*.test.tsx', '**/testing/**'],
   rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: `${up}(${forbidden.join('|')})/`, message }, ...extra] }] },
 });
+const serverDb = [
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'The query builder belongs in server/repositories/.' },
+  { regex: '/db/schema\\.ts$', allowTypeImports: true, message: 'Tables are queried in server/repositories/ (types may be imported anywhere).' },
+];
 const layers = [
   layer(['schemas/**/*.ts'], ['src', 'sync', 'sw', 'server', 'scripts', 'tests'], 'schemas/ is the shared contract: it imports no other layer.'),
   layer(['sync/**/*.ts'], ['src', 'sw', 'server', 'scripts', 'tests'], 'sync/ depends on schemas/ only (src and sw build on it, not the other way).'),
@@ -29,9 +35,11 @@ const layers = [
   layer(['src/features/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/ and schemas/, never on the server or the worker.', [
     { regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' },
   ]),
-  layer(['server/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.', [
-    { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'The query builder belongs in server/repositories/.' },
-    { regex: '/db/schema\\.ts$', allowTypeImports: true, message: 'Tables are queried in server/repositories/ (types may be imported anywhere).' },
+  layer(['server/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.', serverDb),
+  // Routes and the HTTP layer call services, never a repository (README "Folders": routes → services → repositories).
+  layer(['server/routes/**/*.ts', 'server/http/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.', [
+    ...serverDb,
+    { regex: '/repositories/', allowTypeImports: true, message: 'Routes and the HTTP layer call services; services call repositories.' },
   ]),
   // Repositories, the database's setup and the demo data's bulk load are where the query builder belongs.
   layer(['server/repositories/**/*.ts', 'server/db/**/*.ts', 'server/seed/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ only.'),

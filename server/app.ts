@@ -14,7 +14,7 @@ import { HttpError } from './http/errors.ts';
 import { installMetrics, NO_METRICS } from './http/metrics.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { installResponseCheck } from './http/response-check.ts';
-import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { databaseRateLimitStore } from './services/rate-limit-store.ts';
 import { registerStaticFiles } from './http/static-files.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';

@@ -2,9 +2,8 @@
 // at most once per mutation id) and a repeated mutation id is marked with X-Mutation-Repeat.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { isDeadlock, isUniqueViolation, retryOnDeadlock } from '../lib/db-errors.ts';
-import { APPLIED_MUTATION_KEY } from '../repositories/applied-mutations.ts';
-import { runMutation, type WriteAnswer } from '../services/mutations.ts';
+import { retryOnDeadlock } from '../lib/db-errors.ts';
+import { lostToAnotherCopy, runMutation, type WriteAnswer } from '../services/mutations.ts';
 import { requireSubject, type Subject } from './guards.ts';
 
 export const MUTATION_REPEAT_HEADER = 'X-Mutation-Repeat';
@@ -49,7 +48,7 @@ export async function answerAdd(
   if (mutationId !== undefined) {
     const subject = requireSubject(req);
     const text = await add(subject, mutationId).catch((err: unknown) => {
-      if (isUniqueViolation(err, APPLIED_MUTATION_KEY) || isDeadlock(err)) return undefined;
+      if (lostToAnotherCopy(err)) return undefined;
       throw err;
     });
     if (text !== undefined) {

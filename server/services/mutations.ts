@@ -1,7 +1,8 @@
 // Every patient write runs here: in one transaction, and at most once per mutation id
 // (docs/sync-protocol.md, "Writes are named mutations with ids").
 import type { AppContext } from '../context.ts';
-import { appliedMutationRepo } from '../repositories/applied-mutations.ts';
+import { isDeadlock, isUniqueViolation } from '../lib/db-errors.ts';
+import { APPLIED_MUTATION_KEY, appliedMutationRepo } from '../repositories/applied-mutations.ts';
 
 /** What a write answers: its status and JSON body. */
 export interface WriteAnswer {
@@ -16,6 +17,15 @@ export interface MutationAnswer extends WriteAnswer {
 
 export const ok = (body: Readonly<Record<string, unknown>>): WriteAnswer => ({ status: 200, body });
 export const okOrCreated = (r: { created: boolean; body: Readonly<Record<string, unknown>> }): WriteAnswer => ({ status: r.created ? 201 : 200, body: r.body });
+
+/**
+ * Whether a write's one-statement add failed only because another copy of the same write got there
+ * first: its mutation id is already applied (the statement rolled back whole), or the two deadlocked.
+ * The write then goes the general way, which answers it as the copy was answered.
+ */
+export function lostToAnotherCopy(err: unknown): boolean {
+  return isUniqueViolation(err, APPLIED_MUTATION_KEY) || isDeadlock(err);
+}
 
 /** How long an applied mutation id is remembered. */
 export const APPLIED_MUTATION_TTL_MS = 90 * 24 * 3600_000;
