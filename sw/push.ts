@@ -25,6 +25,7 @@ import { log } from '../sync/log.ts';
 import { enqueue, getReplaySession } from '../sync/outbox.ts';
 import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
 import { staffAlertsOn } from '../sync/staff-alerts-flag.ts';
+import type { PushConfigJson } from '../schemas/push.ts';
 import {
   DEFAULT_ACTION_TITLES,
   isMedicineReminder,
@@ -247,7 +248,8 @@ async function resubscribe(event: PushSubscriptionChangeEvent, onReplay: () => P
   if (!(await loggedIn())) return;
   let key: ArrayBuffer | Uint8Array<ArrayBuffer> | null = event.oldSubscription?.options.applicationServerKey ?? null;
   if (!key) {
-    const config = (await fetch('/api/push/config').then((r) => r.json())) as { provider?: string; publicKey?: string };
+    // The answer's type, derived from the schema the server answers through.
+    const config: PushConfigJson = await fetch('/api/push/config').then((r) => r.json());
     // With FCM the page renews its token through the Firebase SDK at its next start.
     if (config.provider !== 'webpush' || !config.publicKey) return;
     key = base64UrlToBytes(config.publicKey);

@@ -188,11 +188,18 @@ export function mean(values: readonly number[]): number | null {
   return sum / values.length;
 }
 
+/** The value at `i` of a list known to hold it: a wrong index throws rather than yield NaN in a statistic. */
+function valueAt(values: readonly number[], i: number): number {
+  const v = values[i];
+  if (v === undefined) throw new RangeError(`no value at ${i} of ${values.length}`);
+  return v;
+}
+
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+  return s.length % 2 === 1 ? valueAt(s, mid) : (valueAt(s, mid - 1) + valueAt(s, mid)) / 2;
 }
 
 /** Sample standard deviation (n − 1), null below two values. */
@@ -262,7 +269,8 @@ export function quantile(sorted: readonly number[], p: number): number | null {
   const at = (sorted.length - 1) * p;
   const lo = Math.floor(at);
   const hi = Math.ceil(at);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
+  const low = valueAt(sorted, lo);
+  return low + (valueAt(sorted, hi) - low) * (at - lo);
 }
 
 /** The time-of-day profile's bands, hours of the patient's own clock. */
@@ -316,14 +324,16 @@ export function timeOfDayProfile(readings: readonly { minutes: number; value: nu
  */
 export function roundPercents<K extends string>(percents: Record<K, number | null>): Record<K, number | null> {
   const keys = Object.keys(percents) as K[];
-  const present = keys.filter((k) => percents[k] !== null);
+  const present = keys.flatMap((k) => {
+    const value = percents[k];
+    return value === null ? [] : [{ k, value, floor: Math.floor(value) }];
+  });
   const out = { ...percents };
   if (present.length === 0) return out;
-  const floors = present.map((k) => Math.floor(percents[k] as number));
-  let left = 100 - floors.reduce((a, b) => a + b, 0);
-  const order = present.map((k, i) => ({ k, i, rem: (percents[k] as number) - (floors[i] as number) })).sort((a, b) => b.rem - a.rem);
-  for (const { k, i } of order) {
-    out[k] = (floors[i] as number) + (left > 0 ? 1 : 0);
+  let left = 100 - present.reduce((sum, p) => sum + p.floor, 0);
+  const order = [...present].sort((a, b) => b.value - b.floor - (a.value - a.floor));
+  for (const { k, floor } of order) {
+    out[k] = floor + (left > 0 ? 1 : 0);
     if (left > 0) left -= 1;
   }
   return out;
