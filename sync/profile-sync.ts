@@ -22,7 +22,8 @@ export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
   // The row of a 409 (`current`), which the API sends as the list's `user` but types as any value.
   fromRecord: (user) => profileDocOf(user),
   fromList(json) {
-    const doc = profileDocOf(json.user);
+    // An answer without its `user` (none the server's schema allows) brings nothing, as before.
+    const doc = json.user ? profileDocOf(json.user) : undefined;
     return { docs: doc ? [doc] : [], deleted: [] };
   },
   toOp(doc, _isNew, previous) {
