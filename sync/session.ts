@@ -10,6 +10,7 @@
 // stored expiry in step.
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-client.ts';
+import { patientAuthApi } from './auth-api.ts';
 import { inBackground, log } from './log.ts';
 
 export const VALIDATE_EVERY_MS = 30 * 60_000;
@@ -59,6 +60,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
   let state: SessionState = { status: 'unknown' };
   const listeners = new Set<(s: SessionState) => void>();
   const now = opts.now ?? Date.now;
+  const auth = patientAuthApi(opts.api);
   let timer: ReturnType<typeof setInterval> | undefined;
 
   const set = (next: SessionState) => {
@@ -86,8 +88,8 @@ export function createPatientSession(opts: PatientSessionOptions) {
   async function login(input: LoginInput): Promise<StoredSession> {
     const res =
       input.method === 'password'
-        ? await opts.api.post<{ token: string; expiresAt?: string }>('/auth/loginWithPassword', { hospNo: input.hospNo, password: input.password })
-        : await opts.api.post<{ token: string; expiresAt?: string }>('/auth/login', input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
+        ? await auth.loginWithPassword({ hospNo: input.hospNo, password: input.password })
+        : await auth.login(input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
     // Stores are cleared first, then the new user's data is fetched (docs/requirements.md §4); a patient locked out
     // by an ended session finds their own unsent entries still there.
     const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
@@ -101,8 +103,9 @@ export function createPatientSession(opts: PatientSessionOptions) {
   /** The server's word on a token: valid (with the end it now gives), invalid, ended (401), or none. */
   async function verdictOf(token: string): Promise<{ expiresAt: string | undefined } | 'invalid' | 'unauthorized' | 'unreachable'> {
     try {
-      const res = await opts.api.post<{ valid?: unknown; expiresAt?: string }>('/auth/validate', undefined, { quiet: true, token });
-      // Only the server's explicit "no" ends a session; an answer without a verdict is no answer.
+      // The answer is not checked on the device (a proxy's page, a cut body): only the server's
+      // explicit "no" ends a session, and an answer without a verdict is no answer.
+      const res: { valid?: unknown; expiresAt?: string } = await auth.validate(token);
       if (res.valid === true) return { expiresAt: res.expiresAt };
       return res.valid === false ? 'invalid' : 'unreachable';
     } catch (err) {
@@ -152,7 +155,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
     stopValidation();
     set({ status: 'logged-out' });
     try {
-      await opts.api.post('/auth/logout', undefined, { quiet: true }).catch(() => undefined);
+      await auth.logout().catch(() => undefined);
     } finally {
       leavingToken = undefined;
     }

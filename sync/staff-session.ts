@@ -3,6 +3,7 @@
 // every staff call; it lives only sealed (vault), 24 hours at most (docs/requirements.md §9 admin items). A 401, a
 // failed doctor check, the expiry or a logout end the session and clear the admin store.
 import { ApiError, type ApiClient } from './api-client.ts';
+import { staffAuthApi } from './auth-api.ts';
 
 export interface StaffHospital {
   _id: string;
@@ -36,6 +37,7 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
   let state: StaffState = { status: 'unknown' };
   const listeners = new Set<(s: StaffState) => void>();
   const now = opts.now ?? Date.now;
+  const auth = staffAuthApi(opts.api);
   const set = (next: StaffState) => {
     state = next;
     for (const l of [...listeners]) l(state);
@@ -66,17 +68,13 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
     },
     token: () => (state.status === 'logged-in' ? state.staff.token : undefined),
     async loginAdmin(email: string, password: string): Promise<StoredStaff> {
-      const res = await opts.api.post<{ token: string; expiresAt: string; admin: { name: string; email: string; hospitals: StaffHospital[] } }>(
-        '/admin/login',
-        { email, password },
-        { checksCredentials: true },
-      );
+      const res = await auth.loginAdmin({ email, password });
       return begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
     },
     /** Verifies a doctor token (docs/requirements.md §5 "The doctor token must verify"); a failure clears the doctor session. */
     async loginDoctor(token: string): Promise<StoredStaff> {
       try {
-        const res = await opts.api.post<{ doctor: { name: string; expiresAt: string; hospitals: StaffHospital[] } }>('/admin/verifyToken', undefined, { token, checksCredentials: true });
+        const res = await auth.verifyDoctorToken(token);
         const adminDay = new Date(now() + 24 * 3600_000).toISOString();
         const expiresAt = res.doctor.expiresAt < adminDay ? res.doctor.expiresAt : adminDay;
         return await begin({ token, role: 'doctor', name: res.doctor.name, hospitals: res.doctor.hospitals, expiresAt });
@@ -97,7 +95,7 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
       const token = state.status === 'logged-in' ? state.staff.token : undefined;
       // Logged out here first: calls still in flight may come back 401 once the server forgets the token.
       await end();
-      if (token) await opts.api.post('/admin/logout', undefined, { token, quiet: true, checksCredentials: true }).catch(() => undefined);
+      if (token) await auth.logout(token).catch(() => undefined);
     },
     /** A 401 on any staff call: the admin store is cleared (docs/requirements.md §8). */
     expire: end,

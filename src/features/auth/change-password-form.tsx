@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
 import { inBackground } from '../../../sync/log.ts';
+import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import './auth.css';
 import { failureMessage } from './auth-errors.ts';
@@ -61,7 +62,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     }
     setBusy(true);
     try {
-      await runtime.api.post('/auth/updatePassword', { hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next }, { checksCredentials: true });
+      await patientAuthApi(runtime.api).updatePassword({ hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next });
       runtime.notify({ type: 'success', text: t`You have successfully reset your password.` });
       setCurrent('');
       setNext('');

@@ -1,6 +1,7 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type RefObject } from 'react';
 import { inBackground } from '../../../sync/log.ts';
+import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
@@ -31,7 +32,7 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
     onFailure(undefined);
     setSending(true);
     try {
-      await runtime.api.post('/auth/sendOtp', { hospNo });
+      await patientAuthApi(runtime.api).sendOtp({ hospNo });
       markSent();
       runtime.notify({ type: 'success', text: t`Please check admin's email for the OTP.` });
       codeRef.current?.focus();
