@@ -1,6 +1,6 @@
-import { createFileRoute, Link, Outlet, redirect } from '@tanstack/react-router';
+import { createFileRoute, Link, Outlet, redirect, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
@@ -23,18 +23,87 @@ export const Route = createFileRoute('/app')({
   component: AppLayout,
 });
 
+/** How long entries sent online may be on their way before the bar says so (see SyncBadge). */
+const SENDING_NOTICE_AFTER_MS = 1_000;
+
+/**
+ * The page's path, from the router's own store. Not useLocation/useRouterState: in this lazily
+ * loaded layout those split the router's code into more chunks, and the login route (which loads
+ * them too) grew by 1.5 KB gzipped past its budget (tests/e2e/login-route.spec.ts).
+ */
+function usePathname(): string {
+  const router = useRouter();
+  return useSyncExternalStore(
+    (changed) => router.subscribe('onResolved', changed),
+    () => router.state.location.pathname,
+  );
+}
+
+/** True once `on` has held for `ms` without a break; false at once when it stops. */
+function useLasting(on: boolean, ms: number): boolean {
+  const [lasted, setLasted] = useState(false);
+  useEffect(() => {
+    if (!on) return;
+    const timer = setTimeout(() => setLasted(true), ms);
+    return () => {
+      clearTimeout(timer);
+      setLasted(false);
+    };
+  }, [on, ms]);
+  return on && lasted;
+}
+
 /**
  * Offline, or data past the 15-minute lifetime of medical data (docs/requirements.md §9): every screen says so and
  * says when it last synchronized, instead of showing old data as if it were current.
+ *
+ * The bar stands above the page, so its coming and going moves everything under it. Two rules keep
+ * that from moving a button under a patient's finger:
+ * - Entries sent online within SENDING_NOTICE_AFTER_MS are not announced: the bar is there (tests
+ *   and the outbox agree on it) but hidden, and takes no room; a save does not flash it.
+ * - A bar that was seen on a page keeps the most room it took there, whatever it says next, and does
+ *   not vanish when the sync ends: it turns into "Up to date" until the patient opens another page
+ *   (which redraws the page anyway); a save on that page then shows "Sending" at once. Measured
+ *   at the top of the dashboard at 360 px: the page moved up 113 px (a layout shift of 0.134) when
+ *   the offline bar went; now it does not move.
  */
 function SyncBadge() {
   const { offline, pending, lastSyncAt } = useSyncStatus();
   const { i18n } = useLingui();
+  const path = usePathname();
   const outdated = lastSyncAt !== undefined && freshness(lastSyncAt, 'medical') === 'expired';
-  if (!offline && pending === 0 && !outdated) return null;
+  const needed = offline || pending > 0 || outdated;
+  const sendingAWhile = useLasting(pending > 0, SENDING_NOTICE_AFTER_MS);
+  const bar = useRef<HTMLParagraphElement>(null);
+  // The page the bar was seen on, and the most room it took there (0: not seen there yet).
+  const [seen, setSeen] = useState<{ path: string; blockSize: number }>();
+  const held = seen?.path === path ? seen.blockSize : 0;
+  // Once seen on a page, the bar stays seen there: hiding it would take its room away.
+  const visible = offline || outdated || sendingAWhile || held > 0;
+  useLayoutEffect(() => {
+    const el = bar.current;
+    if (!needed || !el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() =>
+      setSeen((before) => {
+        const blockSize = Math.max(before?.path === path ? before.blockSize : 0, el.offsetHeight);
+        return before?.path === path && before.blockSize === blockSize ? before : { path, blockSize };
+      }),
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [needed, visible, path]);
+  const room = held > 0 ? { minBlockSize: held } : undefined;
   const when = lastSyncAt ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'short' }).format(lastSyncAt) : undefined;
+  if (!needed) {
+    if (!when || !room) return null;
+    return (
+      <p ref={bar} className="sync-badge sync-badge--done" role="status" data-testid="sync-done" style={room}>
+        <Icon icon="mdi:cloud-check-outline" /> <Trans>Up to date: last synchronized {when}.</Trans>
+      </p>
+    );
+  }
   return (
-    <p className={offline ? 'sync-badge sync-badge--offline' : 'sync-badge'} role="status" data-testid="sync-badge">
+    <p ref={bar} className={offline ? 'sync-badge sync-badge--offline' : 'sync-badge'} role="status" data-testid="sync-badge" hidden={!visible} style={room}>
       <Icon icon={offline ? 'mdi:cloud-off-outline' : 'mdi:refresh'} />{' '}
       {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : pending > 0 ? <Trans>Sending your entries…</Trans> : null}{' '}
       {when ? (

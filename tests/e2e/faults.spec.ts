@@ -99,8 +99,9 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   await network.online();
   const notice = patient.page.getByTestId('refused-notice');
   await notice.getByText("1 entry was not accepted by your hospital's server.").waitFor({ timeout: 30_000 });
-  // The offline notice above it goes once the sync is done, and the page moves up: a click aimed
-  // before that landed on the greeting below (fresh-clone CI run of 2026-11-30).
+  // The offline notice above it goes once the sync is done. It used to take the page up with it, and
+  // a click aimed before that landed on the greeting below (fresh-clone CI run of 2026-11-30); it
+  // now holds its room as "Up to date" (next test), and the test still waits for the sync to end.
   await expect(patient.page.getByTestId('sync-badge')).toHaveCount(0, { timeout: 30_000 });
   await notice.getByRole('button', { name: 'Review' }).click();
   const review = patient.page.getByRole('dialog', { name: 'Entries not accepted' });
@@ -108,4 +109,54 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   // Kept on the device (sealed, in the refused list) until the patient decides; never on the server.
   await expect(patient.page.getByTestId('glucose-list-Random').getByText('416', { exact: true })).not.toHaveCount(0);
   expect((await server.api.readings()).some((r) => r.value === 416)).toBe(false);
+});
+
+test('the page under the sync bar stays put: entries on their way are announced only after a second, and a bar that was seen holds its room as "Up to date" until another page opens', async ({ patient, network }) => {
+  const { page } = patient;
+  const bar = page.getByTestId('sync-badge');
+  const done = page.getByTestId('sync-done');
+  // When the bar came (it is there, hidden, as soon as an entry waits) and when it was first seen.
+  await page.evaluate(() => {
+    const times: { came?: number; seen?: number } = {};
+    Object.assign(window, { syncBarTimes: times });
+    new MutationObserver(() => {
+      const el = document.querySelector('[data-testid="sync-badge"]');
+      if (!el) return;
+      times.came ??= performance.now();
+      if (!el.hasAttribute('hidden')) times.seen ??= performance.now();
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['hidden'] });
+  });
+  const heading = page.getByRole('heading', { level: 1 });
+  const headingTop = async () => (await heading.boundingBox())?.y;
+
+  // Online, a send that takes 2.5 s: the bar says so only once the second is over, whatever the machine's speed.
+  network.latency(2_500);
+  await patient.recordGlucose(419);
+  await bar.getByText('Sending your entries…').waitFor({ timeout: 15_000 });
+  const times = await page.evaluate(() => (window as unknown as { syncBarTimes: { came?: number; seen?: number } }).syncBarTimes);
+  expect(times.came).toBeDefined();
+  expect((times.seen ?? 0) - (times.came ?? 0)).toBeGreaterThanOrEqual(1_000);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const whileSending = await headingTop();
+  await done.getByText(/Up to date: last synchronized /).waitFor({ timeout: 30_000 });
+  await expect(bar).toHaveCount(0);
+  expect(await headingTop()).toBe(whileSending);
+  network.latency(0);
+
+  // Offline at the top of the dashboard: the bar pushes the page down once; back online, the page does not move up.
+  await network.offline();
+  await patient.recordGlucose(420);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await bar.getByText(/Offline:/).waitFor();
+  const whileOffline = await headingTop();
+  await network.online();
+  await done.getByText(/Up to date: last synchronized /).waitFor({ timeout: 30_000 });
+  await expect(bar).toHaveCount(0);
+  expect(await headingTop()).toBe(whileOffline);
+
+  // Another page: the held room goes with the page it was held on.
+  await page.getByRole('link', { name: 'Symptoms' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Symptoms' }).waitFor();
+  await expect(done).toHaveCount(0);
+  await expect(bar).toHaveCount(0);
 });
