@@ -25,8 +25,6 @@ export function patientAuthApi(api: ApiClient) {
   };
 }
 
-export type PatientAuthApi = ReturnType<typeof patientAuthApi>;
-
 /** The staff's: they check credentials of their own, so a 401 is "wrong", never "session over". */
 export function staffAuthApi(api: ApiClient) {
   return {

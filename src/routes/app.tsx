@@ -77,6 +77,8 @@ function SyncBadge() {
   const bar = useRef<HTMLParagraphElement>(null);
   // The page the bar was seen on, and the most room it took there (0: not seen there yet).
   const [seen, setSeen] = useState<{ path: string; blockSize: number }>();
+  // Another page lets go of the room held on the one before: coming back does not bring it back.
+  if (seen && seen.path !== path) setSeen(undefined);
   const held = seen?.path === path ? seen.blockSize : 0;
   // Once seen on a page, the bar stays seen there: hiding it would take its room away.
   const visible = offline || outdated || sendingAWhile || held > 0;
@@ -85,13 +87,14 @@ function SyncBadge() {
     if (!needed || !el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() =>
       setSeen((before) => {
+        // Grows from hidden (0) to seen and with its text; never shrinks on the same page.
         const blockSize = Math.max(before?.path === path ? before.blockSize : 0, el.offsetHeight);
         return before?.path === path && before.blockSize === blockSize ? before : { path, blockSize };
       }),
     );
     observer.observe(el);
     return () => observer.disconnect();
-  }, [needed, visible, path]);
+  }, [needed, path]);
   const room = held > 0 ? { minBlockSize: held } : undefined;
   const when = lastSyncAt ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'short' }).format(lastSyncAt) : undefined;
   if (!needed) {

@@ -159,4 +159,9 @@ test('the page under the sync bar stays put: entries on their way are announced 
   await page.getByRole('heading', { level: 1, name: 'Symptoms' }).waitFor();
   await expect(done).toHaveCount(0);
   await expect(bar).toHaveCount(0);
+  // Nor does it come back with the page it was held on.
+  await page.getByRole('link', { name: 'Dashboard' }).click();
+  await page.getByLabel(/^Glucose \((mg\/dL|mmol\/L)\)$/).waitFor();
+  await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+  expect(await done.count()).toBe(0);
 });
