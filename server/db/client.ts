@@ -1,11 +1,15 @@
 // Opens the one database the server uses: embedded PGlite in DATA_DIR by default, PostgreSQL when
 // DATABASE_URL is set. Both are driven through the same Drizzle pg-core schema, so repositories
 // never know which one they talk to.
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { errorCode, errorMessage } from '../lib/errors.ts';
 import { migrationsFolder } from '../paths.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as schema from './schema.ts';
+
+export { DatabaseInUseError } from './data-dir-lock.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -23,7 +27,8 @@ export interface Database {
   poolStats?(): { total: number; idle: number; waiting: number };
 }
 
-export class DatabaseInUseError extends Error {}
+/** An embedded database that exists but does not open (damaged): the message says what to do. */
+export class DatabaseDamagedError extends Error {}
 
 /** Arbitrary constant: the advisory lock that serialises migrations across instances. */
 const MIGRATION_LOCK = 4_242_001;
@@ -74,25 +79,57 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   let client: InstanceType<typeof PGlite>;
+  let lock: { release(): void } | undefined;
   if (dataDir) {
-    const dir = path.resolve(dataDir, 'pgdata');
-    await mkdir(dir, { recursive: true });
-    await assertNotInUse(dir);
-    client = new PGlite(dir, template ? { loadDataDir: template } : {});
+    const root = path.resolve(dataDir);
+    await mkdir(root, { recursive: true });
+    // Ours before PGlite touches a file in it (issue 45: opening takes seconds, and two processes
+    // opening one folder corrupt it for good).
+    lock = await lockDataDir(root);
+    const dir = path.join(root, 'pgdata');
+    const engineLog: string[] = [];
+    let opening = true;
+    let existed: boolean | undefined;
+    try {
+      existed = await holdsFiles(dir);
+      await mkdir(dir, { recursive: true });
+      client = new PGlite(dir, {
+        ...(template ? { loadDataDir: template } : {}),
+        // The engine's own account of a failed start (its PANIC line); it prints nothing otherwise.
+        onStderr: (line: string) => {
+          if (opening && engineLog.length < 50) engineLog.push(line);
+          return false;
+        },
+      });
+      await client.waitReady;
+      opening = false;
+    } catch (err) {
+      try {
+        // A first start (or a restore) that failed half-way leaves nothing a next start would take
+        // for a damaged database. Still ours: nobody else has written in it.
+        if (existed === false) await rm(dir, { recursive: true, force: true });
+      } finally {
+        lock.release();
+      }
+      // A restore loads a template into an empty folder and says itself what went wrong.
+      if (existed && !template) throw new DatabaseDamagedError(damagedMessage(root, dir, engineError(engineLog) ?? firstLine(errorMessage(err))));
+      throw err;
+    }
   } else {
     client = new PGlite(template ? { loadDataDir: template } : {}); // in memory: tests
+    await client.waitReady;
   }
-  await client.waitReady;
   const db = drizzle(client, { schema });
-  let lock: (() => Promise<void>) | undefined;
-  if (dataDir) lock = await takeLock(path.resolve(dataDir, 'pgdata'));
   return {
     db,
     kind: 'pglite',
     migrate: () => migrate(db, { migrationsFolder: migrationsFolder }),
     async close() {
-      await client.close();
-      await lock?.();
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
     },
     async dumpDataDir(compression = 'none') {
       const dump = await client.dumpDataDir(compression);
@@ -101,31 +138,38 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
   };
 }
 
-// PGlite is a single-process database: two processes opening the same folder corrupt it. A lock
-// file with the owner's pid lets a CLI command refuse clearly while the server runs.
-async function assertNotInUse(dir: string): Promise<void> {
-  const { readFile } = await import('node:fs/promises');
-  const lockFile = path.join(dir, '..', 'eddy.lock');
-  let pid: number;
+async function holdsFiles(dir: string): Promise<boolean> {
   try {
-    pid = Number((await readFile(lockFile, 'utf8')).trim());
-  } catch {
-    return;
+    return (await readdir(dir)).length > 0;
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return false;
+    throw err;
   }
-  if (!Number.isInteger(pid) || pid === process.pid) return;
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // stale lock from a process that is gone
-  }
-  throw new DatabaseInUseError(
-    `The embedded database in ${path.dirname(dir)} is in use by process ${pid}. Stop the server (or that command) first, or set DATABASE_URL to use PostgreSQL.`,
-  );
 }
 
-async function takeLock(dir: string): Promise<() => Promise<void>> {
-  const { writeFile, rm } = await import('node:fs/promises');
-  const lockFile = path.join(dir, '..', 'eddy.lock');
-  await writeFile(lockFile, String(process.pid));
-  return () => rm(lockFile, { force: true });
+const firstLine = (text: string) => text.split('\n')[0]?.trim() ?? '';
+
+/** The engine's first PANIC, FATAL or ERROR line, without its timestamp and process id. */
+export function engineError(log: readonly string[]): string | undefined {
+  for (const line of log) {
+    const at = line.search(/\b(PANIC|FATAL|ERROR):/);
+    if (at >= 0) return line.slice(at).replace(/:\s+/, ': ').trim();
+  }
+  return undefined;
+}
+
+/** What happened and what to do, with the commands of README "Backup and restore". */
+export function damagedMessage(root: string, dir: string, cause: string): string {
+  const aside = `${dir}.damaged-${new Date().toISOString().slice(0, 10)}`;
+  return [
+    `The embedded database in ${dir} could not be opened: it may be damaged (the database engine said: ${cause}).`,
+    'What to do:',
+    `  1. Stop every Eddy process using ${root}, then move the damaged folder aside (keep it until the restore is checked):`,
+    `       mv ${dir} ${aside}`,
+    '  2. Restore the last backup into the now empty data folder:',
+    `       DATA_DIR=${root} npm run admin -- restore --from <the last backup file>`,
+    '     (backups are made with `npm run admin -- backup --to <file>`; what was written after the backup is not in it).',
+    '  3. Start the server again. A new installation with nothing to keep can instead start again after step 1: it begins with a new, empty database.',
+    'See README.md, "Backup and restore".',
+  ].join('\n');
 }

@@ -17,12 +17,14 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
+import { SEVERE_LOW_LEVEL, URGENT_HIGH_LEVEL } from '../../schemas/admin.ts';
+import { UTC_OFFSET_MAX_MINUTES, UTC_OFFSET_MIN_MINUTES } from '../../schemas/glucose.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
 import type { SevereLowPayload } from '../reminders/severe-low.ts';
 
@@ -58,10 +60,22 @@ export const hospitals = pgTable(
    * consensus level 2 hypoglycaemia threshold by default, 40–70 where a hospital's protocol says so.
    */
   severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(SEVERE_LOW_LEVEL.default),
+  /**
+   * The namespace (a URI, e.g. the hospital's OID as urn:oid:…) of its hospital numbers, which the
+   * FHIR export writes as Patient.identifier.system; null: urn:uuid:<id> (unique and stable).
+   */
+  identifierSystem: text('identifier_system'),
+  /** The level (mg/dL) from which a high reading's advice says to contact the care team now. */
+  urgentHighMgDl: doublePrecision('urgent_high_mg_dl').notNull().default(URGENT_HIGH_LEVEL.default),
+  /** How patients reach the care team, in the hospital's words ("the diabetes nurse on 020 7946 0000"). */
+  careContact: text('care_contact'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   },
-  (t) => [check('hospitals_severe_low_range', sql`${t.severeLowMgDl} between 40 and 70`)],
+  (t) => [
+    check('hospitals_severe_low_range', sql`${t.severeLowMgDl} between 40 and 70`),
+    check('hospitals_urgent_high_range', sql`${t.urgentHighMgDl} between 300 and 500`),
+  ],
 );
 
 export const admins = pgTable('admins', {
@@ -179,6 +193,8 @@ export const glucoseReadings = pgTable(
     enteredUnit: text('entered_unit', { enum: ['mg/dL', 'mmol/L'] }),
     enteredValue: doublePrecision('entered_value'),
     recordedAt: tstz('recorded_at').notNull(),
+    /** The recording device's UTC offset then (minutes east of UTC); null when its client did not send it. */
+    utcOffsetMinutes: smallint('utc_offset_minutes'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     version: version(),
@@ -188,6 +204,7 @@ export const glucoseReadings = pgTable(
     index('glucose_patient_recorded_idx').on(t.patientId, t.recordedAt),
     index('glucose_patient_updated_idx').on(t.patientId, t.updatedAt),
     index('glucose_patient_version_idx').on(t.patientId, t.version),
+    check('glucose_utc_offset_range', sql`${t.utcOffsetMinutes} between ${sql.raw(String(UTC_OFFSET_MIN_MINUTES))} and ${sql.raw(String(UTC_OFFSET_MAX_MINUTES))}`),
   ],
 );
 
@@ -486,4 +503,20 @@ export const appliedMutations = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.patientId, t.mutationId] }), index('applied_mutations_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Marks of a patient's history (docs/sync-protocol.md, "A restored server"): a random id the server
+ * hands a device after each sync, committed after everything that device had sent or pulled. A
+ * database restored from a backup taken before a mark lacks that mark, and so tells the device its
+ * history went back. Kept 90 days (housekeeping): a device away longer heals once, harmlessly.
+ */
+export const historyMarks = pgTable(
+  'history_marks',
+  {
+    id: uuid('id').primaryKey(),
+    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('history_marks_created_idx').on(t.createdAt)],
 );

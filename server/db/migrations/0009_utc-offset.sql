@@ -1,0 +1,2 @@
+ALTER TABLE "glucose_readings" ADD COLUMN "utc_offset_minutes" smallint;--> statement-breakpoint
+ALTER TABLE "glucose_readings" ADD CONSTRAINT "glucose_utc_offset_range" CHECK ("glucose_readings"."utc_offset_minutes" between -720 and 840);
