@@ -27,6 +27,7 @@ import { projectRoot, webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
 import { scheduleHousekeeping } from './services/housekeeping.ts';
 import { ListCache } from './services/list-cache.ts';
+import { useReportPool } from './reports/pool.ts';
 
 export type App = FastifyInstance;
 export type TypedApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, JsonSchemaToTsProvider>;
@@ -184,7 +185,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     };
     reminders = startReminderLoop(pass, config.reminderIntervalSeconds * 1000, app.log);
   }
+  const closeReports = useReportPool();
   app.addHook('onClose', async () => {
+    await closeReports();
     await reminders?.stop();
     stopHousekeeping();
     ctx.mailer.close();

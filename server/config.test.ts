@@ -7,6 +7,12 @@ describe('configuration', () => {
     expect(c).toMatchObject({ port: 3000, dataDir: './data', databaseUrl: undefined, demo: undefined, smtpUrl: undefined });
   });
 
+  it('limits each rate-limited kind of route on its own, 20 logins, 60 consent calls and 30 reports a minute by default', () => {
+    expect(loadConfig({})).toMatchObject({ authRateLimit: 20, consentRateLimit: 60, reportRateLimit: 30 });
+    expect(loadConfig({ AUTH_RATE_LIMIT: '5', CONSENT_RATE_LIMIT: '6', REPORT_RATE_LIMIT: '7' })).toMatchObject({ authRateLimit: 5, consentRateLimit: 6, reportRateLimit: 7 });
+    expect(() => loadConfig({ REPORT_RATE_LIMIT: '0' })).toThrow(/REPORT_RATE_LIMIT/);
+  });
+
   it('reads and converts values', () => {
     const c = loadConfig({ PORT: '8080', DATABASE_URL: 'postgres://u@db/x', DEMO: '1', SMTP_URL: 'smtp://mail:25', TRUST_PROXY: 'true' });
     expect(c).toMatchObject({ port: 8080, databaseUrl: 'postgres://u@db/x', demo: true, smtpUrl: 'smtp://mail:25', trustProxy: true });

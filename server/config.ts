@@ -24,6 +24,7 @@ const schema = {
     TRUST_PROXY: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
     AUTH_RATE_LIMIT: { type: 'integer', minimum: 1, default: 20 },
     CONSENT_RATE_LIMIT: { type: 'integer', minimum: 1, default: 60 },
+    REPORT_RATE_LIMIT: { type: 'integer', minimum: 1, default: 30 },
     VAPID_PUBLIC_KEY: { type: 'string', pattern: '^[A-Za-z0-9_-]{87}$', description: 'a base64url P-256 public key (87 characters)' },
     VAPID_PRIVATE_KEY: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$', description: 'a base64url P-256 private key (43 characters)' },
     VAPID_SUBJECT: { type: 'string', pattern: '^(mailto:\\S+@\\S+|https://\\S+)$', description: 'a mailto: address or an https:// URL' },
@@ -67,6 +68,8 @@ export interface Config {
   authRateLimit: number;
   /** Requests per minute per client address on each cookie-consent route (/api/c15t/*). */
   consentRateLimit: number;
+  /** Requests per minute per client address on each report route (a PDF costs real CPU). */
+  reportRateLimit: number;
   push: PushConfig;
   /** Both keys or neither: without them the server generates a pair once and keeps it in the database. */
   vapidKeys: { publicKey: string; privateKey: string } | undefined;
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: flag(str('TRUST_PROXY')) ?? false,
     authRateLimit: Number(raw['AUTH_RATE_LIMIT']),
     consentRateLimit: Number(raw['CONSENT_RATE_LIMIT']),
+    reportRateLimit: Number(raw['REPORT_RATE_LIMIT']),
     push,
     vapidKeys: publicKey && privateKey ? { publicKey, privateKey } : undefined,
     vapidSubject: str('VAPID_SUBJECT') ?? subjectFromMailFrom(mailFrom),

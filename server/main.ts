@@ -2,7 +2,7 @@
 // new embedded database, serve the API (and the built web app), and shut down cleanly on a signal.
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DatabaseInUseError, openDatabase } from './db/client.ts';
+import { DatabaseDamagedError, DatabaseInUseError, openDatabase } from './db/client.ts';
 import { closeConnectionsAfterAnswer } from './http/drain.ts';
 import { DEMO, isDemoSeeded, seedDemo } from './seed/demo.ts';
 
@@ -27,7 +27,8 @@ async function main(): Promise<void> {
   try {
     database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
   } catch (err) {
-    if (err instanceof DatabaseInUseError) {
+    // Another process has the data folder, or its database does not open: what to do, not a stack.
+    if (err instanceof DatabaseInUseError || err instanceof DatabaseDamagedError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }

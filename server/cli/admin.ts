@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, loadConfig } from '../config.ts';
-import { DatabaseInUseError, openDatabase, type Db } from '../db/client.ts';
+import { DatabaseDamagedError, DatabaseInUseError, openDatabase, type Db } from '../db/client.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
@@ -225,7 +225,7 @@ if (import.meta.main) {
   adminCli(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      const message = err instanceof ConfigError || err instanceof DatabaseInUseError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+      const message = err instanceof ConfigError || err instanceof DatabaseInUseError || err instanceof DatabaseDamagedError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
       process.stderr.write(`${message}\n`);
       process.exit(1);
     },

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.ts';
-import { openDatabase } from '../db/client.ts';
+import { DatabaseInUseError, openDatabase } from '../db/client.ts';
 import { databaseRepo } from '../repositories/database.ts';
 import { errorMessage } from '../lib/errors.ts';
 
@@ -92,6 +92,8 @@ export async function restoreEmbedded(config: Config, file: string): Promise<str
     // The dump is loaded into the empty data folder when the database first starts.
     database = await openDatabase({ dataDir: config.dataDir, template: tarball });
   } catch (err) {
+    // Another process has the folder (a server starting on it): what is in it is that process's.
+    if (err instanceof DatabaseInUseError) throw err;
     await rm(pgdata, { recursive: true, force: true });
     throw new BackupError(`${source} is not a backup of an Eddy embedded database (${errorMessage(err)}); nothing was restored.`);
   }

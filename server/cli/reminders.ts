@@ -5,7 +5,7 @@
 // embedded one only while the server is stopped.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
-import { DatabaseInUseError, openDatabase } from '../db/client.ts';
+import { DatabaseDamagedError, DatabaseInUseError, openDatabase } from '../db/client.ts';
 import { localDate, localTime } from '../lib/time.ts';
 import { createPushSender } from '../push/create-sender.ts';
 import type { PushSender } from '../push/sender.ts';
@@ -103,7 +103,7 @@ if (import.meta.main) {
   remindersCli(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      const known = err instanceof ConfigError || err instanceof DatabaseInUseError;
+      const known = err instanceof ConfigError || err instanceof DatabaseInUseError || err instanceof DatabaseDamagedError;
       process.stderr.write(`${known ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       process.exit(known && err instanceof ConfigError ? 2 : 1);
     },

@@ -3,6 +3,7 @@
 // glucose value of 0 or 1, or a patient's age of 0.
 import { Ajv, type Options } from 'ajv';
 import ajvFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { FastifySchemaCompiler } from 'fastify';
 
 // ajv-formats is CommonJS: under Node's ESM loader the plugin is the module's `default` property.
@@ -20,8 +21,22 @@ function makeAjv(coerceTypes: NonNullable<Options['coerceTypes']>): Ajv {
     addUsedSchema: false,
   });
   addFormats(ajv);
+  // Dates and times the database can hold and a person can mean: years 1900 to 2999. A well-formed
+  // "0000-01-01" passed the format and reached PostgreSQL, which has no year 0: a 500 (issue 45).
+  for (const name of ['date', 'date-time'] as const) {
+    const format = fullFormats[name];
+    const valid = typeof format === 'object' && 'validate' in format && typeof format.validate === 'function' ? (format.validate as (s: string) => boolean) : undefined;
+    if (valid) ajv.addFormat(name, { type: 'string', validate: (s: string) => valid(s) && inYears(s) });
+  }
   return ajv;
 }
+
+/** The first and last year a date or date-time the API accepts may name. */
+export const YEARS = { first: 1900, last: 2999 } as const;
+const inYears = (s: string): boolean => {
+  const year = Number(/^(\d{4})-/.exec(s)?.[1]);
+  return year >= YEARS.first && year <= YEARS.last;
+};
 
 /** The Ajv of JSON bodies, for bodies checked outside a route's own schema (the writes of a batch). */
 export const bodyAjv = (): Ajv => makeAjv(false);

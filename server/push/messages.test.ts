@@ -30,6 +30,22 @@ describe('the words of a reminder', () => {
     }
   });
 
+  it("name the zone of the medicine's time, the profile's clock, in the device's language", () => {
+    // The meal time is the profile's; the phone reading it may be in another zone.
+    expect(pushMessage(medicine, 'en', 'Asia/Kolkata').notification.body).toBe('Glimepiride 2 mg — ½ (dinner, 20:30 GMT+5:30)');
+    expect(pushMessage(medicine, 'hi', 'Asia/Kolkata').notification.body).toBe('Glimepiride 2 mg — ½ (रात का खाना, 20:30 IST)');
+    expect(pushMessage(medicine, 'fr', 'Europe/Paris').notification.body).toBe('Glimepiride 2 mg — ½ (dîner, 20:30 UTC+1)');
+    expect(pushMessage(medicine, 'es', 'Europe/Madrid').notification.body).toBe('Glimepiride 2 mg — ½ (cena, 20:30 CET)');
+    // Daylight saving: the name at the reminder's own instant (London in July is BST, GMT+1).
+    const summer = { ...medicine, data: { ...medicine.data, notificationTime: '2026-07-01T19:30:00.000Z' } };
+    expect(pushMessage(summer, 'en', 'Europe/London').notification.body).toBe('Glimepiride 2 mg — ½ (dinner, 20:30 GMT+1)');
+    expect(pushMessage(medicine, 'en', 'Europe/London').notification.body).toBe('Glimepiride 2 mg — ½ (dinner, 20:30 GMT)');
+    // A zone this server's Intl does not know leaves the time as it was rather than failing the push.
+    expect(pushMessage(medicine, 'en', 'Mars/Olympus_Mons').notification.body).toBe('Glimepiride 2 mg — ½ (dinner, 20:30)');
+    // A glucometer day shows no time.
+    expect(pushMessage(gluco, 'en', 'Asia/Kolkata').notification.body).toBe('Today is a glucose check day: please check your blood glucose.');
+  });
+
   it('leave the data part exactly as planned', () => {
     expect(pushMessage(medicine, 'es').data).toBe(medicine.data);
     expect(pushMessage(gluco, 'en')).toEqual({
@@ -73,6 +89,7 @@ describe('the words of a severe-low alert to staff', () => {
     name: 'Maria Lopez',
     hospNo: '100001',
     timeZone: 'Asia/Kolkata',
+    severeLowMgDl: 54,
     sentAt: new Date('2026-11-28T20:45:00.000Z'),
   };
 
@@ -87,7 +104,8 @@ describe('the words of a severe-low alert to staff', () => {
       expect(m.notification.tag).toBe('severe-low:100001');
       expect(isPushMessage(m), l).toBe(true);
     }
-    expect(severeLowMessage(alert, 'en').notification.body).toBe('Maria Lopez (100001), measured Nov 29, 02:14');
+    // The zone is named: the reader's own clock may be another.
+    expect(severeLowMessage(alert, 'en').notification.body).toBe('Maria Lopez (100001), measured Nov 29, 02:14 GMT+5:30');
   });
 
   it('say how late a reading recorded offline arrived, past ten minutes only', () => {
@@ -98,9 +116,10 @@ describe('the words of a severe-low alert to staff', () => {
     expect(severeLowMessage(at(125), 'ar').notification.body).toContain('، ');
   });
 
-  it('never round a value below the level up to it: a reading is shown as taken', () => {
+  it('never round a value below the level up to it: a reading is shown as taken, the other unit with the digits that keep it below', () => {
     const typed = { ...alert, payload: { ...alert.payload, valueMgDl: 53.6 } };
-    expect(severeLowMessage(typed, 'en').notification.title).toBe('Severe low: 53.6 mg/dL (3.0 mmol/L)');
+    // 53.6 mg/dL is 2.975 mmol/L: "3.0 mmol/L" would contradict an alert of a value below 3.0.
+    expect(severeLowMessage(typed, 'en').notification.title).toBe('Severe low: 53.6 mg/dL (2.97 mmol/L)');
     const mmol = { ...alert, payload: { ...alert.payload, valueMgDl: 2.9 * 18.016, enteredUnit: 'mmol/L' as const, enteredValue: 2.9 } };
     expect(severeLowMessage(mmol, 'en').notification.title).toBe('Severe low: 2.9 mmol/L (52 mg/dL)');
   });

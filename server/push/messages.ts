@@ -2,8 +2,7 @@
 // the server has no Lingui catalogs, and these few sentences are all it ever says to a phone.
 // Locales without a row fall back to English.
 import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction, type SevereLowAlertJson } from '../../schemas/push.ts';
-import { asTaken } from '../../schemas/report/statistics.ts';
-import { formatGlucose } from '../../schemas/report/units.ts';
+import { asTaken, formatGlucose, shownAgreeing } from '../../schemas/report/judgement.ts';
 import type { Meal } from '../reminders/dose-pattern.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
 import { LATE_AFTER_MS, type SevereLowPayload } from '../reminders/severe-low.ts';
@@ -114,11 +113,27 @@ export interface PushMessage {
   data: ReminderPayload['data'] | SevereLowAlertJson;
 }
 
-export function pushMessage(payload: ReminderPayload, locale: string | null | undefined): PushMessage {
+/** A zone's short name at `at` in the device's language ("GMT+5:30", "UTC+1"); undefined for a zone Intl does not know. */
+function zoneName(intl: string, timeZone: string, at: Date): string | undefined {
+  try {
+    return new Intl.DateTimeFormat(intl, { timeZone, hour: 'numeric', timeZoneName: 'short' }).formatToParts(at).find((p) => p.type === 'timeZoneName')?.value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A reminder in the device's language. A medicine's time is the patient's meal time on the
+ * profile's clock (`timeZone`), which names its zone ("dinner, 20:30 GMT+5:30"): the server does not
+ * know which zone the phone is in when it is read.
+ */
+export function pushMessage(payload: ReminderPayload, locale: string | null | undefined, timeZone?: string): PushMessage {
   const t = textsFor(locale);
   const { data, tag } = payload;
   if (data.type === 'glucometerAlert') return { notification: { title: t.glucoTitle, body: t.glucoBody, tag }, data };
-  const when = data.meal ? `${t.meals[data.meal]}${t.comma ?? ', '}${data.time}` : data.time;
+  const zone = timeZone ? zoneName(Intl.getCanonicalLocales(textsLocale(locale))[0] ?? 'en', timeZone, new Date(data.notificationTime)) : undefined;
+  const clock = zone ? `${data.time} ${zone}` : data.time;
+  const when = data.meal ? `${t.meals[data.meal]}${t.comma ?? ', '}${clock}` : clock;
   return {
     notification: {
       title: t.medicineTitle,
@@ -140,6 +155,8 @@ export interface SevereLowAlert {
   hospNo: string;
   /** The hospital's time zone: the ward reads the measurement time on its own clock. */
   timeZone: string;
+  /** The hospital's severe-low level (mg/dL) the reading was judged below. */
+  severeLowMgDl: number;
   /** When the alert goes out: a reading that arrives late says how late. */
   sentAt: Date;
 }
@@ -171,9 +188,22 @@ export function severeLowMessage(alert: SevereLowAlert, locale: string | null | 
   const reading = { value: payload.valueMgDl, unit: payload.enteredUnit ?? null, enteredValue: payload.enteredValue ?? null };
   const taken = asTaken(reading).unit;
   const other = taken === 'mg/dL' ? 'mmol/L' : 'mg/dL';
-  const value = `${formatGlucose(reading, taken, intl)} ${taken} (${formatGlucose(reading, other, intl)} ${other})`;
+  // The other unit's figure with the digits that keep it below the alert's level (judgement.ts):
+  // a typed 53.9 mg/dL reads "(2.99 mmol/L)", never "(3.0 mmol/L)" in an alert of a value below 3.0.
+  const converted = shownAgreeing(reading, other, alert.severeLowMgDl, true);
+  const otherText = new Intl.NumberFormat(intl, { minimumFractionDigits: converted.decimals, maximumFractionDigits: converted.decimals }).format(converted.value);
+  const value = `${formatGlucose(reading, taken, intl)} ${taken} (${otherText} ${other})`;
   const measuredAt = new Date(payload.measuredAt);
-  const measured = new Intl.DateTimeFormat(intl, { timeZone: alert.timeZone, day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(measuredAt);
+  // The zone is named: the ward's clock may not be the reader's.
+  const measured = new Intl.DateTimeFormat(intl, {
+    timeZone: alert.timeZone,
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).format(measuredAt);
   const lateBy = alert.sentAt.getTime() - measuredAt.getTime();
   const body = t.lowBody(alert.name, alert.hospNo, measured) + (lateBy > LATE_AFTER_MS ? `${t.comma ?? ', '}${t.lowLate(delayText(lateBy, intl))}` : '');
   return {

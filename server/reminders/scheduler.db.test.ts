@@ -84,7 +84,8 @@ describe('a scheduler pass', () => {
     expect(medicine).toEqual({
       notification: {
         title: 'Time for your medicine',
-        body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)',
+        // The meal time on the patient's clock, its zone named (the phone may be elsewhere).
+        body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00 GMT+1)',
         tag: 'med-RX-100001-01-2026-12-01-breakfast',
         actions: [
           { action: 'taken', title: 'Mark as Taken' },
@@ -99,7 +100,7 @@ describe('a scheduler pass', () => {
     });
     // The Spanish device gets the same data, worded in Spanish.
     const spanish = tablet.find((m) => (m['data'] as { type: string }).type === 'medicine');
-    expect(spanish?.['notification']).toMatchObject({ title: 'Hora de su medicamento', body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00)', tag: 'med-RX-100001-01-2026-12-01-breakfast' });
+    expect(spanish?.['notification']).toMatchObject({ title: 'Hora de su medicamento', body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00 CET)', tag: 'med-RX-100001-01-2026-12-01-breakfast' });
     expect((spanish?.['notification'] as { actions?: { title: string }[] }).actions?.map((a) => a.title)).toEqual(['Marcar como tomado', 'Recordar más tarde']);
     expect(spanish?.['data']).toEqual(medicine?.['data']);
 

@@ -167,8 +167,8 @@ async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobOf<'medicine'
     jobs.map(async (job): Promise<ReminderOutcome> => {
       const { payload } = job;
       const targets = (devices.get(job.patientId) ?? []).map((d) => ({ ...d, remove: () => pushTokenRepo.removeById(deps.db, d.id) }));
-      const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => pushMessage(payload, locale), result, 'the patient has no device to send to');
       const who = people.get(job.patientId);
+      const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => pushMessage(payload, locale, who?.timeZone), result, 'the patient has no device to send to');
       return {
         jobId: job.id,
         hospNo: who?.hospNo ?? '?',
@@ -201,7 +201,7 @@ async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobOf<'severeLow'
   }
   const recipients = await staffAlertRepo.recipients(deps.db, deps.sender.provider, about.hospitalId, result.now);
   const targets = recipients.map((r) => ({ ...r, remove: () => staffAlertRepo.removeById(deps.db, r.id) }));
-  const alert = { payload, name: about.name, hospNo: about.hospNo, timeZone: about.timeZone, sentAt: result.now };
+  const alert = { payload, name: about.name, hospNo: about.hospNo, timeZone: about.timeZone, severeLowMgDl: about.level, sentAt: result.now };
   const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => severeLowMessage(alert, locale), result, 'no staff device of the hospital has alerts on');
   if (reachedTargets.length > 0) {
     await auditRepo.insert(

@@ -153,7 +153,7 @@ describe('a scheduler pass sends the alert', () => {
     const [english] = peer.of('nurse-phone');
     expect(isPushMessage(english?.json)).toBe(true);
     expect(english?.json).toEqual({
-      notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: `Alice Able (200001), measured ${atKolkata}`, tag: 'severe-low:200001' },
+      notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: `Alice Able (200001), measured ${atKolkata} GMT+5:30`, tag: 'severe-low:200001' },
       data: { type: 'severeLow', hospNo: '200001', valueMgDl: 45, measuredAt: measured.toISOString(), notificationTime: now.toISOString() },
     });
     expect((peer.of('doctor-phone')[0]?.json['notification'] as { title: string }).title).toBe('Hipoglucemia grave: 45 mg/dL (2,5 mmol/L)');

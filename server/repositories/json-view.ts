@@ -37,6 +37,7 @@ export const glucoseJson = jsonObject({
   recordedAt: isoText(glucoseReadings.recordedAt),
   unit: glucoseReadings.enteredUnit,
   enteredValue: glucoseReadings.enteredValue,
+  utcOffsetMinutes: glucoseReadings.utcOffsetMinutes,
   updatedAt: isoText(glucoseReadings.updatedAt),
   version: glucoseReadings.version,
 });

@@ -44,8 +44,13 @@ export const medicineRepo = {
     return rows.map((r) => r.id);
   },
 
-  async all(db: Db, patientId: string): Promise<PrescriptionRow[]> {
-    return db.select().from(prescriptions).where(eq(prescriptions.patientId, patientId)).orderBy(asc(prescriptions.name));
+  /** Every prescription, ended ones too; with `since`, those changed at or after it. */
+  async all(db: Db, patientId: string, since?: Date): Promise<PrescriptionRow[]> {
+    return db
+      .select()
+      .from(prescriptions)
+      .where(and(eq(prescriptions.patientId, patientId), since ? gte(prescriptions.updatedAt, since) : undefined))
+      .orderBy(asc(prescriptions.name));
   },
 
   /** Every prescription of these patients (the scheduler decides which are active on which day). */

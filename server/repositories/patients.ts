@@ -27,7 +27,7 @@ export const patientRepo = {
 
   async withHospital(db: Db, id: string) {
     const [row] = await db
-      .select({ patient: patients, hospitalName: hospitals.name })
+      .select({ patient: patients, hospitalName: hospitals.name, hospital: hospitals })
       .from(patients)
       .innerJoin(hospitals, eq(hospitals.id, patients.hospitalId))
       .where(eq(patients.id, id))

@@ -17,6 +17,7 @@ export const reportRepo = {
         unit: glucoseReadings.enteredUnit,
         enteredValue: glucoseReadings.enteredValue,
         recordedAt: glucoseReadings.recordedAt,
+        utcOffsetMinutes: glucoseReadings.utcOffsetMinutes,
       })
       .from(glucoseReadings)
       .where(

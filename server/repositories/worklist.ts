@@ -1,8 +1,9 @@
 // The staff worklist's figures (issue 18), computed in the database: one statement aggregates every
 // patient of a hospital over the period (readings, the previous period's mean, expected and taken
-// doses), flags the reasons and orders the patients by need, so that only one page of rows leaves
-// the database however many patients the hospital has. The thresholds and their sources are in
-// server/services/worklist-rules.ts; this file only applies them.
+// doses), flags the reasons, weighs them and orders the patients by need, so that only one page of
+// rows leaves the database however many patients the hospital has. The thresholds, the weights and
+// their sources are in server/services/worklist-rules.ts, the same order as a pure function in
+// server/services/worklist-priority.ts; this file only applies them.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { queryRows } from '../db/raw.ts';
@@ -17,6 +18,8 @@ export interface WorklistFacts {
   /** Readings in the period, and of them: below the severe level, below the low level, in range. */
   readings: number;
   severe: number;
+  /** Kovatchev's hypoglycaemia risk summed over the readings below the severe level (worklist-rules.ts). */
+  severeRisk: number;
   below: number;
   inRange: number;
   lowest: number | null;
@@ -27,6 +30,8 @@ export interface WorklistFacts {
   previousMean: number | null;
   lastReadingAt: Date | null;
   lastSyncAt: Date | null;
+  /** When the patient was registered: a patient without any reading lacks data since then. */
+  registeredAt: Date;
   /** Doses of 1-0-1-style prescriptions expected over the period's whole days, and those marked taken. */
   expectedDoses: number;
   takenDoses: number;
@@ -39,6 +44,7 @@ interface Row {
   name: string;
   readings: number;
   severe: number;
+  severe_risk: number | string;
   below: number;
   in_range: number;
   lowest: number | null;
@@ -48,6 +54,7 @@ interface Row {
   prev_mean: number | null;
   last_reading_at: string | Date | null;
   last_sync_at: string | Date | null;
+  registered_at: string | Date;
   expected: number;
   taken: number;
   f_severe: boolean;
@@ -66,7 +73,8 @@ export const worklistRepo = {
   /**
    * The page `offset`..`offset + limit` of the hospital's patients, most in need first: by the most
    * urgent reason they have (severe low, time below range, no data, time in range, missed doses,
-   * rising mean, sparse data), then by how many reasons, then by the lowest reading, then by name.
+   * rising mean, sparse data) and its weight, then by the next reasons and their weights in the same
+   * order, then by the lowest reading, then by name (comparePriority in worklist-priority.ts).
    * The period is the `days` × 24 h up to `now` for readings, and the `days` whole patient-local days
    * before today for doses (today's doses may still be ahead).
    */
@@ -81,7 +89,7 @@ export const worklistRepo = {
       await tx.execute(sql`set local jit = off`);
       return queryRows<Row & { total: number | string }>(tx, sql`
       with pts as (
-        select p.id, p.hosp_no, p.name, p.time_zone, (${now.toISOString()}::timestamptz at time zone p.time_zone)::date as today
+        select p.id, p.hosp_no, p.name, p.time_zone, p.created_at as registered_at, (${now.toISOString()}::timestamptz at time zone p.time_zone)::date as today
         from patients p where p.hospital_id = ${opts.hospitalId}
       ),
       -- One pass over both periods' readings: the current period's figures, and the previous
@@ -90,6 +98,9 @@ export const worklistRepo = {
         select g.patient_id,
           count(*) filter (where cur)::int as readings,
           count(*) filter (where cur and g.value_mg_dl < ${r.severeLowMgDl})::int as severe,
+          -- Kovatchev's risk, lowGlucoseRisk in worklist-priority.ts; only the few severe lows pay for it.
+          sum(10 * power(1.509 * (power(ln(greatest(g.value_mg_dl, 1)), 1.084) - 5.381), 2))
+            filter (where cur and g.value_mg_dl < ${r.severeLowMgDl}) as severe_risk,
           count(*) filter (where cur and g.value_mg_dl < ${r.lowMgDl})::int as below,
           count(*) filter (where cur and g.value_mg_dl >= ${r.lowMgDl} and g.value_mg_dl <= ${r.highMgDl})::int as in_range,
           min(g.value_mg_dl) filter (where cur) as lowest,
@@ -123,8 +134,9 @@ export const worklistRepo = {
         group by rx.patient_id
       ),
       facts as (
-        select pts.id, pts.hosp_no, pts.name,
-          coalesce(agg.readings, 0) as readings, coalesce(agg.severe, 0) as severe, coalesce(agg.below, 0) as below,
+        select pts.id, pts.hosp_no, pts.name, pts.registered_at,
+          coalesce(agg.readings, 0) as readings, coalesce(agg.severe, 0) as severe, coalesce(agg.severe_risk, 0) as severe_risk,
+          coalesce(agg.below, 0) as below,
           coalesce(agg.in_range, 0) as in_range, agg.lowest, agg.mean, coalesce(agg.days_with, 0) as days_with,
           coalesce(agg.prev_readings, 0) as prev_readings, agg.prev_mean,
           lr.at as last_reading_at, ls.at as last_sync_at,
@@ -146,14 +158,25 @@ export const worklistRepo = {
           readings >= ${r.minReadingsForMean} and prev_readings >= ${r.minReadingsForMean}
             and mean >= prev_mean * (1 + ${r.meanRisePercent} / 100.0) and mean - prev_mean >= ${r.meanRiseMinMgDl} as f_rising
         from facts
+      ),
+      -- Each reason's weight (weightsOf in worklist-priority.ts), 0 without the reason, rounded to 3
+      -- decimals as both sides compare them.
+      weighed as (
+        select flagged.*,
+          case when f_severe then round(severe_risk::numeric, 3) else 0 end as w_severe,
+          case when f_low_time then round((below - readings * ${r.lowTimeAbovePercent} / 100.0)::numeric, 3) else 0 end as w_low_time,
+          case when f_no_data then round((extract(epoch from ${now.toISOString()}::timestamptz - coalesce(last_reading_at, registered_at)) / 86400)::numeric, 3) else 0 end as w_no_data,
+          case when f_low_tir then round((readings * ${r.inRangeBelowPercent} / 100.0 - in_range)::numeric, 3) else 0 end as w_low_tir,
+          case when f_missed then round((expected * ${r.dosesTakenBelowPercent} / 100.0 - taken)::numeric, 3) else 0 end as w_missed,
+          case when f_rising then round((mean - prev_mean)::numeric, 3) else 0 end as w_rising,
+          case when f_sparse then ${days}::int - days_with else 0 end as w_sparse
+        from flagged
       )
-      select flagged.*,
-        case when f_severe then 7 when f_low_time then 6 when f_no_data then 5 when f_low_tir then 4
-             when f_missed then 3 when f_rising then 2 when f_sparse then 1 else 0 end as top,
-        f_severe::int + f_low_time::int + f_no_data::int + f_low_tir::int + f_missed::int + f_rising::int + f_sparse::int as reason_count,
-        count(*) over () as total
-      from flagged
-      order by top desc, reason_count desc, lowest asc nulls last, name asc, hosp_no asc
+      select weighed.*, count(*) over () as total
+      from weighed
+      order by f_severe desc, w_severe desc, f_low_time desc, w_low_time desc, f_no_data desc, w_no_data desc,
+        f_low_tir desc, w_low_tir desc, f_missed desc, w_missed desc, f_rising desc, w_rising desc, f_sparse desc, w_sparse desc,
+        lowest asc nulls last, name collate "C" asc, hosp_no collate "C" asc
       limit ${opts.limit} offset ${opts.offset}`);
     });
     let total = rows.length > 0 ? Number(rows[0]?.total) : undefined;
@@ -169,6 +192,7 @@ export const worklistRepo = {
         name: x.name,
         readings: Number(x.readings),
         severe: Number(x.severe),
+        severeRisk: Number(x.severe_risk),
         below: Number(x.below),
         inRange: Number(x.in_range),
         lowest: num(x.lowest),
@@ -178,6 +202,7 @@ export const worklistRepo = {
         previousMean: num(x.prev_mean),
         lastReadingAt: toDate(x.last_reading_at),
         lastSyncAt: toDate(x.last_sync_at),
+        registeredAt: x.registered_at instanceof Date ? x.registered_at : new Date(x.registered_at),
         expectedDoses: Number(x.expected),
         takenDoses: Number(x.taken),
         flags: { severeLow: x.f_severe, lowTime: x.f_low_time, lowTir: x.f_low_tir, noData: x.f_no_data, sparseData: x.f_sparse, missedDoses: x.f_missed, risingMean: x.f_rising },

@@ -428,7 +428,9 @@ describe('hospitals', () => {
   it('lists only the hospitals the admin manages', async () => {
     const res = await get('/api/admin/hospitals');
     expect(res.status).toBe(200);
-    expect(res.json['hospitals']).toEqual([{ _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54 }]);
+    expect(res.json['hospitals']).toEqual([
+      { _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${fx.hospitalA.id}`, urgentHighMgDl: 400, careContact: null },
+    ]);
   });
 
   it('creates a hospital that becomes visible to, and usable by, its creator', async () => {
@@ -461,11 +463,38 @@ describe('hospitals', () => {
   it('updates a managed hospital', async () => {
     const res = await patch(`/api/admin/hospitals/${created._id}`, { timeZone: 'Europe/London' });
     expect(res.status).toBe(200);
-    expect(res.json['data']).toEqual({ _id: created._id, name: 'Test Hospital C', timeZone: 'Europe/London', severeLowMgDl: 54 });
+    expect(res.json['data']).toEqual({
+      _id: created._id,
+      name: 'Test Hospital C',
+      timeZone: 'Europe/London',
+      severeLowMgDl: 54,
+      identifierSystem: `urn:uuid:${created._id}`,
+      urgentHighMgDl: 400,
+      careContact: null,
+    });
     const renamed = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital C2', severeLowMgDl: 60 });
     expect(renamed.json['data']).toMatchObject({ name: 'Test Hospital C2', timeZone: 'Europe/London', severeLowMgDl: 60 });
     const tooHigh = await patch(`/api/admin/hospitals/${created._id}`, { severeLowMgDl: 71 });
     expect(tooHigh.status).toBe(400);
+  });
+
+  it('keeps the hospital’s settings for advice and exported records, and clears them back to the defaults', async () => {
+    const set = await patch(`/api/admin/hospitals/${created._id}`, { urgentHighMgDl: 350, careContact: '  the diabetes nurse on 020 7946 0000 ', identifierSystem: 'urn:oid:1.2.3.4' });
+    expect(set.status).toBe(200);
+    expect(set.json['data']).toMatchObject({ urgentHighMgDl: 350, careContact: 'the diabetes nurse on 020 7946 0000', identifierSystem: 'urn:oid:1.2.3.4' });
+    const cleared = await patch(`/api/admin/hospitals/${created._id}`, { careContact: ' ', identifierSystem: null });
+    expect(cleared.json['data']).toMatchObject({ urgentHighMgDl: 350, careContact: null, identifierSystem: `urn:uuid:${created._id}` });
+    for (const [body, field] of [
+      [{ urgentHighMgDl: 299 }, 'urgentHighMgDl'],
+      [{ urgentHighMgDl: 501 }, 'urgentHighMgDl'],
+      [{ identifierSystem: 'hospital numbers' }, 'identifierSystem'],
+      [{ identifierSystem: 'urn:oid:1.2.x' }, 'identifierSystem'],
+      [{ careContact: 'x'.repeat(201) }, 'careContact'],
+    ] as const) {
+      const bad = await patch(`/api/admin/hospitals/${created._id}`, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(String(bad.json['message'])).toContain(field);
+    }
   });
 
   it('refuses to update a hospital it does not manage, a clashing name, a bad zone and an empty patch', async () => {

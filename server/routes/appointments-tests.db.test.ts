@@ -92,7 +92,7 @@ describe('appointments', () => {
   it.each([
     [{ doctor: 'Dr. Rao', date: 'next tuesday' }, 'date must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)'],
     [{ doctor: 'Dr. Rao', date: '2026-02-30T10:00:00Z' }, 'date must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)'],
-    [{ doctor: 'Dr. Rao', date: '0001-01-01T00:00:00Z' }, 'date must be a valid ISO date and time'],
+    [{ doctor: 'Dr. Rao', date: '0001-01-01T00:00:00Z' }, 'date must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)'],
     [{ doctor: 'Dr. Rao' }, 'date is required'],
     [{ date: '2026-12-03T09:30:00Z' }, 'doctor is required'],
     [{ doctor: '', date: '2026-12-03T09:30:00Z' }, 'doctor must not be empty'],
@@ -251,7 +251,8 @@ describe('lab tests', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json['message']).toBe(message);
     }
-    // The edges themselves are plausible; a test or a unit the table does not know is not checked.
+    // The edges themselves are plausible; a test the table does not know is not checked (its units:
+    // lab-units.db.test.ts).
     for (const body of [
       { name: 'HbA1c', value: 3, recordedAt },
       { name: 'HbA1c', value: 20, recordedAt },

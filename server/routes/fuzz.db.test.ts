@@ -56,6 +56,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/users/notificationTimings': { base: { breakfast: '07:00', lunch: '13:00', dinner: '20:00' }, extra: ['baseVersion', 'mutationId'] },
   'POST /api/users/glucometerAlerts': { base: { day: 'Monday' }, extra: ['mutationId'] },
   'POST /api/users/glucometerAlerts/remove': { base: { day: 'Monday' }, extra: ['mutationId'] },
+  'POST /api/sync/history': { base: {}, extra: ['seen', 'acked'] },
   'POST /api/batch': { base: { mutations: [{ path: '/glucose/add', body: { type: 'Random', value: 120 } }] } },
   'GET /api/glucose': { base: undefined },
   'POST /api/glucose/add': { base: { type: 'Fasting', value: 100 }, extra: ['_id', 'recordedAt', 'mutationId'] },
@@ -111,6 +112,8 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/users/report': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
   'POST /api/admin/report': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
   'POST /api/admin/report/fhir': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
+  'POST /api/users/report/csv': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
+  'POST /api/admin/report/csv': { base: { from: '2026-11-01', to: '2026-11-07' }, extra: ['locale', 'unit'] },
 };
 
 const LONG = 'x'.repeat(100_000);
@@ -131,6 +134,13 @@ const ODD_VALUES: [string, unknown][] = [
   ['NUL', '\u0000'],
   ['impossible date-time', '2026-02-30T25:61:00Z'],
   ['impossible date', '2026-02-30'],
+  // Boundaries the database must never see unchecked (issue 45: year 0 answered 500).
+  ['year 0 date-time', '0000-01-01T00:00:00Z'],
+  ['year 0 date', '0000-01-01'],
+  ['year 9999, +14:00', '9999-12-31T23:59:59+14:00'],
+  ['year 1, -14:00', '0001-01-01T00:00:00-14:00'],
+  ['beyond JavaScript dates', '+275760-09-13T00:00:00Z'],
+  ['leap day', '2028-02-29T12:00:00Z'],
   ['unicode and emoji', 'Ωμέγα 漢字 😀👍🏽 \u202e مرحبا'],
   ['lone surrogate', '\ud800'],
   ['SQL', "' OR 1=1; drop table patients; --"],
@@ -189,6 +199,10 @@ const QUERIES = [
   '?since=0&limit=-1',
   '?since=',
   '?since=2026-02-30T25:61:00Z',
+  '?since=0000-01-01T00:00:00Z',
+  '?since=9999-12-31T23:59:59%2B14:00',
+  '?before=0000-01-01T00:00:00Z',
+  '?from=0000-01-01&to=0001-01-01',
   '?since=1e308',
   '?since=%00',
   '?since=a&since=b',
@@ -334,7 +348,7 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
       const [method, p] = k.split(' ') as [HTTPMethods, string];
       return [k, auth, seen.get(`${auth} ${method} ${concretePath({ method, path: p })}`)];
     };
-    const patientWrites = ['POST /api/batch', 'POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove'];
+    const patientWrites = ['POST /api/batch', 'POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove', 'POST /api/sync/history'];
     const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/alerts/on', 'POST /api/admin/alerts/off', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
     const results = [...patientWrites.map((k) => expectOk('patient', k)), ...adminWrites.map((k) => expectOk('admin', k))];
     expect(results.filter(([, , status]) => typeof status !== 'number' || status >= 300)).toEqual([]);

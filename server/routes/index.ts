@@ -6,6 +6,7 @@ import { authRoutes } from './auth.ts';
 import { batchRoutes } from './batch.ts';
 import { consentRoutes } from './consent.ts';
 import { healthRoutes } from './health.ts';
+import { historyRoutes } from './history.ts';
 import { iconRoutes } from './icons.ts';
 import { medicineRoutes } from './medicines.ts';
 import { profileRoutes } from './profile.ts';
@@ -21,6 +22,7 @@ export function registerRoutes(api: TypedApp, ctx: AppContext): void {
   recordRoutes(api, ctx);
   medicineRoutes(api, ctx);
   batchRoutes(api, ctx);
+  historyRoutes(api, ctx);
   reportRoutes(api, ctx);
   pushRoutes(api, ctx);
   consentRoutes(api, ctx);

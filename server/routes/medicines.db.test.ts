@@ -118,6 +118,85 @@ describe('active medicines', () => {
   });
 });
 
+describe('every prescription (?include=ended), for the app that keeps ended ones for its report', () => {
+  interface Pulled {
+    medicines: (MedicineJson & { startDate: string | null; version: number })[];
+    deleted?: string[];
+    checkpoint?: number;
+    next?: number;
+  }
+  const get = async (query: string) => {
+    const res = await call(h.app, 'GET', `/api/users/medicines${query}`, { token });
+    expect(res.status).toBe(200);
+    return res.json as unknown as Pulled;
+  };
+  const mine = () => new Set(Object.values(ids));
+
+  it('lists ended prescriptions with their dates beside the active ones, the patient’s own only', async () => {
+    const all = await get('?include=ended');
+    expect(all.medicines.filter((m) => mine().has(m._id)).map((m) => m.prescrNo).sort()).toEqual(['RX-OPEN', 'RX-TMRW', 'RX-TODAY', 'RX-YDAY']);
+    expect(all.medicines.find((m) => m._id === ids.yesterday)).toMatchObject({ name: 'Amoxicillin', endDate: shift(ymd(new Date(), 'UTC'), -1) });
+    expect(all.medicines.map((m) => m.prescrNo)).not.toContain('RX-OTHER');
+    // As the plain list: no `deleted` without `since`.
+    expect(all.deleted).toBeUndefined();
+  });
+
+  it('pulls by version with the ended ones as rows, and `deleted` empty: a prescription is ended, never deleted', async () => {
+    const toEnd = await prescribe(fx.patientA.hospNo, { prescrNo: 'RX-TO-END', name: 'Pioglitazone', dose: '1-0-0' });
+    const first = await get('?since=0&include=ended');
+    expect(first.medicines.filter((m) => mine().has(m._id)).map((m) => m._id).sort()).toEqual(Object.values(ids).sort());
+    expect(first.medicines.map((m) => m._id)).toContain(toEnd._id);
+    expect(first.deleted).toEqual([]);
+    expect(first.checkpoint).toBe(Math.max(...first.medicines.map((m) => m.version)));
+    // Nothing changed: nothing to pull, and still nothing deleted, however many have ended.
+    expect(await get(`?since=${String(first.checkpoint)}&include=ended`)).toEqual({ medicines: [], deleted: [], checkpoint: first.checkpoint });
+
+    // Ended by staff: the next pull brings the row with its end date, not a deletion.
+    const ended = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions/${toEnd._id}/end`, { token: adminToken, body: { endDate: shift(ymd(new Date(), 'UTC'), -2) } });
+    expect(ended.status).toBe(200);
+    const after = await get(`?since=${String(first.checkpoint)}&include=ended`);
+    expect(after.medicines.map((m) => [m._id, m.endDate])).toEqual([[toEnd._id, shift(ymd(new Date(), 'UTC'), -2)]]);
+    expect(after.deleted).toEqual([]);
+
+    // The same pull without the parameter is the base call's, unchanged: active rows only, every
+    // ended one among `deleted`.
+    const plain = await get(`?since=${String(first.checkpoint)}`);
+    expect(plain.medicines).toEqual([]);
+    expect([...(plain.deleted ?? [])].sort()).toEqual([toEnd._id, ids.yesterday].sort());
+    const plainAll = await get('');
+    expect(plainAll.medicines.map((m) => m._id)).not.toContain(ids.yesterday);
+    expect(plainAll.medicines.map((m) => m._id)).not.toContain(toEnd._id);
+    expect(plainAll.medicines.map((m) => m._id)).toContain(ids.today);
+    expect(plainAll.deleted).toBeUndefined();
+  });
+
+  it('pages by version as every list does', async () => {
+    const page = await get('?since=0&limit=1&include=ended');
+    expect(page.medicines).toHaveLength(1);
+    expect(page.next).toBe(page.checkpoint);
+    expect(page.deleted).toEqual([]);
+  });
+
+  it('answers ?since=<ISO time> with the prescriptions changed since, ended ones too', async () => {
+    const res = await get(`?since=${encodeURIComponent(beforeCreate)}&include=ended`);
+    expect(res.medicines.map((m) => m._id)).toContain(ids.yesterday);
+    expect(res.deleted).toEqual([]);
+  });
+
+  it('is described in the published OpenAPI document', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const doc = res.json<{ paths: Record<string, { get?: { parameters?: { name: string; in: string; schema?: { enum?: string[] } }[] } }> }>();
+    const include = doc.paths['/api/users/medicines']?.get?.parameters?.find((p) => p.name === 'include');
+    expect(include).toMatchObject({ in: 'query', schema: { enum: ['ended'] } });
+  });
+
+  it('refuses an include it does not know', async () => {
+    const res = await call(h.app, 'GET', '/api/users/medicines?include=deleted', { token });
+    expect(res.status).toBe(400);
+    expect(String(res.json['message'])).toMatch(/^include/);
+  });
+});
+
 describe('marking a medicine taken', () => {
   it('records the intake', async () => {
     const res = await call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg twice daily' } });

@@ -2,7 +2,7 @@ import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { answers, intakeList, medicineList, remindLater } from '../../schemas/api.ts';
 import { sinceQuery } from '../../schemas/common.ts';
-import { remindLaterSchema } from '../../schemas/medicine.ts';
+import { medicineListQuery, remindLaterSchema } from '../../schemas/medicine.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
 import { sendJsonText } from '../http/json-text.ts';
 import { answerWrite } from '../http/mutation-reply.ts';
@@ -15,7 +15,18 @@ export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
   const read = (summary: string, response: Readonly<Record<string, unknown>>) => ({ preHandler: patientAccess(ctx, { write: false }), schema: { summary, querystring: sinceQuery, response: answers(response) } });
   const write = { preHandler: patientAccess(ctx, { write: true }) };
 
-  api.get('/users/medicines', read('The active medicines (prescriptions); incremental with ?since=', medicineList), async (req) => medicines.activeMedicines(ctx, requireSubject(req), parseSince(req.query.since, req.query.limit)));
+  api.get(
+    '/users/medicines',
+    {
+      preHandler: patientAccess(ctx, { write: false }),
+      schema: { summary: 'The active medicines (prescriptions), or every one with ?include=ended; incremental with ?since=', querystring: medicineListQuery, response: answers(medicineList) },
+    },
+    async (req) => {
+      const since = parseSince(req.query.since, req.query.limit);
+      const subject = requireSubject(req);
+      return req.query.include === 'ended' ? medicines.everyPrescription(ctx, subject.patientId, since) : medicines.activeMedicines(ctx, subject, since);
+    },
+  );
 
   // The path really is singular `user` here (docs/requirements.md §7).
   postPatientWrite(api, ctx, '/user/medicines/taken');

@@ -82,7 +82,7 @@ describe('POST /api/users/medicines/remindLater', () => {
       notificationTime: remindAt.toISOString(),
       snoozed: true,
     });
-    expect((message?.['notification'] as { title: string; body: string }).body).toBe('Metformin 500 mg tablet — 1-0-1 (08:00)');
+    expect((message?.['notification'] as { title: string; body: string }).body).toBe('Metformin 500 mg tablet — 1-0-1 (08:00 UTC)'); // the zone of the meal time is named;
     expect((await runReminderPass({ db: h.db, sender }, new Date(remindAt.getTime() + 60_000))).outcomes).toEqual([]);
     expect(peer.of('phone')).toHaveLength(1);
   });

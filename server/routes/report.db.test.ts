@@ -86,7 +86,7 @@ describe('POST /api/users/report', () => {
     expect(text).toContain('21 / 42');
     expect(text).toContain('6.9%');
     expect(text).toContain('Readings 42 14 14 14');
-    expect(text).toContain('SD (mg/dL) 65.6');
+    expect(text).toContain('SD (mg/dL) 66'); // 65.6, whole mg/dL like the mean
     expect(text).toContain('Mean (mg/dL) 150 200 -50'); // previous 14 days: ten readings of 200
     expect(text).toContain('Metformin 500 mg tablet 1-0-1 21 of 28 75%');
     expect(text).toContain('Gliclazide 40 mg tablet 0-0-1 7 of 7 100%');
@@ -194,9 +194,10 @@ describe('POST /api/admin/report/fhir', () => {
     const Validator = createRequire(import.meta.url)('@asymmetrik/fhir-json-schema-validator') as new () => SchemaValidator;
     expect(new Validator().validate(bundle)).toEqual([]);
     const resources = bundle.entry.map((e) => e.resource);
+    // The hospital set no identifier system: its own id as a URN, unique and stable.
     expect(resources[0]).toMatchObject({
       resourceType: 'Patient',
-      identifier: [{ value: fx.patientA.hospNo }],
+      identifier: [{ system: `urn:uuid:${fx.hospitalA.id}`, value: fx.patientA.hospNo }],
       name: [{ text: 'Alice Able' }],
       gender: 'female',
     });
@@ -207,9 +208,88 @@ describe('POST /api/admin/report/fhir', () => {
     expect((await auditActions()).filter((a) => a === 'admin POST /api/admin/report/fhir').length).toBe(before + 1);
   }, 60_000);
 
+  it('carries the hospital’s own identifier system once an admin sets it, and its default again when cleared', async () => {
+    const set = (identifierSystem: string | null) =>
+      call(h.app, 'PATCH', `/api/admin/hospitals/${fx.hospitalA.id}`, { token: adminToken, body: { identifierSystem } });
+    const system = async () => {
+      const res = await post('/api/admin/report/fhir', RANGE, adminToken, { 'x-hosp-no': fx.patientA.hospNo });
+      return ((res.json() as { entry: { resource: { identifier?: { system: string }[] } }[] }).entry[0]?.resource.identifier ?? [])[0]?.system;
+    };
+    expect((await set('urn:oid:2.16.840.1.113883.2.1.4.1')).status).toBe(200);
+    expect(await system()).toBe('urn:oid:2.16.840.1.113883.2.1.4.1');
+    const bad = await set('not a uri');
+    expect(bad.status).toBe(400);
+    expect(String(bad.json['message'])).toMatch(/identifierSystem/);
+    expect((await set(null)).status).toBe(200);
+    expect(await system()).toBe(`urn:uuid:${fx.hospitalA.id}`);
+  }, 60_000);
+
   it('is for staff only', async () => {
     expect((await post('/api/admin/report/fhir', RANGE, patientToken, { 'x-hosp-no': fx.patientA.hospNo })).status).toBe(403);
     expect((await post('/api/admin/report/fhir', RANGE)).status).toBe(401);
     expect((await post('/api/admin/report/fhir', RANGE, adminToken, { 'x-hosp-no': fx.patientB.hospNo })).status).toBe(404);
+  });
+});
+
+describe('POST …/report/csv', () => {
+  const rowsOf = (text: string) => text.trimEnd().split('\r\n').map((line) => line.split(','));
+
+  it('gives the patient and staff the same CSV, which says whose data it is before the table', async () => {
+    const mine = await post('/api/users/report/csv', { ...RANGE, unit: 'mmol/L' }, patientToken);
+    expect(mine.status).toBe(200);
+    expect(mine.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(mine.headers['content-disposition']).toBe(`attachment; filename="eddy-report-${fx.patientA.hospNo}-2026-03-01-2026-03-14.csv"`);
+    expect(mine.headers['cache-control']).toBe('no-store');
+    const rows = rowsOf(mine.raw.toString());
+    expect(rows.slice(0, 6)).toEqual([
+      ['Patient', 'Alice Able'],
+      ['Hospital number', fx.patientA.hospNo],
+      ['Hospital', 'Test Hospital A'],
+      ['Period (first and last day)', '2026-03-01', '2026-03-14'],
+      ['Glucose unit', 'mmol/L'],
+      ['Times are local to', 'Asia/Kolkata'],
+    ]);
+    const table = rows.slice(rows.findIndex((r) => r.length === 1 && r[0] === '') + 1);
+    expect(table[0]).toEqual(['Date', 'Time', 'Type', 'Value (mmol/L)', 'Range', 'Meal target', 'Recorded at (UTC)', 'Device clock (UTC offset)']);
+    expect(table).toHaveLength(43);
+    const staff = await post('/api/admin/report/csv', { ...RANGE, unit: 'mmol/L' }, adminToken, { 'x-hosp-no': fx.patientA.hospNo });
+    expect(staff.status).toBe(200);
+    // The same rows; only the moment it was made may differ.
+    const withoutMadeAt = (text: string) => rowsOf(text).filter((r) => r[0] !== 'Made at (UTC)');
+    expect(withoutMadeAt(staff.raw.toString())).toEqual(withoutMadeAt(mine.raw.toString()));
+    expect((await auditActions()).some((a) => a === 'admin POST /api/admin/report/csv')).toBe(true);
+  });
+
+  it('is worded in the language asked for', async () => {
+    const res = await post('/api/users/report/csv', { ...RANGE, locale: 'es' }, patientToken);
+    expect(res.status).toBe(200);
+    expect(rowsOf(res.raw.toString())[0]?.[0]).not.toBe('Patient');
+  });
+
+  it('keeps to each side’s access', async () => {
+    expect((await post('/api/users/report/csv', RANGE)).status).toBe(401);
+    expect((await post('/api/admin/report/csv', RANGE, patientToken, { 'x-hosp-no': fx.patientA.hospNo })).status).toBe(403);
+    expect((await post('/api/admin/report/csv', RANGE, adminToken, { 'x-hosp-no': fx.patientB.hospNo })).status).toBe(404);
+  });
+});
+
+describe('rate limiting', () => {
+  let limited: Harness;
+  let token: string;
+  beforeAll(async () => {
+    limited = await createHarness({ REPORT_RATE_LIMIT: '2' });
+    const lfx = await seedFixture(limited.db);
+    token = await loginPatient(limited.app, lfx.patientA.hospNo, lfx.patientA.password);
+  });
+  afterAll(() => limited.close());
+
+  it('answers a report route past REPORT_RATE_LIMIT a minute with 429, each route counted on its own', async () => {
+    const csv = () => call(limited.app, 'POST', '/api/users/report/csv', { token, body: RANGE });
+    expect((await csv()).status).toBe(200);
+    expect((await csv()).status).toBe(200);
+    const third = await csv();
+    expect(third.status).toBe(429);
+    expect(String(third.json['message'])).toMatch(/^Too many attempts\. Please wait \d+ seconds and try again\.$/);
+    expect((await call(limited.app, 'POST', '/api/users/report', { token, body: RANGE })).status).toBe(200);
   });
 });

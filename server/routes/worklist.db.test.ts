@@ -1,15 +1,16 @@
-// GET /api/admin/worklist (issue 18): each reason at its edges, the ordering, paging, who may read
+// GET /api/admin/worklist (issue 18): each reason at its edges, the order by clinical weight and why, paging, who may read
 // it and the audit entries it leaves. Real Fastify `inject`, real database (PGlite, or PostgreSQL
 // when DATABASE_URL is set), no mocks. Each patient is made for one case, in a hospital of its own
 // that only this file's admin sees; readings are placed relative to now with margins of an hour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { admins, auditLog, glucoseReadings, medicineIntakes, prescriptions } from '../db/schema.ts';
+import { admins, auditLog, glucoseReadings, medicineIntakes, patients, prescriptions } from '../db/schema.ts';
 import { localDate } from '../lib/time.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { worklistRepo } from '../repositories/worklist.ts';
+import { sortByPriority } from '../services/worklist-priority.ts';
 import { WORKLIST_RULES } from '../services/worklist-rules.ts';
 import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 
@@ -22,7 +23,8 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
 type Reason = { code: string; text: string; value: number | null };
-type Entry = { hospNo: string; name: string; reasons: Reason[]; lastReadingAt: string | null; lastSyncAt: string | null };
+type Priority = { rank: number; tier: string | null; weight: number; count: number | null; outOf: number | null; summary: string };
+type Entry = { hospNo: string; name: string; reasons: Reason[]; priority: Priority; lastReadingAt: string | null; lastSyncAt: string | null };
 type Page = { patients: Entry[]; days: number; computedAt: string; total: number; page: number; limit: number; pages: number };
 
 let serial = 0;
@@ -202,30 +204,66 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
 });
 
 describe('GET /api/admin/worklist: order, paging, access and audit', () => {
-  it('orders by the most urgent reason, then by how many, then by the lowest reading', async () => {
+  it('the tester’s case: 13 % of readings below 70 (lowest 57) ranks above 1 of 4 below 70 (lowest 69) with sparse data', async () => {
+    const sparse = await patient('Order Sparseonelow');
+    await readings(sparse.id, [[1, 69], [97, 120], [193, 130], [289, 110]]);
+    const thirteen = await patient('Order Thirteenpercent');
+    await readings(thirteen.id, [...spread(39, 120), [2, 57], [30, 60], [60, 62], [100, 65], [150, 66], [200, 68]]);
     const list = (await worklist()).patients;
-    const rank = (codes: string[]) => ['severe-low', 'low-time', 'no-data', 'low-tir', 'missed-doses', 'rising-mean', 'sparse-data'].findIndex((c) => codes.includes(c));
-    const tops = list.map((p) => {
-      const r = rank(p.reasons.map((x) => x.code));
-      return r === -1 ? 99 : r;
-    });
-    expect(tops).toEqual([...tops].sort((a, b) => a - b));
-    for (let i = 1; i < list.length; i += 1) {
-      const [a, b] = [list[i - 1], list[i]];
-      if (a && b && tops[i - 1] === tops[i]) expect(a.reasons.length).toBeGreaterThanOrEqual(b.reasons.length);
-    }
-    expect(list[0]?.reasons[0]?.code).toBe('severe-low');
-    expect(list.at(-1)?.reasons).toEqual([]);
+    const [ia, ib] = [list.findIndex((p) => p.hospNo === sparse.hospNo), list.findIndex((p) => p.hospNo === thirteen.hospNo)];
+    const [a, b] = [list[ia], list[ib]];
+    expect(a?.reasons.map((r) => r.code)).toEqual(['low-time', 'sparse-data']);
+    expect(b?.reasons.map((r) => r.code)).toEqual(['low-time']);
+    expect(ib).toBeLessThan(ia);
+    expect(b?.priority).toMatchObject({ tier: 'low-time', weight: 4.2, count: 6, outOf: 45, summary: 'Time below range: 6 of 45 readings below 70 mg/dL (13.3 %), 4.2 readings beyond the 4 % the target allows' });
+    expect(a?.priority).toMatchObject({ tier: 'low-time', weight: 0.84, count: 1, outOf: 4 });
+  });
 
-    // Two severe lows with one reason each: the lower reading first.
-    const a = await patient('Order Fortyfive');
-    await readings(a.id, [...spread(28, 120), [3, 45]]);
-    const b = await patient('Order Fifty');
-    await readings(b.id, [...spread(28, 120), [3, 50]]);
-    const c = await patient('Order Fiftyandlowtime');
-    await readings(c.id, [...spread(10, 120), [3, 50], [4, 60]]);
-    const top = (await worklist()).patients.slice(0, 3).map((p) => p.hospNo);
-    expect(top).toEqual([c.hospNo, a.hospNo, b.hospNo]);
+  it('level-2 lows by their risk: two of 53 before one of 45 before one of 50; another reason breaks a tie; any before 40 % below 70', async () => {
+    const make = async (name: string, list: [number, number][]) => {
+      const p = await patient(name);
+      await readings(p.id, list);
+      return p.hospNo;
+    };
+    const forty = await make('Order Fortypercent', [...spread(30, 120), ...Array.from({ length: 20 }, (_, i): [number, number] => [2 + i * 15, 62])]);
+    const fifty = await make('Order Fifty', [...spread(28, 120), [3, 50]]);
+    const fiftyLowTime = await make('Order Fiftyandlowtime', [...spread(10, 120), [3, 50], [4, 60]]);
+    const fortyFive = await make('Order Fortyfive', [...spread(28, 120), [3, 45]]);
+    const twoOf53 = await make('Order Twoof53', [...spread(28, 120), [3, 53], [5, 53]]);
+    const order = (await worklist()).patients.map((p) => p.hospNo).filter((n) => [forty, fifty, fiftyLowTime, fortyFive, twoOf53].includes(n));
+    expect(order).toEqual([twoOf53, fortyFive, fiftyLowTime, fifty, forty]);
+    expect((await entryOf(twoOf53)).priority).toMatchObject({ tier: 'severe-low', count: 2, outOf: 30, weight: 38.813 });
+  });
+
+  it('no data for 10 days before 4 days; never a reading counts from registration', async () => {
+    const days = (list: number[]) => list.map((d): [number, number] => [d * 24 + 1, 120]);
+    const four = await patient('Order Fourdays');
+    await readings(four.id, days([4, 5, 6, 7, 8, 9, 10, 11]));
+    const ten = await patient('Order Tendays');
+    await readings(ten.id, days([10, 11, 12, 13]));
+    const neverLong = await patient('Order Neverlong');
+    await h.db.update(patients).set({ createdAt: new Date(Date.now() - 30 * DAY) }).where(eq(patients.id, neverLong.id));
+    const neverNew = await patient('Order Nevernew');
+    const order = (await worklist()).patients.filter((p) => [four, ten, neverLong, neverNew].some((x) => x.hospNo === p.hospNo));
+    expect(order.map((p) => p.name)).toEqual(['Order Neverlong', 'Order Tendays', 'Order Fourdays', 'Order Nevernew']);
+    expect(order.map((p) => [p.priority.tier, p.priority.count])).toEqual([['no-data', 30], ['no-data', 10], ['no-data', 4], ['no-data', 0]]);
+    expect(order[0]?.priority.summary).toBe('No data: no reading since registration 30 days ago');
+  });
+
+  it('orders every patient of the cases above as comparePriority does over their figures, and says why each stands where they do', async () => {
+    const list = (await worklist()).patients;
+    const { rows } = await worklistRepo.page(h.db, { hospitalId, days: 14, now: new Date(), limit: 1000, offset: 0, rules: WORKLIST_RULES });
+    expect(list.map((p) => p.hospNo)).toEqual(sortByPriority(rows, 14, new Date()).map((r) => r.hospNo));
+    list.forEach((p, i) => {
+      // The reasons are listed most urgent first: the first is the one that places the patient.
+      expect(p.priority, p.name).toMatchObject({ rank: i + 1, tier: p.reasons[0]?.code ?? null });
+      expect(p.priority.summary.length).toBeGreaterThan(10);
+    });
+    expect(list[0]?.priority.tier).toBe('severe-low');
+    expect(list.at(-1)?.priority).toMatchObject({ tier: null, weight: 0, summary: 'Nothing to act on: by the lowest reading, then by name' });
+    // Page 2 goes on counting.
+    const second = await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospitalId}&limit=5&page=2`, { token: adminToken });
+    expect((second.json as unknown as Page).patients.map((p) => p.priority.rank)).toEqual([6, 7, 8, 9, 10]);
   });
 
   it('pages, with the total; a page past the end is empty', async () => {

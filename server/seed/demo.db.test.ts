@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKLIST_DAYS } from '../../schemas/admin.ts';
+import { glucoseReadings } from '../db/schema.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { worklistRepo } from '../repositories/worklist.ts';
 import { reasonsOf } from '../services/worklist-service.ts';
+import { sortByPriority } from '../services/worklist-priority.ts';
 import { WORKLIST_RULES } from '../services/worklist-rules.ts';
 import { call, createHarness, loginAdmin, outboxCodes, type Harness } from '../testing/harness.ts';
-import { DEMO, seedDemo } from './demo.ts';
+import { DEMO, seedDemo, wardNameOf } from './demo.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -19,6 +21,20 @@ type Reading = { type: string; value: number; recordedAt: string };
 describe('demo data', () => {
   it('is seeded once', async () => {
     expect(await seedDemo(h.db)).toBe(false);
+  });
+
+  it('gives a patient’s records the same ids on every seeding (a demo database made again heals without doubles)', async () => {
+    const again = await createHarness();
+    try {
+      expect(await seedDemo(again.db)).toBe(true);
+      const ids = async (db: Harness['db']) => (await db.select({ id: glucoseReadings.id }).from(glucoseReadings)).map((r) => r.id).sort();
+      const first = await ids(h.db);
+      expect(first.length).toBeGreaterThan(100);
+      expect(await ids(again.db)).toEqual(first);
+      for (const id of first) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      await again.close();
+    }
   });
 
   it('lets the demo patient log in with password, access key and one-time code', async () => {
@@ -80,13 +96,22 @@ describe('demo data', () => {
     for (const hospital of hospitals) {
       const res = await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospital._id}&limit=100`, { token });
       expect(res.status).toBe(200);
-      const list = res.json['patients'] as { name: string; reasons: { code: string }[] }[];
+      const list = res.json['patients'] as { name: string; reasons: { code: string }[]; priority: { rank: number; tier: string | null } }[];
       expect(list.length, hospital.name).toBeGreaterThanOrEqual(12);
       const codes = new Set(list.flatMap((p) => p.reasons.map((r) => r.code)));
       expect([...codes].sort(), hospital.name).toEqual(['low-time', 'low-tir', 'missed-doses', 'no-data', 'rising-mean', 'severe-low', 'sparse-data']);
       expect(list[0]?.reasons[0]?.code).toBe('severe-low');
       // Some patients have nothing to act on: the list is not all alarms.
       expect(list.filter((p) => p.reasons.length === 0).length, hospital.name).toBeGreaterThanOrEqual(2);
+      // By clinical weight: the order comparePriority gives the figures, the ward's time-below-range
+      // patient above its sparse one (who may have a low or two among few readings), each saying why.
+      const now = new Date();
+      const { rows } = await worklistRepo.page(h.db, { hospitalId: hospital._id, days: WORKLIST_DAYS.default, now, limit: 100, offset: 0, rules: WORKLIST_RULES });
+      expect(list.map((p) => p.name)).toEqual(sortByPriority(rows, WORKLIST_DAYS.default, now).map((r) => r.name));
+      const at = (pattern: 'low-time' | 'sparse-data') => list.findIndex((p) => p.name === wardNameOf(DEMO.hospitals.findIndex((n) => n === hospital.name), pattern));
+      expect(at('low-time')).toBeGreaterThanOrEqual(0);
+      expect(at('low-time')).toBeLessThan(at('sparse-data'));
+      list.forEach((p, i) => expect(p.priority).toMatchObject({ rank: i + 1, tier: p.reasons[0]?.code ?? null }));
     }
   });
 

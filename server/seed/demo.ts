@@ -1,7 +1,7 @@
 // Demo data of docs/requirements.md §10: a hospital group with two hospitals, an admin for both, and two
 // patients with 90 days of plausible diabetes data ending now. Deterministic (seeded PRNG) apart
 // from being anchored to the current date, so screenshots and tests see the same shapes.
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { MEAL_SLOTS } from '../../schemas/dose-slot.ts';
 import type { Db } from '../db/client.ts';
 import { accessKeys, appointments, glucoseReadings, labTests, medicineIntakes, prescriptions, symptoms } from '../db/schema.ts';
@@ -56,6 +56,8 @@ const WARD: readonly { name: string; gender: string; age: number; pattern: WardP
     { name: 'Lena Novak', gender: 'Female', age: 67, pattern: 'steady' },
   ],
 ];
+/** The name of the first patient of demo hospital `hospital`'s ward whose data show `pattern`. */
+export const wardNameOf = (hospital: number, pattern: WardPattern): string | undefined => WARD[hospital]?.find((w) => w.pattern === pattern)?.name;
 /** Hospital numbers of the ward: 3012NN in the first demo hospital, 3022NN in the second. */
 export const wardHospNo = (hospital: number, i: number) => `30${hospital + 1}2${String(i + 1).padStart(2, '0')}`;
 
@@ -118,8 +120,23 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
   return true;
 }
 
+/**
+ * The ids of one patient's demo records, the same on every seeding (a hash of the hospital number
+ * and a count): a demo database made again holds the same records under the same ids, so a device
+ * that held the old one sends nothing twice when it heals the new one (sync/history.ts).
+ */
+function demoIds(hospNo: string): () => string {
+  let n = 0;
+  return () => {
+    const h = createHash('sha256').update(`eddy-demo:${hospNo}:${n++}`).digest('hex');
+    // Shaped as a version 4 UUID (the schemas' uuid format).
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+}
+
 async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
   const patientId = patient.id;
+  const newId = demoIds(patient.hospNo);
   const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
   const dayStart = (daysAgo: number) => {
     // Midnight of that local day, approximated from UTC midnight shifted by the zone's offset.
@@ -136,16 +153,16 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
     // Fasting mostly 90-160, now and then a low or a high morning.
     const r = rand();
     const fasting = r < 0.04 ? between(48, 68) : r < 0.1 ? between(165, 210) : between(90, 160);
-    readings.push({ id: randomUUID(), patientId, type: 'Fasting', valueMgDl: fasting, recordedAt: at(d, 7, between(0, 50)) });
+    readings.push({ id: newId(), patientId, type: 'Fasting', valueMgDl: fasting, recordedAt: at(d, 7, between(0, 50)) });
     // Two hours after lunch and dinner: 120-240, a few spikes above 250.
     for (const hour of [15, 21]) {
       if (rand() < 0.25) continue;
       const spike = rand() < 0.06;
-      readings.push({ id: randomUUID(), patientId, type: 'Postprandial', valueMgDl: spike ? between(251, 320) : between(120, 240), recordedAt: at(d, hour, between(0, 40)) });
+      readings.push({ id: newId(), patientId, type: 'Postprandial', valueMgDl: spike ? between(251, 320) : between(120, 240), recordedAt: at(d, hour, between(0, 40)) });
     }
     if (rand() < 0.35) {
       const low = rand() < 0.08;
-      readings.push({ id: randomUUID(), patientId, type: 'Random', valueMgDl: low ? between(50, 69) : between(80, 220), recordedAt: at(d, between(10, 12), between(0, 59)) });
+      readings.push({ id: newId(), patientId, type: 'Random', valueMgDl: low ? between(50, 69) : between(80, 220), recordedAt: at(d, between(10, 12), between(0, 59)) });
     }
   }
   // Today's readings lie in the past only.
@@ -172,7 +189,7 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
         if (rand() < 0.15) continue; // a missed dose now and then
         const takenAt = at(d, [8, 13, 20][i] ?? 8, between(0, 30));
         const slot = MEAL_SLOTS[i] ?? 'breakfast';
-        intakes.push({ id: randomUUID(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt, slot, day: localDate(takenAt, timeZone) });
+        intakes.push({ id: newId(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt, slot, day: localDate(takenAt, timeZone) });
       }
     }
   }
@@ -186,7 +203,7 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
     const recordedAt = at(daysAgo, between(9, 21), between(0, 59));
     const day = localDate(recordedAt, timeZone);
     if (symptomRows.some((s) => s.day === day && s.symptom === name)) continue;
-    symptomRows.push({ id: randomUUID(), patientId, symptom: name, day, recordedAt });
+    symptomRows.push({ id: newId(), patientId, symptom: name, day, recordedAt });
   }
   await db.insert(symptoms).values(symptomRows);
 
@@ -194,25 +211,25 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
   const hba1c = [8.1, 7.6, 7.2];
   [85, 55, 25].forEach((daysAgo, i) => {
     const recordedAt = at(daysAgo, 9, 15);
-    labs.push({ id: randomUUID(), patientId, name: 'HbA1c', value: (Math.round((hba1c[i] ?? 7.5) * 10) + Math.round((rand() - 0.5) * 4)) / 10, unit: '%', recordedAt });
+    labs.push({ id: newId(), patientId, name: 'HbA1c', value: (Math.round((hba1c[i] ?? 7.5) * 10) + Math.round((rand() - 0.5) * 4)) / 10, unit: '%', recordedAt });
   });
   for (const daysAgo of [80, 25]) {
     const recordedAt = at(daysAgo, 9, 20);
     labs.push(
-      { id: randomUUID(), patientId, name: 'Total cholesterol', value: between(170, 230), unit: 'mg/dL', recordedAt },
-      { id: randomUUID(), patientId, name: 'LDL cholesterol', value: between(90, 140), unit: 'mg/dL', recordedAt },
-      { id: randomUUID(), patientId, name: 'HDL cholesterol', value: between(38, 55), unit: 'mg/dL', recordedAt },
-      { id: randomUUID(), patientId, name: 'Triglycerides', value: between(120, 210), unit: 'mg/dL', recordedAt },
-      { id: randomUUID(), patientId, name: 'Creatinine', value: Math.round((0.7 + rand() * 0.5) * 100) / 100, unit: 'mg/dL', recordedAt },
-      { id: randomUUID(), patientId, name: 'eGFR', value: between(68, 95), unit: 'mL/min/1.73m2', recordedAt },
+      { id: newId(), patientId, name: 'Total cholesterol', value: between(170, 230), unit: 'mg/dL', recordedAt },
+      { id: newId(), patientId, name: 'LDL cholesterol', value: between(90, 140), unit: 'mg/dL', recordedAt },
+      { id: newId(), patientId, name: 'HDL cholesterol', value: between(38, 55), unit: 'mg/dL', recordedAt },
+      { id: newId(), patientId, name: 'Triglycerides', value: between(120, 210), unit: 'mg/dL', recordedAt },
+      { id: newId(), patientId, name: 'Creatinine', value: Math.round((0.7 + rand() * 0.5) * 100) / 100, unit: 'mg/dL', recordedAt },
+      { id: newId(), patientId, name: 'eGFR', value: between(68, 95), unit: 'mL/min/1.73m2', recordedAt },
     );
   }
   await db.insert(labTests).values(labs);
 
   await db.insert(appointments).values([
-    { id: randomUUID(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(60, 10, 30), notes: 'Quarterly review. HbA1c discussed; diet plan updated.' },
-    { id: randomUUID(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(-10, 11, 0), notes: 'Bring glucometer and logbook. Fasting blood test the same morning.' },
-    { id: randomUUID(), patientId, doctor: 'Podiatry clinic', date: at(-40, 14, 15), notes: 'Annual diabetic foot check.' },
+    { id: newId(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(60, 10, 30), notes: 'Quarterly review. HbA1c discussed; diet plan updated.' },
+    { id: newId(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(-10, 11, 0), notes: 'Bring glucometer and logbook. Fasting blood test the same morning.' },
+    { id: newId(), patientId, doctor: 'Podiatry clinic', date: at(-40, 14, 15), notes: 'Annual diabetic foot check.' },
   ]);
 }
 
@@ -222,6 +239,7 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
  */
 async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, pattern: WardPattern, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
   const patientId = patient.id;
+  const newId = demoIds(patient.hospNo);
   const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
   const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
   await db.insert(prescriptions).values({ patientId, prescrNo: `RX-${patient.hospNo}-01`, name: 'Metformin 500 mg tablet', dose: '1-0-1', startDate: dateAgo(180), createdBy: adminId, createdAt: new Date(now.getTime() - 180 * DAY) });
@@ -247,11 +265,11 @@ async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, 
       else if (pattern === 'low-time' && recent) value = r < 0.15 ? between(56, 69) : between(85, 170);
       else value = r < 0.02 ? between(62, 69) : between(85, 175);
       const recordedAt = new Date(now.getTime() - d * DAY - (24 - hour) * 3600_000 + between(0, 40) * 60_000);
-      readings.push({ id: randomUUID(), patientId, type: k === 0 ? 'Fasting' : k === 2 || k === 3 ? 'Postprandial' : 'Random', valueMgDl: value, recordedAt });
+      readings.push({ id: newId(), patientId, type: k === 0 ? 'Fasting' : k === 2 || k === 3 ? 'Postprandial' : 'Random', valueMgDl: value, recordedAt });
     }
   }
   // The night low (below 54 mg/dL) a day before.
-  if (pattern === 'severe-low') readings.push({ id: randomUUID(), patientId, type: 'Random', valueMgDl: 45, recordedAt: new Date(now.getTime() - 20 * 3600_000) });
+  if (pattern === 'severe-low') readings.push({ id: newId(), patientId, type: 'Random', valueMgDl: 45, recordedAt: new Date(now.getTime() - 20 * 3600_000) });
   const past = readings.filter((x) => (x.recordedAt).getTime() <= now.getTime());
   for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
 
@@ -262,7 +280,7 @@ async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, 
       if (rand() >= takeRate) continue;
       const slot = MEAL_SLOTS[i] ?? 'breakfast';
       const takenAt = new Date(new Date(`${dateAgo(d)}T00:00:00Z`).getTime() + hour * 3600_000);
-      intakes.push({ id: randomUUID(), patientId, prescrNo: `RX-${patient.hospNo}-01`, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', takenAt, slot, day: dateAgo(d) });
+      intakes.push({ id: newId(), patientId, prescrNo: `RX-${patient.hospNo}-01`, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', takenAt, slot, day: dateAgo(d) });
     }
   }
   if (intakes.length) await db.insert(medicineIntakes).values(intakes);

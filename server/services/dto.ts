@@ -4,6 +4,7 @@
 import type { AppointmentRow, GlucoseRow, IntakeRow, LabTestRow, SymptomRow } from '../repositories/records.ts';
 import type { PrescriptionRow } from '../repositories/medicines.ts';
 import type { HospitalRow } from '../repositories/staff.ts';
+import { defaultIdentifierSystem } from '../../schemas/admin.ts';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -14,6 +15,7 @@ export const glucoseDto = (r: GlucoseRow) => ({
   recordedAt: iso(r.recordedAt),
   unit: r.enteredUnit,
   enteredValue: r.enteredValue,
+  utcOffsetMinutes: r.utcOffsetMinutes,
   updatedAt: iso(r.updatedAt),
   version: r.version,
 });
@@ -50,4 +52,12 @@ export const intakeDto = (r: IntakeRow) => ({
   version: r.version,
 });
 
-export const hospitalDto = (h: HospitalRow) => ({ _id: h.id, name: h.name, timeZone: h.timeZone, severeLowMgDl: h.severeLowMgDl });
+export const hospitalDto = (h: HospitalRow) => ({
+  _id: h.id,
+  name: h.name,
+  timeZone: h.timeZone,
+  severeLowMgDl: h.severeLowMgDl,
+  identifierSystem: h.identifierSystem ?? defaultIdentifierSystem(h.id),
+  urgentHighMgDl: h.urgentHighMgDl,
+  careContact: h.careContact,
+});

@@ -2,7 +2,7 @@ import type { AppContext } from '../context.ts';
 import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import { enteredMismatch, type EntryUnit, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
 import { badRequest } from '../http/errors.ts';
-import { glucoseRepo } from '../repositories/records.ts';
+import { glucoseRepo, type GlucoseRow } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
 import { listSynced, measurementTime, ownAdd, recordId, type ListKeys, type Since } from './record-helpers.ts';
@@ -48,7 +48,18 @@ const addRow = (patientId: string, input: GlucoseAdd) => ({
   valueMgDl: input.value,
   ...asEntered(input.value, input.unit, input.enteredValue),
   recordedAt: measurementTime('recordedAt', input.recordedAt),
+  utcOffsetMinutes: input.utcOffsetMinutes ?? null,
 });
+
+/**
+ * The device's offset belongs to the reading's time: an edit that sends one stores it; one without
+ * (an older client) keeps the stored offset while the time stays, and clears it when the time
+ * moves, as the old offset need not hold at the new time.
+ */
+function offsetOf(input: GlucoseUpdate, recordedAt: Date | undefined, current: GlucoseRow): { utcOffsetMinutes?: number | null } {
+  if (input.utcOffsetMinutes !== undefined) return { utcOffsetMinutes: input.utcOffsetMinutes };
+  return recordedAt && recordedAt.getTime() !== current.recordedAt.getTime() ? { utcOffsetMinutes: null } : {};
+}
 
 /**
  * A reading that may be a severe low for some hospital: the database queued its alert with the
@@ -72,16 +83,18 @@ export async function addGlucoseAnswered(ctx: AppContext, patientId: string, inp
 
 export async function updateGlucose(ctx: AppContext, patientId: string, input: GlucoseUpdate) {
   wakeIfLow(ctx, input.gvalue);
+  const recordedAt = input.recordedAt ? measurementTime('recordedAt', input.recordedAt) : undefined;
+  const values = {
+    type: input.gtype,
+    valueMgDl: input.gvalue,
+    ...asEntered(input.gvalue, input.unit, input.enteredValue),
+    ...(recordedAt ? { recordedAt } : {}),
+  };
   const row = await guardedUpdate(
     ctx.db,
     glucoseRepo,
     { patientId, id: input.glucoseId, baseVersion: input.baseVersion },
-    {
-      type: input.gtype,
-      valueMgDl: input.gvalue,
-      ...asEntered(input.gvalue, input.unit, input.enteredValue),
-      ...(input.recordedAt ? { recordedAt: measurementTime('recordedAt', input.recordedAt) } : {}),
-    },
+    (current) => ({ ...values, ...offsetOf(input, recordedAt, current) }),
     glucoseDto,
     GLUCOSE_CONFLICT,
   );

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
-import { implausibleLabMessage, implausibleLabValue } from '../../schemas/lab-plausibility.ts';
 import type { LabTestAdd, LabTestDelete, LabTestUpdate } from '../../schemas/lab-test.ts';
-import { badRequest } from '../http/errors.ts';
+import { checkLabResult, labRefusalMessage } from '../../schemas/lab-units.ts';
+import { badRequest, HttpError } from '../http/errors.ts';
 import { labTestRepo } from '../repositories/records.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { labTestDto } from './dto.ts';
@@ -33,19 +33,15 @@ export async function labTestReferenceList(ctx: AppContext) {
   return { tests: rows.map((r) => ({ name: r.name, unit: r.unit })) };
 }
 
-/** The unit given, else the reference list's unit for that test, else none. */
-async function unitFor(ctx: AppContext, name: string, unit: string | undefined): Promise<string | null> {
-  if (unit !== undefined && unit.trim() !== '') return unit.trim();
-  const ref = (await referenceRepo.labTests(ctx.db)).find((r) => r.name.toLowerCase() === name.toLowerCase());
-  return ref?.unit ?? null;
-}
-
-/** The result's unit, refusing a value no assay gives (issue 16: an HbA1c of −3 % or 75 %). */
+/**
+ * The result's unit as stored (the list's unit when none is given), refusing a unit its test is not
+ * measured in and a value no assay gives in that unit (schemas/lab-units.ts: HbA1c 75 %, or 75 "pct").
+ * Every write of a result comes through here: its own route and the same write in a batch.
+ */
 async function checkedUnit(ctx: AppContext, name: string, unit: string | undefined, value: number): Promise<string | null> {
-  const resolved = await unitFor(ctx, name, unit);
-  const outside = implausibleLabValue(name, resolved, value);
-  if (outside) throw badRequest(implausibleLabMessage(outside));
-  return resolved;
+  const checked = checkLabResult(name, value, unit, await referenceRepo.labTests(ctx.db));
+  if ('refused' in checked) throw badRequest(labRefusalMessage(checked.refused));
+  return checked.unit;
 }
 
 async function addRow(ctx: AppContext, patientId: string, input: LabTestAdd) {
@@ -60,14 +56,41 @@ async function addRow(ctx: AppContext, patientId: string, input: LabTestAdd) {
   };
 }
 
+/**
+ * The row of an add, or, when today's rules refuse it but the patient already has a record with its
+ * `_id`, that record: a replay of an add the server took before those rules (its answer lost on the
+ * way), answered with the record as stored like any replay, not refused for a result already kept.
+ */
+async function addRowOrStored(ctx: AppContext, patientId: string, input: LabTestAdd) {
+  try {
+    return { row: await addRow(ctx, patientId, input) };
+  } catch (err) {
+    const stored = err instanceof HttpError && input._id !== undefined ? await labTestRepo.findOwn(ctx.db, patientId, input._id) : undefined;
+    if (!stored) throw err;
+    return { stored };
+  }
+}
+
 export async function addLabTest(ctx: AppContext, patientId: string, input: LabTestAdd) {
-  const { row, created } = ownAdd(await labTestRepo.insertIdempotent(ctx.db, await addRow(ctx, patientId, input)));
+  const add = await addRowOrStored(ctx, patientId, input);
+  const { row, created } = 'stored' in add ? { row: add.stored, created: false } : ownAdd(await labTestRepo.insertIdempotent(ctx.db, add.row));
   return { created, body: { message: LAB_MSG.added, data: labTestDto(row) } };
 }
 
-/** addLabTest of a new lab test with a mutation id, in one statement (see insertAnswered). */
+/**
+ * addLabTest of a new lab test with a mutation id, in one statement (see insertAnswered). A refused
+ * add goes the general way (undefined), which answers a repeated mutation id or a stored record's
+ * replay as such, and refuses anything else the same.
+ */
 export async function addLabTestAnswered(ctx: AppContext, patientId: string, input: LabTestAdd, mutationId: string) {
-  return labTestRepo.insertAnswered(ctx.db, await addRow(ctx, patientId, input), { message: LAB_MSG.added, mutationId });
+  let row;
+  try {
+    row = await addRow(ctx, patientId, input);
+  } catch (err) {
+    if (err instanceof HttpError) return undefined;
+    throw err;
+  }
+  return labTestRepo.insertAnswered(ctx.db, row, { message: LAB_MSG.added, mutationId });
 }
 
 export async function updateLabTest(ctx: AppContext, patientId: string, input: LabTestUpdate) {

@@ -62,6 +62,23 @@ export async function activeMedicines(ctx: AppContext, patient: { patientId: str
 }
 
 /**
+ * Every prescription, ended ones too, with their start and end dates (`?include=ended`): the device
+ * keeps them all, so its report over a past period lists the medicines of that period as the
+ * server's does, and tells active from ended by the end date itself (an end date passing at
+ * midnight changes no row, so no pull could say it). `deleted` lists the prescriptions that no
+ * longer exist: none, since a prescription is ended, never deleted (its row goes only with its
+ * patient, and so does the patient's data on every device).
+ */
+export async function everyPrescription(ctx: AppContext, patientId: string, since?: Since) {
+  if (since && 'version' in since) {
+    const page = versionPage(await medicineRepo.changedSince(ctx.db, patientId, since.version, since.limit), since.version, since.limit);
+    return { medicines: page.rows.map(medicineDto), deleted: [], checkpoint: page.checkpoint, ...(page.next !== undefined ? { next: page.next } : {}) };
+  }
+  const rows = await medicineRepo.all(ctx.db, patientId, since?.at);
+  return since ? { medicines: rows.map(medicineDto), deleted: [] } : { medicines: rows.map(medicineDto) };
+}
+
+/**
  * Records a dose: one per prescription, patient-local day and meal slot unless `extra`. The slot is
  * the one given, else the meal whose time is nearest to when it was taken (mealSlotOf, the same
  * function the device uses).

@@ -8,8 +8,10 @@ import { endpointPolicyOf } from '../config.ts';
 import { endpointProblem, type EndpointPolicy } from '../push/endpoint-policy.ts';
 import { parseSubscription } from '../push/web-push-sender.ts';
 import { patientRepo, type PatientRow } from '../repositories/patients.ts';
+import type { HospitalRow } from '../repositories/staff.ts';
 import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
+import { hospitalDto } from './dto.ts';
 import { mealList, mealTimeChange } from './meal-times.ts';
 
 export const PROFILE_MSG = {
@@ -50,11 +52,16 @@ export function normaliseDay(day: string): string | undefined {
 export async function profile(ctx: AppContext, patientId: string) {
   const found = await patientRepo.withHospital(ctx.db, patientId);
   if (!found) throw unauthorized();
-  return { user: await profileUserDto(ctx, found.patient, found.hospitalName) };
+  return { user: await profileUserDto(ctx, found.patient, found.hospital) };
 }
 
-/** The `user` of GET /users/: the profile as the device holds it, with its version. */
-async function profileUserDto(ctx: AppContext, p: PatientRow, hospitalName: string) {
+/**
+ * The `user` of GET /users/: the profile as the device holds it, with its version, and the settings
+ * of the patient's hospital the device needs (its advice levels and contact, its identifier system
+ * for exported records), as the staff area's hospital list gives them.
+ */
+async function profileUserDto(ctx: AppContext, p: PatientRow, hospital: HospitalRow) {
+  const { identifierSystem, urgentHighMgDl, careContact } = hospitalDto(hospital);
   const lastSync = await sessionRepo.lastSeenOfPatient(ctx.db, p.id);
   return {
     _id: p.id,
@@ -63,11 +70,12 @@ async function profileUserDto(ctx: AppContext, p: PatientRow, hospitalName: stri
     age: p.age,
     address: p.address,
     hospNum: p.hospNo,
-    hospital: hospitalName,
+    hospital: hospital.name,
     timeZone: p.timeZone,
     notificationTimings: p.notificationTimings,
     glucometerAlerts: alertDaysOf(p),
     mustChangePassword: p.mustChangePassword,
+    hospitalSettings: { identifierSystem, urgentHighMgDl, careContact },
     lastSyncAt: lastSync?.lastSeenAt.toISOString() ?? null,
     version: p.version,
   };
@@ -86,7 +94,7 @@ export async function saveTimings(ctx: AppContext, patientId: string, input: Not
   const { changes, conflicts } = mealTimeChange(current, input, input.baseVersion);
   if (conflicts.length > 0) {
     const found = await patientRepo.withHospital(ctx.db, patientId);
-    throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: found ? await profileUserDto(ctx, found.patient, found.hospitalName) : null, fields: conflicts });
+    throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: found ? await profileUserDto(ctx, found.patient, found.hospital) : null, fields: conflicts });
   }
   // Sending the times the profile already has changes nothing, and takes no new version.
   const row = Object.keys(changes).length > 0 ? await patientRepo.update(ctx.db, patientId, {}, changes) : current;

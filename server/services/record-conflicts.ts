@@ -40,17 +40,19 @@ export function sameValues(row: object, values: object): boolean {
  * Updates the patient's row under its lock. Without `baseVersion` the spec's rules apply (a
  * deleted or unknown row is 404). With it: a deleted row is 409 with current null; a row whose
  * version moved past `baseVersion` is 409 with the current row, unless the values are the same.
+ * `values` may be a function of the locked row, for a field whose new value depends on the old one.
  */
 export async function guardedUpdate<Row extends VersionedRow, Insert, Dto>(
   db: Db,
   repo: LockingRepo<Row, Insert>,
   target: { patientId: string; id: string; baseVersion: number | undefined },
-  values: Partial<Insert>,
+  valuesOf: Partial<Insert> | ((current: Row) => Partial<Insert>),
   dto: (row: Row) => Dto,
   words: ConflictWords,
 ): Promise<Row> {
   const current = await repo.lockOwn(db, target.patientId, target.id);
   if (!current) throw notFound(words.notFound);
+  const values = typeof valuesOf === 'function' ? valuesOf(current) : valuesOf;
   if (target.baseVersion !== undefined) {
     if (current.deletedAt !== null) throw conflict(words.deleted, { current: null });
     if (current.version > target.baseVersion) {

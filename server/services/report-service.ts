@@ -1,12 +1,10 @@
 // Reports on the server (docs/requirements.md §7 POST /users/report; staff: /admin/report and its FHIR export),
 // made by the same buildReport + renderReportPdf + fhirBundle as on the device, from PostgreSQL.
 import type { AppContext } from '../context.ts';
-import { buildReport, previousRange } from '../../schemas/report/build-report.ts';
-import { reportFileName } from '../../schemas/report/csv.ts';
+import { previousRange } from '../../schemas/report/build-report.ts';
+import { defaultIdentifierSystem } from '../../schemas/admin.ts';
 import { addDays, daysInclusive, isIsoDate } from '../../schemas/report/dates.ts';
-import { fhirBundle, type FhirBundle } from '../../schemas/report/fhir.ts';
-import { loadFontFromPackages } from '../../schemas/report/fonts-node.ts';
-import { renderReportPdf } from '../../schemas/report/pdf.ts';
+import type { FhirBundle } from '../../schemas/report/fhir.ts';
 import { MAX_REPORT_DAYS, type ReportRequest } from '../../schemas/report/request.ts';
 import type { ReportInput, ReportModel } from '../../schemas/report/types.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
@@ -14,7 +12,8 @@ import { patientRepo } from '../repositories/patients.ts';
 import { referenceRepo } from '../repositories/reference.ts';
 import { reportRepo } from '../repositories/report.ts';
 import { alertDaysOf } from './profile-service.ts';
-import { reportTranslator, resolveReportLocale } from './report-i18n.ts';
+import { render } from '../reports/pool.ts';
+import { resolveReportLocale } from './report-i18n.ts';
 
 export const REPORT_MSG = {
   badDate: (field: string) => `${field} must be a real date (YYYY-MM-DD)`,
@@ -39,7 +38,7 @@ const iso = (d: Date) => d.toISOString();
  * fetched from a day before to a day after the local dates (time zones run from −12 to +14 hours),
  * and buildReport keeps the patient's local days exactly.
  */
-export async function reportInput(ctx: AppContext, patientId: string, range: ReportInput['range'], now = new Date()): Promise<ReportInput> {
+export async function reportInput(ctx: Pick<AppContext, 'db'>, patientId: string, range: ReportInput['range'], now = new Date()): Promise<ReportInput> {
   const found = await patientRepo.withHospital(ctx.db, patientId);
   if (!found) throw unauthorized();
   const p = found.patient;
@@ -59,6 +58,7 @@ export async function reportInput(ctx: AppContext, patientId: string, range: Rep
       name: p.name,
       hospNo: p.hospNo,
       hospital: found.hospitalName,
+      identifierSystem: found.hospital.identifierSystem ?? defaultIdentifierSystem(found.hospital.id),
       gender: p.gender,
       age: p.age,
       timeZone: p.timeZone,
@@ -66,7 +66,7 @@ export async function reportInput(ctx: AppContext, patientId: string, range: Rep
       glucometerAlerts: alertDaysOf({ glucometerAlerts: p.glucometerAlerts }),
     },
     range,
-    readings: readings.map((r) => ({ _id: r.id, type: r.type, value: r.value, recordedAt: iso(r.recordedAt) })),
+    readings: readings.map((r) => ({ _id: r.id, type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: iso(r.recordedAt), utcOffsetMinutes: r.utcOffsetMinutes })),
     medicines: medicines.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate, endDate: m.endDate })),
     intakes: intakes.map((i) => ({ prescrNo: i.prescrNo, medicineName: i.medicineName, dose: i.dose, takenAt: iso(i.takenAt) })),
     symptoms: symptoms.map((s) => ({ symptom: s.symptom, recordedAt: iso(s.recordedAt) })),
@@ -88,8 +88,9 @@ export interface ReportFile<T> {
   body: T;
 }
 
-export async function reportModel(ctx: AppContext, patientId: string, body: Pick<ReportRequest, 'from' | 'to'>, now = new Date()): Promise<ReportModel> {
-  return buildReport(await reportInput(ctx, patientId, checkRange(body), now));
+/** The report over the body's range in the body's unit (mg/dL when it names none), built in a worker thread. */
+export async function reportModel(ctx: AppContext, patientId: string, body: Pick<ReportRequest, 'from' | 'to' | 'unit'>, now = new Date()): Promise<ReportModel> {
+  return (await render({ kind: 'model', input: await reportInput(ctx, patientId, checkRange(body), now), unit: body.unit ?? 'mg/dL' })).model;
 }
 
 /** The PDF in the language asked for (else the one the request prefers, else English). */
@@ -100,20 +101,29 @@ export async function reportPdf(
   acceptLanguage?: string,
   now = new Date(),
 ): Promise<ReportFile<Uint8Array>> {
-  const model = await reportModel(ctx, patientId, body, now);
+  const input = await reportInput(ctx, patientId, checkRange(body), now);
   const { catalog, intl } = resolveReportLocale(body.locale ?? preferredLanguage(acceptLanguage));
-  const bytes = await renderReportPdf(model, { locale: intl, unit: body.unit ?? 'mg/dL', translate: await reportTranslator(catalog), loadFont: loadFontFromPackages });
-  return { fileName: reportFileName(model, 'pdf'), body: bytes };
+  const { fileName, body: bytes } = await render({ kind: 'pdf', input, unit: body.unit ?? 'mg/dL', catalog, intl });
+  return { fileName, body: bytes };
 }
 
 export async function reportFhir(
   ctx: AppContext,
   patientId: string,
-  body: Pick<ReportRequest, 'from' | 'to'>,
+  body: Pick<ReportRequest, 'from' | 'to' | 'unit'>,
   now = new Date(),
 ): Promise<ReportFile<FhirBundle>> {
-  const model = await reportModel(ctx, patientId, body, now);
-  return { fileName: reportFileName(model, 'json').replace('eddy-report-', 'eddy-fhir-'), body: fhirBundle(model) };
+  const input = await reportInput(ctx, patientId, checkRange(body), now);
+  const { fileName, body: bundle } = await render({ kind: 'fhir', input, unit: body.unit ?? 'mg/dL' });
+  return { fileName, body: bundle };
+}
+
+/** The readings as CSV (schemas/report/csv.ts) in the language and unit asked for. */
+export async function reportCsvFile(ctx: AppContext, patientId: string, body: ReportRequest, acceptLanguage?: string, now = new Date()): Promise<ReportFile<string>> {
+  const input = await reportInput(ctx, patientId, checkRange(body), now);
+  const { catalog } = resolveReportLocale(body.locale ?? preferredLanguage(acceptLanguage));
+  const { fileName, body: text } = await render({ kind: 'csv', input, unit: body.unit ?? 'mg/dL', catalog });
+  return { fileName, body: text };
 }
 
 /** The first language of an Accept-Language header ("es-MX,es;q=0.9" → es-MX). */

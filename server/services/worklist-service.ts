@@ -1,7 +1,8 @@
 // GET /api/admin/worklist (issue 18): a hospital's patients, most in need first, each with the
 // reasons and the figures behind them. The figures come from one statement in the database
-// (server/repositories/worklist.ts); this turns them into reasons, and records the read of each
-// patient listed in the audit log, as every staff read of a patient is.
+// (server/repositories/worklist.ts), which also orders the patients; this turns them into reasons
+// and says why each patient stands where they do (worklist-priority.ts), and records the read of
+// each patient listed in the audit log, as every staff read of a patient is.
 import type { AppContext } from '../context.ts';
 import type { WorklistQuery } from '../../schemas/admin.ts';
 import { recordReads, type ReadOrigin } from './admin/audit.ts';
@@ -9,6 +10,7 @@ import { worklistRepo, type WorklistFacts } from '../repositories/worklist.ts';
 import { checkHospital } from './admin/scope.ts';
 import type { StaffPrincipal } from './principal.ts';
 import { WORKLIST_DAYS } from '../../schemas/admin.ts';
+import { priorityOf } from './worklist-priority.ts';
 import { WORKLIST_RULES, type ReasonCode, type WorklistRules } from './worklist-rules.ts';
 
 export interface Reason {
@@ -67,13 +69,15 @@ export async function worklist(ctx: AppContext, origin: ReadOrigin, principal: S
   const days = q.days ?? WORKLIST_DAYS.default;
   const page = q.page ?? 1;
   const limit = q.limit ?? 20;
-  const { rows, total } = await worklistRepo.page(ctx.db, { hospitalId: q.hospitalId, days, now, limit, offset: (page - 1) * limit, rules: WORKLIST_RULES });
+  const offset = (page - 1) * limit;
+  const { rows, total } = await worklistRepo.page(ctx.db, { hospitalId: q.hospitalId, days, now, limit, offset, rules: WORKLIST_RULES });
   await recordReads(ctx, principal, rows.map((r) => ({ patientId: r.id, hospNo: r.hospNo })), 'GET /api/admin/worklist', origin);
   return {
-    patients: rows.map((r) => ({
+    patients: rows.map((r, i) => ({
       hospNo: r.hospNo,
       name: r.name,
       reasons: reasonsOf(r, days, now),
+      priority: priorityOf(r, offset + i + 1, days, now),
       lastReadingAt: r.lastReadingAt?.toISOString() ?? null,
       lastSyncAt: r.lastSyncAt?.toISOString() ?? null,
     })),

@@ -8,6 +8,19 @@ import { hospitalDto } from '../dto.ts';
 import type { StaffPrincipal } from '../principal.ts';
 import { ADMIN_MSG, checkHospital, checkTimeZone, type Admin } from './scope.ts';
 
+/** The settings an admin sent; blank texts clear theirs (back to the default). */
+function settingsOf(input: Partial<HospitalInput>) {
+  const text = (v: string | null | undefined) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim());
+  const identifierSystem = text(input.identifierSystem);
+  const careContact = text(input.careContact);
+  return {
+    ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+    ...(input.urgentHighMgDl !== undefined ? { urgentHighMgDl: input.urgentHighMgDl } : {}),
+    ...(identifierSystem !== undefined ? { identifierSystem } : {}),
+    ...(careContact !== undefined ? { careContact } : {}),
+  };
+}
+
 export async function listHospitals(ctx: AppContext, principal: StaffPrincipal) {
   return { hospitals: (await staffRepo.hospitalsByIds(ctx.db, principal.hospitalIds)).map(hospitalDto) };
 }
@@ -19,7 +32,7 @@ export async function createHospital(ctx: AppContext, principal: Admin, input: H
       const h = await staffRepo.insertHospital(tx, {
         name: input.name.trim(),
         ...(input.timeZone ? { timeZone: input.timeZone } : {}),
-        ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+        ...settingsOf(input),
       });
       await staffRepo.grantHospitals(tx, principal.adminId, [h.id]);
       return h;
@@ -38,7 +51,7 @@ export async function updateHospital(ctx: AppContext, principal: Admin, id: stri
     const row = await staffRepo.updateHospital(ctx.db, id, {
       ...(input.name ? { name: input.name.trim() } : {}),
       ...(input.timeZone ? { timeZone: input.timeZone } : {}),
-      ...(input.severeLowMgDl !== undefined ? { severeLowMgDl: input.severeLowMgDl } : {}),
+      ...settingsOf(input),
     });
     if (!row) throw notFound(ADMIN_MSG.hospitalNotFound);
     return { data: hospitalDto(row) };

@@ -1,0 +1,19 @@
+// A device's check that the server still holds the history it has seen (docs/sync-protocol.md,
+// "A restored server").
+import type { FromSchema } from 'json-schema-to-ts';
+import { mutationId, uuid } from './common.ts';
+
+/** At most this many acknowledged mutation ids per check (the latest ones: see the protocol). */
+export const HISTORY_ACKED_MAX = 50;
+
+export const historyCheckSchema = {
+  type: 'object',
+  properties: {
+    /** The mark this device was last given; absent on its first check. */
+    seen: uuid,
+    /** Mutation ids the server acknowledged to this device since it was given `seen`, latest last. */
+    acked: { type: 'array', items: mutationId, maxItems: HISTORY_ACKED_MAX },
+  },
+  additionalProperties: false,
+} as const;
+export type HistoryCheck = FromSchema<typeof historyCheckSchema>;
