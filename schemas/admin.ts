@@ -1,7 +1,7 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of docs/requirements.md §7.
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, hospNo, isoDateTime, text, uuid } from './common.ts';
-import { CONSENSUS } from './report/statistics.ts';
+import { CONSENSUS, DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './report/judgement.ts';
 import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
 
 /**
@@ -9,6 +9,21 @@ import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
  * level-2 low by default, 40–70 mg/dL where the hospital's protocol says so (the database checks it too).
  */
 export const SEVERE_LOW_LEVEL = { default: CONSENSUS.veryLow, min: 40, max: 70 } as const;
+
+/**
+ * From this level (mg/dL) a high reading's advice says to contact the care team now
+ * (schemas/report/judgement.ts, adviceGrade): 400 by default, 300–500 as the hospital's protocol says.
+ */
+export const URGENT_HIGH_LEVEL = { default: DEFAULT_ADVICE_LEVELS.urgentHighMgDl, ...URGENT_HIGH_RANGE } as const;
+
+/** The identifier system of a hospital that set none: its own id as a URN, unique and stable. */
+export const defaultIdentifierSystem = (hospitalId: string): string => `urn:uuid:${hospitalId}`;
+
+/** The forms an identifier system may take: urn:oid:…, urn:uuid:… or an http(s) address. */
+export const IDENTIFIER_SYSTEM_PATTERN = '^(urn:(oid:[0-2](\\.(0|[1-9][0-9]*))+|uuid:[0-9a-fA-F-]{36})|https?://[^\\s]+)$';
+export const IDENTIFIER_SYSTEM_MAX = 255;
+/** The longest care contact a hospital may set (it is shown in the advice on a phone). */
+export const CARE_CONTACT_MAX = 200;
 
 const timeZone = { type: 'string', minLength: 1, maxLength: 64 } as const;
 
@@ -48,6 +63,18 @@ export const hospitalInputSchema = {
     timeZone,
     // A reading below this alerts the hospital's staff who turned alerts on (issue 18; 54 by default).
     severeLowMgDl: { type: 'number', minimum: SEVERE_LOW_LEVEL.min, maximum: SEVERE_LOW_LEVEL.max, description: 'the severe-low alert level in mg/dL, 40 to 70' },
+    // The namespace of the hospital's numbers in exported records (FHIR Patient.identifier.system).
+    identifierSystem: {
+      anyOf: [{ type: 'string', maxLength: IDENTIFIER_SYSTEM_MAX, pattern: IDENTIFIER_SYSTEM_PATTERN }, { type: 'null' }],
+      description: 'an absolute URI: urn:oid:…, urn:uuid:… or http(s)://…; null for the default',
+    },
+    urgentHighMgDl: {
+      type: 'number',
+      minimum: URGENT_HIGH_LEVEL.min,
+      maximum: URGENT_HIGH_LEVEL.max,
+      description: 'the level in mg/dL from which advice says to contact the care team now, 300 to 500',
+    },
+    careContact: { anyOf: [{ type: 'string', maxLength: CARE_CONTACT_MAX }, { type: 'null' }], description: 'how patients reach the care team, shown in the advice (at most 200 characters), or null for none' },
   },
   required: ['name'],
 } as const;

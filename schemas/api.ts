@@ -123,6 +123,8 @@ export const timingsSaved = obj({ message: str, notificationTimings: mealTimings
 export const alertDaysSaved = obj({ message: str, glucometerAlerts: list(str), version: syncVersion });
 export const pushConfig = row(pushConfigSchema);
 export const remindLater = obj({ message: str, remindAt: iso });
+/** POST /api/sync/history: whether the server still holds what the device has seen, and the next mark. */
+export const historyAnswer = obj({ known: bool, mark: uuid });
 export const symptomNames = obj({ symptoms: list(str) });
 export const labTestNames = obj({ tests: list(labTestReferenceSchema) });
 export const batchAnswer = batchResponseSchema;
@@ -133,7 +135,8 @@ export const batchAnswer = batchResponseSchema;
  */
 export const REPEATABLE_ANSWERS = [glucoseWritten, symptomWritten, appointmentWritten, labTestWritten, intakeWritten, message, timingsSaved, alertDaysSaved, remindLater];
 
-const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num });
+/** A hospital with its settings (server/services/dto.ts hospitalDto); `careContact` null when none is set. */
+const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num, identifierSystem: str, urgentHighMgDl: num, careContact: { type: ['string', 'null'] } });
 const patient = obj(
   {
     _id: uuid,
@@ -160,16 +163,27 @@ const prescription = row(medicineSchema);
 export const adminLogin = obj({ token, expiresAt: iso, admin: obj({ _id: uuid, email: str, name: str, role: { const: 'admin' }, hospitals: list(hospital) }) });
 export const doctorVerified = obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) });
 export const usersPage = obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } });
-/** GET /api/admin/worklist (issue 18); the codes and figures are described in server/services/worklist-service.ts. */
+const reasonCode = { type: 'string', enum: WORKLIST_REASON_CODES } as const;
+const nullableCount = { type: ['integer', 'null'] } as const;
+/**
+ * GET /api/admin/worklist (issue 18); the codes and figures are described in
+ * server/services/worklist-service.ts, `priority` (why the patient stands where they do) in
+ * server/services/worklist-priority.ts. The server always sends `priority`; it is optional here
+ * because a page a staff device kept offline before it existed has none.
+ */
 export const worklistPage = obj({
   patients: list(
-    obj({
-      hospNo: str,
-      name: str,
-      reasons: list(obj({ code: { type: 'string', enum: WORKLIST_REASON_CODES }, text: str, value: { type: ['number', 'null'] } })),
-      lastReadingAt: nullableIso,
-      lastSyncAt: nullableIso,
-    }),
+    obj(
+      {
+        hospNo: str,
+        name: str,
+        reasons: list(obj({ code: reasonCode, text: str, value: { type: ['number', 'null'] } })),
+        priority: obj({ rank: { type: 'integer', minimum: 1 }, tier: { anyOf: [reasonCode, { type: 'null' }] }, weight: num, count: nullableCount, outOf: nullableCount, summary: str }),
+        lastReadingAt: nullableIso,
+        lastSyncAt: nullableIso,
+      },
+      ['hospNo', 'name', 'reasons', 'lastReadingAt', 'lastSyncAt'],
+    ),
   ),
   days: { type: 'integer' },
   computedAt: iso,

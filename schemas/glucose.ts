@@ -27,6 +27,22 @@ export const entryUnit = { type: 'string', enum: ENTRY_UNITS } as const;
 export const enteredValue = { type: 'number', minimum: 1, maximum: GLUCOSE_MAX_MG_DL } as const;
 const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null' }] }) as const;
 
+/** Every UTC offset in use, from UTC−12:00 to UTC+14:00, in minutes east of UTC. */
+export const UTC_OFFSET_MIN_MINUTES = -720;
+export const UTC_OFFSET_MAX_MINUTES = 840;
+/**
+ * The recording device's UTC offset at the moment of the reading (minutes east of UTC: +330 in
+ * Kolkata, −300 in New York in winter), from the device's own clock. With `recordedAt` it gives the
+ * wall-clock time the patient saw when they took it, whatever zone the reading is read in later.
+ */
+export const utcOffsetMinutes = {
+  type: 'integer',
+  minimum: UTC_OFFSET_MIN_MINUTES,
+  maximum: UTC_OFFSET_MAX_MINUTES,
+  unit: 'minutes east of UTC',
+  description: "the recording device's UTC offset in minutes east of UTC at the time of the reading",
+} as const;
+
 export const glucoseReadingSchema = {
   $id: 'GlucoseReading',
   type: 'object',
@@ -37,6 +53,7 @@ export const glucoseReadingSchema = {
     unit: nullable(entryUnit),
     enteredValue: nullable(enteredValue),
     recordedAt: isoDateTime,
+    utcOffsetMinutes: nullable(utcOffsetMinutes),
     updatedAt: isoDateTime,
     version: syncVersion,
   },
@@ -47,14 +64,14 @@ export type GlucoseReading = FromSchema<typeof glucoseReadingSchema>;
 
 export const glucoseAddSchema = {
   type: 'object',
-  properties: { _id: uuid, type: glucoseType, value: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, mutationId },
+  properties: { _id: uuid, type: glucoseType, value: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, mutationId },
   required: ['type', 'value'],
 } as const;
 export type GlucoseAdd = FromSchema<typeof glucoseAddSchema>;
 
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, baseVersion, mutationId },
+  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, mutationId },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;

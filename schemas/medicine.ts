@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDate, isoDateTime, mutationId, syncVersion, text, uuid } from './common.ts';
+import { baseVersion, isoDate, isoDateTime, mutationId, sinceQuery, syncVersion, text, uuid } from './common.ts';
 import { mealSlot } from './dose-slot.ts';
 import { mealTime } from './user-profile.ts';
 
@@ -25,6 +25,19 @@ export const medicineSchema = {
   additionalProperties: false,
 } as const;
 export type Medicine = FromSchema<typeof medicineSchema>;
+
+/**
+ * `GET /users/medicines`: `?since=` as every list, and `include=ended` for every prescription, ended
+ * ones too (the patient's app keeps them for the report's adherence over past periods). Without it
+ * the answer holds the active ones only, with the ended ones among `deleted`, as the base call did.
+ */
+export const medicineListQuery = {
+  ...sinceQuery,
+  properties: {
+    ...sinceQuery.properties,
+    include: { type: 'string', enum: ['ended'], description: 'ended: every prescription, with its start and end dates; `deleted` then lists only prescriptions that no longer exist' },
+  },
+} as const;
 
 /**
  * A dose taken. One per prescription, patient-local day and meal `slot` (given, or the meal whose

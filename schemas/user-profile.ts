@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, hospNo, mutationId, NOT_BLANK, syncVersion } from './common.ts';
+import { DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './report/judgement.ts';
 
 export const mealTime = {
   type: 'string',
@@ -55,6 +56,44 @@ export const glucometerAlertSchema = {
   required: ['day'],
 } as const;
 
+/**
+ * The settings of the patient's hospital that the device needs (the staff area's Manage page sets
+ * them, server/services/admin/hospitals.ts): the namespace of its hospital numbers in exported
+ * records (FHIR `Patient.identifier.system`), the level from which a high reading's advice says to
+ * contact the care team now (mg/dL), and how patients reach the care team (shown in the advice).
+ */
+export const hospitalSettingsSchema = {
+  type: 'object',
+  properties: {
+    identifierSystem: { type: 'string' },
+    urgentHighMgDl: { type: 'number' },
+    careContact: { type: ['string', 'null'] },
+  },
+  required: ['identifierSystem', 'urgentHighMgDl', 'careContact'],
+  additionalProperties: false,
+} as const;
+export type HospitalSettings = FromSchema<typeof hospitalSettingsSchema>;
+
+/** What the advice after a reading uses of the hospital's settings. */
+export interface AdviceSettings {
+  urgentHighMgDl: number;
+  /** Shown as it was typed; null when the hospital set none. */
+  careContact: string | null;
+}
+
+/**
+ * The advice settings of a profile, with the defaults of schemas/report/judgement.ts for a profile
+ * stored before it carried them (or a level outside what a hospital may set, which the server never
+ * sends): advice is never withheld for want of a setting.
+ */
+export function adviceSettingsOf(profile: { hospitalSettings?: Partial<HospitalSettings> | null | undefined } | null | undefined): AdviceSettings {
+  const s = profile?.hospitalSettings;
+  const level = s?.urgentHighMgDl;
+  const usable = typeof level === 'number' && level >= URGENT_HIGH_RANGE.min && level <= URGENT_HIGH_RANGE.max;
+  const contact = typeof s?.careContact === 'string' ? s.careContact.trim() : '';
+  return { urgentHighMgDl: usable ? level : DEFAULT_ADVICE_LEVELS.urgentHighMgDl, careContact: contact === '' ? null : contact };
+}
+
 export const userProfileSchema = {
   $id: 'UserProfile',
   type: 'object',
@@ -69,6 +108,8 @@ export const userProfileSchema = {
     notificationTimings: mealTimingsSchema,
     glucometerAlerts: { type: 'array', items: { type: 'string' } },
     mustChangePassword: { type: 'boolean' },
+    /** Optional: profiles stored, and answers documented, before it existed stay valid. */
+    hospitalSettings: hospitalSettingsSchema,
     /** The profile's version: the `baseVersion` of a meal-time edit made on it. */
     version: syncVersion,
   },

@@ -4,7 +4,7 @@ import { fixtureInput, kolkata } from './testing/fixture.ts';
 
 // The numbers below are computed by hand in testing/fixture.ts.
 describe('buildReport on the known data set', () => {
-  const m = buildReport(fixtureInput());
+  const m = buildReport(fixtureInput(), 'mg/dL');
 
   it('places readings on the patient’s local days (05:00 in Kolkata is the evening before in UTC)', () => {
     expect(m.days).toBe(14);
@@ -23,15 +23,15 @@ describe('buildReport on the known data set', () => {
     expect(o.sd).toBeCloseTo(Math.sqrt((7 * 25200) / 41), 10);
     expect(o.sd).toBeCloseTo(65.59, 2);
     expect(o.cv).toBeCloseTo(43.73, 2);
-    expect([o.min, o.max]).toEqual([50, 250]);
+    expect([o.min?.value, o.max?.value]).toEqual([50, 250]);
     expect(Object.fromEntries(Object.entries(o.bands).map(([k, v]) => [k, v.count]))).toEqual({ veryLow: 7, low: 0, inRange: 21, high: 14, veryHigh: 0 });
     expect(o.bands.inRange.percent).toBe(50);
     expect(o.lows).toEqual({ below70: 7, below54: 7 });
-    expect(o.inTarget.percent).toBe(50);
-    expect(o.inOwnTarget.count).toBe(14);
+    // "In target" overall: each reading against its own tag's target (7 fasting + 7 after a meal + 0 random).
+    expect(o.inTarget.count).toBe(14);
   });
 
-  it('computes per-tag statistics against the ADA targets', () => {
+  it('computes per-tag statistics against the meal targets', () => {
     expect(m.byType.Fasting).toMatchObject({ count: 14, mean: 120, median: 120, sd: null, inTarget: { count: 7, percent: 50 } });
     expect(m.byType.Postprandial).toMatchObject({ count: 14, mean: 180, inTarget: { count: 7, percent: 50 } });
     expect(m.byType.Random).toMatchObject({ count: 14, mean: 150, inTarget: { count: 0, percent: 0 }, lows: { below70: 7, below54: 7 } });
@@ -73,7 +73,7 @@ describe('buildReport on the known data set', () => {
   });
 
   it('lists every low with its time, value, tag and the symptoms reported that day (issue 16)', () => {
-    const m = buildReport(fixtureInput());
+    const m = buildReport(fixtureInput(), 'mg/dL');
     expect(m.lows.map((l) => [l.date, l.time, l.type, l.value, l.band, l.symptoms])).toEqual([
       ['2026-03-01', '23:45', 'Random', 50, 'veryLow', []],
       ['2026-03-03', '23:45', 'Random', 50, 'veryLow', ['Shakiness']],
@@ -87,10 +87,10 @@ describe('buildReport on the known data set', () => {
 
   it('hides GMI with too few readings or days, and says why', () => {
     const input = fixtureInput();
-    const short = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-09' } });
+    const short = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-09' } }, 'mg/dL');
     expect(short.overall.count).toBe(27);
     expect(short.gmi).toEqual({ value: null, reason: 'too-few-readings' });
-    const tenDays = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-10' } });
+    const tenDays = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-10' } }, 'mg/dL');
     expect(tenDays.overall.count).toBe(30);
     expect(tenDays.overall.sd).not.toBeNull();
     expect(tenDays.gmi).toEqual({ value: null, reason: 'too-few-days' });
@@ -98,11 +98,39 @@ describe('buildReport on the known data set', () => {
   });
 
   it('is empty but valid for a range without data', () => {
-    const empty = buildReport({ ...fixtureInput(), range: { from: '2027-01-01', to: '2027-01-07' } });
+    const empty = buildReport({ ...fixtureInput(), range: { from: '2027-01-01', to: '2027-01-07' } }, 'mg/dL');
     expect(empty.overall.count).toBe(0);
     expect(empty.overall.mean).toBeNull();
     expect(empty.logbook).toEqual([]);
     expect(empty.adherence).toEqual([]); // after "today": nothing expected yet
+  });
+});
+
+describe('buildReport in a unit', () => {
+  it('judges every reading, band and low as shown in the report’s unit', () => {
+    const input = fixtureInput();
+    const at = input.readings[0]?.recordedAt ?? '';
+    const readings = [
+      { _id: 'r-181', type: 'Postprandial' as const, value: 181, unit: 'mg/dL' as const, enteredValue: 181, recordedAt: at },
+      { _id: 'r-69', type: 'Random' as const, value: 69.5, unit: 'mg/dL' as const, enteredValue: 69.5, recordedAt: at },
+      { _id: 'r-79', type: 'Fasting' as const, value: 79, unit: 'mg/dL' as const, enteredValue: 79, recordedAt: at },
+    ];
+    const mg = buildReport({ ...input, readings }, 'mg/dL');
+    const mmol = buildReport({ ...input, readings }, 'mmol/L');
+    expect(mg.unit).toBe('mg/dL');
+    expect(mg.readings.map((r) => [r.id, r.band, r.target])).toEqual([
+      ['r-181', 'high', 'above'],
+      ['r-69', 'low', 'below'],
+      ['r-79', 'inRange', 'below'],
+    ]);
+    // Printed 10.0, 3.9 and 4.4 in mmol/L: in range, in range, on the fasting target.
+    expect(mmol.readings.map((r) => [r.id, r.band, r.target])).toEqual([
+      ['r-181', 'inRange', 'above'],
+      ['r-69', 'inRange', 'in'],
+      ['r-79', 'inRange', 'in'],
+    ]);
+    expect(mg.lows.map((l) => l.id)).toEqual(['r-69']);
+    expect(mmol.lows).toEqual([]);
   });
 });
 

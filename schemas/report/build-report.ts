@@ -1,11 +1,13 @@
-// buildReport: everything a report shows, computed once from ReportInput, so the screen, the PDF
-// (in a worker or on the server), the CSV and the FHIR export all show the same numbers.
+// buildReport: everything a report shows, computed once from ReportInput in one glucose unit, so the
+// screen, the PDF (in a worker or on the server), the CSV and the FHIR export all show the same
+// numbers, rows and judgements (each reading judged as shown in that unit, judgement.ts).
 import { GLUCOSE_TYPES, type GlucoseType } from '../glucose.ts';
 import { a1cEstimates } from './a1c.ts';
 import { addDays, daysInclusive, localDate, toLocal } from './dates.ts';
 import { glucometerChecks, labSummary, medicineAdherence, symptomFrequency } from './records.ts';
-import { bandOf, glucoseSummary, targetStatus } from './statistics.ts';
-import type { ReportInput, ReportModel, ReportReading } from './types.ts';
+import { bandOf, isLow, targetStatus } from './judgement.ts';
+import { glucoseSummary } from './statistics.ts';
+import type { DisplayUnit, ReportInput, ReportModel, ReportReading } from './types.ts';
 
 /** The period of the same length just before `range`. */
 export function previousRange(range: ReportInput['range']): ReportInput['range'] {
@@ -13,7 +15,7 @@ export function previousRange(range: ReportInput['range']): ReportInput['range']
   return { from: addDays(range.from, -days), to: addDays(range.from, -1) };
 }
 
-function localReadings(input: ReportInput, range: ReportInput['range']): ReportReading[] {
+function localReadings(input: ReportInput, range: ReportInput['range'], unit: DisplayUnit): ReportReading[] {
   const tz = input.patient.timeZone;
   const out: ReportReading[] = [];
   for (const r of input.readings) {
@@ -27,15 +29,16 @@ function localReadings(input: ReportInput, range: ReportInput['range']): ReportR
       value: r.value,
       unit: r.unit ?? null,
       enteredValue: r.enteredValue ?? null,
-      band: bandOf(r),
-      target: targetStatus(r, r.type),
+      utcOffsetMinutes: r.utcOffsetMinutes ?? null,
+      band: bandOf(r, unit),
+      target: targetStatus(r, r.type, unit),
     });
   }
   return out.sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt));
 }
 
-/** Every low (consensus band low or very low) with the symptoms reported on its local day. */
-function lowsWithSymptoms(readings: readonly ReportReading[], symptoms: ReportInput['symptoms'], tz: string): ReportModel['lows'] {
+/** Every low (consensus band low or very low, as shown in `unit`) with the symptoms reported on its local day. */
+function lowsWithSymptoms(readings: readonly ReportReading[], symptoms: ReportInput['symptoms'], tz: string, unit: DisplayUnit): ReportModel['lows'] {
   const byDay = new Map<string, string[]>();
   for (const s of symptoms) {
     const day = localDate(s.recordedAt, tz);
@@ -43,7 +46,7 @@ function lowsWithSymptoms(readings: readonly ReportReading[], symptoms: ReportIn
     if (!list.includes(s.symptom)) list.push(s.symptom);
     byDay.set(day, list);
   }
-  return readings.filter((r) => r.band === 'low' || r.band === 'veryLow').map((r) => ({ ...r, symptoms: byDay.get(r.date) ?? [] }));
+  return readings.filter((r) => isLow(r, unit)).map((r) => ({ ...r, symptoms: byDay.get(r.date) ?? [] }));
 }
 
 /** One row per local day with readings, oldest first; each slot's values in the order measured. */
@@ -58,20 +61,21 @@ export function logbook(readings: readonly ReportReading[]): ReportModel['logboo
   return [...rows.values()].sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-export function buildReport(input: ReportInput): ReportModel {
+/** The report of `input` with every glucose value shown and judged in `unit`. */
+export function buildReport(input: ReportInput, unit: DisplayUnit): ReportModel {
   const { range } = input;
   const tz = input.patient.timeZone;
   const days = daysInclusive(range.from, range.to);
   const today = localDate(input.generatedAt, tz);
-  const readings = localReadings(input, range);
-  const overall = glucoseSummary(readings, days);
+  const readings = localReadings(input, range, unit);
+  const overall = glucoseSummary(readings, days, unit);
   const byType = Object.fromEntries(
     GLUCOSE_TYPES.map((t) => [
       t,
       glucoseSummary(
         readings.filter((r) => r.type === t),
         days,
-        t,
+        unit,
       ),
     ]),
   ) as ReportModel['byType'];
@@ -84,6 +88,7 @@ export function buildReport(input: ReportInput): ReportModel {
   };
   return {
     input,
+    unit,
     days,
     readings,
     daysWithReadings: readingDates.size,
@@ -92,13 +97,13 @@ export function buildReport(input: ReportInput): ReportModel {
     byType,
     gmi,
     eA1c,
-    previous: { range: prevRange, overall: glucoseSummary(localReadings(input, prevRange), days) },
+    previous: { range: prevRange, overall: glucoseSummary(localReadings(input, prevRange, unit), days, unit) },
     adherence: medicineAdherence(input, tz, today),
     symptoms: symptomFrequency(input.symptoms, range, tz),
     ...labSummary(input.labTests, range, tz),
     checks: glucometerChecks(input.patient.glucometerAlerts ?? [], range, today, readingDates),
     logbook: logbook(readings),
-    lows: lowsWithSymptoms(readings, input.symptoms, tz),
+    lows: lowsWithSymptoms(readings, input.symptoms, tz, unit),
     appointments: input.appointments.filter((a) => inRange(a.date)).sort((a, b) => Date.parse(a.date) - Date.parse(b.date)),
   };
 }

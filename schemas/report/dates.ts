@@ -90,3 +90,22 @@ export function isIsoDate(ymd: string): boolean {
   const ms = toMs(ymd);
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === ymd;
 }
+
+/** "+05:30", "-03:00", "+00:00": an offset east of UTC in minutes, as ISO 8601 writes it. */
+export function offsetText(minutes: number): string {
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}
+
+/**
+ * An instant written on the clock of the device that recorded it ("2026-12-04T18:43:00+01:00"): the
+ * same instant as the ISO string in UTC, with the wall time the patient saw. Without an offset, UTC.
+ */
+export function instantWithOffset(iso: string, offsetMinutes: number | null | undefined): string {
+  const ms = Date.parse(iso);
+  if (offsetMinutes === null || offsetMinutes === undefined) return new Date(ms).toISOString();
+  const local = new Date(ms + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const fraction = ms % 1000 === 0 ? '' : new Date(ms).toISOString().slice(19, 23);
+  return `${local}${fraction}${offsetText(offsetMinutes)}`;
+}

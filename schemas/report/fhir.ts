@@ -1,22 +1,28 @@
 // The report's data as a FHIR R4 Bundle (type "collection") for the hospital record: the Patient,
 // one Observation per glucose reading of the range and one per lab result of the range.
 //
-// Glucose codes (LOINC). The readings are capillary fingersticks taken by the patient with a meter,
-// and the app knows only the meal tag, not the minutes since the meal:
-//   Fasting       1556-0   Fasting glucose [Mass/volume] in Capillary blood
-//   Postprandial  41653-7  Glucose [Mass/volume] in Capillary blood by Glucometer, with the text
-//                          "after a meal". Not 1521-4 (serum or plasma, 2 hours post meal): that is a
-//                          laboratory specimen at a fixed time, neither of which a reading here is.
-//   Random        41653-7  Glucose [Mass/volume] in Capillary blood by Glucometer (more exact than
-//                          2339-0 "in Blood", which leaves out the capillary specimen and the meter)
-// Values are mg/dL as stored, UCUM "mg/dL". Category "laboratory": FHIR's vital-signs profile fixes
-// its own list of codes and glucose is not on it; a point-of-care glucose is a laboratory result.
-// The patient measured it, so the patient is also the performer. The International Consensus range
-// 70–180 mg/dL is the reference range, and the band is the interpretation (LL, L, N, H, HH).
-import type { GlucoseType } from '../glucose.ts';
+// Each reading travels as it was measured: its value and unit as typed (UCUM "mg/dL" or "mmol/L"),
+// coded (LOINC) by its meal tag and by what the unit measures. The readings are capillary
+// fingersticks taken by the patient with a meter, and the app knows the meal tag, not the minutes
+// since the meal:
+//                 mass (mg/dL)   substance (mmol/L)
+//   Fasting       41604-0        14770-2    Fasting glucose [Mass|Moles/volume] in Capillary blood by Glucometer
+//   Postprandial  41653-7        14743-9    Glucose [Mass|Moles/volume] in Capillary blood by Glucometer,
+//   Random        41653-7        14743-9    with the tag in the text. Not 1521-4 (serum or plasma, 2 hours
+//                                           post meal): a laboratory specimen at a fixed time, neither of
+//                                           which a reading here is.
+// Category "laboratory": FHIR's vital-signs profile fixes its own list of codes and glucose is not on
+// it; a point-of-care glucose is a laboratory result. The patient measured it, so the patient is
+// also the performer. The reference range is the reading's own meal-tag target in the reading's unit
+// (fasting 80–130 mg/dL, after a meal 70 to below 180, random 70–180), and the interpretation is the
+// judging module's (judgement.ts) on the value sent: LL below 54 mg/dL (3.0 mmol/L), L below the
+// target, N on it, H above it, HH above 250 (13.9): the EHR never reads "Normal" beside a value off
+// its own reference range.
+import type { EntryUnit, GlucoseType } from '../glucose.ts';
 import { isHbA1c } from './a1c.ts';
-import { localDate } from './dates.ts';
-import { CONSENSUS, labValue, type Band } from './statistics.ts';
+import { instantWithOffset, localDate } from './dates.ts';
+import { asTaken, ENTRY_DECIMALS, inclusiveTarget, interpretation, shownGlucose, TAG_TARGETS, type Interpretation } from './judgement.ts';
+import { labValue } from './statistics.ts';
 import type { ReportModel } from './types.ts';
 
 export const LOINC = 'http://loinc.org';
@@ -25,11 +31,23 @@ const OBS_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category
 const INTERPRETATION = 'http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation';
 const ID_TYPE = 'http://terminology.hl7.org/CodeSystem/v2-0203';
 
+const MASS_FASTING = { code: '41604-0', display: 'Fasting glucose [Mass/volume] in Capillary blood by Glucometer' } as const;
+const MASS = { code: '41653-7', display: 'Glucose [Mass/volume] in Capillary blood by Glucometer' } as const;
+const MOLES_FASTING = { code: '14770-2', display: 'Fasting glucose [Moles/volume] in Capillary blood by Glucometer' } as const;
+const MOLES = { code: '14743-9', display: 'Glucose [Moles/volume] in Capillary blood by Glucometer' } as const;
+
+/** The LOINC of a reading by its unit (what it measures) and its meal tag. */
 export const GLUCOSE_LOINC = {
-  Fasting: { code: '1556-0', display: 'Fasting glucose [Mass/volume] in Capillary blood', text: 'Fasting capillary glucose' },
-  Postprandial: { code: '41653-7', display: 'Glucose [Mass/volume] in Capillary blood by Glucometer', text: 'Capillary glucose after a meal' },
-  Random: { code: '41653-7', display: 'Glucose [Mass/volume] in Capillary blood by Glucometer', text: 'Random capillary glucose' },
-} as const satisfies Record<GlucoseType, { code: string; display: string; text: string }>;
+  'mg/dL': { Fasting: MASS_FASTING, Postprandial: MASS, Random: MASS },
+  'mmol/L': { Fasting: MOLES_FASTING, Postprandial: MOLES, Random: MOLES },
+} as const satisfies Record<EntryUnit, Record<GlucoseType, { code: string; display: string }>>;
+
+/** The Observation's text for each tag, and the target it is compared with (its reference range). */
+const GLUCOSE_TEXT = {
+  Fasting: { text: 'Fasting capillary glucose', target: 'Target before breakfast (fasting)' },
+  Postprandial: { text: 'Capillary glucose after a meal', target: 'Target after a meal (below {max})' },
+  Random: { text: 'Random capillary glucose', target: 'Target at other times (International Consensus range)' },
+} as const satisfies Record<GlucoseType, { text: string; target: string }>;
 
 /** LOINC of the lab test reference list (server/db/migrations/0001), for results recorded without one. */
 export const LAB_LOINC: Readonly<Record<string, string>> = {
@@ -62,13 +80,14 @@ const UCUM_CODES: Readonly<Record<string, string>> = {
   'g/dl': 'g/dL',
 };
 
-const INTERPRETATIONS = {
-  veryLow: { code: 'LL', display: 'Critical low' },
-  low: { code: 'L', display: 'Low' },
-  inRange: { code: 'N', display: 'Normal' },
-  high: { code: 'H', display: 'High' },
-  veryHigh: { code: 'HH', display: 'Critical high' },
-} as const satisfies Record<Band, { code: string; display: string }>;
+const INTERPRETATION_DISPLAY = {
+  LL: 'Critical low',
+  L: 'Low',
+  N: 'Normal',
+  H: 'High',
+  HH: 'Critical high',
+} as const satisfies Record<Interpretation, string>;
+const RANGE_MEANING = 'http://terminology.hl7.org/CodeSystem/referencerange-meaning';
 
 type Json = Record<string, unknown>;
 export interface FhirBundle {
@@ -79,8 +98,6 @@ export interface FhirBundle {
 }
 
 export interface FhirOptions {
-  /** Identifier system (a URI) of the hospital's numbers, when the hospital has one. */
-  identifierSystem?: string;
   /** Makes the ids of resources that have none of their own (tests pass a counter). */
   newId?: () => string;
 }
@@ -93,7 +110,33 @@ function gender(g: string | null | undefined): 'male' | 'female' | 'other' | 'un
   return 'unknown';
 }
 
-const mgdl = (value: number) => ({ value, unit: 'mg/dL', system: UCUM, code: 'mg/dL' });
+const glucoseQuantity = (value: number, unit: EntryUnit) => ({ value, unit, system: UCUM, code: unit });
+
+/** A reading's Observation fields that carry its value: as typed, coded, judged against its tag's target. */
+function glucoseValue(r: ReportModel['readings'][number]): Json {
+  const { unit } = asTaken(r);
+  const { value } = shownGlucose(r, unit);
+  const loinc = GLUCOSE_LOINC[unit][r.type];
+  const target = inclusiveTarget(r, r.type, unit);
+  const code = interpretation(r, r.type, unit);
+  const words = GLUCOSE_TEXT[r.type];
+  const low = target.low.toFixed(ENTRY_DECIMALS[unit]);
+  const high = target.high.toFixed(target.decimals);
+  const targetText = `${words.target.replace('{max}', `${TAG_TARGETS[unit][r.type].max.toFixed(ENTRY_DECIMALS[unit])} ${unit}`)}: ${low}–${high} ${unit}`;
+  return {
+    code: { coding: [{ system: LOINC, code: loinc.code, display: loinc.display }], text: words.text },
+    valueQuantity: glucoseQuantity(value, unit),
+    interpretation: [{ coding: [{ system: INTERPRETATION, code, display: INTERPRETATION_DISPLAY[code] }] }],
+    referenceRange: [
+      {
+        low: glucoseQuantity(target.low, unit),
+        high: glucoseQuantity(target.high, unit),
+        type: { coding: [{ system: RANGE_MEANING, code: 'treatment', display: 'Treatment Range' }] },
+        text: targetText,
+      },
+    ],
+  };
+}
 
 function labCode(name: string, unit: string | null | undefined, loinc: string | null | undefined): Json {
   const ifcc = isHbA1c(name) && unit && /mmol\s*\/\s*mol/i.test(unit);
@@ -109,10 +152,17 @@ function labQuantity(raw: number, unit: string | null | undefined): Json {
   return code ? { value, unit, system: UCUM, code } : { value, unit };
 }
 
+/**
+ * The bundle of `model`. The Patient's identifier carries the hospital's identifier system (its
+ * namespace of hospital numbers, `patient.identifierSystem`); a report made without one is refused
+ * rather than sent as a number the EHR cannot place.
+ */
 export function fhirBundle(model: ReportModel, options: FhirOptions = {}): FhirBundle {
   const newId = options.newId ?? (() => crypto.randomUUID());
   const { patient, range, generatedAt } = model.input;
   const tz = patient.timeZone;
+  const system = patient.identifierSystem;
+  if (!system) throw new Error('The hospital has no identifier system for its hospital numbers');
   const patientId = newId();
   const patientRef = { reference: `urn:uuid:${patientId}`, display: patient.name };
   const category = (code: 'laboratory') => [{ coding: [{ system: OBS_CATEGORY, code, display: 'Laboratory' }] }];
@@ -127,7 +177,7 @@ export function fhirBundle(model: ReportModel, options: FhirOptions = {}): FhirB
       {
         use: 'usual',
         type: { coding: [{ system: ID_TYPE, code: 'MR', display: 'Medical record number' }] },
-        ...(options.identifierSystem ? { system: options.identifierSystem } : {}),
+        system,
         value: patient.hospNo,
         ...(patient.hospital ? { assigner: { display: patient.hospital } } : {}),
       },
@@ -137,19 +187,18 @@ export function fhirBundle(model: ReportModel, options: FhirOptions = {}): FhirB
   });
 
   for (const r of model.readings) {
-    const code = GLUCOSE_LOINC[r.type];
+    const { code, ...value } = glucoseValue(r);
     add({
       resourceType: 'Observation',
       id: r.id,
       status: 'final',
       category: category('laboratory'),
-      code: { coding: [{ system: LOINC, code: code.code, display: code.display }], text: code.text },
+      code,
       subject: patientRef,
-      effectiveDateTime: new Date(r.recordedAt).toISOString(),
+      // On the clock of the device that recorded it, when it kept its offset: the wall time the patient saw.
+      effectiveDateTime: instantWithOffset(r.recordedAt, r.utcOffsetMinutes),
       performer: [patientRef],
-      valueQuantity: mgdl(r.value),
-      interpretation: [{ coding: [{ system: INTERPRETATION, ...INTERPRETATIONS[r.band] }] }],
-      referenceRange: [{ low: mgdl(CONSENSUS.low), high: mgdl(CONSENSUS.high), text: 'International Consensus target range 70–180 mg/dL' }],
+      ...value,
     });
   }
 

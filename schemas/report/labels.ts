@@ -3,7 +3,7 @@
 // run it without Lingui's compiler); the renderer receives `translate` — i18n._ on the device, the
 // server's PO catalog on the server — and English `message`s are the fallback.
 import type { GlucoseType } from '../glucose.ts';
-import type { Band, TargetStatus } from './statistics.ts';
+import type { Band, TargetStatus } from './judgement.ts';
 
 export interface MessageDescriptor {
   id: string;
@@ -16,10 +16,11 @@ export type Translate = (descriptor: MessageDescriptor, values?: TranslateValues
 export const englishTranslate: Translate = (d, values) =>
   (d.message ?? d.id).replace(/\{(\w+)\}/g, (whole, key: string) => (values && key in values ? String(values[key]) : whole));
 
+/** Each meal tag's name, the same on every screen and in every file (the dashboard's words). */
 export const TYPE_LABELS = {
-  Fasting: /*i18n*/ { id: 'report.type.fasting', message: 'Fasting' },
-  Postprandial: /*i18n*/ { id: 'report.type.postprandial', message: 'After a meal' },
-  Random: /*i18n*/ { id: 'report.type.random', message: 'Random' },
+  Fasting: /*i18n*/ { id: 'glucose.type.fasting', message: 'Fasting' },
+  Postprandial: /*i18n*/ { id: 'glucose.type.postprandial', message: 'Postprandial' },
+  Random: /*i18n*/ { id: 'glucose.type.random', message: 'Random' },
 } as const satisfies Record<GlucoseType, MessageDescriptor>;
 
 export const BAND_LABELS = {
@@ -30,7 +31,7 @@ export const BAND_LABELS = {
   veryHigh: /*i18n*/ { id: 'report.band.veryHigh', message: 'Very high' },
 } as const satisfies Record<Band, MessageDescriptor>;
 
-/** A reading against the ADA target of its meal tag, in the dashboard's words. */
+/** A reading against the target of its meal tag ("In target"), in the dashboard's words. */
 export const TARGET_LABELS = {
   below: /*i18n*/ { id: 'report.target.below', message: 'Below target' },
   in: /*i18n*/ { id: 'report.target.in', message: 'In target' },
@@ -44,13 +45,42 @@ export const CSV_LABELS = {
   value: /*i18n*/ { id: 'report.csv.value', message: 'Value ({unit})' },
   band: /*i18n*/ { id: 'report.csv.band', message: 'Range' },
   target: /*i18n*/ { id: 'report.csv.target', message: 'Meal target' },
+  patient: /*i18n*/ { id: 'report.csv.patient', message: 'Patient' },
+  hospNo: /*i18n*/ { id: 'report.csv.hospNo', message: 'Hospital number' },
+  hospital: /*i18n*/ { id: 'report.csv.hospital', message: 'Hospital' },
+  period: /*i18n*/ { id: 'report.csv.period', message: 'Period (first and last day)' },
+  unit: /*i18n*/ { id: 'report.csv.unit', message: 'Glucose unit' },
+  timeZone: /*i18n*/ { id: 'report.csv.timeZone', message: 'Times are local to' },
+  generated: /*i18n*/ { id: 'report.csv.generated', message: 'Made at (UTC)' },
   recordedAt: /*i18n*/ { id: 'report.csv.recordedAt', message: 'Recorded at (UTC)' },
+  deviceOffset: /*i18n*/ { id: 'report.csv.deviceOffset', message: 'Device clock (UTC offset)' },
 } as const satisfies Record<string, MessageDescriptor>;
 
 export const UNIT_LABELS = {
   'mg/dL': /*i18n*/ { id: 'report.unit.mgdl', message: 'mg/dL' },
   'mmol/L': /*i18n*/ { id: 'report.unit.mmoll', message: 'mmol/L' },
 } as const;
+
+/** The target of each meal tag in words; {low} and {high} are values in the report's unit. */
+export const TAG_TARGET_LABELS = {
+  Fasting: /*i18n*/ { id: 'report.tagTarget.fasting', message: '{low}–{high}' },
+  Postprandial: /*i18n*/ { id: 'report.tagTarget.postprandial', message: '{low} to below {high}' },
+  Random: /*i18n*/ { id: 'report.tagTarget.random', message: '{low}–{high}' },
+} as const satisfies Record<GlucoseType, MessageDescriptor>;
+
+/** "In target" defined, the same sentence on screen, in the PDF and in the staff review. */
+export const DEFINITION_LABELS = {
+  targets: /*i18n*/ {
+    id: 'report.targets.definition',
+    message: 'In target: each reading against the target of its meal tag: fasting {fasting}, after a meal {afterMeal}, random {random} {unit}.',
+  },
+} as const satisfies Record<string, MessageDescriptor>;
+
+/** A share of readings that is not none but rounds to 0 %, or not all but rounds to 100 %. */
+export const SHARE_LABELS = {
+  under1: /*i18n*/ { id: 'report.share.under1', message: '<{one}' },
+  over99: /*i18n*/ { id: 'report.share.over99', message: '>{ninetyNine}' },
+} as const satisfies Record<string, MessageDescriptor>;
 
 /** The ranges as printed beside each band; {a} and {b} are values in the report's unit. */
 export const BAND_RANGE_LABELS = {
@@ -86,6 +116,8 @@ export const PDF_LABELS = {
   ageGender: /*i18n*/ { id: 'report.pdf.ageGender', message: 'Age / gender' },
   period: /*i18n*/ { id: 'report.pdf.period', message: 'Period' },
   periodValue: /*i18n*/ { id: 'report.pdf.periodValue', message: '{from} – {to} ({days} days)' },
+  /** The zone every date and time of the report is local to (the patient's profile zone). */
+  timeZone: /*i18n*/ { id: 'report.pdf.timeZone', message: 'Time zone' },
   generated: /*i18n*/ { id: 'report.pdf.generated', message: 'Generated' },
   generatedValue: /*i18n*/ { id: 'report.pdf.generatedValue', message: '{when} ({timeZone})' },
   unit: /*i18n*/ { id: 'report.pdf.unit', message: 'Glucose unit' },
@@ -97,6 +129,7 @@ export const PDF_LABELS = {
   average: /*i18n*/ { id: 'report.pdf.average', message: 'Average glucose' },
   timeInRange: /*i18n*/ { id: 'report.pdf.timeInRange', message: 'In range {low}–{high}' },
   gmi: /*i18n*/ { id: 'report.pdf.gmi', message: 'GMI (estimated A1c)' },
+  gmiCgm: /*i18n*/ { id: 'report.gmi.definedForCgm', message: 'GMI is defined for continuous glucose monitoring; from fingerstick readings it is only a guide.' },
   readings: /*i18n*/ { id: 'report.pdf.readings', message: 'Readings' },
   readingsPerDay: /*i18n*/ { id: 'report.pdf.readingsPerDay', message: '{perDay} per day' },
   lows: /*i18n*/ { id: 'report.pdf.lows', message: 'Lows below {low}' },
@@ -120,10 +153,8 @@ export const PDF_LABELS = {
   sd: /*i18n*/ { id: 'report.pdf.sd', message: 'SD ({unit})' },
   cv: /*i18n*/ { id: 'report.pdf.cv', message: 'CV (%)' },
   minMax: /*i18n*/ { id: 'report.pdf.minMax', message: 'Lowest – highest ({unit})' },
-  inTarget: /*i18n*/ { id: 'report.pdf.inTarget', message: 'On ADA target' },
-  targetOverall: /*i18n*/ { id: 'report.pdf.targetOverall', message: 'target {low}–{high}' },
-  targetFasting: /*i18n*/ { id: 'report.pdf.targetFasting', message: 'target {low}–{high}' },
-  targetPostprandial: /*i18n*/ { id: 'report.pdf.targetPostprandial', message: 'target below {high}' },
+  inTarget: /*i18n*/ { id: 'report.inTarget', message: 'In target' },
+  inTargetOwnTag: /*i18n*/ { id: 'report.inTarget.ownTag', message: 'each by its tag' },
   below70: /*i18n*/ { id: 'report.pdf.below70', message: 'Below {value}' },
   below54: /*i18n*/ { id: 'report.pdf.below54', message: 'Below {value}' },
   perDayShort: /*i18n*/ { id: 'report.pdf.perDayShort', message: 'Readings per day' },
@@ -137,7 +168,7 @@ export const PDF_LABELS = {
   noHbA1c: /*i18n*/ { id: 'report.pdf.noHbA1c', message: 'No HbA1c recorded' },
 
   trend: /*i18n*/ { id: 'report.pdf.trend', message: 'Glucose over the period' },
-  trendNote: /*i18n*/ { id: 'report.pdf.trendNote', message: 'Shaded: target range {low}–{high} {unit}. Dashed: {veryLow} and {veryHigh} {unit}.' },
+  trendNote: /*i18n*/ { id: 'report.pdf.trendNote.inRange', message: 'Shaded: in range, {low}–{high} {unit}. Dashed: {veryLow} and {veryHigh} {unit}.' },
   timeOfDay: /*i18n*/ { id: 'report.pdf.timeOfDay', message: 'Readings by time of day' },
   timeOfDayNote: /*i18n*/ {
     id: 'report.pdf.timeOfDayNote',
@@ -187,9 +218,9 @@ export const PDF_LABELS = {
 
   about: /*i18n*/ { id: 'report.pdf.about', message: 'About these numbers' },
   aboutRanges: /*i18n*/ {
-    id: 'report.pdf.aboutRanges',
+    id: 'report.pdf.aboutRangesAsShown',
     message:
-      'Ranges follow the International Consensus on Time in Range: very low below {veryLow}, low {low}, in range {inRange}, high {high}, very high above {veryHigh} {unit}. ADA targets: fasting {fasting}, after a meal below {afterMeal} {unit}. Each reading is judged in the unit it was taken in.',
+      'Ranges follow the International Consensus on Time in Range: very low below {veryLow}, low {low}, in range {inRange}, high {high}, very high above {veryHigh} {unit}. {targets} Each reading is judged as it is printed here, in {unit}.',
   },
   aboutA1c: /*i18n*/ {
     id: 'report.pdf.aboutA1c',

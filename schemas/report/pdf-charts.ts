@@ -5,7 +5,8 @@
 import type { CanvasElement, Content, ContentCanvas } from './pdf-doc.ts';
 import type { GlucoseType } from '../glucose.ts';
 import { leftToRightGeometry } from './pdf-localize.ts';
-import { BANDS, CONSENSUS, timeOfDayProfile, type Band } from './statistics.ts';
+import { BANDS, CONSENSUS, plottedMgDl, type Band } from './judgement.ts';
+import { timeOfDayProfile } from './statistics.ts';
 import type { DisplayUnit, ReportModel, ReportReading } from './types.ts';
 import { formatGlucose } from './units.ts';
 
@@ -142,7 +143,7 @@ export function trendChart(model: ReportModel, o: ChartOptions): Content {
   }
   for (const r of model.readings) {
     const x = p.x0 + (dayIndex(model.input.range.from, r.date) + r.minutes / 1440) * dw;
-    shapes.push(marker(r.type, x, p.y(r.value), days > 120 ? 1.3 : 1.8));
+    shapes.push(marker(r.type, x, p.y(plottedMgDl(r, model.unit)), days > 120 ? 1.3 : 1.8));
   }
   // Time runs left to right in every language; a right-to-left report mirrors everything else.
   return leftToRightGeometry({ stack: [...labels, { canvas: shapes }], unbreakable: true });
@@ -162,7 +163,7 @@ export function timeOfDayChart(model: ReportModel, o: ChartOptions): Content {
     if (h > 0 && h < 24) shapes.push({ type: 'line', x1: p.x0 + h * hw, y1: p.y0, x2: p.x0 + h * hw, y2: p.y0 + p.h, lineWidth: 0.3, lineColor: '#e0e0e0' });
     if (h < 24) labels.push(label(timeFmt.format(Date.UTC(2000, 0, 1, h)), p.x0 + h * hw - 20, p.y0 + p.h + 3.5, 40, 'center'));
   }
-  for (const r of model.readings) shapes.push(marker(r.type, p.x0 + (r.minutes / 1440) * p.w, p.y(r.value), 1.6));
+  for (const r of model.readings) shapes.push(marker(r.type, p.x0 + (r.minutes / 1440) * p.w, p.y(plottedMgDl(r, model.unit)), 1.6));
   for (const b of timeOfDayProfile(model.readings)) {
     const x1 = p.x0 + b.start * hw + 3;
     const x2 = p.x0 + b.end * hw - 3;

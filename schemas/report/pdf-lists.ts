@@ -5,9 +5,10 @@ import type { Content, Inline, Size, TableCell } from './pdf-doc.ts';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from './a1c.ts';
 import { PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_TEXT_COLORS } from './pdf-charts.ts';
-import type { Fmt } from './pdf-format.ts';
+import type { Fmt } from './format.ts';
 import { bandRange, heading } from './pdf-summary.ts';
-import { ADA_TARGETS, ADA_TARGETS_MMOL, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, labSeriesDecimals, labValue } from './statistics.ts';
+import { bandEdgesIn, CONSENSUS_EDGES } from './judgement.ts';
+import { labSeriesDecimals, labValue } from './statistics.ts';
 import type { LoggedValue, ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
@@ -48,7 +49,7 @@ export function medicinesSection(model: ReportModel, f: Fmt): Content {
     a.name,
     a.dose,
     right(f.t(L.takenOfExpected, { taken: f.num(a.taken), expected: f.num(a.expected) })),
-    right(f.pct(a.percent)),
+    right(f.share(a.percent)),
   ]);
   return section(f.t(L.medicines), rows.length, [
     rows.length ? table(['*', 70, 90, 50], [f.t(L.medicine), f.t(L.dose), f.t(L.dosesTaken), '%'], rows, [2, 3]) : none(f),
@@ -58,7 +59,7 @@ export function medicinesSection(model: ReportModel, f: Fmt): Content {
 
 /** Every low of the period (issue 16), red or dark red as in the logbook, with that day's symptoms. */
 export function lowsSection(model: ReportModel, f: Fmt): Content {
-  const title = f.t(L.lowsList, { low: f.glu(CONSENSUS.low), unit: f.unitName });
+  const title = f.t(L.lowsList, { low: f.edge(CONSENSUS_EDGES[f.unit].low), unit: f.unitName });
   if (model.lows.length === 0) return { stack: [heading(title), { text: f.t(L.lowsNone), style: 'note' }], unbreakable: true };
   const rows = model.lows.map((l): TableCell[] => [
     f.date(l.date),
@@ -131,17 +132,14 @@ export function logbookSection(model: ReportModel, f: Fmt): Content {
 
 /** The ranges and targets the report judges by, in its own unit (mmol/L edges as published, not converted). */
 function aboutRanges(f: Fmt): string {
-  const n = (v: number) => f.num(v, ENTRY_DECIMALS[f.unit]);
-  const ada = f.unit === 'mmol/L' ? ADA_TARGETS_MMOL : ADA_TARGETS;
   return f.t(L.aboutRanges, {
-    veryLow: n(bandEdgesIn('veryLow', f.unit)[1]),
+    veryLow: f.edge(bandEdgesIn('veryLow', f.unit)[1]),
     low: bandRange('low', f),
     inRange: bandRange('inRange', f),
     high: bandRange('high', f),
-    veryHigh: n(bandEdgesIn('veryHigh', f.unit)[1]),
+    veryHigh: f.edge(bandEdgesIn('veryHigh', f.unit)[1]),
     unit: f.unitName,
-    fasting: `${n(ada.Fasting.min)}–${n(ada.Fasting.max)}`,
-    afterMeal: n(ada.Postprandial.max),
+    targets: f.targetsDefinition(),
   });
 }
 

@@ -88,9 +88,9 @@ describe('fonts by script', () => {
   });
 
   it('mirrors an Arabic document but not its charts, and leaves an English one as it was', () => {
-    const model = buildReport(fixtureInput());
-    const en = reportDocument(model, { locale: 'en', unit: 'mg/dL' });
-    const ar = reportDocument(model, { locale: 'ar', unit: 'mg/dL', translate: translating({ 'report.pdf.title': 'تقرير السكري' }) });
+    const model = buildReport(fixtureInput(), 'mg/dL');
+    const en = reportDocument(model, { locale: 'en' });
+    const ar = reportDocument(model, { locale: 'ar', translate: translating({ 'report.pdf.title': 'تقرير السكري' }) });
     expect(en.defaultStyle?.alignment).toBeUndefined();
     expect(ar.defaultStyle?.alignment).toBe('right');
     const json = JSON.stringify(ar.content);
@@ -109,7 +109,7 @@ function fontsOf(file: string): string {
 describe('the PDF in Hindi and Arabic', () => {
   it('embeds Noto Sans Devanagari and reads back the Hindi labels', async () => {
     const translate = translating({ 'report.pdf.title': 'मधुमेह रिपोर्ट', 'report.pdf.average': 'औसत शुगर', 'report.pdf.pageOf': 'पृष्ठ {page} / {pages}' });
-    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput()), { locale: 'hi', unit: 'mg/dL', translate, loadFont: loadFontFromPackages }), 'report-hi.pdf');
+    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'hi', translate, loadFont: loadFontFromPackages }), 'report-hi.pdf');
     expect(fontsOf(file)).toMatch(/NotoSansDevanagari-Regular.*Identity-H\s+yes\s+yes/);
     const text = squash(pdfText(file));
     expect(text).toContain('औसत');
@@ -119,12 +119,12 @@ describe('the PDF in Hindi and Arabic', () => {
 
   it('fails clearly when Arabic text has no font loader', async () => {
     const translate = translating({ 'report.pdf.title': 'تقرير السكري' });
-    await expect(renderReportPdf(buildReport(fixtureInput()), { locale: 'ar', unit: 'mg/dL', translate })).rejects.toThrow(/NotoSansArabic/);
+    await expect(renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'ar', translate })).rejects.toThrow(/NotoSansArabic/);
   });
 
   it('embeds Noto Sans Arabic, and the Arabic words come back in reading order', async () => {
     const translate = translating({ 'report.pdf.title': 'تقرير السكري', 'report.pdf.average': 'متوسط السكر', 'report.pdf.patient': 'المريض' });
-    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput()), { locale: 'ar', unit: 'mg/dL', translate, loadFont: loadFontFromPackages }), 'report-ar.pdf');
+    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'ar', translate, loadFont: loadFontFromPackages }), 'report-ar.pdf');
     expect(fontsOf(file)).toMatch(/NotoSansArabic-Regular.*Identity-H\s+yes\s+yes/);
     const text = squash(pdfText(file));
     // poppler reads right-to-left lines back in logical order. (A few joined letters share one glyph

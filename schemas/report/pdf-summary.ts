@@ -5,10 +5,10 @@ import { GLUCOSE_TYPES } from '../glucose.ts';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE, type Estimate } from './a1c.ts';
 import { BAND_LABELS, BAND_RANGE_LABELS, PDF_LABELS, TYPE_LABELS } from './labels.ts';
 import { BAND_COLORS, bandBar, swatch } from './pdf-charts.ts';
-import type { Fmt } from './pdf-format.ts';
-import { ADA_TARGETS, BANDS, bandEdgesIn, CONSENSUS, ENTRY_DECIMALS, MIN_READINGS_FOR_VARIABILITY, roundPercents, type Band } from './statistics.ts';
+import type { Fmt } from './format.ts';
+import { BANDS, bandEdgesIn, CONSENSUS_EDGES, type Band } from './judgement.ts';
+import { MIN_READINGS_FOR_VARIABILITY } from './statistics.ts';
 import type { GlucoseSummary, ReportModel } from './types.ts';
-import { mgDlToMmolL } from './units.ts';
 
 const L = PDF_LABELS;
 /** A section title; headlineLevel lets the document move it to the next page rather than leave it orphaned. */
@@ -30,8 +30,9 @@ const tile = (label: string, value: string, detail: string, quiet = false): Tabl
 
 export function keyNumbers(model: ReportModel, f: Fmt): Content {
   const o = model.overall;
-  const gmi = model.gmi.value === null ? f.t(L.notShown) : f.pct(model.gmi.value, 1);
-  const gmiDetail = model.gmi.value === null ? reasonText(model.gmi, model, f) : `${f.t(L.eA1cLine)}: ${f.pct(model.eA1c.value, 1)}`;
+  const edges = CONSENSUS_EDGES[f.unit];
+  const gmi = model.gmi.value === null ? f.t(L.notShown) : f.a1c(model.gmi.value);
+  const gmiDetail = model.gmi.value === null ? reasonText(model.gmi, model, f) : `${f.t(L.eA1cLine)}: ${f.a1c(model.eA1c.value)}. ${f.t(L.gmiCgm)}`;
   const inRangeDetail = `${f.num(o.bands.inRange.count)} / ${f.num(o.count)}`;
   return {
     table: {
@@ -39,13 +40,13 @@ export function keyNumbers(model: ReportModel, f: Fmt): Content {
       body: [
         [
           tile(f.t(L.average), o.mean === null ? f.t(L.dash) : `${f.glu(o.mean)} ${f.unitName}`, `${f.t(L.median, { unit: f.unitName })}: ${f.glu(o.median)}`),
-          tile(f.t(L.timeInRange, { low: f.glu(CONSENSUS.low), high: f.glu(CONSENSUS.high) }), f.pct(o.bands.inRange.percent), inRangeDetail),
+          tile(f.t(L.timeInRange, { low: f.edge(edges.low), high: f.edge(edges.high) }), f.share(o.bands.inRange.percent), inRangeDetail),
           tile(f.t(L.gmi), gmi, gmiDetail, model.gmi.value === null),
           tile(f.t(L.readings), f.num(o.count), f.t(L.readingsPerDay, { perDay: f.num(o.readingsPerDay, 1) })),
           tile(
-            f.t(L.lows, { low: f.glu(CONSENSUS.low) }),
+            f.t(L.lows, { low: f.edge(edges.low) }),
             f.num(o.lows.below70),
-            f.t(L.lowsDetail, { count: f.num(o.lows.below54), veryLow: f.glu(CONSENSUS.veryLow) }),
+            f.t(L.lowsDetail, { count: f.num(o.lows.below54), veryLow: f.edge(edges.veryLow) }),
           ),
         ],
       ],
@@ -60,9 +61,8 @@ export function bandRange(b: Band, f: Fmt): string {
   // The edges as published in the report's unit (54–69, 181–250; 3.0–3.8, 10.1–13.9), the same as
   // the web report's; never converted from mg/dL, which would print 3.0–3.9 beside 3.9–10.0.
   const [lowest, highest] = bandEdgesIn(b, f.unit);
-  const n = (v: number) => f.num(v, ENTRY_DECIMALS[f.unit]);
-  const a = lowest === null ? n(highest) : n(lowest);
-  return f.t(BAND_RANGE_LABELS[b], { a, b: lowest === null ? '' : n(highest) });
+  const a = lowest === null ? f.edge(highest) : f.edge(lowest);
+  return f.t(BAND_RANGE_LABELS[b], { a, b: lowest === null ? '' : f.edge(highest) });
 }
 
 export function distribution(model: ReportModel, f: Fmt, width: number): Content {
@@ -76,9 +76,8 @@ export function distribution(model: ReportModel, f: Fmt, width: number): Content
     columnGap: 8,
     margin: [0, 0, 0, 3],
   });
-  const pctOf = (s: GlucoseSummary) => roundPercents(Object.fromEntries(BANDS.map((b) => [b, s.bands[b].percent])) as Record<Band, number | null>);
-  const now = pctOf(model.overall);
-  const before = pctOf(model.previous.overall);
+  const now = model.overall.bands;
+  const before = model.previous.overall.bands;
   const body: TableCell[][] = [
     headerRow(['', '', f.unitName, f.t(L.thisPeriod), f.t(L.previousPeriod)]),
     ...[...BANDS]
@@ -87,8 +86,8 @@ export function distribution(model: ReportModel, f: Fmt, width: number): Content
         { ...swatch(BAND_COLORS[b]), width: 8 },
         f.t(BAND_LABELS[b]),
         bandRange(b, f),
-        { text: `${f.pct(now[b])} (${f.num(model.overall.bands[b].count)})`, alignment: 'right' },
-        { text: f.pct(before[b]), alignment: 'right' },
+        { text: `${f.share(now[b].percent)} (${f.num(now[b].count)})`, alignment: 'right' },
+        { text: f.share(before[b].percent), alignment: 'right' },
       ]),
   ];
   return {
@@ -102,21 +101,25 @@ export function distribution(model: ReportModel, f: Fmt, width: number): Content
   };
 }
 
+/** A share as the whole percent it prints, for a change in points that matches the two printed shares. */
+const wholeShare = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
 export function comparison(model: ReportModel, f: Fmt): Content {
   const o = model.overall;
   const p = model.previous.overall;
+  const edges = CONSENSUS_EDGES[f.unit];
   const delta = (a: number | null, b: number | null, fmt: (v: number) => string) =>
     a === null || b === null ? f.t(L.dash) : `${a - b > 0 ? '+' : ''}${fmt(a - b)}`;
   const rows: [string, string, string, string][] = [
     [f.t(L.readings), f.num(o.count), f.num(p.count), delta(o.count, p.count, (v) => f.num(v))],
     [f.t(L.mean, { unit: f.unitName }), f.glu(o.mean), f.glu(p.mean), delta(o.mean, p.mean, (v) => (v < 0 ? '-' : '') + f.glu(Math.abs(v)))],
     [
-      f.t(L.timeInRange, { low: f.glu(CONSENSUS.low), high: f.glu(CONSENSUS.high) }),
-      f.pct(o.bands.inRange.percent),
-      f.pct(p.bands.inRange.percent),
-      delta(o.bands.inRange.percent, p.bands.inRange.percent, (v) => f.t(L.percentPoints, { value: f.num(v) })),
+      f.t(L.timeInRange, { low: f.edge(edges.low), high: f.edge(edges.high) }),
+      f.share(o.bands.inRange.percent),
+      f.share(p.bands.inRange.percent),
+      delta(wholeShare(o.bands.inRange.percent), wholeShare(p.bands.inRange.percent), (v) => f.t(L.percentPoints, { value: f.num(v) })),
     ],
-    [f.t(L.lows, { low: f.glu(CONSENSUS.low) }), f.num(o.lows.below70), f.num(p.lows.below70), delta(o.lows.below70, p.lows.below70, (v) => f.num(v))],
+    [f.t(L.lows, { low: f.edge(edges.low) }), f.num(o.lows.below70), f.num(p.lows.below70), delta(o.lows.below70, p.lows.below70, (v) => f.num(v))],
   ];
   const { from, to } = model.previous.range;
   return {
@@ -140,10 +143,11 @@ export function comparison(model: ReportModel, f: Fmt): Content {
 
 export function statisticsTable(model: ReportModel, f: Fmt): Content {
   const cols: GlucoseSummary[] = [model.overall, ...GLUCOSE_TYPES.map((t) => model.byType[t])];
+  const edges = CONSENSUS_EDGES[f.unit];
+  // The overall column counts each reading against its own tag's target, as the staff review does.
   const target = (i: number): string => {
-    if (i === 1) return f.t(L.targetFasting, { low: f.glu(ADA_TARGETS.Fasting.min), high: f.glu(ADA_TARGETS.Fasting.max) });
-    if (i === 2) return f.t(L.targetPostprandial, { high: f.glu(ADA_TARGETS.Postprandial.max) });
-    return f.t(L.targetOverall, { low: f.glu(ADA_TARGETS.overall.min), high: f.glu(ADA_TARGETS.overall.max) });
+    const tag = GLUCOSE_TYPES[i - 1];
+    return tag === undefined ? f.t(L.inTargetOwnTag) : f.tagTarget(tag);
   };
   const line = (label: string, cell: (s: GlucoseSummary, i: number) => string | TableCell): TableCell[] => [
     label,
@@ -159,18 +163,18 @@ export function statisticsTable(model: ReportModel, f: Fmt): Content {
     line(f.t(L.perDayShort), (s) => f.num(s.readingsPerDay, 1)),
     line(f.t(L.mean, u), (s) => f.glu(s.mean)),
     line(f.t(L.median, u), (s) => f.glu(s.median)),
-    line(f.t(L.sd, u), (s) => (s.sd === null ? f.t(L.dash) : f.num(f.unit === 'mmol/L' ? mgDlToMmolL(s.sd) : s.sd, 1))),
-    line(f.t(L.cv), (s) => f.num(s.cv, 1)),
+    line(f.t(L.sd, u), (s) => f.sd(s.sd)),
+    line(f.t(L.cv), (s) => f.cv(s.cv)),
     line(f.t(L.minMax, u), (s) => (s.min === null ? f.t(L.dash) : `${f.glu(s.min)} – ${f.glu(s.max)}`)),
-    line(f.t(L.inTarget), (s, i) => ({ stack: [{ text: f.pct(s.inTarget.percent) }, { text: target(i), style: 'small' }], alignment: 'right' })),
-    line(f.t(L.below70, { value: f.glu(CONSENSUS.low) }), (s) => f.num(s.lows.below70)),
-    line(f.t(L.below54, { value: f.glu(CONSENSUS.veryLow) }), (s) => f.num(s.lows.below54)),
+    line(f.t(L.inTarget), (s, i) => ({ stack: [{ text: f.share(s.inTarget.percent) }, { text: target(i), style: 'small' }], alignment: 'right' })),
+    line(f.t(L.below70, { value: f.edge(edges.low) }), (s) => f.num(s.lows.below70)),
+    line(f.t(L.below54, { value: f.edge(edges.veryLow) }), (s) => f.num(s.lows.below54)),
   ];
   return {
     stack: [
       heading(f.t(L.statistics)),
       { table: { headerRows: 1, widths: ['*', 82, 82, 82, 82], body }, layout: 'lightHorizontalLines' },
-      { text: f.t(L.variabilityNote, { min: MIN_READINGS_FOR_VARIABILITY }), style: 'note' },
+      { text: `${f.targetsDefinition()} ${f.t(L.variabilityNote, { min: MIN_READINGS_FOR_VARIABILITY })}`, style: 'note' },
     ],
     unbreakable: true,
   };
@@ -185,12 +189,12 @@ export function a1cBlock(model: ReportModel, f: Fmt): Content {
             { text: reasonText(e, model, f), style: 'small' },
           ],
         }
-      : { text: f.pct(e.value, 1), bold: true };
+      : { text: f.a1c(e.value), bold: true };
   const lab = model.latestHbA1c;
   const labCell: TableCell = lab
     ? {
         stack: [
-          { text: lab.unit && !/%/.test(lab.unit) ? `${f.num(lab.value, 0)} ${lab.unit} (${f.pct(lab.percent, 1)})` : f.pct(lab.percent, 1), bold: true },
+          { text: lab.unit && !/%/.test(lab.unit) ? `${f.num(lab.value, 0)} ${lab.unit} (${f.a1c(lab.percent)})` : f.a1c(lab.percent), bold: true },
           { text: f.instantDate(lab.recordedAt), style: 'small' },
         ],
       }
@@ -208,6 +212,7 @@ export function a1cBlock(model: ReportModel, f: Fmt): Content {
         },
         layout: 'lightHorizontalLines',
       },
+      { text: f.t(L.gmiCgm), style: 'note' },
     ],
     unbreakable: true,
   };

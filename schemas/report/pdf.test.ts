@@ -18,7 +18,7 @@ describe('renderReportPdf (English, mg/dL)', () => {
   let bytes: Uint8Array;
 
   beforeAll(async () => {
-    bytes = await renderReportPdf(buildReport(fixtureInput()), { locale: 'en', unit: 'mg/dL' });
+    bytes = await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'en' });
     file = writeTemp(bytes);
     text = squash(pdfText(file));
   }, 60_000);
@@ -58,13 +58,16 @@ describe('renderReportPdf (English, mg/dL)', () => {
     expect(text).toContain('Readings 42 14 14 14');
     expect(text).toContain('Mean (mg/dL) 150 120 180 150');
     expect(text).toContain('Median (mg/dL) 150 120 180 150');
-    expect(text).toContain('SD (mg/dL) 65.6 – – –'); // √(176400/41); per tag < 30 readings
+    expect(text).toContain('SD (mg/dL) 66 – – –'); // √(176400/41) = 65.6, whole mg/dL like the mean; per tag < 30 readings
     expect(text).toContain('CV (%) 43.7');
+    // "In target" is one figure everywhere: each reading against its own tag's target (14 of 42).
+    expect(text).toContain('In target 33% 50% 50% 0%');
+    expect(text).toContain('GMI is defined for continuous glucose monitoring');
     expect(text).toContain('Lowest – highest (mg/dL) 50 – 250 100 – 140 160 – 200 50 – 250');
     expect(text).toMatch(/Very low below 54 17% \(7\) 0%/);
     expect(text).toMatch(/High 181–250 33% \(14\) 100%/);
     expect(text.replace(/\s+/g, ' ')).toContain(
-      'very low below 54, low 54–69, in range 70–180, high 181–250, very high above 250 mg/dL. ADA targets: fasting 80–130, after a meal below 180 mg/dL. Each reading is judged in the unit it was taken in.',
+      'very low below 54, low 54–69, in range 70–180, high 181–250, very high above 250 mg/dL. In target: each reading against the target of its meal tag: fasting 80–130, after a meal 70 to below 180, random 70–180 mg/dL. Each reading is judged as it is printed here, in mg/dL.',
     );
   });
 
@@ -89,7 +92,7 @@ describe('renderReportPdf (English, mg/dL)', () => {
   });
 
   it('has the logbook grid by local day', () => {
-    expect(text).toContain('Date Fasting After a meal Random');
+    expect(text).toContain('Date Fasting Postprandial Random');
     expect(text).toContain('Sun, Mar 1 100 160 50');
     expect(text).toContain('Sat, Mar 14 140 200 250');
   });
@@ -111,7 +114,7 @@ describe('renderReportPdf in the patient’s language and unit', () => {
       'report.gender.female': 'Mujer',
     };
     const translate: Translate = (d, values) => (es[d.id] ?? d.message ?? d.id).replace(/\{(\w+)\}/g, (_, k: string) => String(values?.[k] ?? ''));
-    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput()), { locale: 'es', unit: 'mmol/L', translate }));
+    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput(), 'mmol/L'), { locale: 'es', translate }));
     const text = squash(pdfText(file));
     expect(text).toContain('Informe de diabetes');
     expect(text).toContain('Glucosa media');
@@ -130,20 +133,20 @@ describe('renderReportPdf in the patient’s language and unit', () => {
     expect(text).not.toContain('3,0–3,9');
     const about = text.replace(/\s+/g, ' ');
     expect(about).toContain('very low below 3,0, low 3,0–3,8, in range 3,9–10,0, high 10,1–13,9, very high above 13,9 mmol/L');
-    expect(about).toContain('fasting 4,4–7,2, after a meal below 10,0 mmol/L');
+    expect(about).toContain('fasting 4,4–7,2, after a meal 3,9 to below 10,0, random 3,9–10,0 mmol/L');
   }, 60_000);
 
   it('says why the GMI is not shown for a short range, and renders an empty range', async () => {
     const input = fixtureInput();
-    const short = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-05' } }), { locale: 'en', unit: 'mg/dL' }))));
+    const short = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-05' } }, 'mg/dL'), { locale: 'en' }))));
     expect(short).toContain('needs at least 30 readings (15 in this period)');
-    const empty = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-05-01', to: '2026-05-07' } }), { locale: 'en', unit: 'mg/dL' }))));
+    const empty = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-05-01', to: '2026-05-07' } }, 'mg/dL'), { locale: 'en' }))));
     expect(empty).toContain('No glucose readings in this period.');
     expect(empty).toContain('Page 1 of');
   }, 60_000);
 
   it('builds the same document definition without any engine (pure)', () => {
-    const doc = reportDocument(buildReport(fixtureInput()), { locale: 'en', unit: 'mg/dL' });
+    const doc = reportDocument(buildReport(fixtureInput(), 'mg/dL'), { locale: 'en' });
     expect(doc.pageSize).toBe('A4');
     expect(JSON.stringify(doc.content)).toContain('Asha Verma');
   });

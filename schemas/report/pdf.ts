@@ -7,12 +7,13 @@ import { GLUCOSE_TYPES } from '../glucose.ts';
 import { englishTranslate, genderText, PDF_LABELS, TYPE_LABELS, type Translate } from './labels.ts';
 import { timeOfDayChart, trendChart, typeSwatch } from './pdf-charts.ts';
 import { renderPdf, type FontLoader } from './pdf-engine.ts';
-import { makeFmt, type Fmt } from './pdf-format.ts';
+import { makeFmt, type Fmt } from './format.ts';
 import { localizeDocument } from './pdf-localize.ts';
 import { aboutSection, appointmentsSection, checksSection, labsSection, logbookSection, lowsSection, medicinesSection, symptomsSection } from './pdf-lists.ts';
 import { a1cBlock, comparison, distribution, heading, keyNumbers, statisticsTable } from './pdf-summary.ts';
-import { CONSENSUS, MIN_PROFILE_READINGS } from './statistics.ts';
-import type { DisplayUnit, ReportModel } from './types.ts';
+import { CONSENSUS_EDGES } from './judgement.ts';
+import { MIN_PROFILE_READINGS } from './statistics.ts';
+import type { ReportModel } from './types.ts';
 
 const L = PDF_LABELS;
 const PAGE = { width: 595.28, height: 841.89 }; // A4 in points
@@ -22,7 +23,6 @@ export const CONTENT_WIDTH = PAGE.width - 2 * MARGIN.side;
 export interface PdfOptions {
   /** BCP 47 locale for numbers and dates (the patient's language). */
   locale: string;
-  unit: DisplayUnit;
   /** i18n._ on the device, the server's catalog on the server; English when left out. */
   translate?: Translate;
   /** 0–1 while pdfmake writes pages (for a progress bar). */
@@ -58,6 +58,8 @@ function titleBlock(model: ReportModel, f: Fmt): Content {
     ...(p.hospital ? [[f.t(L.hospital), p.hospital] satisfies [string, string]] : []),
     ...(ageGender ? [[f.t(L.ageGender), ageGender] satisfies [string, string]] : []),
     [f.t(L.period), f.t(L.periodValue, { from: f.date(model.input.range.from), to: f.date(model.input.range.to), days: model.days })],
+    // Every date and time below is on this clock, which need not be the reader's.
+    [f.t(L.timeZone), p.timeZone],
     [f.t(L.generated), f.t(L.generatedValue, { when: f.dateTime(model.input.generatedAt), timeZone: p.timeZone })],
     [f.t(L.unit), f.unitName],
   ];
@@ -105,10 +107,10 @@ function charts(model: ReportModel, f: Fmt): Content[] {
   if (model.readings.length === 0) return [heading(f.t(L.trend)), { text: f.t(L.noReadings), style: 'note' }];
   const o = { unit: f.unit, locale: f.locale, width: CONTENT_WIDTH };
   const note = f.t(L.trendNote, {
-    low: f.glu(CONSENSUS.low),
-    high: f.glu(CONSENSUS.high),
-    veryLow: f.glu(CONSENSUS.veryLow),
-    veryHigh: f.glu(CONSENSUS.veryHigh),
+    low: f.edge(CONSENSUS_EDGES[f.unit].low),
+    high: f.edge(CONSENSUS_EDGES[f.unit].high),
+    veryLow: f.edge(CONSENSUS_EDGES[f.unit].veryLow),
+    veryHigh: f.edge(CONSENSUS_EDGES[f.unit].veryHigh),
     unit: f.unitName,
   });
   // Each chart with its title, legend and note is one block that never splits over a page.
@@ -126,8 +128,9 @@ export function reportDocument(model: ReportModel, options: PdfOptions): TDocume
   return localizeDocument(layout(model, options), { rtl: isRtlLocale(options.locale) });
 }
 
-function layout(model: ReportModel, { locale, unit, translate = englishTranslate }: PdfOptions): TDocumentDefinitions {
-  const f = makeFmt(locale, unit, model.input.patient.timeZone, translate);
+function layout(model: ReportModel, { locale, translate = englishTranslate }: PdfOptions): TDocumentDefinitions {
+  // Every figure in the report's own unit: the one its bands and targets were judged in.
+  const f = makeFmt(locale, model.unit, model.input.patient.timeZone, translate);
   const p = model.input.patient;
   const range = `${f.date(model.input.range.from)} – ${f.date(model.input.range.to)}`;
   return {

@@ -3,9 +3,10 @@
 // Everything in schemas/report/ is plain TypeScript without Lingui macros or DOM, so the server can run it.
 // Glucose values are mg/dL everywhere in the model; display units are chosen by the renderer (`unit`).
 import type { EntryUnit, GlucoseReading, GlucoseType } from '../glucose.ts';
+import type { Band, GlucoseValue, TargetStatus } from './judgement.ts';
 
 export type MealSlot = 'breakfast' | 'lunch' | 'dinner';
-export type DisplayUnit = 'mg/dL' | 'mmol/L';
+export type DisplayUnit = EntryUnit;
 
 /** Everything a report is made from: the same whether it comes from RxDB, the staff cache or PostgreSQL. */
 export interface ReportInput {
@@ -13,6 +14,8 @@ export interface ReportInput {
     name: string;
     hospNo: string;
     hospital?: string | null;
+    /** The hospital's identifier system (a URI) for its hospital numbers: the FHIR Patient.identifier's. */
+    identifierSystem?: string | null;
     gender?: string | null;
     age?: number | null;
     timeZone: string;
@@ -25,8 +28,9 @@ export interface ReportInput {
    * Readings of the range AND of the previous period of the same length (for the comparison); others
    * are ignored. Likewise intakes, symptoms and appointments may include more than the range.
    * Lab tests should include earlier results too: the report shows the one before the latest.
+   * `utcOffsetMinutes`: the recording device's offset then, when the reading kept it.
    */
-  readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'unit' | 'enteredValue' | 'recordedAt'>[];
+  readings: Pick<GlucoseReading, '_id' | 'type' | 'value' | 'unit' | 'enteredValue' | 'recordedAt' | 'utcOffsetMinutes'>[];
   medicines: { prescrNo: string; name: string; dose: string; startDate?: string | null; endDate?: string | null }[];
   intakes: { prescrNo: string; medicineName?: string; dose?: string; takenAt: string }[];
   symptoms: { symptom: string; recordedAt: string }[];
@@ -46,14 +50,16 @@ export interface GlucoseSummary {
   /** Sample SD and CV (%), null with fewer than 30 readings (MIN_READINGS_FOR_VARIABILITY). */
   sd: number | null;
   cv: number | null;
-  min: number | null;
-  max: number | null;
-  /** International Consensus bands: counts and percentages (percent null without readings). */
+  /** The lowest and highest reading (mg/dL, with the unit and number as typed). */
+  min: GlucoseValue | null;
+  max: GlucoseValue | null;
+  /** International Consensus bands as shown in the report's unit: counts and percentages (percent null without readings). */
   bands: Record<'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh', { count: number; percent: number | null }>;
-  /** ADA meal target for the tag (fasting 80–130, postprandial < 180; random/overall: 70–180). */
+  /**
+   * "In target": each reading against the target of its own meal tag (fasting 80–130, after a meal 70
+   * to below 180, random 70–180 mg/dL); in a per-tag summary, that tag's target.
+   */
   inTarget: { count: number; percent: number | null };
-  /** Each reading against its own tag's ADA target (the same as inTarget in a per-tag summary). */
-  inOwnTarget: { count: number; percent: number | null };
   lows: { below70: number; below54: number };
 }
 
@@ -70,9 +76,12 @@ export interface ReportReading {
   value: number;
   unit?: EntryUnit | null | undefined;
   enteredValue?: number | null | undefined;
-  band: 'veryLow' | 'low' | 'inRange' | 'high' | 'veryHigh';
-  /** Against the ADA target of its own meal tag: a fasting 148 mg/dL is in range but above target. */
-  target: 'below' | 'in' | 'above';
+  /** The recording device's UTC offset then (minutes east of UTC), when the reading kept it. */
+  utcOffsetMinutes?: number | null | undefined;
+  /** Its consensus band as shown in the report's unit (judgement.ts). */
+  band: Band;
+  /** Against the target of its own meal tag, as shown: a fasting 148 mg/dL is in range but above target. */
+  target: TargetStatus;
 }
 
 /** A logbook cell's reading: its value as stored and as typed, and its band. */
@@ -80,6 +89,8 @@ export type LoggedValue = Pick<ReportReading, 'value' | 'unit' | 'enteredValue' 
 
 export interface ReportModel {
   input: ReportInput;
+  /** The glucose unit every figure, band and value of the report is shown and judged in. */
+  unit: DisplayUnit;
   days: number;
   /** The readings of the range, oldest first. */
   readings: ReportReading[];
@@ -109,7 +120,7 @@ export interface ReportModel {
   /** Logbook: one row per local day, the readings of each slot (fasting/before-breakfast, after meals, other). */
   logbook: { date: string; fasting: LoggedValue[]; postprandial: LoggedValue[]; random: LoggedValue[] }[];
   /**
-   * Every low of the range (below 70 mg/dL / 3.9 mmol/L, judged in its own unit), oldest first, with
+   * Every low of the range (below 70 mg/dL / 3.9 mmol/L as shown in the report's unit), oldest first, with
    * the symptoms the patient reported on that local day (issue 16).
    */
   lows: (ReportReading & { symptoms: string[] })[];

@@ -7,7 +7,7 @@
 // Hand-computed:
 //   mean 150, median 150 (21st 140, 22nd 160), sample SD √(7·25200/41) = 65.59, CV 43.73 %
 //   bands: veryLow 7 (16.7 %), low 0, inRange 21 (50 %), high 14 (33.3 %), veryHigh 0; lows < 70: 7, < 54: 7
-//   ADA: fasting 7/14 (50 %), postprandial 7/14 (50 %), random 0/14; overall 70–180: 21/42 (50 %)
+//   in target: fasting 7/14 (50 %), postprandial 7/14 (50 %), random 0/14, overall 14/42; in range 70–180: 21/42 (50 %)
 //   GMI 3.31 + 0.02392·150 = 6.898 → 6.9 %; eA1c (150 + 46.7)/28.7 = 6.854 → 6.9 %
 //   previous period 15–28 Feb: 10 readings of 200 → mean 200
 //   Metformin 1-0-1 all 14 days → 28 expected, 21 marked (75 %); Gliclazide 0-0-1 from 8 March → 7 expected, 7 (100 %)
@@ -50,6 +50,7 @@ export function fixtureInput(): ReportInput {
       name: 'Asha Verma',
       hospNo: 'H-2040',
       hospital: 'City General Hospital',
+      identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1',
       gender: 'Female',
       age: 58,
       timeZone: 'Asia/Kolkata',
