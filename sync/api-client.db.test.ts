@@ -96,4 +96,19 @@ describe('api client', () => {
     const api = createApiClient({ baseUrl, getToken: () => undefined, fetchImpl: async () => new Response('<html>', { status: 502 }) });
     await expect(api.get('/glucose')).rejects.toMatchObject({ status: 502 });
   });
+
+  it('a captive portal\'s page is no answer, whatever its status: never a session that ended', async () => {
+    // Issue 44: hospital Wi-Fi before its login answers every request with its own HTML page.
+    for (const status of [200, 401, 403, 511]) {
+      let ended = 0;
+      const api = createApiClient({
+        baseUrl,
+        getToken: () => 'token',
+        onUnauthorized: () => ended++,
+        fetchImpl: async () => new Response('<!doctype html><title>Hospital Wi-Fi</title>', { status, headers: { 'content-type': 'text/html' } }),
+      });
+      await expect(api.get('/glucose')).rejects.toMatchObject({ status: 0, message: MSG_REQUEST_FAILED });
+      expect(ended).toBe(0);
+    }
+  });
 });

@@ -83,6 +83,14 @@ export function createApiClient(opts: ApiClientOptions) {
     // leaving) is no answer at all, never an empty one: read as `{}`, the session check took it for
     // "token invalid" and logged the patient out (chaos seed 1150831780, TESTING.md).
     let json: unknown;
+    // Not our API's answer: a captive portal (hospital Wi-Fi before its login) answers every request
+    // with its HTML page, as 200, 302, 401, 403 or 511 (Network Authentication Required). That is no answer at all, never a session that
+    // ended or a refusal (issue 44); a 5xx of a proxy in front of the server stays a server error.
+    const fromApi = (res.headers.get('content-type') ?? '').toLowerCase().includes('application/json');
+    if (!fromApi && (res.status < 500 || res.status === 511)) {
+      await res.body?.cancel().catch(() => undefined);
+      throw new ApiError(0, MSG_REQUEST_FAILED);
+    }
     try {
       json = await res.json();
     } catch {

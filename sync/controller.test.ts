@@ -1,18 +1,26 @@
 import 'fake-indexeddb/auto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from './api-client.ts';
 import { createSyncController } from './controller.ts';
+import { checkServerHistory } from './history.ts';
 import type { DrainResult } from './drain.ts';
 import { createSyncStatus } from './status.ts';
 
+vi.mock('./history.ts', () => ({ checkServerHistory: vi.fn(async () => 'intact') }));
+
 const drained: DrainResult = { sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false };
 
-function controllerWith(opts: { online: () => boolean; inSync: Promise<unknown> }) {
+function controllerWith(opts: { online: () => boolean; inSync: Promise<unknown>; api?: ApiClient }) {
   const status = createSyncStatus({ offline: false });
   let announced = 0;
-  const pulls = { here: 0, leader: 0 };
+  const pulls = { here: 0, leader: 0, drains: 0 };
   const controller = createSyncController({
     status,
-    drain: async () => drained,
+    ...(opts.api ? { api: opts.api } : {}),
+    drain: async () => {
+      pulls.drains++;
+      return drained;
+    },
     replications: () => [{ reSync: () => void pulls.here++, awaitInSync: () => opts.inSync }],
     onUnauthorized: () => undefined,
     registerBackgroundSync: async () => undefined,
@@ -33,6 +41,32 @@ describe('the sync controller', () => {
     expect(announced()).toBe(1);
   });
 
+  it('never says synchronized while an entry waits for a decision or keeps failing (one state at a time)', async () => {
+    for (const waiting of [{ refused: 1 }, { stuck: 1 }]) {
+      const { status, controller, announced } = controllerWith({ online: () => true, inSync: Promise.resolve() });
+      status.update(waiting);
+      await controller.syncNow({ announce: true });
+      expect(announced()).toBe(0);
+      // Decided: the next sync says it.
+      status.update({ refused: 0, stuck: 0 });
+      await controller.syncNow({ announce: true });
+      expect(announced()).toBe(1);
+    }
+  });
+
+  it('a server restored from a backup is synced with again at once, and synchronized is said only after that', async () => {
+    const check = vi.mocked(checkServerHistory);
+    check.mockResolvedValueOnce('healed');
+    const api = {} as ApiClient;
+    const { controller, announced, pulls } = controllerWith({ online: () => true, inSync: Promise.resolve(), api });
+    await controller.syncNow({ announce: true });
+    expect(announced()).toBe(0);
+    await expect.poll(() => pulls.drains).toBe(2);
+    await controller.idle();
+    expect(check).toHaveBeenCalledTimes(2);
+    expect(check).toHaveBeenCalledWith(api);
+  });
+
   it('keeps the offline notice when the connection went while the sync ran', async () => {
     let online = true;
     let inSync!: () => void;
@@ -51,8 +85,8 @@ describe('the sync controller', () => {
   it('a refreshing sync pulls here and asks the leading tab to pull; one that must not refresh does neither', async () => {
     const { controller, pulls } = controllerWith({ online: () => true, inSync: Promise.resolve() });
     await controller.syncNow({ announce: false, refresh: false });
-    expect(pulls).toEqual({ here: 0, leader: 0 });
+    expect(pulls).toMatchObject({ here: 0, leader: 0 });
     await controller.syncNow({ announce: false });
-    expect(pulls).toEqual({ here: 1, leader: 1 });
+    expect(pulls).toMatchObject({ here: 1, leader: 1 });
   });
 });

@@ -1,8 +1,10 @@
 // The sync controller: when to send the outbox and pull, how often to try again, and what the
 // screens are told (docs/requirements.md §4 offline flag, last sync time, 'Data synchronized successfully'). The UI
 // never calls it with data: it writes to the local collections, and this sends what they queued.
+import type { ApiClient } from './api-client.ts';
 import type { DrainResult } from './drain.ts';
 import { STUCK_AFTER } from './drain.ts';
+import { checkServerHistory } from './history.ts';
 import { inBackground, log } from './log.ts';
 import { watchOutboxCounts } from './outbox.ts';
 import type { SyncStatusStore } from './status.ts';
@@ -29,6 +31,11 @@ export interface SyncControllerOptions {
   /** Whether medical data is old enough to refresh (docs/requirements.md §9 cache lifetimes). */
   isStale: (lastSyncAt: number | undefined) => boolean;
   isOnline: () => boolean;
+  /**
+   * After a sync that got in step, the server is asked through this whether it still holds what
+   * this device has seen, and healed when it does not (sync/history.ts).
+   */
+  api?: ApiClient;
   /** Asks the tab that leads the replication, if another does, to pull too (sync/replication.ts). */
   askLeaderToPull?: () => void;
   retryMs?: number;
@@ -84,8 +91,18 @@ export function createSyncController(opts: SyncControllerOptions) {
         // is current, but the device is offline now, and the notice must stay (seen in CI: the
         // notice cleared right after the network went, by a sync that ended a moment later).
         if (!opts.isOnline()) return;
+        // A server restored from a backup: what it lacks goes again, and everything is pulled once,
+        // in the sync right after this one (not announced as synchronized before that).
+        if (opts.api && (await checkServerHistory(opts.api).catch((err: unknown) => log.warn('the server history check failed', err))) === 'healed') {
+          drainAgain = true;
+          return;
+        }
         status.update({ offline: false, lastSyncAt: Date.now() });
-        if (o.announce || wasOffline) opts.onSynchronized();
+        // "Synchronized" only when nothing waits or needs a decision (issue 45: it showed beside
+        // "1 entry was not accepted … Review").
+        const now = status.getSnapshot();
+        const nothingWaits = result.kept === 0 && result.rejected.length === 0 && now.refused === 0 && now.stuck === 0 && now.pending === 0;
+        if ((o.announce || wasOffline) && nothingWaits) opts.onSynchronized();
       } catch (err) {
         log.warn('sync failed', err);
       } finally {

@@ -11,7 +11,8 @@
 //   reason (and its current copy on a 409); later entries of that record are held there behind it,
 //   since they were made on top of a change the server does not have.
 // - 401: the session is over; everything stays for the same patient's next login.
-// - no answer at all (offline): stop; everything stays in order.
+// - no answer at all (offline), or one that is not the API's (not JSON: a captive portal's page,
+//   whatever its status below 500; an answer cut on the way): stop; everything stays in order.
 // - 5xx, 408, 429 or a request that timed out: the entry failed. Up to STUCK_AFTER failures the
 //   drain stops there, keeping strict order (a server restarting is the usual cause). After that the
 //   entry is "stuck" (the dead-letter rule): it is retried with a growing pause (at most
@@ -28,6 +29,8 @@
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
 import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
+import { checkHistoryWith } from './history.ts';
+import { withOutboxLock } from './outbox-lock.ts';
 import { addRefusal, appliedVersion, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
@@ -78,19 +81,6 @@ export const isFinalRefusal = (status: number) => status >= 400 && status < 500 
 
 export const backoffMs = (attempts: number) => Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, attempts - STUCK_AFTER));
 
-// Without Web Locks (older browsers) two drains in one context would still send the same entries
-// twice; queueing them on a promise chain at least serialises this context.
-let localTail: Promise<unknown> = Promise.resolve();
-
-export async function withOutboxLock<T>(fn: () => Promise<T>): Promise<T> {
-  // The page's Navigator and the worker's WorkerNavigator both have locks; Node (the unit tests) has no navigator.
-  const locks: LockManager | undefined = typeof navigator === 'undefined' ? undefined : navigator.locks;
-  if (locks) return locks.request('eddy-outbox', fn);
-  const run = localTail.then(fn);
-  localTail = run.catch(() => undefined);
-  return run;
-}
-
 const docKey = (op: Pick<OutboxOp, 'collection' | 'docId'>) => `${op.collection}|${op.docId}`;
 
 interface Answer {
@@ -113,11 +103,29 @@ async function send(op: Pick<OutboxOp, 'path' | 'body'> & { mutationId?: string 
       body: JSON.stringify(op.mutationId === undefined ? op.body : { ...op.body, mutationId: op.mutationId }),
       signal: AbortSignal.timeout(opts.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
-    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    return { status: res.status, json, timedOut: false };
+    const json = await jsonOf(res);
+    // Not our API's answer (a captive portal's login page, an answer cut on the way): for the outbox
+    // that is no answer at all, the same as offline. Taken as a 2xx, the portal's page removed the
+    // entry as sent; as a 401 or 403, it ended the session or refused the entry for good (issue 44).
+    if (json === undefined && (res.status < 500 || res.status === 511)) return { status: 0, json: {}, timedOut: false };
+    return { status: res.status, json: json ?? {}, timedOut: false };
   } catch (err) {
     const timedOut = err instanceof DOMException ? err.name === 'TimeoutError' : (err as { name?: string } | null)?.name === 'TimeoutError';
     return { status: 0, json: {}, timedOut };
+  }
+}
+
+/** The body of an answer from the API (JSON, read whole), or undefined for anything else. */
+async function jsonOf(res: Response): Promise<Record<string, unknown> | undefined> {
+  if (!(res.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) {
+    await res.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  try {
+    const json: unknown = await res.json();
+    return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -144,153 +152,191 @@ function refusalOf(op: OutboxOp, status: number, json: Record<string, unknown>, 
 /** Sends pending writes in the order they were made; see the header for what each answer does. */
 export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
   return withOutboxLock(async () => {
-    const db = outboxDatabase();
-    const now = opts.now ?? Date.now;
-    const result: DrainResult = { sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false };
-    const key = await findDataKey();
-    const session = await getReplaySession();
-    if (!key || !session) {
-      result.kept = await pendingCount();
-      return result;
-    }
-    const entries = await db.entries.orderBy('seq').toArray();
-    const ops = await Promise.all(entries.map((e) => openEntry(key, e)));
-    // Records with a refusal the patient has not resolved: what follows waits with it.
-    const refusedDocs = new Set((await listRefusals()).map((r) => docKey(r.op)));
-    // Records held up in this drain (a stuck or paused entry): later entries of theirs must wait.
-    const waitingDocs = new Set<string>();
-    // Applied entries not yet removed: removed together, before anything else is written.
-    let applied: { seq: number; doc: string; version?: number }[] = [];
-    const flush = async () => {
-      await removeApplied(applied);
-      applied = [];
-    };
-    /** Whether entry `i` can be sent now (it decrypts, nothing of its record waits, no pause). */
-    const sendable = (i: number): boolean => {
-      const op = ops[i];
-      const entry = entries[i] as Entry;
-      if (!op) return false;
-      const doc = docKey(op);
-      return !refusedDocs.has(doc) && !waitingDocs.has(doc) && !(entry.nextAttemptAt !== undefined && entry.nextAttemptAt > now());
-    };
-
-    /** What the answer to entry `i` does (see the header); 'stop' ends this drain. */
-    const settle = async (i: number, answer: Answer): Promise<'next' | 'stop'> => {
-      const entry = entries[i] as Entry;
-      const op = ops[i] as OutboxOp;
-      const doc = docKey(op);
-      const { status } = answer;
-      if (status >= 200 && status < 300) {
-        applied.push({ seq: entry.seq, doc, ...optional(answeredVersion(answer.json)) });
-        result.sent.push(op);
-        return 'next';
-      }
-      await flush();
-      if (isFinalRefusal(status)) {
-        await addRefusal(key, refusalOf(op, status, answer.json, now()));
-        await db.entries.delete(entry.seq);
-        refusedDocs.add(doc);
-        result.rejected.push({ op, status, message: typeof answer.json['message'] === 'string' ? answer.json['message'] : '' });
-        return 'next';
-      }
-      if (status === 401) {
-        result.unauthorized = true;
-        result.kept += entries.length - i;
-        return 'stop';
-      }
-      if (status === 0 && !answer.timedOut) {
-        // No answer at all: the device (or the server) is offline. Not this entry's fault.
-        result.kept += entries.length - i;
-        return 'stop';
-      }
-      const attempts = entry.attempts + 1;
-      if (attempts < STUCK_AFTER) {
-        await db.entries.update(entry.seq, { attempts });
-        result.kept += entries.length - i;
-        return 'stop';
-      }
-      log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
-      await db.entries.update(entry.seq, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
-      waitingDocs.add(doc);
-      result.stuck++;
-      result.kept++;
-      return 'next';
-    };
-
-    let batching = true;
-    try {
-      for (let i = 0; i < entries.length; ) {
-        const entry = entries[i] as Entry;
-        const op = ops[i];
-        if (!op) {
-          log.warn('Outbox entry that no longer decrypts dropped');
-          await db.entries.delete(entry.seq);
-          i++;
-          continue;
-        }
-        const doc = docKey(op);
-        if (refusedDocs.has(doc)) {
-          await flush();
-          await addRefusal(key, { op, status: 0, message: '', at: now() });
-          await db.entries.delete(entry.seq);
-          i++;
-          continue;
-        }
-        if (!sendable(i)) {
-          waitingDocs.add(doc);
-          if (entry.attempts >= STUCK_AFTER) result.stuck++;
-          result.kept++;
-          i++;
-          continue;
-        }
-        // The entries from here that can go together: sendable, of batchable routes, one per record
-        // (a later write of a record is based on the version the earlier one gets: onOwnVersion).
-        const run = [i];
-        if (batching && BATCHABLE.has(op.path)) {
-          const docs = new Set([doc]);
-          for (let k = i + 1; k < entries.length && run.length < BATCH_MAX; k++) {
-            const next = ops[k];
-            if (!next || !BATCHABLE.has(next.path) || docs.has(docKey(next)) || !sendable(k)) break;
-            docs.add(docKey(next));
-            run.push(k);
-          }
-        }
-        // What was applied is noted first: a later write of the same record is based on its version.
-        await flush();
-        if (run.length === 1) {
-          if ((await settle(i, await send(await onOwnVersion(op, doc), session, opts))) === 'stop') break;
-          i++;
-          continue;
-        }
-        const sent = await Promise.all(run.map((k) => onOwnVersion(ops[k] as OutboxOp, docKey(ops[k] as OutboxOp))));
-        const answer = await sendBatch(sent, session, opts);
-        if (answer.results === undefined) {
-          // A server that does not know batches (or refuses this one as such): one at a time.
-          if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 408 && answer.status !== 429) {
-            batching = false;
-            continue;
-          }
-          // The request itself failed: as the answer to its first write.
-          if ((await settle(i, answer)) === 'stop') break;
-          i++;
-          continue;
-        }
-        let stopped = false;
-        for (const [t, r] of answer.results.entries()) {
-          if ((await settle(i + t, r)) === 'stop') {
-            stopped = true;
-            break;
-          }
-        }
-        if (stopped) break;
-        // Writes after a refused one did not run: they are looked at again, and sent next.
-        i += Math.max(1, answer.results.length);
-      }
-    } finally {
-      await flush();
-    }
-    return result;
+    const first = await drainPass(opts, true);
+    if (!first.healed) return first.result;
+    // The server's history went back and its journal is queued again, ahead of what waits: once more.
+    const second = await drainPass(opts, false);
+    return { ...second.result, sent: [...first.result.sent, ...second.result.sent], rejected: [...first.result.rejected, ...second.result.rejected] };
   });
+}
+
+/**
+ * A 404 to a change of a record the server had acknowledged to this device: the record is not
+ * "not found" but lost, when the server's history went back (sync/history.ts). Asked here, under
+ * the lock this drain holds; the verdict, or undefined when the server did not answer.
+ */
+async function historyVerdict(session: { token: string; deviceId: string }, opts: DrainOptions): Promise<'intact' | 'healed' | undefined> {
+  // A server that refuses the question (one without it) cannot say its history went back: the 404
+  // is then its answer, as before; one that did not answer is asked again next time.
+  let refused = false;
+  const verdict = await checkHistoryWith(async (body) => {
+    const answer = await send({ path: '/sync/history', body }, session, opts);
+    refused = isFinalRefusal(answer.status);
+    if (answer.status !== 200 || typeof answer.json['known'] !== 'boolean' || typeof answer.json['mark'] !== 'string') return undefined;
+    return { known: answer.json['known'], mark: answer.json['mark'] };
+  }, true);
+  return refused ? 'intact' : verdict;
+}
+
+/** One pass over the outbox (see the header); `mayHeal`: a 404 of a record once acknowledged may ask the server's history. */
+async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result: DrainResult; healed: boolean }> {
+  let healed = false;
+  const db = outboxDatabase();
+  const now = opts.now ?? Date.now;
+  const result: DrainResult = { sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false };
+  const key = await findDataKey();
+  const session = await getReplaySession();
+  if (!key || !session) {
+    result.kept = await pendingCount();
+    return { result, healed };
+  }
+  const entries = await db.entries.orderBy('seq').toArray();
+  const ops = await Promise.all(entries.map((e) => openEntry(key, e)));
+  // Records with a refusal the patient has not resolved: what follows waits with it.
+  const refusedDocs = new Set((await listRefusals()).map((r) => docKey(r.op)));
+  // Records held up in this drain (a stuck or paused entry): later entries of theirs must wait.
+  const waitingDocs = new Set<string>();
+  // Applied entries not yet removed: removed together, before anything else is written.
+  let applied: { seq: number; doc: string; version?: number }[] = [];
+  const flush = async () => {
+    await removeApplied(applied);
+    applied = [];
+  };
+  /** Whether entry `i` can be sent now (it decrypts, nothing of its record waits, no pause). */
+  const sendable = (i: number): boolean => {
+    const op = ops[i];
+    const entry = entries[i] as Entry;
+    if (!op) return false;
+    const doc = docKey(op);
+    return !refusedDocs.has(doc) && !waitingDocs.has(doc) && !(entry.nextAttemptAt !== undefined && entry.nextAttemptAt > now());
+  };
+
+  /** What the answer to entry `i` does (see the header); 'stop' ends this drain. */
+  const settle = async (i: number, answer: Answer): Promise<'next' | 'stop'> => {
+    const entry = entries[i] as Entry;
+    const op = ops[i] as OutboxOp;
+    const doc = docKey(op);
+    const { status } = answer;
+    if (status >= 200 && status < 300) {
+      applied.push({ seq: entry.seq, doc, ...optional(answeredVersion(answer.json)) });
+      result.sent.push(op);
+      return 'next';
+    }
+    await flush();
+    if (status === 404 && mayHeal && !healed && op.kind !== 'add' && (await appliedVersion(doc)) !== undefined) {
+      const verdict = await historyVerdict(session, opts).catch(() => undefined);
+      if (verdict !== 'intact') {
+        // Healed: the journal goes first, then this entry again. No answer: kept, asked next time.
+        healed = verdict === 'healed';
+        result.kept += entries.length - i;
+        return 'stop';
+      }
+      // The server holds this device's history: the record is gone for another reason.
+    }
+    if (isFinalRefusal(status)) {
+      await addRefusal(key, refusalOf(op, status, answer.json, now()));
+      await db.entries.delete(entry.seq);
+      refusedDocs.add(doc);
+      result.rejected.push({ op, status, message: typeof answer.json['message'] === 'string' ? answer.json['message'] : '' });
+      return 'next';
+    }
+    if (status === 401) {
+      result.unauthorized = true;
+      result.kept += entries.length - i;
+      return 'stop';
+    }
+    if (status === 0 && !answer.timedOut) {
+      // No answer at all: the device (or the server) is offline. Not this entry's fault.
+      result.kept += entries.length - i;
+      return 'stop';
+    }
+    const attempts = entry.attempts + 1;
+    if (attempts < STUCK_AFTER) {
+      await db.entries.update(entry.seq, { attempts });
+      result.kept += entries.length - i;
+      return 'stop';
+    }
+    log.warn(`Outbox entry failed ${attempts} times (status ${status}); retried later, the others go on`);
+    await db.entries.update(entry.seq, { attempts, nextAttemptAt: now() + backoffMs(attempts) });
+    waitingDocs.add(doc);
+    result.stuck++;
+    result.kept++;
+    return 'next';
+  };
+
+  let batching = true;
+  try {
+    for (let i = 0; i < entries.length; ) {
+      const entry = entries[i] as Entry;
+      const op = ops[i];
+      if (!op) {
+        log.warn('Outbox entry that no longer decrypts dropped');
+        await db.entries.delete(entry.seq);
+        i++;
+        continue;
+      }
+      const doc = docKey(op);
+      if (refusedDocs.has(doc)) {
+        await flush();
+        await addRefusal(key, { op, status: 0, message: '', at: now() });
+        await db.entries.delete(entry.seq);
+        i++;
+        continue;
+      }
+      if (!sendable(i)) {
+        waitingDocs.add(doc);
+        if (entry.attempts >= STUCK_AFTER) result.stuck++;
+        result.kept++;
+        i++;
+        continue;
+      }
+      // The entries from here that can go together: sendable, of batchable routes, one per record
+      // (a later write of a record is based on the version the earlier one gets: onOwnVersion).
+      const run = [i];
+      if (batching && BATCHABLE.has(op.path)) {
+        const docs = new Set([doc]);
+        for (let k = i + 1; k < entries.length && run.length < BATCH_MAX; k++) {
+          const next = ops[k];
+          if (!next || !BATCHABLE.has(next.path) || docs.has(docKey(next)) || !sendable(k)) break;
+          docs.add(docKey(next));
+          run.push(k);
+        }
+      }
+      // What was applied is noted first: a later write of the same record is based on its version.
+      await flush();
+      if (run.length === 1) {
+        if ((await settle(i, await send(await onOwnVersion(op, doc), session, opts))) === 'stop') break;
+        i++;
+        continue;
+      }
+      const sent = await Promise.all(run.map((k) => onOwnVersion(ops[k] as OutboxOp, docKey(ops[k] as OutboxOp))));
+      const answer = await sendBatch(sent, session, opts);
+      if (answer.results === undefined) {
+        // A server that does not know batches (or refuses this one as such): one at a time.
+        if (answer.status >= 400 && answer.status < 500 && answer.status !== 401 && answer.status !== 408 && answer.status !== 429) {
+          batching = false;
+          continue;
+        }
+        // The request itself failed: as the answer to its first write.
+        if ((await settle(i, answer)) === 'stop') break;
+        i++;
+        continue;
+      }
+      let stopped = false;
+      for (const [t, r] of answer.results.entries()) {
+        if ((await settle(i + t, r)) === 'stop') {
+          stopped = true;
+          break;
+        }
+      }
+      if (stopped) break;
+      // Writes after a refused one did not run: they are looked at again, and sent next.
+      i += Math.max(1, answer.results.length);
+    }
+  } finally {
+    await flush();
+  }
+  return { result, healed };
 }
 
 const optional = (version: number | undefined) => (version === undefined ? {} : { version });

@@ -14,12 +14,12 @@ export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseLi
   toOp(doc, isNew, previous) {
     const base = baseOf(previous);
     if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'glucose.delete', path: '/glucose/delete', body: { glucoseId: doc._id, ...base }, versioned: true };
-    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt } };
+    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc) } };
     return {
       kind: 'update',
       name: changeName(doc, previous),
       path: '/glucose/update',
-      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...base },
+      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc), ...base },
       versioned: true,
     };
   },
@@ -28,6 +28,11 @@ export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseLi
 /** The value as typed, when the reading carries it (readings from before it was kept carry none). */
 function entered(doc: GlucoseReading): { unit?: EntryUnit; enteredValue?: number } {
   return doc.unit && typeof doc.enteredValue === 'number' ? { unit: doc.unit, enteredValue: doc.enteredValue } : {};
+}
+
+/** The device's UTC offset when the reading was taken, when it carries one (older readings do not). */
+function offset(doc: GlucoseReading): { utcOffsetMinutes?: number } {
+  return typeof doc.utcOffsetMinutes === 'number' ? { utcOffsetMinutes: doc.utcOffsetMinutes } : {};
 }
 
 /** The intent of an edit, named by what changed (the server applies the whole reading either way). */

@@ -81,9 +81,10 @@ describe('collection mappings', () => {
     expect(lab.after).toEqual({ _id: t._id, _deleted: true });
 
     // A reading keeps the unit and number it was typed in through the outbox and back (issue 16).
-    const g = { _id: id(), type: 'Random' as const, value: 180.2, unit: 'mmol/L' as const, enteredValue: 10, recordedAt: at };
-    const glu = await roundTrip(glucoseMapping, g, { ...g, value: 250.4, enteredValue: 13.9 });
-    expect(glu.pulled).toMatchObject({ value: 250.4, unit: 'mmol/L', enteredValue: 13.9 });
+    // …and the device's UTC offset when it was taken: a change that moves it to another zone's clock sends the new one.
+    const g = { _id: id(), type: 'Random' as const, value: 180.2, unit: 'mmol/L' as const, enteredValue: 10, recordedAt: at, utcOffsetMinutes: 60 };
+    const glu = await roundTrip(glucoseMapping, g, { ...g, value: 250.4, enteredValue: 13.9, utcOffsetMinutes: 330 });
+    expect(glu.pulled).toMatchObject({ value: 250.4, unit: 'mmol/L', enteredValue: 13.9, utcOffsetMinutes: 330 });
     expect(glu.after).toEqual({ _id: g._id, _deleted: true });
   });
 });

@@ -406,4 +406,28 @@ describe('what the outbox keeps on the device', () => {
     expect(net.calls).toHaveLength(0);
     expect(await pendingCount()).toBe(0);
   });
+
+  it('a captive portal answering its HTML page (200, 302, 401, 403, 511) is no answer: nothing is removed, refused or logged out', async () => {
+    // Issue 44: hospital Wi-Fi before its login answers every request itself. Read as the API's
+    // answer, a 200 removed the entry as sent (lost) and a 401 ended the session.
+    const a = addOp('Random', 233);
+    await enqueue(a);
+    const page = '<!doctype html><title>Hospital Wi-Fi</title><form>Room number</form>';
+    for (const status of [200, 302, 401, 403, 511]) {
+      const portal: typeof fetch = async () => new Response(page, { status: status === 302 ? 200 : status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+      const result = await drainOutbox({ baseUrl, fetchImpl: portal });
+      expect(result.sent).toEqual([]);
+      expect(result.rejected).toEqual([]);
+      expect(result.unauthorized).toBe(false);
+      expect(await pendingCount()).toBe(1);
+      expect(await listRefusals()).toEqual([]);
+    }
+    // A 2xx whose body breaks off on the way is no answer either.
+    const cut: typeof fetch = async () => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+    expect((await drainOutbox({ baseUrl, fetchImpl: cut })).sent).toEqual([]);
+    expect(await pendingCount()).toBe(1);
+    // The portal gone, the entry goes, once.
+    expect((await drainOutbox({ baseUrl })).sent).toEqual([a]);
+    expect(await onServer(a.docId)).toHaveLength(1);
+  });
 });

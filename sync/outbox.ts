@@ -120,6 +120,37 @@ export interface Parked {
   parkedAt: number;
 }
 
+/**
+ * A write the server acknowledged, kept sealed for a while (JOURNAL_KEEP_MS): a server restored from
+ * a backup taken before it lacks it, and the device sends it again (sync/history.ts).
+ */
+interface Journaled {
+  /** Given by IndexedDB when the row is added (`++seq`); only grows, also across clears. */
+  seq: number;
+  /** The outbox entry's own sealed mutation, as it was sent. */
+  sealed: string;
+  ackedAt: number;
+}
+
+/** Where this device stands with the server's history (sync/history.ts), sealed in `meta`. */
+export interface HistoryState {
+  /** The mark the server gave at the last check. */
+  mark?: string;
+  /** The journal's highest seq when that check was sent: writes acknowledged after it come next. */
+  fence: number;
+  /**
+   * Set when the server's history went back: a pull checkpoint reached under another epoch pulls
+   * everything once (sync/replication.ts).
+   */
+  epoch?: string;
+}
+
+/** The collections whose acknowledged writes are journaled: the patient's own records. */
+const JOURNALED = new Set(['glucose', 'symptoms', 'appointments', 'labTests', 'medicineIntakes', 'profile']);
+/** How long, and how many, acknowledged writes are kept: a restore of last week's backup is healed. */
+export const JOURNAL_KEEP_MS = 14 * 24 * 3600_000;
+export const JOURNAL_MAX = 5_000;
+
 class OutboxDatabase extends Dexie {
   entries!: EntityTable<Entry, 'seq'>;
   parked!: EntityTable<Parked, 'id'>;
@@ -128,11 +159,13 @@ class OutboxDatabase extends Dexie {
   refused!: EntityTable<Sealed, 'id'>;
   overrides!: EntityTable<Sealed, 'id'>;
   applied!: Table<Applied, string>;
+  journal!: EntityTable<Journaled, 'seq'>;
   constructor() {
     super('eddy-outbox');
     this.version(1).stores({ entries: '++seq', meta: 'id' });
     this.version(2).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id' });
     this.version(3).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id', applied: 'doc' });
+    this.version(4).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id', applied: 'doc', journal: '++seq, ackedAt' });
   }
 }
 
@@ -226,8 +259,9 @@ export async function getOwner(): Promise<string | undefined> {
 
 /** A logout the patient confirmed: nothing of this patient may stay behind (the counter stays). */
 export async function clearOutbox(): Promise<void> {
-  await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides, db().applied], async () => {
+  await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides, db().applied, db().journal], async () => {
     await db().entries.clear();
+    await db().journal.clear();
     await db().meta.clear();
     await db().refused.clear();
     await db().overrides.clear();
@@ -254,15 +288,78 @@ export async function noteApplied(doc: string, version: number): Promise<void> {
  * Entries the server has applied, removed in one transaction with the versions it answered noted
  * (as noteApplied): a batch's bookkeeping costs one transaction, not two per write.
  */
-export async function removeApplied(done: readonly { seq: number; doc: string; version?: number }[]): Promise<void> {
+export async function removeApplied(done: readonly { seq: number; doc: string; version?: number }[], now: number = Date.now()): Promise<void> {
   if (done.length === 0) return;
-  await db().transaction('rw', db().entries, db().applied, async () => {
+  await db().transaction('rw', db().entries, db().applied, db().journal, async () => {
+    // The patient's records go to the journal as they were sent (sync/history.ts).
+    const kept = done.filter((d) => JOURNALED.has(d.doc.slice(0, d.doc.indexOf('|'))));
+    const sent = kept.length > 0 ? await db().entries.bulkGet(kept.map((d) => d.seq)) : [];
+    const journaled = sent.flatMap((e) => (e ? [{ sealed: e.sealed, ackedAt: now }] : []));
+    if (journaled.length > 0) {
+      await db().journal.bulkAdd(journaled);
+      await db().journal.where('ackedAt').below(now - JOURNAL_KEEP_MS).delete();
+      const excess = (await db().journal.count()) - JOURNAL_MAX;
+      if (excess > 0) await db().journal.orderBy('seq').limit(excess).delete();
+    }
     await db().entries.bulkDelete(done.map((d) => d.seq));
     const highest = new Map<string, number>();
     for (const d of done) if (d.version !== undefined) highest.set(d.doc, Math.max(d.version, highest.get(d.doc) ?? 0));
     const rows = await db().applied.bulkGet([...highest.keys()]);
     const newer = [...highest].filter(([, v], i) => (rows[i]?.version ?? -1) < v).map(([doc, version]) => ({ doc, version }));
     if (newer.length > 0) await db().applied.bulkPut(newer);
+  });
+}
+
+// ---- the journal and the server's history (sync/history.ts) ------------------------------------
+
+export async function readHistory(): Promise<HistoryState> {
+  const key = await findDataKey();
+  const row = await db().meta.get('history');
+  const state = key && row ? await openSealed<HistoryState>(key, row.sealed, 'history') : undefined;
+  return state ?? { fence: 0 };
+}
+
+export async function writeHistory(state: HistoryState): Promise<void> {
+  const key = await getDataKey();
+  await db().meta.put({ id: 'history', sealed: await encryptJson(key, state, 'history') });
+}
+
+/** The latest mutation ids (at most `max`, oldest first) the server acknowledged after `fence`, and the journal's top. */
+export async function ackedSince(fence: number, max: number): Promise<{ ids: string[]; top: number }> {
+  const rows = await db().journal.where('seq').above(fence).reverse().limit(max).toArray();
+  const top = (await db().journal.orderBy('seq').last())?.seq ?? fence;
+  const key = await findDataKey();
+  if (!key) return { ids: [], top };
+  const ops = await Promise.all(rows.reverse().map((r) => openSealed<OutboxOp>(key, r.sealed, 'outbox')));
+  return { ids: ops.flatMap((op) => (op ? [op.mutationId] : [])), top: Math.max(top, fence) };
+}
+
+/** Another patient's journal is no use to this one (and could not be opened): see sync/parking.ts. */
+export async function clearJournal(): Promise<void> {
+  await db().journal.clear();
+}
+
+/**
+ * The server's history went back: every journaled write goes back into the outbox, ahead of what
+ * waits (a waiting edit may build on a journaled add), with its own mutation id, so the server
+ * applies those it lacks and answers the others as repeats. The versions noted for this device's
+ * writes belong to the history that is gone: forgotten, so the writes sent again state their own.
+ * Call under the outbox lock (sync/drain.ts withOutboxLock). Returns how many went back.
+ */
+export async function resendJournal(): Promise<number> {
+  return db().transaction('rw', db().entries, db().journal, db().applied, async () => {
+    const journaled = await db().journal.orderBy('seq').toArray();
+    if (journaled.length === 0) {
+      await db().applied.clear();
+      return 0;
+    }
+    const waiting = await db().entries.orderBy('seq').toArray();
+    await db().entries.clear();
+    await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0 })));
+    await db().entries.bulkAdd(waiting.map(({ seq: _seq, ...rest }) => rest));
+    await db().journal.clear();
+    await db().applied.clear();
+    return journaled.length;
   });
 }
 

@@ -4,7 +4,7 @@
 // B never sees or sends them. When A logs in again they go back into the outbox and are sent.
 // After PARK_MAX_MS they are deleted, and A is told at their next login how many were lost.
 import { deleteParkedKey, encryptJson, findDataKey, findParkedKey, getDataKey, parkDataKey } from './crypto.ts';
-import { addRefusal, enqueue, getOwner, openSealed as open, outboxDatabase, type OutboxOp, type Refusal } from './outbox.ts';
+import { addRefusal, clearJournal, enqueue, getOwner, openSealed as open, outboxDatabase, type OutboxOp, type Refusal } from './outbox.ts';
 
 export const PARK_MAX_MS = 30 * 24 * 3600_000;
 
@@ -17,6 +17,8 @@ export async function prepareForOwner(hospNo: string, wipe: () => Promise<void>)
   const owner = await getOwner().catch(() => undefined);
   if (owner === hospNo) return 'kept';
   if (owner !== undefined) await park(owner);
+  // The writes the last patient's server acknowledged are theirs to send again, not this one's.
+  await clearJournal();
   await wipe();
   return 'wiped';
 }

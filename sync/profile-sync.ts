@@ -5,7 +5,7 @@
 // one per glucometer day added or removed (set operations that never conflict).
 // Name, age and the other identity fields belong to the hospital's record and are never pushed.
 import type { Answer, profile } from '../schemas/api.ts';
-import type { MealTimings, UserProfile } from '../schemas/user-profile.ts';
+import type { HospitalSettings, MealTimings, UserProfile } from '../schemas/user-profile.ts';
 import { baseOf, type OpDraft, type RestMapping } from './replication.ts';
 
 export const PROFILE_DOC_ID = 'profile';
@@ -52,6 +52,17 @@ const isMealTimings = (v: unknown): v is MealTimings =>
   typeof v === 'object' && v !== null && 'breakfast' in v && typeof v.breakfast === 'string' && 'lunch' in v && typeof v.lunch === 'string' && 'dinner' in v && typeof v.dinner === 'string';
 const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
+/** The hospital's settings as the server sends them; undefined when they are missing or malformed (an older server). */
+function hospitalSettingsOf(v: unknown): HospitalSettings | undefined {
+  if (typeof v !== 'object' || v === null) return undefined;
+  const s: Record<string, unknown> = { ...v };
+  const identifierSystem = s['identifierSystem'];
+  const urgentHighMgDl = s['urgentHighMgDl'];
+  const careContact = s['careContact'];
+  if (typeof identifierSystem !== 'string' || typeof urgentHighMgDl !== 'number' || !Number.isFinite(urgentHighMgDl)) return undefined;
+  return { identifierSystem, urgentHighMgDl, careContact: typeof careContact === 'string' ? careContact : null };
+}
+
 /**
  * The profile document of the server's `user` (GET /users/, or a 409's `current`): only the fields
  * of the profile schema, since the server adds ids and sync times the device keeps elsewhere; none
@@ -63,6 +74,7 @@ function profileDocOf(u: Record<string, unknown>): ProfileDoc | undefined {
   const days = u['glucometerAlerts'] ?? u['glucometerReadingAlerts'];
   const age = u['age'];
   const version = u['version'];
+  const hospitalSettings = hospitalSettingsOf(u['hospitalSettings']);
   return {
     _id: PROFILE_DOC_ID,
     name: text(u['name']) ?? '',
@@ -75,6 +87,7 @@ function profileDocOf(u: Record<string, unknown>): ProfileDoc | undefined {
     notificationTimings: { breakfast: timings.breakfast, lunch: timings.lunch, dinner: timings.dinner },
     glucometerAlerts: isTextList(days) ? days : [],
     mustChangePassword: u['mustChangePassword'] === true,
+    ...(hospitalSettings ? { hospitalSettings } : {}),
     ...(typeof version === 'number' ? { version } : {}),
   };
 }

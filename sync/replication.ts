@@ -18,18 +18,31 @@
 // of the outbox meanwhile, where neither the drain nor the service worker can send it (found by
 // the randomized fault runs, seed 215329928: changes made offline in one tab were sent by the other
 // only 15 s after the network came back).
-import { getHeightOfRevision, type RxCollection, type RxReplicationWriteToMasterRow, type WithDeleted } from 'rxdb';
+import { getAssumedMasterState, getHeightOfRevision, type RxCollection, type RxReplicationWriteToMasterRow, type WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
 import { PULL_LIMIT_MAX } from '../schemas/common.ts';
 import type { ApiClient } from './api-client.ts';
-import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingOps, takeOverrides, watchOverrides, type OutboxOp } from './outbox.ts';
+import { markQueued, notedIds, whenQueued } from './local-writes.ts';
+import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingCount, pendingOps, readHistory, refusedCount, takeOverrides, watchOverrides, type OutboxOp } from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
   version?: number;
   /** Checkpoints of the older, clock-based protocol: read as "pull everything once". */
   since?: string;
+  /**
+   * The mapping's `listQuery` the version was pulled with. A version reached with another query
+   * (an app that asked for less) says nothing of the rows that query left out: read as "pull
+   * everything once".
+   */
+  query?: string;
+  /**
+   * The history epoch the version was pulled under (sync/history.ts). A version of a history the
+   * server has lost (a restored database) says nothing of the rows written since: read as "pull
+   * everything once".
+   */
+  history?: string;
 }
 
 export type OpDraft = Pick<OutboxOp, 'kind' | 'name' | 'path' | 'body'> & { versioned?: boolean };
@@ -54,6 +67,11 @@ export interface RestMapping<Doc extends { _id: string }, List = unknown> {
   collection: string;
   /** List GET path, e.g. "/glucose". */
   listPath: string;
+  /**
+   * Query parameters every list GET of this collection adds, e.g. "include=ended". Changing them
+   * makes a device that pulled with others pull everything once (see `Checkpoint.query`).
+   */
+  listQuery?: string;
   /** The list pages by server version (`?since=<version>&limit=`); otherwise it is pulled whole. */
   versioned: boolean;
   /**
@@ -84,12 +102,13 @@ interface Fetched<Doc> {
 
 async function fetchAll<Doc extends { _id: string }>(api: ApiClient, mapping: RestMapping<Doc>, from: number | undefined, token?: string): Promise<Fetched<Doc>> {
   const ro = { quiet: true, ...(token ? { token } : {}) };
-  if (!mapping.versioned) return { ...mapping.fromList(await api.get<unknown>(mapping.listPath, ro)), version: undefined };
+  const extra = mapping.listQuery ? `&${mapping.listQuery}` : '';
+  if (!mapping.versioned) return { ...mapping.fromList(await api.get<unknown>(mapping.listQuery ? `${mapping.listPath}?${mapping.listQuery}` : mapping.listPath, ro)), version: undefined };
   const docs: Doc[] = [];
   const deleted: string[] = [];
   let version = from ?? 0;
   for (;;) {
-    const json = await api.get<ListPage>(`${mapping.listPath}?since=${version}&limit=${PULL_PAGE}`, ro);
+    const json = await api.get<ListPage>(`${mapping.listPath}?since=${version}&limit=${PULL_PAGE}${extra}`, ro);
     const page = mapping.fromList(json);
     docs.push(...page.docs);
     deleted.push(...page.deleted);
@@ -162,13 +181,19 @@ export async function pullChanges<Doc extends { _id: string }>(
   checkpoint: Checkpoint | undefined,
   local?: (ids: string[]) => Promise<Map<string, Doc>>,
   firstPull?: () => Promise<FirstPull | undefined> | undefined,
+  everyLocal?: () => Promise<Doc[]>,
 ): Promise<{ documents: WithDeleted<Doc>[]; checkpoint: Checkpoint | undefined }> {
   // A write waiting now may be sent while the request is out, after the server has answered it:
   // the answer is then older than that write although the outbox is empty by the time it comes.
   const waitingBefore = await waitingIds(mapping.collection);
   // A discarded refusal whose server copy is unknown: this pull asks for everything once.
   const refetch = (await peekOverrides(mapping.collection)).some((o) => o.doc === 'refetch');
-  const from = refetch ? undefined : checkpoint?.version;
+  // A checkpoint reached with another list query (an earlier app's) also asks for everything once.
+  const sameQuery = (checkpoint?.query ?? '') === (mapping.listQuery ?? '');
+  // And one reached in a history the server has since lost (a restored database).
+  const epoch = (await readHistory()).epoch;
+  const sameHistory = checkpoint?.history === epoch;
+  const from = refetch || !sameQuery || !sameHistory ? undefined : checkpoint?.version;
   // Begun earlier, its requests went out before this pull's check above: the writes waiting then count too.
   const early = (from ?? 0) === 0 ? await firstPull?.() : undefined;
   const { docs, deleted, version } = (early?.fetched as Fetched<Doc> | undefined) ?? (await fetchAll(api, mapping, from));
@@ -202,7 +227,25 @@ export async function pullChanges<Doc extends { _id: string }>(
       return mine ? [{ ...mine, _deleted: true }] : [];
     });
   }
-  return { documents, checkpoint: version === undefined ? checkpoint : { version: heldBack(version, skipped, from, documents.length) } };
+  // The first pull after the server's history went back (sync/history.ts): what the device holds
+  // and the server no longer lists (neither live nor deleted), with no write of it waiting, is not
+  // left showing as if the server had it. The patient's own records go to the server again as adds,
+  // by their ids (a copy the server has by then is answered as a repeat, never doubled): written on
+  // another device, or longer ago than the journal keeps. Never dropped: the device may hold the
+  // only copy (the chaos runs lost records when it did). The server's own (a prescription a
+  // replaced database no longer lists) leave the device.
+  if (checkpoint !== undefined && !sameHistory && everyLocal) {
+    const known = new Set([...fromServer.keys(), ...waiting]);
+    for (const mine of await everyLocal()) {
+      if (known.has(mine._id)) continue;
+      const drafts = mapping.toOp({ ...mine, _deleted: false }, true);
+      const ops = drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts];
+      for (const op of ops) await enqueue({ ...op, collection: mapping.collection, docId: mine._id, madeAt: Date.now() });
+      if (ops.length === 0) documents.push({ ...mine, _deleted: true });
+    }
+  }
+  if (version === undefined) return { documents, checkpoint };
+  return { documents, checkpoint: { version: heldBack(version, skipped, from, documents.length), ...(mapping.listQuery ? { query: mapping.listQuery } : {}), ...(epoch ? { history: epoch } : {}) } };
 }
 
 /**
@@ -332,7 +375,14 @@ export function replicate<Doc extends { _id: string }>(opts: {
         pulls.next({ ...pulls.value, inflight: pulls.value.inflight + 1 });
         let failed = true;
         try {
-          const pulled = await pullChanges(opts.api, opts.mapping, checkpoint, (ids) => localDocs(opts.collection, ids), () => takeFirstPull(opts.mapping.collection, opts.owner));
+          const pulled = await pullChanges(
+            opts.api,
+            opts.mapping,
+            checkpoint,
+            (ids) => localDocs(opts.collection, ids),
+            () => takeFirstPull(opts.mapping.collection, opts.owner),
+            async () => (await opts.collection.find().exec()).map((d) => d.toMutableJSON(false)),
+          );
           failed = false;
           return pulled;
         } finally {
@@ -343,7 +393,14 @@ export function replicate<Doc extends { _id: string }>(opts: {
     push: {
       batchSize: 50,
       handler: async (rows) => {
-        if ((await pushChanges(opts.mapping, rows, (ids) => pulledUnnoted(state, ids))) > 0) {
+        const queued = await pushChanges(opts.mapping, rows, (ids) => pulledUnnoted(state, ids));
+        // Every row is in the outbox now (or had nothing to send): a logout may count on the outbox alone for them.
+        await markQueued(
+          opts.collection.name,
+          rows.map((r) => ({ docId: r.newDocumentState._id, state: r.newDocumentState as Record<string, unknown> })),
+          async (ids) => localDocs(opts.collection, ids),
+        );
+        if (queued > 0) {
           opts.afterPush();
           // See the header: a pull that read the outbox before these were queued is written first.
           await pullsWritten(pulls, state.internalReplicationState?.events.active.down);
@@ -370,7 +427,25 @@ export function replicate<Doc extends { _id: string }>(opts: {
     if (event.data?.from !== THIS_TAB && !state.isStopped()) state.reSync();
   });
   state.onCancel.push(() => asked?.close());
+  // A save that changed nothing (a day already chosen, say) leaves RxDB's push side nothing to hand
+  // over: its note goes once the state the server was last known to have is the current one.
+  const name = opts.collection.name;
+  const settle = async () => {
+    const internal = state.internalReplicationState;
+    const ids = notedIds(name);
+    if (!internal || ids.length === 0) return;
+    const known = await getAssumedMasterState(internal, ids);
+    await markQueued(name, Object.entries(known).map(([docId, k]) => ({ docId, state: k.docData as Record<string, unknown> })), (some) => localDocs(opts.collection, some));
+  };
+  unchangedSettlers.add(settle);
+  state.onCancel.push(() => unchangedSettlers.delete(settle));
   return state;
+}
+
+const unchangedSettlers = new Set<() => Promise<void>>();
+/** Drops the notes of local saves that left nothing to send, in every replication running here. */
+export async function settleUnchangedNotes(): Promise<void> {
+  await Promise.all([...unchangedSettlers].map((settle) => settle()));
 }
 
 const pullChannel = (owner: string) => `eddy-pull-${owner}`;
@@ -444,4 +519,69 @@ interface PullActivity {
 function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observable<boolean> | undefined): Promise<void> {
   if (!downstreamActive) return Promise.resolve();
   return firstValueFrom(combineLatest([pulls, downstreamActive]).pipe(filter(([p, active]) => !active || (p.inflight === 0 && p.failed)))).then(() => undefined);
+}
+
+/**
+ * Whether RxDB's push side of this replication has gone once through every local change made before
+ * it started (its first upstream pass: changes saved before a reload are queued then), waiting at most
+ * `timeoutMs`. A replication that never started in this tab (another tab leads) has nothing to go
+ * through here: true.
+ */
+export interface UpstreamView {
+  readonly wasStarted: boolean;
+  readonly internalReplicationState?: { readonly firstSyncDone: { readonly up: BehaviorSubject<boolean> } };
+}
+export async function upstreamCaughtUp(state: UpstreamView, timeoutMs: number): Promise<boolean> {
+  const done = state.internalReplicationState?.firstSyncDone.up;
+  if (!state.wasStarted || !done) return !state.wasStarted;
+  if (done.getValue()) return true;
+  return Promise.race([firstValueFrom(done.pipe(filter(Boolean))).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs))]);
+}
+
+/**
+ * A change saved on the device reaches the outbox a moment later (RxDB's push side; after a reload,
+ * its first pass). A logout tapped in that moment waits for it, up to `timeoutMs`; what has still
+ * not arrived by then is counted as unsent (issue 44: before, it was not counted, and a logout could
+ * wipe it unasked). Answers how many documents' changes are still on their way.
+ */
+export interface SavesOnTheirWay {
+  started: Promise<unknown>;
+  replications: () => readonly (UpstreamView & { isStopped(): boolean })[];
+  leaderElsewhere: () => Promise<boolean>;
+}
+export async function changesOnTheirWay(o: SavesOnTheirWay & { timeoutMs: number }): Promise<number> {
+  const deadline = Date.now() + o.timeoutMs;
+  const left = () => Math.max(0, deadline - Date.now());
+  // A save tapped just before has begun by the next turn of the page (its first step notes it).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  // Logged in a moment ago: the replications may still be starting.
+  await Promise.race([o.started, new Promise((resolve) => setTimeout(resolve, left()))]);
+  if (await o.leaderElsewhere()) return 0;
+  const caughtUp = await Promise.all(o.replications().filter((r) => !r.isStopped()).map((r) => upstreamCaughtUp(r, left())));
+  await settleUnchangedNotes();
+  let noted = await whenQueued(left());
+  if (noted > 0) {
+    await settleUnchangedNotes();
+    noted = await whenQueued(0);
+  }
+  return Math.max(noted, caughtUp.filter((done) => !done).length);
+}
+
+/** How long logging out waits for unsent entries to be sent before asking what to do with them. */
+const LOGOUT_SEND_TIMEOUT_MS = 10_000;
+/** How long a logout waits for changes saved a moment ago to reach the outbox before counting them as unsent. */
+const LOGOUT_QUEUE_WAIT_MS = 5_000;
+
+/**
+ * Before a logout (src/lib/runtime.ts prepareLogout): the saves on their way reach the outbox (or
+ * are counted), what is unsent is tried once more when online, and the answer is how many entries
+ * are still not on the server: unsent, refused, or still on their way.
+ */
+export async function beforeLogout(o: { send: () => Promise<void>; online: () => boolean; saves: SavesOnTheirWay | undefined }): Promise<number> {
+  const onTheirWay = o.saves ? await changesOnTheirWay({ ...o.saves, timeoutMs: LOGOUT_QUEUE_WAIT_MS }) : 0;
+  if ((await pendingCount()) > 0 && o.online()) {
+    await Promise.race([o.send(), new Promise((resolve) => setTimeout(resolve, LOGOUT_SEND_TIMEOUT_MS))]);
+  }
+  const [pending, refused] = await Promise.all([pendingCount(), refusedCount()]);
+  return pending + refused + onTheirWay;
 }

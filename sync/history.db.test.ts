@@ -1,0 +1,190 @@
+import 'fake-indexeddb/auto';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { RxReplicationWriteToMasterRow } from 'rxdb';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GlucoseReading } from '../schemas/glucose.ts';
+import type { Medicine } from '../schemas/medicine.ts';
+import { createHarness, loginPatient, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
+import { createApiClient, type ApiClient } from './api-client.ts';
+import { drainOutbox } from './drain.ts';
+import { glucoseMapping } from './glucose-sync.ts';
+import { medicineMapping } from './medicine-sync.ts';
+import { checkServerHistory } from './history.ts';
+import { appliedVersion, clearOutbox, pendingCount, readHistory, setReplaySession } from './outbox.ts';
+import { pullChanges, pushChanges } from './replication.ts';
+
+// A restored server healed by the device that still holds the data (docs/sync-protocol.md, "A
+// restored server"; issue 45). The restore is a real one of the tables involved: copied aside at
+// the "backup", put back whole (versions as they were: the version triggers are off meanwhile).
+let h: Harness;
+let fx: Fixture;
+let baseUrl: string;
+let api: ApiClient;
+let token: string;
+const deviceId = 'device-history-0001';
+const TABLES = ['glucose_readings', 'applied_mutations', 'history_marks', 'sync_counters'] as const;
+
+beforeAll(async () => {
+  h = await createHarness();
+  fx = await seedFixture(h.db);
+  baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+  api = createApiClient({ baseUrl, getToken: () => token, getDeviceId: () => deviceId });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await clearOutbox();
+  await setReplaySession({ token, deviceId });
+});
+
+async function backup(): Promise<void> {
+  for (const t of TABLES) {
+    await h.db.execute(sql.raw(`DROP TABLE IF EXISTS backup_${t}`));
+    await h.db.execute(sql.raw(`CREATE TABLE backup_${t} AS SELECT * FROM ${t}`));
+  }
+}
+async function restore(): Promise<void> {
+  await h.db.transaction(async (tx) => {
+    await tx.execute(sql.raw('ALTER TABLE glucose_readings DISABLE TRIGGER USER'));
+    for (const t of TABLES) {
+      await tx.execute(sql.raw(`DELETE FROM ${t}`));
+      await tx.execute(sql.raw(`INSERT INTO ${t} SELECT * FROM backup_${t}`));
+    }
+    await tx.execute(sql.raw('ALTER TABLE glucose_readings ENABLE TRIGGER USER'));
+  });
+}
+
+type Doc = GlucoseReading & { _deleted: boolean };
+const reading = (value: number): Doc => ({ _id: randomUUID(), type: 'Random', value, recordedAt: new Date(Date.now() - 3600_000).toISOString(), _deleted: false });
+const row = (doc: Doc, assumed?: Doc) => (assumed ? { newDocumentState: doc, assumedMasterState: assumed } : { newDocumentState: doc }) as RxReplicationWriteToMasterRow<GlucoseReading>;
+async function onServer(): Promise<Doc[]> {
+  return glucoseMapping.fromList(await api.get('/glucose')).docs.map((d) => ({ ...d, _deleted: false }));
+}
+async function sent(n: number): Promise<void> {
+  expect((await drainOutbox({ baseUrl })).sent).toHaveLength(n);
+}
+
+describe('a server restored from a backup', () => {
+  it('gets again, exactly once, every write it acknowledged after the backup; the device pulls everything once', async () => {
+    const kept = reading(101);
+    await pushChanges(glucoseMapping, [row(kept)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    const keptOnServer = (await onServer()).find((d) => d._id === kept._id) as Doc;
+    await backup();
+
+    // After the backup: a new reading, an edit of the first, and a reading added and then removed.
+    const lost = reading(202);
+    const removed = reading(303);
+    await pushChanges(glucoseMapping, [row(lost), row(removed)]);
+    await sent(2);
+    const removedOnServer = (await onServer()).find((d) => d._id === removed._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...keptOnServer, value: 150 }, keptOnServer), row({ ...removedOnServer, _deleted: true }, removedOnServer)]);
+    await sent(2);
+    expect(await checkServerHistory(api)).toBe('intact');
+    const { checkpoint } = await pullChanges(api, glucoseMapping, undefined);
+    expect(checkpoint?.version).toBeGreaterThan(0);
+
+    await restore();
+    const restored = await onServer();
+    expect(restored.filter((d) => [kept._id, lost._id, removed._id].includes(d._id)).map((d) => d.value)).toEqual([101]);
+
+    expect(await checkServerHistory(api)).toBe('healed');
+    // The four writes after the backup go again, with the first (which the backup has) ahead of them.
+    expect(await pendingCount()).toBe(5);
+    expect(await appliedVersion(`glucose|${kept._id}`)).toBeUndefined();
+    await sent(5);
+    const healed = await onServer();
+    expect(healed.filter((d) => d._id === kept._id).map((d) => d.value)).toEqual([150]);
+    expect(healed.filter((d) => d._id === lost._id).map((d) => d.value)).toEqual([202]);
+    expect(healed.filter((d) => d._id === removed._id)).toEqual([]);
+
+    // The checkpoint of the lost history pulls everything once, and the next from there.
+    const { epoch } = await readHistory();
+    expect(epoch).toMatch(/^[0-9a-f-]{36}$/);
+    const pulled = await pullChanges(api, glucoseMapping, checkpoint);
+    expect(pulled.documents.map((d) => d._id)).toEqual(expect.arrayContaining([kept._id, lost._id]));
+    expect(pulled.checkpoint?.history).toBe(epoch);
+    expect((await pullChanges(api, glucoseMapping, pulled.checkpoint)).documents).toEqual([]);
+
+    // Healed: the next check finds everything, and nothing goes again.
+    expect(await checkServerHistory(api)).toBe('intact');
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('a server that was not restored gets nothing again, and a write waiting keeps its place after the ones sent again', async () => {
+    const first = reading(111);
+    await pushChanges(glucoseMapping, [row(first)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    expect(await checkServerHistory(api)).toBe('intact');
+    expect(await pendingCount()).toBe(0);
+
+    await backup();
+    const second = reading(222);
+    await pushChanges(glucoseMapping, [row(second)]);
+    await sent(1);
+    // Written offline and still waiting when the restored server is met.
+    const waiting = reading(333);
+    await pushChanges(glucoseMapping, [row(waiting)]);
+    await restore();
+    expect(await checkServerHistory(api)).toBe('healed');
+    await sent(3);
+    const values = (await onServer()).filter((d) => [first._id, second._id, waiting._id].includes(d._id)).map((d) => d.value);
+    expect(values.sort()).toEqual([111, 222, 333]);
+  });
+
+  it('an edit sent to the restored server before any check is not refused as "not found": the drain heals first', async () => {
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    const mine = reading(155);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    const known = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await restore();
+    // Edited on the device right after the restore: the drain meets 404, asks, and heals.
+    await pushChanges(glucoseMapping, [row({ ...known, value: 166 }, known)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(result.sent.map((op) => op.name)).toEqual(['glucose.add', 'glucose.changeValue']);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([166]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('a record the device holds but never wrote goes back, by its id, at the first pull after the heal; a prescription the server no longer lists leaves', async () => {
+    // Written by the patient's other device; this one pulled it.
+    const other = reading(177);
+    const res = await fetch(`${baseUrl}/api/glucose/add`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` }, body: JSON.stringify({ ...other, _deleted: undefined }) });
+    expect(res.status).toBe(201);
+    const first = await pullChanges(api, glucoseMapping, undefined);
+    const held = first.documents.find((d) => d._id === other._id) as Doc;
+    expect(held.value).toBe(177);
+    expect(await checkServerHistory(api)).toBe('intact');
+    // The database replaced: that reading is gone, and this device's journal never had it.
+    await h.db.execute(sql`DELETE FROM history_marks`);
+    await h.db.execute(sql.raw(`DELETE FROM glucose_readings WHERE id = '${other._id}'`));
+    expect(await checkServerHistory(api)).toBe('healed');
+    const healed = await pullChanges(api, glucoseMapping, first.checkpoint, undefined, undefined, async () => [held]);
+    expect(healed.documents.find((d) => d._id === other._id)).toBeUndefined();
+    await sent(1);
+    expect((await onServer()).filter((d) => d._id === other._id).map((d) => d.value)).toEqual([177]);
+    // The server's own: a prescription the device lists and the server no longer does.
+    const prescription = { _id: randomUUID(), prescrNo: 'RX-GONE-1', medicineName: 'Gone 1 mg', dose: '1-0-0', version: 1 } as unknown as Medicine;
+    const meds = await pullChanges(api, medicineMapping, { version: 1, query: medicineMapping.listQuery ?? '' }, undefined, undefined, async () => [prescription]);
+    expect(meds.documents.filter((d) => d._id === prescription._id)).toEqual([{ ...prescription, _deleted: true }]);
+  });
+
+  it('a replaced database (a mark it never gave) is healed the same way', async () => {
+    const mine = reading(144);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    await h.db.execute(sql`DELETE FROM history_marks`);
+    await h.db.execute(sql`DELETE FROM applied_mutations`);
+    await h.db.execute(sql.raw(`DELETE FROM glucose_readings WHERE id = '${mine._id}'`));
+    expect(await checkServerHistory(api)).toBe('healed');
+    await sent(1);
+    expect((await onServer()).filter((d) => d._id === mine._id)).toHaveLength(1);
+  });
+});
