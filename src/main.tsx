@@ -45,6 +45,8 @@ startPwa();
 // The service worker replayed queued writes while this page was away: refresh from the server, and
 // settle what it had refused (the refused list itself is read from the outbox).
 onReplayDone((done) => {
-  if (done.sent > 0 || done.rejected > 0) inBackground(runtime.syncNow({ announce: false }), 'sync failed');
+  // A 401 met by the worker: the page's own send meets it too and locks now, not at its next send
+  // (issue 45: the dashboard stayed usable, "Sending your entries…", until the app was opened again).
+  if (done.sent > 0 || done.rejected > 0 || done.unauthorized) inBackground(runtime.syncNow({ announce: false }), 'sync failed');
 });
 inBackground(start(), 'The app could not start');

@@ -1,7 +1,7 @@
 // Modal dialogs on the native <dialog>: the browser traps focus, Escape closes it and focus returns
 // to the control that opened it, with no code of ours to get wrong.
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 
 export interface ModalProps {
   open: boolean;
@@ -9,22 +9,36 @@ export interface ModalProps {
   children?: ReactNode;
   /** Escape, or the owner's own close button. */
   onClose: () => void;
+  /**
+   * 'alertdialog' for a message that needs the person's attention at once (ARIA: an alert that takes
+   * focus). Focus goes to the first control inside either way (showModal).
+   */
+  role?: 'dialog' | 'alertdialog';
+  /** The id of the element that says what the dialog is about, read out with its title. */
+  describedBy?: string;
+  /** The control that takes focus when it opens (otherwise the browser's choice, the first one). */
+  initialFocus?: RefObject<HTMLElement | null>;
 }
 
-export function Modal({ open, title, children, onClose }: ModalProps) {
+export function Modal({ open, title, children, onClose, role, describedBy, initialFocus }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      initialFocus?.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
-  }, [open]);
+  }, [open, initialFocus]);
   return (
     <dialog
       ref={ref}
       className="dialog"
+      role={role === 'alertdialog' ? 'alertdialog' : undefined}
       aria-labelledby={titleId}
+      aria-describedby={open ? describedBy : undefined}
       onCancel={(e) => {
         e.preventDefault();
         onClose();

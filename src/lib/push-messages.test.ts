@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { destroyDataKey, getDataKey } from '../../sync/crypto.ts';
 import { addToInbox, clearInbox, readInbox } from '../../sync/push-inbox.ts';
 import type { MedicineReminderData } from '../../sync/push-payload.ts';
-import { PENDING_MEDICINE_TTL_MS } from './db/collections.ts';
+import { deviceTimeZone, timeFormat, zoneShortName } from './dates.ts';
+import { PENDING_MEDICINE_TTL_MS, PROFILE_ID } from './db/collections.ts';
 import { destroyEddyDatabase, openEddyDatabase, type EddyDatabase } from './db/database.ts';
 import { addPending, recordIntake, startPushMessages, tidyPending, toPendingMedicine, takeInbox } from './push-messages.ts';
 import { PUSH_TOAST_DURATION, type ToastOptions } from './ui/toast-store.ts';
@@ -178,6 +179,25 @@ describe('messages from the service worker', () => {
     post({ type: 'remind later', data: reminder, remindAt: new Date(Date.now() + 900_000).toISOString() });
     expect(toasts).toEqual([expect.objectContaining({ type: 'info', duration: PUSH_TOAST_DURATION })]);
     expect(JSON.stringify(toasts[0])).toContain('Metformin 500 mg tablet');
+    stop();
+  });
+
+  it("name the profile's zone on a reminder's meal time, and this device's on the remind-later time, when the two differ", async () => {
+    // A zone no test machine is in: GMT+13:45 in November.
+    const profileZone = 'Pacific/Chatham';
+    const { toasts, stop, post } = start();
+    post({ type: 'push-received', data: reminder });
+    post({ type: 'remind later', data: reminder, remindAt: '2026-11-24T07:15:00.000Z' });
+    expect(JSON.stringify(toasts)).not.toMatch(/GMT|UTC/);
+    await db.profile.insert({ _id: PROFILE_ID, name: 'Jane Patient', hospNum: '100001', timeZone: profileZone, notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' }, glucometerAlerts: [] });
+    await until(async () => {
+      post({ type: 'push-received', data: reminder });
+      const last = JSON.stringify(toasts.at(-1));
+      return last.includes(`08:00 ${zoneShortName('en', profileZone, new Date())}`) ? true : undefined;
+    });
+    post({ type: 'remind later', data: reminder, remindAt: '2026-11-24T07:15:00.000Z' });
+    expect(JSON.stringify(toasts.at(-1))).toContain(timeFormat('en', 'time', { device: deviceTimeZone(), profile: profileZone }).format('2026-11-24T07:15:00.000Z'));
+    expect(JSON.stringify(toasts.at(-1))).toContain(zoneShortName('en', deviceTimeZone(), new Date('2026-11-24T07:15:00.000Z')));
     stop();
   });
 });

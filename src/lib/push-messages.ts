@@ -12,13 +12,16 @@ import { uuidv7 } from '../../sync/ids.ts';
 import { log } from '../../sync/log.ts';
 import { readInbox, removeFromInbox } from '../../sync/push-inbox.ts';
 import { isMedicineReminder, readPushPageMessage, type IntakeFromPush, type MedicineReminderData, type PushData } from '../../sync/push-payload.ts';
-import { PENDING_MEDICINE_LIMITS, PENDING_MEDICINE_TTL_MS, type MedicineIntake, type PendingMedicine } from './db/collections.ts';
+import { deviceTimeZone, timeFormat, zoneShortName, zonesDiffer, type ClockZones } from './dates.ts';
+import { PENDING_MEDICINE_LIMITS, PENDING_MEDICINE_TTL_MS, PROFILE_ID, type MedicineIntake, type PendingMedicine, type ProfileDoc } from './db/collections.ts';
 import { i18n } from './i18n.ts';
 import { PUSH_TOAST_DURATION, type ToastOptions } from './ui/toast-store.ts';
 
 export interface PushCollections {
   pendingMedicines: RxCollection<PendingMedicine>;
   medicineIntakes: RxCollection<MedicineIntake>;
+  /** The profile, for its time zone: a reminder's time is on the profile's clock. */
+  profile?: RxCollection<ProfileDoc>;
 }
 
 /** How often expired entries are removed from the collection (the list hides them by itself). */
@@ -105,10 +108,14 @@ export async function takeInbox(cols: PushCollections, userId: string, now: numb
   await tidyPending(cols, now);
 }
 
-/** The in-app notice of a push that just arrived (8 s, docs/requirements.md §9). */
-export function receivedNotice(data: PushData): ToastOptions {
+/**
+ * The in-app notice of a push that just arrived (8 s, docs/requirements.md §9). A reminder's time is
+ * the profile's clock's (the server sends on it): its zone is named when this device's differs.
+ */
+export function receivedNotice(data: PushData, zones: ClockZones = { device: deviceTimeZone() }): ToastOptions {
   if (isMedicineReminder(data)) {
-    const { medicineName, dose, time } = data;
+    const { medicineName, dose } = data;
+    const time = zones.profile && zonesDiffer(zones.device, zones.profile) ? `${data.time} ${zoneShortName(i18n.locale || 'en', zones.profile)}` : data.time;
     return { type: 'info', title: msg`Time for your medicine`, text: msg`${medicineName}, ${dose} (${time})`, duration: PUSH_TOAST_DURATION };
   }
   if (data.type === 'glucometerAlert') {
@@ -117,9 +124,10 @@ export function receivedNotice(data: PushData): ToastOptions {
   return { type: 'info', text: msg`You have a new reminder. Open your notifications to read it.`, duration: PUSH_TOAST_DURATION };
 }
 
-export function remindLaterNotice(data: MedicineReminderData, remindAt: string): ToastOptions {
+/** "We will remind you … at 6:43 PM": on this device's clock, naming its zone when the profile's differs. */
+export function remindLaterNotice(data: MedicineReminderData, remindAt: string, zones: ClockZones = { device: deviceTimeZone() }): ToastOptions {
   const name = data.medicineName;
-  const when = new Intl.DateTimeFormat(i18n.locale || undefined, { timeStyle: 'short' }).format(new Date(remindAt));
+  const when = timeFormat(i18n.locale || 'en', 'time', zones).format(remindAt);
   return { type: 'info', text: msg`We will remind you about ${name} again at ${when}.`, duration: PUSH_TOAST_DURATION };
 }
 
@@ -148,12 +156,20 @@ export function startPushMessages(opts: PushMessagesOptions): () => void {
     queue = queue.then(() => (stopped ? undefined : work())).catch((err: unknown) => log.error('push messages', err));
   };
 
+  // The profile's zone as it changes (a pull, another tab), for the notices' times.
+  let profileZone: string | undefined;
+  const profile = opts.cols.profile?.findOne(PROFILE_ID).$.subscribe({
+    next: (doc) => (profileZone = doc?.timeZone || undefined),
+    error: (err: unknown) => log.error('local query failed', err),
+  });
+  const zones = (): ClockZones => ({ device: deviceTimeZone(), profile: profileZone });
+
   const onMessage = (event: Event) => {
     const { data, ports } = event as MessageEvent;
     const message = readPushPageMessage(data);
     if (!message) return;
     if (message.type === 'push-received') {
-      opts.notify(receivedNotice(message.data));
+      opts.notify(receivedNotice(message.data, zones()));
       run(() => takeInbox(opts.cols, opts.userId, now()));
     } else if (message.type === 'mark medicine taken') {
       const port = ports[0];
@@ -169,7 +185,7 @@ export function startPushMessages(opts: PushMessagesOptions): () => void {
         }
       });
     } else {
-      opts.notify(remindLaterNotice(message.data, message.remindAt));
+      opts.notify(remindLaterNotice(message.data, message.remindAt, zones()));
     }
   };
 
@@ -186,5 +202,6 @@ export function startPushMessages(opts: PushMessagesOptions): () => void {
     opts.source?.removeEventListener('message', onMessage);
     clearInterval(timer);
     intakes.unsubscribe();
+    profile?.unsubscribe();
   };
 }

@@ -7,7 +7,7 @@ import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-c
 import { inBackground, log } from '../../sync/log.ts';
 import type { Replication, SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
-import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
+import type { Checkpoint, RestMapping, UpstreamView } from '../../sync/replication.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
@@ -17,7 +17,9 @@ import { OUTBOX_SYNC_TAG } from './pwa.ts';
 import { lazyReminders, remindersLoadingInBrowser } from './lazy-reminders.ts';
 import { screenShown } from './first-screen.ts';
 import { loaderActivity } from './ui/loader-store.ts';
+import { savedNotice } from './ui/saved-notice.ts';
 import { toast, type ToastOptions } from './ui/toast-store.ts';
+import type { UiText } from './ui/ui-text.ts';
 
 // The outbox and the push inbox (Dexie) load when a session needs them, not on the login page of a
 // device with no session (the performance budget of the login route).
@@ -57,15 +59,30 @@ status.subscribe(() => {
 let onSessionExpired: () => void = () => undefined;
 
 /**
+ * Whether this login ended by a 401 and the screens must lock now (issue 45): set at the 401 itself,
+ * before the slower steps of locking (replications stopped, the session forgotten), and cleared at
+ * the next login. The patient's layout shows the lock screen while it is set.
+ */
+let endedBy401 = false;
+const endedListeners = new Set<() => void>();
+const setEnded = (v: boolean) => {
+  if (endedBy401 === v) return;
+  endedBy401 = v;
+  for (const l of endedListeners) l();
+};
+
+/**
  * Any 401 (a call or a replayed write): the patient goes to / (docs/requirements.md §8). The app locks rather than
  * wipes: unsent entries stay sealed for the same patient's next login (docs/sync-protocol.md).
  */
 function handleUnauthorized(): void {
   if (session.state.status !== 'logged-in') return;
   log.warn('Session ended', { why: 'a call was answered 401' });
+  setEnded(true);
   inBackground(
     session.expire().then(() => {
-      toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+      // It stays until closed: the login page is where the patient is sent, and why must stay said.
+      toast({ type: 'error', text: msg`Session Expired. Please login again.`, duration: 0 });
       onSessionExpired();
     }),
     'Ending the expired session failed',
@@ -111,12 +128,17 @@ async function registerBackgroundReplay(): Promise<void> {
   await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
 }
 /** The part of a running replication this module uses, whatever its collection's document type. */
-type RunningReplication = Replication & Pick<RxReplicationState<unknown, Checkpoint>, 'cancel' | 'wasStarted' | 'isPaused' | 'isStopped' | 'error$'>;
+type RunningReplication = Replication & Pick<RxReplicationState<unknown, Checkpoint>, 'cancel' | 'wasStarted' | 'isPaused' | 'isStopped' | 'error$'> & UpstreamView;
 let replications: RunningReplication[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
   // RxDB and the encryption load only after login (login route budget, docs/requirements.md §11).
-  database ??= import('./db/database.ts').then((m) => m.openEddyDatabase());
+  database ??= Promise.all([import('./db/database.ts'), import('../../sync/local-writes.ts')]).then(async ([m, w]) => {
+    const db = await m.openEddyDatabase();
+    // The patient's own saves, noted until the push handler has queued them (prepareLogout).
+    for (const c of [db.glucose, db.symptoms, db.appointments, db.labTests, db.medicines, db.medicineIntakes, db.profile]) w.noteLocalWrites(c);
+    return db;
+  });
   return database;
 }
 
@@ -154,6 +176,7 @@ async function wipeLocalData(): Promise<void> {
   database = undefined;
   // Destroys the data key too: whatever is left on disk can no longer be read.
   await destroyEddyDatabase(open ? await open : {});
+  (await import('../../sync/local-writes.ts')).forgetLocalWrites();
   status.update({ lastSyncAt: undefined });
 }
 
@@ -164,6 +187,7 @@ async function lockLocalData(): Promise<void> {
 }
 
 async function onLoggedIn(s: StoredSession): Promise<void> {
+  setEnded(false);
   const { setOwner, setReplaySession } = await outbox();
   await setReplaySession({ token: s.token, deviceId: deviceId() });
   await setOwner(s.hospNo);
@@ -202,7 +226,10 @@ const session = createPatientSession({
   },
   onLoggedIn,
   // The stored session had ended (expired, or revoked) by the time the app started.
-  onEnded: () => toast({ type: 'error', text: msg`Session Expired. Please login again.` }),
+  onEnded: () => {
+    setEnded(true);
+    toast({ type: 'error', text: msg`Session Expired. Please login again.`, duration: 0 });
+  },
 });
 
 // Sending, pulling and retrying live in sync/controller.ts; the runtime only wires it to the app.
@@ -220,6 +247,7 @@ function loadController(): Promise<SyncController> {
         onUnauthorized: handleUnauthorized,
         registerBackgroundSync: registerBackgroundReplay,
         settle: settleAutomatically,
+        api,
         onSettled: (messages) => {
           for (const text of messages) toast({ type: 'error', text: text || MSG_RESPONSE_FAILED });
         },
@@ -241,20 +269,26 @@ const syncNow = async (o: { announce: boolean; refresh?: boolean }): Promise<voi
   if (controller) await (await controller).syncNow(o);
 };
 
-/** How long logging out waits for unsent entries to be sent before asking what to do with them. */
-const LOGOUT_SEND_TIMEOUT_MS = 10_000;
-
 /**
  * Before a logout: tries to send what is unsent, then says how many entries are still not on the
- * server (unsent or refused). The caller asks the patient before a logout that would delete them.
+ * server (unsent, refused, or saved a moment ago and still on their way to the outbox). The caller
+ * asks the patient before a logout that would delete them. The work is in sync/replication.ts
+ * (beforeLogout), loaded only then.
  */
 async function prepareLogout(): Promise<number> {
-  const { pendingCount, refusedCount } = await outbox();
-  if ((await pendingCount()) > 0 && navigator.onLine) {
-    await Promise.race([syncNow({ announce: false, refresh: false }), new Promise((resolve) => setTimeout(resolve, LOGOUT_SEND_TIMEOUT_MS))]);
-  }
-  const [pending, refused] = await Promise.all([pendingCount(), refusedCount()]);
-  return pending + refused;
+  const db = database ? await database : undefined;
+  const { beforeLogout } = await import('../../sync/replication.ts');
+  return beforeLogout({
+    send: () => syncNow({ announce: false, refresh: false }),
+    online: () => navigator.onLine,
+    // No database opened on this page: nothing was saved in it since it loaded.
+    saves: db && {
+      started: syncStarting,
+      replications: () => replications,
+      // Another tab of this device leads the replication: it queues this tab's saves too.
+      leaderElsewhere: async () => !replications.some((r) => r.wasStarted) && !db.isLeader() && (await db.leaderElector().hasLeader()),
+    },
+  });
 }
 
 /** How long the replications wait at most for the first screen to show local data. */
@@ -316,8 +350,10 @@ function stopSync(): void {
   inBackground(controller?.then((c) => c.stop()), 'Stopping sync failed');
 }
 
+/** The start of this login's sync, while it runs (a logout waits for it: changesNotYetQueued). */
+let syncStarting: Promise<void> = Promise.resolve();
 session.subscribe((s) => {
-  if (s.status === 'logged-in') void startSync(s.session).catch((err: unknown) => log.error('could not start sync', err));
+  if (s.status === 'logged-in') syncStarting = startSync(s.session).catch((err: unknown) => log.error('could not start sync', err));
   else stopSync();
 });
 
@@ -341,6 +377,12 @@ const ensureRestored = () =>
     restoredFromStorage = s.status === 'logged-in';
   }));
 
+/**
+ * Whether a save made now stays on the device for a while: the sync bar's offline flag (a server that
+ * cannot be reached, whatever the browser thinks), or the browser offline before the bar knows.
+ */
+const savesOffline = (): boolean => status.getSnapshot().offline || (typeof navigator !== 'undefined' && !navigator.onLine);
+
 export const runtime = {
   api,
   session,
@@ -350,6 +392,9 @@ export const runtime = {
   syncNow,
   prepareLogout,
   notify: (options: ToastOptions) => toast(options),
+  savesOffline,
+  /** The notice of an entry saved: `online` (the spec's wording) online; offline, that it will be sent (ui/saved-notice.ts). */
+  notifySaved: (online: UiText) => toast(savedNotice(online, savesOffline())),
   /** Reminders on this device: the dashboard's prompt and the profile's section. */
   reminders,
   /** True once per page load after an auto-login; later calls (and fresh logins) get false. */
@@ -357,6 +402,14 @@ export const runtime = {
     if (!restoredFromStorage || welcomed) return false;
     welcomed = true;
     return true;
+  },
+  /** The session ended by a 401 (the screens lock at once): a store for useSyncExternalStore. */
+  sessionEnded: {
+    subscribe(listener: () => void): () => void {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
+    get: (): boolean => endedBy401,
   },
   /** Where the app goes when the session ended by a 401 (set by the router). */
   setOnSessionExpired(fn: () => void) {

@@ -4,7 +4,7 @@
 // spells a URL or states the type it hopes to get back; a changed answer on the server is a type
 // error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches (the review
 // bundle fetches its own at once); writes are sent at once.
-import type { AuditQuery, DoctorTokenInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
+import type { AuditQuery, DoctorTokenInput, HospitalInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
 import type * as Answers from '../../schemas/api.ts';
 import type { Answer } from '../../schemas/api.ts';
 import type { PrescriptionInput } from '../../schemas/medicine.ts';
@@ -36,6 +36,7 @@ export type WorklistPage = Answer<typeof Answers.worklistPage>;
 export type StaffPrescription = Answer<typeof Answers.prescriptions>['prescriptions'][number];
 export type DoctorToken = Answer<typeof Answers.doctorTokens>['tokens'][number];
 export type AuditEntry = Answer<typeof Answers.auditEntries>['entries'][number];
+export type ManagedHospital = Answer<typeof Answers.hospitals>['hospitals'][number];
 
 /** The staff API's reads, for useStaffQuery. */
 export const staffReads = {
@@ -44,6 +45,7 @@ export const staffReads = {
   patient: (hospNo: string) => read<typeof Answers.patientRead>(patientPath(hospNo)),
   prescriptions: (hospNo: string) => read<typeof Answers.prescriptions>(`${patientPath(hospNo)}/prescriptions`),
   doctorTokens: () => read<typeof Answers.doctorTokens>('/admin/doctor-tokens'),
+  hospitals: () => read<typeof Answers.hospitals>('/admin/hospitals'),
   audit: (q: Params<AuditQuery>) => read<typeof Answers.auditEntries>(`/admin/audit${query({ hospNo: q.hospNo, before: q.before, limit: q.limit })}`),
 };
 
@@ -71,5 +73,7 @@ export const staffWrites = {
   endPrescription: (hospNo: string, id: string, endDate: string) =>
     staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
   createDoctorToken: (body: DoctorTokenInput) => staffRuntime.api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
+  /** Changes the fields sent; a null text setting goes back to none (or its default). */
+  updateHospital: (id: string, body: Partial<HospitalInput>) => staffRuntime.api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),
   revokeDoctorToken: (id: string) => staffRuntime.api.post<Answer<typeof Answers.message>>(`/admin/doctor-tokens/${encodeURIComponent(id)}/revoke`),
 };

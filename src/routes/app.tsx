@@ -1,14 +1,16 @@
-import { createFileRoute, Link, Outlet, redirect, useRouter } from '@tanstack/react-router';
+import { createFileRoute, Link, Outlet, redirect, useNavigate, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { freshness } from '../../sync/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
 import { LogoutButton as GuardedLogout } from '../features/auth/logout-button.tsx';
-import { useProfile } from '../features/profile/use-profile.ts';
+import { useProfile, type ProfileDocument } from '../features/profile/use-profile.ts';
 import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
+import { ProfileZoneProvider, useClock } from '../lib/clock.tsx';
 import { useDatabase } from '../lib/db/use-live.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
+import { inBackground } from '../../sync/log.ts';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { APP_NAME } from '../lib/locales.ts';
 import { runtime } from '../lib/runtime.ts';
@@ -68,8 +70,11 @@ function useLasting(on: boolean, ms: number): boolean {
  *   the offline bar went; now it does not move.
  */
 function SyncBadge() {
-  const { offline, pending, lastSyncAt } = useSyncStatus();
-  const { i18n } = useLingui();
+  const { offline, pending, lastSyncAt, refused, stuck } = useSyncStatus();
+  // One state at a time (issue 45): while an entry waits for a decision or keeps failing, nothing
+  // here says "up to date" beside the notice that says so.
+  const waiting = refused > 0 || stuck > 0;
+  const clock = useClock();
   const path = usePathname();
   const outdated = lastSyncAt !== undefined && freshness(lastSyncAt, 'medical') === 'expired';
   const needed = offline || pending > 0 || outdated;
@@ -96,12 +101,18 @@ function SyncBadge() {
     return () => observer.disconnect();
   }, [needed, path]);
   const room = held > 0 ? { minBlockSize: held } : undefined;
-  const when = lastSyncAt ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'short', timeStyle: 'short' }).format(lastSyncAt) : undefined;
+  const when = lastSyncAt ? clock.shortDateTime.format(lastSyncAt) : undefined;
   if (!needed) {
     if (!when || !room) return null;
     return (
       <p ref={bar} className="sync-badge sync-badge--done" role="status" data-testid="sync-done" style={room}>
-        <Icon icon="mdi:cloud-check-outline" /> <Trans>Up to date: last synchronized {when}.</Trans>
+        {waiting ? (
+          <Trans>Last synchronized {when}.</Trans>
+        ) : (
+          <>
+            <Icon icon="mdi:cloud-check-outline" /> <Trans>Up to date: last synchronized {when}.</Trans>
+          </>
+        )}
       </p>
     );
   }
@@ -126,9 +137,8 @@ function SyncBadge() {
  * Whose data this is, on every screen (issue 16): on a ward tablet shared by patients, the name and
  * hospital number of whoever is logged in stay in the header.
  */
-function LoggedInPatient() {
+function LoggedInPatient({ profile }: { profile: ProfileDocument | null | undefined }) {
   const { t } = useLingui();
-  const profile = useProfile(useDatabase());
   if (!profile) return null;
   return (
     <p className="app-identity" data-testid="app-identity">
@@ -162,45 +172,81 @@ function NavItem({ to, icon, children }: { to: AppPath; icon: BundledIconName; c
   );
 }
 
+/**
+ * The patient's pages while logged in. A session that ends (a 401 from any call or from the service
+ * worker's replay, a token the server calls invalid) locks them at once: the lock screen replaces
+ * every page, before the slower steps of locking finish (issue 45). Entries not yet sent stay sealed
+ * on the device and go after the same patient logs in again.
+ */
 function AppLayout() {
+  const ended = useSyncExternalStore(runtime.sessionEnded.subscribe, runtime.sessionEnded.get);
+  // A logout of the patient's own keeps the page until its data is gone, then opens the login page.
+  return ended ? <SessionEnded /> : <PatientShell />;
+}
+
+function SessionEnded() {
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <main className="session-ended" aria-labelledby="session-ended-title">
+      <Icon icon="mdi:lock" className="session-ended-icon" />
+      <h1 id="session-ended-title" ref={heading} tabIndex={-1}>
+        <Trans>Your session has ended</Trans>
+      </h1>
+      <p>
+        <Trans>For your safety the app is locked. Entries not sent yet stay on this device and are sent after you log in again.</Trans>
+      </p>
+      <button type="button" className="button button--primary" onClick={() => inBackground(navigate({ to: '/' }), 'Opening the login page failed')}>
+        <Trans>Log in again</Trans>
+      </button>
+    </main>
+  );
+}
+
+function PatientShell() {
   const { t, i18n } = useLingui();
+  const profile = useProfile(useDatabase());
   // Logged in: the PDF engine and this language's fonts come now, for an offline PDF later.
   useEffect(() => requestLaterFiles(i18n.locale), [i18n.locale]);
+  // Every time on the patient's screens names its zone when the profile's differs from this device's.
   return (
-    <div className="app-layout">
-      <a className="skip-link" href="#main">
-        <Trans>Skip to content</Trans>
-      </a>
-      <header className="app-header">
-        <Link to="/app" className="brand">
-          <Icon icon="mdi:water" /> {APP_NAME}
-        </Link>
-        <LoggedInPatient />
-        <LogoutButton />
-      </header>
-      <nav className="app-nav" aria-label={t`Main`}>
-        <NavItem to="/app" icon="mdi:view-dashboard">
-          <Trans>Dashboard</Trans>
-        </NavItem>
-        <NavItem to="/app/symptoms" icon="mdi:thermometer">
-          <Trans>Symptoms</Trans>
-        </NavItem>
-        <NavItem to="/app/tests" icon="mdi:flask">
-          <Trans>Lab tests</Trans>
-        </NavItem>
-        <NavItem to="/app/reports" icon="mdi:file-chart">
-          <Trans>Reports</Trans>
-        </NavItem>
-        <NavItem to="/app/profile" icon="mdi:account">
-          <Trans>Profile</Trans>
-        </NavItem>
-      </nav>
-      <SyncBadge />
-      <RefusedNotice />
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-      <InstallBanner />
-    </div>
+    <ProfileZoneProvider timeZone={profile?.timeZone || undefined}>
+      <div className="app-layout">
+        <a className="skip-link" href="#main">
+          <Trans>Skip to content</Trans>
+        </a>
+        <header className="app-header">
+          <Link to="/app" className="brand">
+            <Icon icon="mdi:water" /> {APP_NAME}
+          </Link>
+          <LoggedInPatient profile={profile} />
+          <LogoutButton />
+        </header>
+        <nav className="app-nav" aria-label={t`Main`}>
+          <NavItem to="/app" icon="mdi:view-dashboard">
+            <Trans>Dashboard</Trans>
+          </NavItem>
+          <NavItem to="/app/symptoms" icon="mdi:thermometer">
+            <Trans>Symptoms</Trans>
+          </NavItem>
+          <NavItem to="/app/tests" icon="mdi:flask">
+            <Trans>Lab tests</Trans>
+          </NavItem>
+          <NavItem to="/app/reports" icon="mdi:file-chart">
+            <Trans>Reports</Trans>
+          </NavItem>
+          <NavItem to="/app/profile" icon="mdi:account">
+            <Trans>Profile</Trans>
+          </NavItem>
+        </nav>
+        <SyncBadge />
+        <RefusedNotice />
+        <main id="main" tabIndex={-1}>
+          <Outlet />
+        </main>
+        <InstallBanner />
+      </div>
+    </ProfileZoneProvider>
   );
 }

@@ -7,8 +7,11 @@ import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useClock } from '../../lib/clock.tsx';
+import type { TimeFormat } from '../../lib/dates.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
+import type { SavedNotifier } from '../../lib/ui/saved-notice.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { AppointmentForm } from './appointment-form.tsx';
 import { removeRecord } from '../../lib/db/remove.ts';
@@ -18,14 +21,14 @@ import { removeRecord } from '../../lib/db/remove.ts';
  * below as history (issue 16: an appointment entered with a past date was confirmed and then never
  * shown again), newest first.
  */
-export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void }) {
-  const { t, i18n } = useLingui();
+export function AppointmentsCard({ db, notify, notifySaved }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void; notifySaved: SavedNotifier }) {
+  const { t } = useLingui();
   const [startOfToday] = useState(() => new Date(new Date().toDateString()).toISOString());
   const upcoming = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $gte: startOfToday } }, sort: [{ date: 'asc' }] }), [startOfToday]);
   const past = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $lt: startOfToday } }, sort: [{ date: 'desc' }] }), [startOfToday]);
   const [editing, setEditing] = useState<Appointment | 'new' | undefined>();
   const [deleting, setDeleting] = useState<Appointment | undefined>();
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'full', timeStyle: 'short' });
+  const when = useClock().fullDateTime;
 
   async function remove(a: Appointment) {
     setDeleting(undefined);
@@ -73,10 +76,10 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
               if (editing === 'new') {
                 await db.appointments.insert({ _id: uuidv7(), doctor, date: date.toISOString(), notes });
                 // A date before today goes to the history below, which says so.
-                notify({ type: 'success', text: date.toISOString() < startOfToday ? t`Appointment added to your past appointments` : t`Appointment added successfully` });
+                notifySaved(date.toISOString() < startOfToday ? t`Appointment added to your past appointments` : t`Appointment added successfully`);
               } else {
                 await db.appointments.findOne(editing._id).incrementalPatch({ doctor, date: date.toISOString(), notes });
-                notify({ type: 'success', text: t`Appointment updated successfully` });
+                notifySaved(t`Appointment updated successfully`);
               }
               setEditing(undefined);
             }}
@@ -93,7 +96,7 @@ export function AppointmentsCard({ db, notify }: { db: EddyDatabase | undefined;
       >
         {deleting && (
           <p>
-            <strong>{deleting.doctor}</strong> · {when.format(new Date(deleting.date))}
+            <strong>{deleting.doctor}</strong> · {when.format(deleting.date)}
           </p>
         )}
       </ConfirmDialog>
@@ -108,7 +111,7 @@ function AppointmentList({
   onDelete,
 }: {
   appointments: Appointment[];
-  when: Intl.DateTimeFormat;
+  when: TimeFormat;
   onEdit: (a: Appointment) => void;
   onDelete: (a: Appointment) => void;
 }) {
@@ -116,7 +119,7 @@ function AppointmentList({
   return (
     <ul className="list">
       {appointments.map((a) => {
-        const at = when.format(new Date(a.date));
+        const at = when.format(a.date);
         return (
           <li key={a._id}>
             <Icon icon="mdi:calendar-clock" className="list-icon" />

@@ -8,6 +8,7 @@ export function BandLabel({ band }: { band: GlucoseBand }) {
     'very-low': t`Very low`,
     low: t`Low`,
     'in-target': t`In target`,
+    'below-target': t`Below target`,
     'above-target': t`Above target`,
     high: t`High`,
     'very-high': t`Very high`,

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
-import { toLocalInput } from '../../lib/dates.ts';
+import { deviceUtcOffset, toLocalInput } from '../../lib/dates.ts';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import { mgDlOf } from '../../../schemas/glucose.ts';
 import { inBackground } from '../../../sync/log.ts';
@@ -20,10 +20,22 @@ export interface GlucoseValues {
   type: GlucoseType;
   reading: EnteredGlucose;
   recordedAt: Date;
+  /**
+   * This device's UTC offset at `recordedAt` when the time is new (a new reading, or a time typed on
+   * this device's clock); the reading's own when its time was left alone; undefined when that
+   * reading kept none.
+   */
+  utcOffsetMinutes: number | undefined;
 }
 
 export interface GlucoseFormProps {
-  initial: { type: GlucoseType; reading?: { value: number; unit?: GlucoseUnit | null | undefined; enteredValue?: number | null | undefined }; recordedAt?: Date };
+  initial: {
+    type: GlucoseType;
+    reading?: { value: number; unit?: GlucoseUnit | null | undefined; enteredValue?: number | null | undefined };
+    recordedAt?: Date;
+    /** The device offset the reading was taken at, kept while its time is left alone. */
+    utcOffsetMinutes?: number | null | undefined;
+  };
   submitLabel: string;
   /** Resolves when saved; the form then clears itself (new entry) or is closed by its owner. */
   onSubmit: (values: GlucoseValues) => Promise<void>;
@@ -57,13 +69,15 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
         : { value: mgDlOf(typed ?? Number.NaN, typedUnit), unit: typedUnit, enteredValue: typed ?? null };
     // An untouched time keeps its full precision: "now" for a new reading, the stored time when editing.
     const recordedAt = timeEdited && time ? new Date(time) : (initial.recordedAt ?? new Date());
+    const timeKept = !(timeEdited && time) && initial.recordedAt !== undefined;
+    const utcOffsetMinutes = timeKept ? (initial.utcOffsetMinutes ?? undefined) : deviceUtcOffset(recordedAt);
     if (Number.isNaN(recordedAt.getTime()) || isInTheFuture(recordedAt)) {
       setError(t`The time of the reading cannot be in the future.`);
       return;
     }
     setBusy(true);
     try {
-      await onSubmit({ type, reading, recordedAt });
+      await onSubmit({ type, reading, recordedAt, utcOffsetMinutes });
       setQuestion(undefined);
       setError(undefined);
       if (timeFollowsNow) {

@@ -6,6 +6,7 @@ import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { GlucoseForm } from './glucose-form.tsx';
@@ -67,11 +68,11 @@ export function GlucoseLists({
       <Modal open={editing !== undefined} title={t`Edit reading`} onClose={() => setEditing(undefined)}>
         {editing && (
           <GlucoseForm
-            initial={{ type: editing.type, reading: editing, recordedAt: new Date(editing.recordedAt) }}
+            initial={{ type: editing.type, reading: editing, recordedAt: new Date(editing.recordedAt), utcOffsetMinutes: editing.utcOffsetMinutes }}
             submitLabel={t`Save changes`}
             onCancel={() => setEditing(undefined)}
-            onSubmit={async ({ type, reading, recordedAt }) => {
-              await collection?.findOne(editing._id).incrementalPatch({ type, ...reading, recordedAt: recordedAt.toISOString() });
+            onSubmit={async ({ type, reading, recordedAt, utcOffsetMinutes }) => {
+              await collection?.findOne(editing._id).incrementalPatch({ type, ...reading, recordedAt: recordedAt.toISOString(), ...(utcOffsetMinutes === undefined ? {} : { utcOffsetMinutes }) });
               setEditing(undefined);
               notify({ type: 'success', text: t`Reading updated` });
             }}
@@ -95,7 +96,7 @@ export function GlucoseLists({
 function ReadingSummary({ reading }: { reading: GlucoseReading }) {
   const { i18n } = useLingui();
   const unit = useGlucoseUnit();
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(reading.recordedAt));
+  const when = useClock().dateTime.format(reading.recordedAt, reading.utcOffsetMinutes);
   return (
     <p>
       <strong>
@@ -124,7 +125,7 @@ function TypeList({
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
   const [shown, setShown] = useState(FIRST_PAGE);
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = useClock().dateTime;
   return (
     // aria-busy: more of the list is still to come (assistive technology waits; so do the tests).
     <section className="card" aria-labelledby={`glucose-${type}`} aria-busy={complete ? undefined : true} data-testid={`glucose-list-${type}`}>
@@ -142,11 +143,11 @@ function TypeList({
           <ul className="list">
             {readings.slice(0, shown).map((r) => {
               const value = formatGlucose(r, unit, i18n.locale);
-              const at = when.format(new Date(r.recordedAt));
+              const at = when.format(r.recordedAt, r.utcOffsetMinutes);
               return (
                 <li key={r._id}>
                   <div className="list-main">
-                    <strong className="reading-value">{value}</strong> <span className="muted">{unit}</span> <BandLabel band={classifyGlucose(r, type)} />
+                    <strong className="reading-value">{value}</strong> <span className="muted">{unit}</span> <BandLabel band={classifyGlucose(r, type, unit)} />
                     <div className="muted">{at}</div>
                   </div>
                   <div className="row-actions">

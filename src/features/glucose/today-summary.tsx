@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
@@ -13,8 +14,7 @@ const isToday = (iso: string, now = new Date()) => new Date(iso).toDateString() 
 export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
   const { i18n } = useLingui();
   const unit = useGlucoseUnit();
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
-  const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
+  const clock = useClock();
   // `readings` is newest first, so the first of a type is its latest.
   const latest = GLUCOSE_TYPES.map((type) => ({ type, reading: readings.find((r) => r.type === type) }));
   const today = readings.filter((r) => isToday(r.recordedAt));
@@ -25,15 +25,15 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
       </h2>
       <ul className="latest-grid">
         {latest.map(({ type, reading }) => (
-          <li key={type} className={reading ? `latest latest--${classifyGlucose(reading, type)}` : 'latest'} data-testid={`latest-${type}`}>
+          <li key={type} className={reading ? `latest latest--${classifyGlucose(reading, type, unit)}` : 'latest'} data-testid={`latest-${type}`}>
             <span className="latest-type">{i18n._(GLUCOSE_TYPE_LABELS[type])}</span>
             {reading ? (
               <>
                 <span className="latest-value">
                   {formatGlucose(reading, unit, i18n.locale)} <small>{unit}</small>
                 </span>
-                <BandLabel band={classifyGlucose(reading, type)} />
-                <span className="muted latest-when">{when.format(new Date(reading.recordedAt))}</span>
+                <BandLabel band={classifyGlucose(reading, type, unit)} />
+                <span className="muted latest-when">{clock.dateTime.format(reading.recordedAt, reading.utcOffsetMinutes)}</span>
               </>
             ) : (
               <span className="muted">
@@ -53,8 +53,8 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
       ) : (
         <ul className="chips" data-testid="today-readings">
           {today.map((r) => (
-            <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type)}`}>
-              <span>{time.format(new Date(r.recordedAt))}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</span>
+            <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type, unit)}`}>
+              <span>{clock.time.format(r.recordedAt, r.utcOffsetMinutes)}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</span>
             </li>
           ))}
         </ul>

@@ -6,7 +6,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { toDisplay, type GlucoseUnit } from '../../lib/units.ts';
-import { TIME_IN_RANGE } from './targets.ts';
+import { CONSENSUS, shownGlucose } from '../../../schemas/report/judgement.ts';
 import { GLUCOSE_TYPES } from './units.ts';
 
 export const TYPE_COLOURS = { Fasting: '#00695c', Postprandial: '#c2410c', Random: '#4338ca' } as const;
@@ -24,7 +24,7 @@ export interface TrendCanvasProps {
 function toData(readings: GlucoseReading[], unit: GlucoseUnit): uPlot.AlignedData {
   const sorted = [...readings].sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
   const xs = sorted.map((r) => Date.parse(r.recordedAt) / 1000);
-  const series = GLUCOSE_TYPES.map((type) => sorted.map((r) => (r.type === type ? toDisplay(r.value, unit) : null)));
+  const series = GLUCOSE_TYPES.map((type) => sorted.map((r) => (r.type === type ? shownGlucose(r, unit).value : null)));
   return [xs, ...series];
 }
 
@@ -33,9 +33,9 @@ export default function TrendCanvas({ readings, from, to, unit, locale, labels }
   useEffect(() => {
     const el = host.current;
     if (!el) return undefined;
-    const low = toDisplay(TIME_IN_RANGE.low, unit);
-    const high = toDisplay(TIME_IN_RANGE.high, unit);
-    const max = Math.max(toDisplay(300, unit), ...readings.map((r) => toDisplay(r.value, unit)));
+    const low = toDisplay(CONSENSUS.low, unit);
+    const high = toDisplay(CONSENSUS.high, unit);
+    const max = Math.max(toDisplay(300, unit), ...readings.map((r) => shownGlucose(r, unit).value));
     const dateFmt = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short' });
     const numFmt = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 });
     const opts: uPlot.Options = {

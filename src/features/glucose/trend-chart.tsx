@@ -1,9 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo, useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import { useClock } from '../../lib/clock.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
-import { inTimeInRange, TIME_IN_RANGE } from './targets.ts';
+import { bandOf, CONSENSUS } from '../../../schemas/report/judgement.ts';
+import { shareText } from '../../../schemas/report/format.ts';
 import { loadTrendCanvas, TrendCanvasLoader } from './trend-canvas-loader.tsx';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 import { useNow } from '../../lib/use-now.ts';
@@ -48,10 +50,11 @@ export function TrendChart({ readings, period, completeFrom }: { readings: Gluco
   const end = period?.to;
   const loading = completeFrom !== undefined && from < completeFrom;
   const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && (end === undefined || Date.parse(r.recordedAt) <= end)), [readings, from, end]);
-  const inRange = inPeriod.filter((r) => inTimeInRange(r)).length;
-  const percent = inPeriod.length ? Math.round((inRange / inPeriod.length) * 100) : 0;
-  const low = formatGlucose(TIME_IN_RANGE.low, unit, i18n.locale);
-  const high = formatGlucose(TIME_IN_RANGE.high, unit, i18n.locale);
+  const inRange = inPeriod.filter((r) => bandOf(r, unit) === 'inRange').length;
+  // The share as every report prints it (never "0 %" for some, never "100 %" for not all).
+  const percent = shareText(inPeriod.length ? (inRange / inPeriod.length) * 100 : null, i18n.locale, (d, values) => i18n._({ ...d, ...(values ? { values } : {}) }));
+  const low = formatGlucose(CONSENSUS.low, unit, i18n.locale);
+  const high = formatGlucose(CONSENSUS.high, unit, i18n.locale);
   // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
   const count = new Intl.NumberFormat(i18n.locale).format(inPeriod.length);
   const label = period?.label;
@@ -59,10 +62,10 @@ export function TrendChart({ readings, period, completeFrom }: { readings: Gluco
     ? t`Loading your readings…`
     : label
     ? inPeriod.length
-      ? t`${count} readings, ${label}; ${percent}% within the target range ${low}–${high} ${unit}.`
+      ? t`${count} readings, ${label}; ${percent} in range (${low}–${high} ${unit}).`
       : t`No readings, ${label}.`
     : inPeriod.length
-      ? t`${count} readings in the last ${days} days; ${percent}% within the target range ${low}–${high} ${unit}.`
+      ? t`${count} readings in the last ${days} days; ${percent} in range (${low}–${high} ${unit}).`
       : t`No readings in the last ${days} days.`;
 
   return (
@@ -95,7 +98,7 @@ export function TrendChart({ readings, period, completeFrom }: { readings: Gluco
           <TrendCanvasLoader readings={inPeriod} from={from} to={to} unit={unit} locale={i18n.locale} labels={labels} />
           <p className="field-hint">
             <Trans>
-              The shaded band is the target range, {low}–{high} {unit}.
+              The shaded band is the range, {low}–{high} {unit}.
             </Trans>
           </p>
         </>
@@ -119,7 +122,7 @@ function TrendTable({ readings, labels }: { readings: GlucoseReading[]; labels: 
     byDay.set(key, [...(byDay.get(key) ?? []), r]);
   }
   const dayFmt = new Intl.DateTimeFormat(i18n.locale, { weekday: 'short', day: 'numeric', month: 'short' });
-  const timeFmt = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
+  const timeFmt = useClock().time;
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-label={t`Readings by day`}>
       <table className="trend-table">
@@ -146,7 +149,7 @@ function TrendTable({ readings, labels }: { readings: GlucoseReading[]; labels: 
                 <td key={type}>
                   {list
                     .filter((r) => r.type === type)
-                    .map((r) => `${formatGlucose(r, unit, i18n.locale)} (${timeFmt.format(new Date(r.recordedAt))})`)
+                    .map((r) => `${formatGlucose(r, unit, i18n.locale)} (${timeFmt.format(r.recordedAt, r.utcOffsetMinutes)})`)
                     .join(', ')}
                 </td>
               ))}

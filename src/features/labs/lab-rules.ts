@@ -1,6 +1,7 @@
 // The parts of lab results that need no React: reading a typed value, the day a result belongs to,
 // grouping results per test, and the geometry and span of a test's trend.
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { labTestKey } from '../../../schemas/lab-units.ts';
 import { localDateKey } from '../../lib/dates.ts';
 
 /** The server's bounds for a value (schemas/lab-test.ts). */
@@ -41,8 +42,8 @@ export function recordedAtFor(day: Date, now: Date, previous?: Date): Date {
   return noon.getTime() > now.getTime() ? now : noon;
 }
 
-/** Names are compared as the server does: trimmed, case-insensitive. */
-export const testKey = (name: string): string => name.trim().toLocaleLowerCase();
+/** Names are compared as the server does (schemas/lab-units.ts): spaces, case and Unicode forms aside. */
+export const testKey = labTestKey;
 
 export interface TestGroup {
   key: string;

@@ -1,9 +1,10 @@
-// Adding or changing a lab result: a test from the hospital's list (its unit filled in, still
-// editable) or another test by name, the result as typed (comma or point), and the day of the test.
+// Adding or changing a lab result: a test from the hospital's list (its unit filled in, chosen among
+// the units that test is measured in, schemas/lab-units.ts) or another test by name (any unit), the
+// result as typed (comma or point), and the day of the test.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { implausibleLabValue } from '../../../schemas/lab-plausibility.ts';
 import type { LabTest } from '../../../schemas/lab-test.ts';
+import { acceptedLabUnit, checkLabResult, labUnitRule } from '../../../schemas/lab-units.ts';
 import { shownLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
@@ -49,33 +50,42 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
   const [error, setError] = useState<{ field: Field; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
   const id = useId();
-  const ids = { title: `${id}-title`, test: `${id}-test`, name: `${id}-name`, value: `${id}-value`, unit: `${id}-unit`, date: `${id}-date`, error: `${id}-error` };
+  const ids = { title: `${id}-title`, test: `${id}-test`, name: `${id}-name`, value: `${id}-value`, unit: `${id}-unit`, unitHint: `${id}-unit-hint`, date: `${id}-date`, error: `${id}-error` };
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
+  const typedName = (choice === OTHER ? otherName : choice).trim().replace(/\s+/g, ' ');
+  // A test with units of its own (listed, or known by name) offers only those; an empty unit is the
+  // list's, as on the server, so the unit shown selected is the one saved.
+  const rule = typedName === '' ? undefined : labUnitRule(typedName, references);
+  const chosenUnit = rule ? ((unit.trim() === '' ? rule.listUnit : acceptedLabUnit(rule, unit)?.unit) ?? undefined) : undefined;
+  const unitWords = (units: readonly string[]) => new Intl.ListFormat(i18n.locale, { type: 'disjunction' }).format(units.map(shownLabUnit));
 
   function check(): { field: Field; text: string } | LabTestInput {
     if (choice === '') return { field: 'test', text: t`Choose the test, or "Another test" to type its name.` };
-    const name = (choice === OTHER ? otherName : choice).trim().replace(/\s+/g, ' ');
+    const name = typedName;
     if (name === '') return { field: 'name', text: t`Type the name of the test.` };
     if (name.length > LAB_NAME_MAX_LENGTH) return { field: 'name', text: t`The name of the test can be at most ${LAB_NAME_MAX_LENGTH} characters long.` };
     const parsed = parseLabValue(value);
     if ('error' in parsed) return { field: 'value', text: parsed.error === 'empty' ? t`Enter the result.` : t`Enter the result as a number, for example 7.1.` };
-    // Without a unit, the list's unit for that test (the server does the same).
-    const typedUnit = unit.trim() || references.find((r) => testKey(r.name) === testKey(name))?.unit || '';
-    if (typedUnit.length > LAB_UNIT_MAX_LENGTH) return { field: 'unit', text: t`The unit can be at most ${LAB_UNIT_MAX_LENGTH} characters long.` };
-    // A result no assay gives is a typing error (issue 16); the server refuses it too.
-    const outside = implausibleLabValue(name, typedUnit, parsed.value);
-    if (outside) {
-      const min = i18n.number(outside.min, { maximumFractionDigits: 3 });
-      const max = i18n.number(outside.max, { maximumFractionDigits: 3 });
-      const unit = shownLabUnit(outside.unit);
-      return { field: 'value', text: t`${{ testName: outside.name }} results lie between ${min} and ${max} ${unit}. Please check the result.` };
+    if (unit.trim().length > LAB_UNIT_MAX_LENGTH) return { field: 'unit', text: t`The unit can be at most ${LAB_UNIT_MAX_LENGTH} characters long.` };
+    // The server's own check: a unit the test is not measured in, or a result no assay gives in it.
+    const checked = checkLabResult(name, parsed.value, unit, references);
+    if ('refused' in checked) {
+      const r = checked.refused;
+      if (r.kind === 'unit') {
+        const units = unitWords(r.accepted);
+        return { field: 'unit', text: t`Choose the unit of ${{ testName: r.test }}: ${units}.` };
+      }
+      const min = i18n.number(r.min, { maximumFractionDigits: 3 });
+      const max = i18n.number(r.max, { maximumFractionDigits: 3 });
+      const unit = shownLabUnit(r.unit);
+      return { field: 'value', text: t`${{ testName: r.test }} results lie between ${min} and ${max} ${unit}. Please check the result.` };
     }
     const date = fromDateInput(day);
     if (!date) return { field: 'date', text: t`Enter the date of the test.` };
     const now = new Date();
     if (toDateInput(date) > toDateInput(now)) return { field: 'date', text: t`The date of the test cannot be in the future.` };
     const recordedAt = recordedAtFor(date, now, initial ? new Date(initial.recordedAt) : undefined);
-    return { name, value: parsed.value, unit: typedUnit || undefined, recordedAt: recordedAt.toISOString() };
+    return { name, value: parsed.value, unit: checked.unit ?? undefined, recordedAt: recordedAt.toISOString() };
   }
 
   async function submit(e: FormEvent) {
@@ -152,9 +162,29 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
           <label htmlFor={ids.unit}>
             <Trans>Unit</Trans>
           </label>
-          <input id={ids.unit} name="unit" type="text" autoComplete="off" autoCapitalize="off" spellCheck={false} value={unit} {...invalid('unit')} onChange={(e) => setUnit(e.target.value)} />
+          {rule ? (
+            <select id={ids.unit} name="unit" value={chosenUnit ?? ''} aria-describedby={error?.field === 'unit' ? `${ids.error} ${ids.unitHint}` : ids.unitHint} {...(error?.field === 'unit' ? { 'aria-invalid': true } : {})} onChange={(e) => setUnit(e.target.value)}>
+              {chosenUnit === undefined && (
+                <option value="" disabled>
+                  {t`Choose the unit`}
+                </option>
+              )}
+              {rule.units.map((u) => (
+                <option key={u.unit} value={u.unit}>
+                  {shownLabUnit(u.unit)}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input id={ids.unit} name="unit" type="text" autoComplete="off" autoCapitalize="off" spellCheck={false} value={unit} {...invalid('unit')} onChange={(e) => setUnit(e.target.value)} />
+          )}
         </div>
       </div>
+      {rule && (
+        <p id={ids.unitHint} className="field-hint lab-unit-hint">
+          <UnitHint test={rule.test} units={rule.units.map((u) => u.unit)} typed={chosenUnit === undefined ? unit.trim() : ''} words={unitWords} />
+        </p>
+      )}
       <div className={error?.field === 'date' ? 'field field--error' : 'field'}>
         <label htmlFor={ids.date}>
           <Trans>Date of the test</Trans>
@@ -178,4 +208,13 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
       </div>
     </form>
   );
+}
+
+/** Why the unit is a choice: the units the test is measured in, or why the unit typed or stored is not one. */
+function UnitHint({ test, units, typed, words }: { test: string; units: readonly string[]; typed: string; words: (units: readonly string[]) => string }) {
+  const { t } = useLingui();
+  const accepted = words(units);
+  if (typed !== '') return t`“${typed}” is not a unit of ${{ testName: test }}: choose ${accepted}.`;
+  if (units.length === 1) return t`${{ testName: test }} is recorded in ${accepted}. If your lab report uses another unit, ask your care team.`;
+  return t`${{ testName: test }} is recorded in ${accepted}: choose the one on your lab report. If it uses another unit, ask your care team.`;
 }

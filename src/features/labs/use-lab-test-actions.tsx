@@ -24,7 +24,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
   async function add(input: LabTestInput): Promise<void> {
     if (!collection) throw new Error('the local database is not open');
     await collection.insert({ _id: uuidv7(), name: input.name, value: input.value, recordedAt: input.recordedAt, ...(input.unit ? { unit: input.unit } : {}) });
-    runtime.notify({ type: 'success', text: t`Lab test reported successfully` });
+    runtime.notifySaved(t`Lab test reported successfully`);
   }
 
   async function update(test: LabTest, input: LabTestInput): Promise<void> {
@@ -32,7 +32,7 @@ export function useLabTestActions(collection: RxCollection<LabTest> | undefined,
     if (!doc) throw new Error('the result is no longer on this device');
     await doc.incrementalPatch({ name: input.name, value: input.value, unit: input.unit ?? null, recordedAt: input.recordedAt });
     setEditing(undefined);
-    runtime.notify({ type: 'success', text: t`Lab test updated successfully` });
+    runtime.notifySaved(t`Lab test updated successfully`);
   }
 
   async function remove(test: LabTest): Promise<void> {

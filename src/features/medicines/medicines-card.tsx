@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { mealSlotOf, type MealSlot } from '../../../schemas/dose-slot.ts';
 import type { Medicine, MedicineIntake } from '../../../schemas/medicine.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
@@ -10,20 +10,13 @@ import { Icon } from '../../components/icon.tsx';
 import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
-import { formatClockTime } from '../../lib/dates.ts';
+import { useClock } from '../../lib/clock.tsx';
+import type { SavedNotifier } from '../../lib/ui/saved-notice.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { localDateKey } from '../../lib/dates.ts';
-import { isActive } from './active.ts';
+import { useNow } from '../../lib/use-now.ts';
+import { activeMedicines, waitingReminders } from './active.ts';
 import { removeRecord } from '../../lib/db/remove.ts';
-
-function useMinute(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 /** "08:05" in the device's time, the form meal times are kept in. */
 const clockOf = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
@@ -39,29 +32,35 @@ interface AlreadyTaken {
 interface Props {
   db: EddyDatabase | undefined;
   notify: (o: ToastOptions) => void;
+  /** The notice of a dose saved (it says so when the device is offline). */
+  notifySaved: SavedNotifier;
 }
 
 /**
  * Active medicines with "Mark as taken", and the reminders still waiting for an answer (docs/requirements.md §3,
  * §4). A dose is a record of its own, saved on the device and sent when the server can be reached.
+ * The collection holds ended prescriptions too (for the report): only active ones are offered here.
  */
-export function MedicinesCard({ db, notify }: Props) {
-  const { t, i18n } = useLingui();
+export function MedicinesCard({ db, notify, notifySaved }: Props) {
+  const { t } = useLingui();
   const medicines = useLiveDocs<Medicine>(db, (d) => d.medicines.find(), []);
-  const today = localDateKey(new Date());
+  // Reminders expire 2 hours after they arrived (docs/requirements.md §9), and a medicine's last day
+  // ends at midnight: the time is renewed every minute so both leave the screen without a reload.
+  const minute = useNow();
+  const now = new Date(minute);
+  const today = localDateKey(now);
   const intakes = useLiveDocs<MedicineIntake>(db, (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }), [today]);
-  // Reminders expire 2 hours after they arrived (docs/requirements.md §9): the query is renewed every minute so an
-  // expired one leaves the screen without a reload.
-  const minute = useMinute();
-  const pending = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
+  const waiting = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
   const profile = useLiveDocs<ProfileDoc>(db, (d) => d.profile.find(), []);
   const timings = profile?.[0]?.notificationTimings;
   const [already, setAlready] = useState<AlreadyTaken | undefined>();
   // Taps are handled one after the other, each reading what the one before it recorded: a double
   // tap can never record two doses.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
-  const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
-  const active = (medicines ?? []).filter((m) => isActive(m)).sort((a, b) => a.name.localeCompare(b.name));
+  const clock = useClock();
+  const time = clock.time;
+  const active = activeMedicines(medicines ?? [], now);
+  const pending = waiting && waitingReminders(waiting, medicines ?? [], now);
 
   const slotOf = (i: MedicineIntake) => i.slot ?? (timings ? mealSlotOf(clockOf(new Date(i.takenAt)), timings) : undefined);
 
@@ -110,7 +109,7 @@ export function MedicinesCard({ db, notify }: Props) {
     if (pendingId) await db.pendingMedicines.findOne(pendingId).remove();
     // Pending entries hold the prescription number cut to its limit (docs/requirements.md §5).
     else await db.pendingMedicines.find({ selector: { prescrNo: m.prescrNo.slice(0, PENDING_MEDICINE_LIMITS.prescrNo) } }).remove();
-    notify({ type: 'success', text: t`Medicine recorded successfully` });
+    notifySaved(t`Medicine recorded successfully`);
   }
 
   async function undo(a: AlreadyTaken) {
@@ -148,7 +147,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <strong>{p.name}</strong> · <DoseText dose={p.dose} />
                   <div className="muted">
                     <Trans>
-                      Due {{ dueTime: formatClockTime(p.time, i18n.locale) }} · prescription {{ prescriptionNo: p.prescrNo }}
+                      Due {{ dueTime: clock.profileClockTime(p.time) }} · prescription {{ prescriptionNo: p.prescrNo }}
                     </Trans>
                   </div>
                 </div>
@@ -179,7 +178,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <strong>{m.name}</strong> · <DoseText dose={m.dose} />
                   <div className="muted">
                     {doses.length > 0 ? (
-                      <Trans>Taken today at {{ times: doses.map((d) => time.format(new Date(d.takenAt))).join(', ') }}</Trans>
+                      <Trans>Taken today at {{ times: doses.map((d) => time.format(d.takenAt)).join(', ') }}</Trans>
                     ) : (
                       <Trans>Not marked as taken today</Trans>
                     )}
@@ -192,7 +191,7 @@ export function MedicinesCard({ db, notify }: Props) {
                   <div className="already-taken" role="status" data-testid="already-taken">
                     <p>
                       <Trans>
-                        Already recorded for {{ meal: mealName(already.slot) }} at {{ takenAt: time.format(new Date(already.intake.takenAt)) }}.
+                        Already recorded for {{ meal: mealName(already.slot) }} at {{ takenAt: time.format(already.intake.takenAt) }}.
                       </Trans>
                     </p>
                     <button type="button" className="button button--small button--secondary" onClick={() => inBackground(undo(already), 'Undoing the dose failed')}>

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo, useState } from 'react';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import { formatGlucose } from '../../lib/units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { secureStorage } from '../../../sync/secure-storage.ts';
@@ -44,6 +45,7 @@ function aheadOf(shown: string, now: Date): number | undefined {
  */
 export function MeterImport({ collection }: { collection: () => Promise<EddyCollections['glucose']> }) {
   const { t, i18n } = useLingui();
+  const clock = useClock();
   const missing = bluetoothMissing();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [open, setOpen] = useState(false);
@@ -93,7 +95,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
 
   async function save() {
     if (!review || !plan) return;
-    const docs = plan.readings.map((r) => ({ _id: review.ids.get(r.sequence) ?? '', type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: r.recordedAt.toISOString() }));
+    const docs = plan.readings.map((r) => ({ _id: review.ids.get(r.sequence) ?? '', type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: r.recordedAt.toISOString(), utcOffsetMinutes: r.utcOffsetMinutes }));
     const result = await collection()
       .then((c) => c.bulkInsert(docs))
       .catch((err: unknown) => log.error('Saving the meter readings failed', err));
@@ -118,7 +120,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
     return t`The meter refused to send its records (${result}).`;
   }
 
-  const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = clock.dateTime;
   const minutes = (ms: number) => i18n.number(Math.abs(ms) / MINUTE);
   const reasonText = (r: SkipReason): string => {
     switch (r.kind) {
@@ -230,7 +232,7 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
                   <tbody>
                     {plan.readings.map((r) => (
                       <tr key={r.sequence}>
-                        <td>{when.format(r.recordedAt)}</td>
+                        <td>{when.format(r.recordedAt, r.utcOffsetMinutes)}</td>
                         <td>
                           {formatGlucose({ value: r.value, unit: r.unit, enteredValue: r.enteredValue }, r.unit, i18n.locale)} {r.unit}
                         </td>

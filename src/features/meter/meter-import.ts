@@ -3,6 +3,7 @@
 // deciding what each record becomes (planImport, pure): a reading with its own time, value as
 // measured and meal tag, or a record skipped with the reason shown to the patient.
 import { isInTheFuture } from '../../../schemas/common.ts';
+import { deviceUtcOffset } from '../../lib/dates.ts';
 import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, mgDlOf, type EntryUnit, type GlucoseType } from '../../../schemas/glucose.ts';
 import {
   CONTROL_SOLUTION_LOCATION,
@@ -146,6 +147,12 @@ export interface PlannedReading {
   unit: EntryUnit;
   enteredValue: number;
   recordedAt: Date;
+  /**
+   * The UTC offset of the clock the meter's time was read on (this device's at that instant, minutes
+   * east of UTC): the meter shows a local time without its zone, and the import places it on this
+   * device's zone (meterInstant).
+   */
+  utcOffsetMinutes: number;
   /** The meter said "before a meal"; the reading is Fasting only if the patient said so. */
   preprandial: boolean;
 }
@@ -216,7 +223,14 @@ export function planImport(records: Pick<FetchedRecords, 'measurements' | 'conte
         continue;
       }
       const context = records.contexts.get(m.sequence);
-      plan.readings.push({ sequence: m.sequence, type: typeOf(context, opts.preprandialIsFasting), ...measured, recordedAt: at, preprandial: context?.meal === 'preprandial' });
+      plan.readings.push({
+        sequence: m.sequence,
+        type: typeOf(context, opts.preprandialIsFasting),
+        ...measured,
+        recordedAt: at,
+        utcOffsetMinutes: deviceUtcOffset(at),
+        preprandial: context?.meal === 'preprandial',
+      });
     }
   }
   return plan;

@@ -20,7 +20,7 @@ export function GlucometerAlerts({ profile }: { profile: ProfileDocument }) {
   const today = localIsoDate(new Date());
   const days = sortDays(profile.glucometerAlerts);
   const removingLabel = removing !== undefined ? dayLabel(removing) : '';
-  const saved = (text: string) => runtime.notify({ type: 'success', text });
+  const saved = runtime.notifySaved;
 
   async function remove(day: string) {
     setRemoving(undefined);

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground, log } from '../../../sync/log.ts';
+import { useClock } from '../../lib/clock.tsx';
 import { checkMealTimings, MEALS, type Meal, type MealTimeProblem, type MealTimings } from './meal-timings.ts';
 import type { ProfileDocument } from './use-profile.ts';
 
@@ -10,6 +11,7 @@ import type { ProfileDocument } from './use-profile.ts';
  */
 export function MealTimingsForm({ profile, onSaved }: { profile: ProfileDocument; onSaved: (text: string) => void }) {
   const { t } = useLingui();
+  const clock = useClock();
   // Until the patient edits, the form shows what is stored, so a pull that changes it is seen.
   const [draft, setDraft] = useState<MealTimings | undefined>();
   const [problems, setProblems] = useState<Partial<Record<Meal, MealTimeProblem>>>({});
@@ -55,6 +57,14 @@ export function MealTimingsForm({ profile, onSaved }: { profile: ProfileDocument
       <p className="field-hint">
         <Trans>Eddy sends your meal-time reminders at these times.</Trans>
       </p>
+      {/* The server sends them on the profile's clock: said when this device's is another. */}
+      {clock.differs && clock.profileZone && (
+        <p className="field-hint" data-testid="meal-times-zone">
+          <Trans>
+            These times are on your profile’s clock ({{ profileZone: clock.profileZone }}), not this device’s ({{ deviceZone: clock.deviceZone }}).
+          </Trans>
+        </p>
+      )}
       <div className="meal-times">
         {MEALS.map((meal) => {
           const problem = problems[meal];

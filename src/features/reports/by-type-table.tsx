@@ -1,20 +1,17 @@
 import { Trans } from '@lingui/react/macro';
 import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
+import type { GlucoseValue } from '../../../schemas/report/judgement.ts';
 import type { GlucoseSummary, ReportModel } from '../../../schemas/report/types.ts';
-import type { ReportFormat } from './use-report-format.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /** Every statistic per meal tag and overall; '–' where there is nothing to compute from. */
 export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: ReportFormat; labels: Record<GlucoseType | 'overall', string> }) {
-  const g = (v: number | null) => (v === null ? '–' : f.glucose(v));
-  const pct = (v: number | null) => (v === null ? '–' : f.percent(v));
+  const g = (v: GlucoseValue | number | null) => (v === null ? '–' : f.glucose(v));
   const rows: { key: string; label: string; s: GlucoseSummary }[] = [
     ...GLUCOSE_TYPES.map((type) => ({ key: type, label: labels[type], s: model.byType[type] })),
     { key: 'overall', label: labels.overall, s: model.overall },
   ];
-  const fastingLow = f.glucose(80);
-  const fastingHigh = f.glucose(130);
-  const low = f.glucose(70);
-  const high = f.glucose(180);
+  const low = f.edge(f.edges.low);
   return (
     <section className="card" aria-labelledby="report-bytype-title">
       <h2 id="report-bytype-title">
@@ -58,7 +55,7 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
                 <Trans>Below {low}</Trans>
               </th>
               <th scope="col">
-                <Trans>Below {{ veryLow: f.glucose(54) }}</Trans>
+                <Trans>Below {{ veryLow: f.edge(f.edges.veryLow) }}</Trans>
               </th>
             </tr>
           </thead>
@@ -69,11 +66,11 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
                 <td>{f.whole(s.count)}</td>
                 <td>{g(s.mean)}</td>
                 <td>{g(s.median)}</td>
-                <td>{g(s.sd)}</td>
-                <td>{pct(s.cv)}</td>
+                <td>{f.sd(s.sd)}</td>
+                <td>{f.cv(s.cv)}</td>
                 <td>{g(s.min)}</td>
                 <td>{g(s.max)}</td>
-                <td>{pct(s.inTarget.percent)}</td>
+                <td>{f.share(s.inTarget.percent)}</td>
                 <td>{f.whole(s.lows.below70)}</td>
                 <td>{f.whole(s.lows.below54)}</td>
               </tr>
@@ -82,10 +79,8 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
         </table>
       </div>
       <p className="field-hint">
-        <Trans>
-          Values in {{ unit: f.unit }}. Targets: fasting {fastingLow}–{fastingHigh}; after a meal below {high}; random and all readings {low}–{high}. SD and CV need at
-          least 30 readings.
-        </Trans>
+        {f.targetsDefinition()}{' '}
+        <Trans>All readings: each against the target of its own tag. SD and CV need at least 30 readings.</Trans>
       </p>
     </section>
   );

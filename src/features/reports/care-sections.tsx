@@ -1,11 +1,11 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { CONSENSUS, labSeriesDecimals } from '../../../schemas/report/statistics.ts';
+import { labSeriesDecimals } from '../../../schemas/report/statistics.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { DoseText } from '../../components/dose-text.tsx';
-import type { ReportFormat } from './use-report-format.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /** Doses marked taken against the doses the reminders expected, per medicine. */
 export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFormat }) {
@@ -47,7 +47,7 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
                     <span className="report-bar" aria-hidden>
                       <span style={{ inlineSize: `${Math.min(100, a.percent ?? 0)}%` }} />
                     </span>
-                    {a.percent === null ? '–' : f.percent(a.percent)}
+                    {f.share(a.percent)}
                   </td>
                 </tr>
               ))}
@@ -64,7 +64,7 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
 
 /** Every low of the period with its time, value and tag, and the symptoms reported that day (issue 16). */
 export function LowsSection({ model, f, labels }: { model: ReportModel; f: ReportFormat; labels: Record<GlucoseType, string> }) {
-  const low = f.glucose(CONSENSUS.low);
+  const low = f.edge(f.edges.low);
   return (
     <section className="card" aria-labelledby="report-lows-title">
       <h2 id="report-lows-title">

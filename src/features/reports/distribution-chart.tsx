@@ -1,8 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { roundPercents } from '../../../schemas/report/statistics.ts';
 import type { GlucoseSummary } from '../../../schemas/report/types.ts';
 import { BAND_COLOURS, BAND_ORDER, bandEdges, type BandKey } from './bands.ts';
-import type { ReportFormat } from './use-report-format.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /**
  * Share of readings in each consensus band: one stacked bar (the picture clinicians know from
@@ -19,8 +18,6 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
     veryHigh: t`Very high`,
   };
   const top = [...BAND_ORDER].reverse();
-  // Whole percentages that add up to 100, as the PDF prints them.
-  const shares = roundPercents(Object.fromEntries(BAND_ORDER.map((b) => [b, summary.bands[b].percent])) as Record<BandKey, number | null>);
   return (
     <section className="card report-chart" aria-labelledby="report-distribution-title">
       <h2 id="report-distribution-title">
@@ -62,7 +59,6 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
             <tbody>
               {top.map((band) => {
                 const { count, percent } = summary.bands[band];
-                const shown = shares[band];
                 return (
                   <tr key={band} data-band={band}>
                     <th scope="row">
@@ -76,7 +72,7 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
                       <span className="report-bar" aria-hidden>
                         <span style={{ inlineSize: `${percent ?? 0}%`, background: BAND_COLOURS[band] }} />
                       </span>
-                      {shown === null ? '–' : f.percent(shown)}
+                      {f.share(percent)}
                     </td>
                     <td>{f.whole(count)}</td>
                   </tr>
@@ -86,8 +82,8 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
           </table>
           <p className="field-hint">
             <Trans>
-              Consensus goals: more than 70% in range; less than 4% below {{ low: f.glucose(70) }} and less than 1% below {{ veryLow: f.glucose(54) }}; less than 25% above{' '}
-              {{ high: f.glucose(180) }} and less than 5% above {{ veryHigh: f.glucose(250) }}.
+              Consensus goals: more than 70% in range; less than 4% below {{ low: f.edge(f.edges.low) }} and less than 1% below {{ veryLow: f.edge(f.edges.veryLow) }}; less than 25%
+              above {{ high: f.edge(f.edges.high) }} and less than 5% above {{ veryHigh: f.edge(f.edges.veryHigh) }}.
             </Trans>
           </p>
         </>

@@ -42,7 +42,7 @@ afterEach(() => {
   FakeWorker.last = undefined;
 });
 
-const request = (): PdfRequest => ({ model: buildReport(fixtureInput()), locale: 'en', unit: 'mg/dL', messages: {} });
+const request = (): PdfRequest => ({ model: buildReport(fixtureInput(), 'mg/dL'), locale: 'en', messages: {} });
 
 describe('generatePdf', () => {
   it('starts a module worker, sends the job once it is ready, reports progress and resolves with the bytes', async () => {

@@ -2,9 +2,10 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from '../../../schemas/report/a1c.ts';
 import { MIN_READINGS_FOR_VARIABILITY } from '../../../schemas/report/statistics.ts';
+import { PDF_LABELS } from '../../../schemas/report/labels.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
-import { toDisplay } from '../../lib/units.ts';
-import type { ReportFormat } from './use-report-format.ts';
+import { toUnit as toShown } from '../../../schemas/report/units.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 function Figure({ label, value, testId, children }: { label: ReactNode; value: ReactNode; testId: string; children?: ReactNode }) {
   return (
@@ -40,8 +41,8 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
       : t`Not shown: fewer than ${MIN_READINGS_FOR_ESTIMATE} readings in this period, too few for a reliable estimate.`;
   const a1c = model.latestHbA1c;
   const end = f.day(model.input.range.to);
-  const low = f.glucose(70);
-  const veryLow = f.glucose(54);
+  const low = f.edge(f.edges.low);
+  const veryLow = f.edge(f.edges.veryLow);
   const previousSays = (what: string) => (
     <span className="report-previous">
       <Trans>Before: {what}</Trans>
@@ -65,12 +66,12 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
               ? t`no readings`
               : o.mean === null
                 ? f.glucose(p.mean)
-                : `${f.glucose(p.mean)} (${signed(toDisplay(o.mean, f.unit) - toDisplay(p.mean, f.unit), (v) => f.decimal(v))})`,
+                : `${f.glucose(p.mean)} (${signed(toShown(o.mean, f.unit) - toShown(p.mean, f.unit), (v) => f.decimal(v))})`,
           )}
         </Figure>
-        <Figure label={<Trans>Readings in range ({low}–{{ high: f.glucose(180) }})</Trans>} value={tir === null ? dash : f.percent(tir)} testId="report-tir">
+        <Figure label={<Trans>Readings in range ({low}–{{ high: f.edge(f.edges.high) }})</Trans>} value={f.share(tir)} testId="report-tir">
           {previousSays(
-            prevTir === null ? t`no readings` : tir === null ? f.percent(prevTir) : `${f.percent(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${{ change: f.whole(v) }} points`)})`,
+            prevTir === null ? t`no readings` : tir === null ? f.share(prevTir) : `${f.share(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${{ change: f.whole(v) }} points`)})`,
           )}
         </Figure>
         <Figure label={<Trans>Lows (below {low})</Trans>} value={f.whole(o.lows.below70)} testId="report-lows">
@@ -97,6 +98,7 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
               <Trans>eA1c (ADAG): {{ eA1c: model.eA1c.value === null ? dash : f.a1c(model.eA1c.value) }}</Trans>
             </span>
           )}
+          <span className="report-figure-note">{f.t(PDF_LABELS.gmiCgm)}</span>
           <span className="report-previous">
             {a1c ? (
               <Trans>
@@ -107,13 +109,13 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
             )}
           </span>
         </Figure>
-        <Figure label={<Trans>Variability (CV)</Trans>} value={o.cv === null ? dash : f.percent(o.cv)} testId="report-cv">
+        <Figure label={<Trans>Variability (CV)</Trans>} value={f.cv(o.cv)} testId="report-cv">
           <span className="report-figure-note">
             {o.sd === null ? (
               <Trans>Not shown: needs at least {MIN_READINGS_FOR_VARIABILITY} readings.</Trans>
             ) : (
               <Trans>
-                SD {{ sd: f.glucose(o.sd) }} {{ unit: f.unit }}; the goal is a CV of 36% or less.
+                SD {{ sd: f.sd(o.sd) }} {{ unit: f.unit }}; the goal is a CV of 36% or less.
               </Trans>
             )}
           </span>

@@ -23,7 +23,7 @@ export function PatientReport({ renderTrend }: { renderTrend?: (props: TrendProp
   const [fallback, setFallback] = useState(() => presetRange(DEFAULT_REPORT_DAYS, today));
   if (!chosen && fallback.to !== today) setFallback(presetRange(DEFAULT_REPORT_DAYS, today));
   const range = chosen ?? fallback;
-  const report = useLocalReport(db, profile, range);
+  const report = useLocalReport(db, profile, range, unit);
 
   return (
     <>
@@ -38,7 +38,7 @@ export function PatientReport({ renderTrend }: { renderTrend?: (props: TrendProp
           <Trans>Your data has not reached this device yet. Connect to the internet once, then try again.</Trans>
         </p>
       )}
-      {report.status === 'ready' && <ReportView model={report.model} unit={unit} downloads={['pdf', 'csv']} renderTrend={renderTrend} />}
+      {report.status === 'ready' && <ReportView model={report.model} downloads={['pdf', 'csv']} renderTrend={renderTrend} />}
     </>
   );
 }

@@ -2,12 +2,11 @@
 // structured-cloneable: the model is plain data, and the translations go over as the active
 // catalog's compiled messages, because a translate function cannot cross into a worker.
 import type { Messages } from '@lingui/core';
-import type { DisplayUnit, ReportModel } from '../../../schemas/report/types.ts';
+import type { ReportModel } from '../../../schemas/report/types.ts';
 
 export interface PdfRequest {
   model: ReportModel;
   locale: string;
-  unit: DisplayUnit;
   /** The active locale's compiled catalog (i18n.messages). */
   messages: Messages;
 }

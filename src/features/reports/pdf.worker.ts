@@ -8,7 +8,7 @@ import { loadPdfMake } from '../../../schemas/report/pdf-engine.ts';
 import { renderReportPdf } from '../../../schemas/report/pdf.ts';
 import { FontNotOnDevice, loadFontAsset } from './pdf-fonts.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
-import { reportTranslate } from './translate.ts';
+import { reportTranslate } from '../../lib/report-translate.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -20,13 +20,13 @@ const failed = (err: unknown, notOnDevice = err instanceof FontNotOnDevice) =>
 const engine = loadPdfMake();
 
 self.onmessage = async (event: MessageEvent<PdfRequest>) => {
-  const { model, locale, unit, messages } = event.data;
+  const { model, locale, messages } = event.data;
   try {
     // Loaded already (the page sends the job after 'ready').
     await engine;
     const i18n = setupI18n({ locale, messages: { [locale]: messages } });
     const onProgress = (fraction: number) => reply({ type: 'progress', fraction });
-    const pdf = await renderReportPdf(model, { locale, unit, translate: reportTranslate(i18n), onProgress, loadFont: loadFontAsset });
+    const pdf = await renderReportPdf(model, { locale, translate: reportTranslate(i18n), onProgress, loadFont: loadFontAsset });
     // The bytes may be a view on a larger buffer: hand over a buffer that holds exactly the file.
     const bytes = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength && pdf.buffer instanceof ArrayBuffer ? pdf.buffer : pdf.slice().buffer;
     reply({ type: 'done', pdf: bytes }, [bytes]);

@@ -5,11 +5,10 @@ import type { ReportModel } from '../../../schemas/report/types.ts';
 import { Icon } from '../../components/icon.tsx';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
 import { reportCsv, reportFileName } from '../../../schemas/report/csv.ts';
 import { downloadFile } from './download.ts';
 import { generatePdf, PdfCancelled, PdfNotOnDevice, type PdfTask } from './generate-pdf.ts';
-import { reportTranslate } from './translate.ts';
+import { reportTranslate } from '../../lib/report-translate.ts';
 
 export type ReportDownload = 'pdf' | 'csv' | 'fhir';
 
@@ -18,7 +17,7 @@ export type ReportDownload = 'pdf' | 'csv' | 'fhir';
  * say exactly what the screen says: the PDF in a worker with progress on the global loader, the CSV
  * at once, and the FHIR bundle, whose code loads only when a clinician asks for it.
  */
-export function ReportActions({ model, unit, downloads }: { model: ReportModel; unit: GlucoseUnit; downloads: readonly ReportDownload[] }) {
+export function ReportActions({ model, downloads }: { model: ReportModel; downloads: readonly ReportDownload[] }) {
   const { t, i18n } = useLingui();
   const [busy, setBusy] = useState<ReportDownload | undefined>();
 
@@ -32,7 +31,7 @@ export function ReportActions({ model, unit, downloads }: { model: ReportModel; 
       onCancel: () => task?.cancel(),
     });
     try {
-      task = generatePdf({ model, locale: i18n.locale, unit, messages: i18n.messages }, (progress) => loader.update(id, { progress }));
+      task = generatePdf({ model, locale: i18n.locale, messages: i18n.messages }, (progress) => loader.update(id, { progress }));
       const bytes = await task.result;
       downloadFile(bytes, 'application/pdf', reportFileName(model, 'pdf'));
       toast({ type: 'success', text: t`The PDF report is ready.` });
@@ -50,7 +49,7 @@ export function ReportActions({ model, unit, downloads }: { model: ReportModel; 
   }
 
   async function csv() {
-    downloadFile(reportCsv(model, { unit, translate: reportTranslate(i18n) }), 'text/csv;charset=utf-8', reportFileName(model, 'csv'));
+    downloadFile(reportCsv(model, { translate: reportTranslate(i18n) }), 'text/csv;charset=utf-8', reportFileName(model, 'csv'));
   }
 
   async function fhir() {

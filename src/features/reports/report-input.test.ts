@@ -14,13 +14,14 @@ const profile: ProfileDoc = {
   notificationTimings: { breakfast: '08:00', lunch: '13:30', dinner: '20:00' },
   glucometerAlerts: ['Monday', '2026-11-20'],
   mustChangePassword: false,
+  hospitalSettings: { identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1', urgentHighMgDl: 350, careContact: 'Ward 4, ext. 2210' },
 };
 
 const data: LocalReportData = {
   profile,
   readings: [
     { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 112, recordedAt: '2026-11-20T07:10:00.000Z', updatedAt: '2026-11-20T07:10:01.000Z' },
-    { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, recordedAt: '2026-11-20T14:10:00.000Z' },
+    { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, unit: 'mg/dL', enteredValue: 188.5, recordedAt: '2026-11-20T14:10:00.000Z' },
   ],
   medicines: [
     { _id: '0190a0b0-0000-7000-8000-000000000003', prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null, updatedAt: '2026-01-01T00:00:00.000Z' },
@@ -43,6 +44,7 @@ describe('RxDB documents → ReportInput', () => {
         name: 'Maria Lopez',
         hospNo: '100001',
         hospital: 'City General Hospital',
+        identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1',
         gender: 'female',
         age: 54,
         timeZone: 'Europe/Madrid',
@@ -51,8 +53,8 @@ describe('RxDB documents → ReportInput', () => {
       },
       range: { from: '2026-11-01', to: '2026-11-30' },
       readings: [
-        { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 112, recordedAt: '2026-11-20T07:10:00.000Z' },
-        { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, recordedAt: '2026-11-20T14:10:00.000Z' },
+        { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 112, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T07:10:00.000Z' },
+        { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, unit: 'mg/dL', enteredValue: 188.5, utcOffsetMinutes: null, recordedAt: '2026-11-20T14:10:00.000Z' },
       ],
       medicines: [
         { prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null },
@@ -71,13 +73,14 @@ describe('RxDB documents → ReportInput', () => {
     expect(JSON.stringify(input)).not.toContain('Calle 1');
   });
 
-  it('falls back to the device time zone and optional fields to null for a sparse profile', () => {
+  it('falls back to the device time zone and optional fields to null for a sparse profile (one stored before it carried the hospital settings)', () => {
     const sparse: ProfileDoc = { _id: 'profile', name: 'A', hospNum: '100009', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '19:00' }, glucometerAlerts: [] };
     const input = reportInputFromLocal({ ...data, profile: sparse }, { from: '2026-11-01', to: '2026-11-07' }, '2026-11-07T00:00:00.000Z');
     expect(input.patient).toEqual({
       name: 'A',
       hospNo: '100009',
       hospital: null,
+      identifierSystem: null,
       gender: null,
       age: null,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,

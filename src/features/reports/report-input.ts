@@ -48,6 +48,8 @@ export function reportInputFromLocal(data: LocalReportData, range: DateRange, ge
       name: p.name,
       hospNo: p.hospNum,
       hospital: p.hospital ?? null,
+      // A profile stored before it carried the hospital's settings has none until the next pull.
+      identifierSystem: p.hospitalSettings?.identifierSystem ?? null,
       gender: p.gender ?? null,
       age: p.age ?? null,
       timeZone: p.timeZone || deviceTimeZone(),
@@ -55,7 +57,7 @@ export function reportInputFromLocal(data: LocalReportData, range: DateRange, ge
       glucometerAlerts: [...p.glucometerAlerts],
     },
     range: { from: range.from, to: range.to },
-    readings: data.readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, recordedAt: r.recordedAt })),
+    readings: data.readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, unit: r.unit ?? null, enteredValue: r.enteredValue ?? null, recordedAt: r.recordedAt, utcOffsetMinutes: r.utcOffsetMinutes ?? null })),
     medicines: data.medicines.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate ?? null, endDate: m.endDate ?? null })),
     intakes: data.intakes.map((i) => ({ prescrNo: i.prescrNo, medicineName: i.medicineName, dose: i.dose, takenAt: i.takenAt })),
     symptoms: data.symptoms.map((s) => ({ symptom: s.symptom, recordedAt: s.recordedAt })),

@@ -22,7 +22,7 @@ const figure = (id: string) => screen.getByTestId(id).textContent ?? '';
 
 describe('report view', () => {
   it('shows buildReport numbers with the previous period and the A1c estimate beside the lab HbA1c', () => {
-    wrap(<ReportView model={buildReport(fixtureInput())} unit="mg/dL" downloads={['pdf', 'csv']} />);
+    wrap(<ReportView model={buildReport(fixtureInput(), 'mg/dL')} downloads={['pdf', 'csv']} />);
     expect(screen.getByRole('heading', { name: 'Asha Verma' })).toBeTruthy();
     expect(screen.getByTestId('report-hospno').textContent).toBe('H-2040');
     expect(figure('report-mean')).toBe('Average glucose (mg/dL)150Before: 200 (−50)');
@@ -32,10 +32,11 @@ describe('report view', () => {
     expect(figure('report-count')).toContain('42');
     expect(figure('report-gmi')).toContain('6.9%');
     expect(figure('report-gmi')).toMatch(/Latest lab HbA1c up to .+2026: 7\.4%/);
-    expect(figure('report-cv')).toContain('44%');
+    // CV with one decimal, as the PDF prints it: 43.7 % is never shown as 44 %.
+    expect(figure('report-cv')).toContain('43.7%');
     const overall = within(screen.getByTestId('report-by-type')).getByText('All readings').closest('tr');
-    // count, mean, median, SD, CV, min, max, in 70–180, below 70, below 54
-    expect([...(overall?.children ?? [])].map((c) => c.textContent)).toEqual(['All readings', '42', '150', '150', '66', '44%', '50', '250', '50%', '7', '7']);
+    // count, mean, median, SD, CV, min, max, in target (each by its own tag: 14 of 42), below 70, below 54
+    expect([...(overall?.children ?? [])].map((c) => c.textContent)).toEqual(['All readings', '42', '150', '150', '66', '43.7%', '50', '250', '33%', '7', '7']);
     expect(screen.getByRole('button', { name: 'Download PDF' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Download CSV' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Download FHIR bundle' })).toBeNull();
@@ -55,7 +56,7 @@ describe('report view', () => {
 
   it('says where the daily profile has too few readings to draw (issue 16)', () => {
     const input = fixtureInput();
-    wrap(<ReportView model={buildReport({ ...input, readings: input.readings.filter((r) => r.type !== 'Fasting' || r.recordedAt < '2026-03-04') })} unit="mg/dL" downloads={['pdf']} />);
+    wrap(<ReportView model={buildReport({ ...input, readings: input.readings.filter((r) => r.type !== 'Fasting' || r.recordedAt < '2026-03-04') }, 'mg/dL')} downloads={['pdf']} />);
     const fasting = screen.getByText('03:00–06:00').closest('tr');
     expect([...(fasting?.children ?? [])].map((c) => c.textContent)).toEqual(['03:00–06:00', '4', 'too few readings', '100', '140']);
   });
@@ -63,8 +64,8 @@ describe('report view', () => {
   it('says in words why the estimate is not shown, and converts to mmol/L', () => {
     const input = fixtureInput();
     // Two weeks become one: 21 readings, fewer than the 30 an estimate needs.
-    const model = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-07' } });
-    wrap(<ReportView model={model} unit="mmol/L" downloads={['pdf', 'fhir']} />);
+    const model = buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-07' } }, 'mmol/L');
+    wrap(<ReportView model={model} downloads={['pdf', 'fhir']} />);
     expect(figure('report-gmi')).toContain('Not shown: fewer than 30 readings');
     expect(figure('report-cv')).toContain('needs at least 30 readings');
     expect(figure('report-mean')).toContain('Average glucose (mmol/L)');

@@ -2,14 +2,15 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
 import type { ReportModel } from '../../../schemas/report/types.ts';
+import { shownGlucose } from '../../../schemas/report/judgement.ts';
 import { toDisplay } from '../../lib/units.ts';
 import { TYPE_COLOURS } from './bands.ts';
 import { MIN_PROFILE_READINGS, PROFILE_BAND_HOURS, timeOfDayProfile } from '../../../schemas/report/statistics.ts';
-import type { ReportFormat } from './use-report-format.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 const HEIGHT = 240;
 const PAD = { top: 12, right: 12, bottom: 28, left: 44 };
-/** The consensus target range, mg/dL, shaded behind the readings. */
+/** The consensus range ("in range"), mg/dL, shaded behind the readings. */
 const TARGET = { low: 70, high: 180 } as const;
 
 /** The element's width, kept current, so the SVG is drawn at real pixels (text stays readable). */
@@ -38,7 +39,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
   const hourFmt = useMemo(() => new Intl.DateTimeFormat(f.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }), [f.locale]);
   const clock = (hour: number) => hourFmt.format(Date.UTC(2000, 0, 1, hour));
 
-  const yMax = Math.max(toDisplay(300, f.unit), ...points.map((p) => toDisplay(p.value, f.unit))) * 1.05;
+  const yMax = Math.max(toDisplay(300, f.unit), ...points.map((p) => shownGlucose(p, f.unit).value)) * 1.05;
   const plotW = Math.max(0, width - PAD.left - PAD.right);
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const x = (hour: number) => PAD.left + (hour / 24) * plotW;
@@ -82,7 +83,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                   </g>
                 ))}
                 {points.map((p) => (
-                  <circle key={p.id} cx={x(p.minutes / 60)} cy={y(toDisplay(p.value, f.unit))} r={3.5} fill={TYPE_COLOURS[p.type]} fillOpacity={0.75} />
+                  <circle key={p.id} cx={x(p.minutes / 60)} cy={y(shownGlucose(p, f.unit).value)} r={3.5} fill={TYPE_COLOURS[p.type]} fillOpacity={0.75} />
                 ))}
                 {blocks.map((b) =>
                   b.median === null || b.q1 === null || b.q3 === null ? (
@@ -110,7 +111,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
             <li>
               <span className="report-swatch report-swatch--band" />{' '}
               <Trans>
-                Target {{ low: f.glucose(TARGET.low) }}–{{ high: f.glucose(TARGET.high) }} {{ unit: f.unit }}
+                In range {{ low: f.edge(f.edges.low) }}–{{ high: f.edge(f.edges.high) }} {{ unit: f.unit }}
               </Trans>
             </li>
           </ul>

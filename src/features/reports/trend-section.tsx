@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
 import type { LoggedValue, ReportModel } from '../../../schemas/report/types.ts';
 import type { GlucoseUnit } from '../../lib/units.ts';
-import type { ReportFormat } from './use-report-format.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /** What a trend chart needs: the period's readings and its first and last instant (ms). */
 export interface TrendProps {
@@ -36,13 +36,13 @@ export function TrendSection({
   const { t } = useLingui();
   const { from, to } = model.input.range;
   const o = model.overall;
-  const low = f.glucose(70);
-  const high = f.glucose(180);
-  const percent = o.bands.inRange.percent === null ? '–' : f.percent(o.bands.inRange.percent);
+  const low = f.edge(f.edges.low);
+  const high = f.edge(f.edges.high);
+  const percent = f.share(o.bands.inRange.percent);
   const summary =
     o.count === 0
       ? t`No readings in this period.`
-      : t`${{ count: o.count }} readings from ${{ from: f.day(from) }} to ${{ to: f.day(to) }}; ${percent} within the target range ${low}–${high} ${{ unit: f.unit }}.`;
+      : t`${{ count: o.count }} readings from ${{ from: f.day(from) }} to ${{ to: f.day(to) }}; ${percent} in range (${low}–${high} ${{ unit: f.unit }}).`;
   const days = model.logbook.filter((d) => d.fasting.length + d.postprandial.length + d.random.length > 0);
   const list = (values: LoggedValue[]) => values.map((v) => f.glucose(v)).join(', ');
   return (
@@ -64,7 +64,7 @@ export function TrendSection({
           })}
           <p className="field-hint">
             <Trans>
-              The shaded band is the target range, {low}–{high} {{ unit: f.unit }}.
+              The shaded band is the range, {low}–{high} {{ unit: f.unit }}.
             </Trans>
           </p>
         </>

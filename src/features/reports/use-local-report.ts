@@ -4,6 +4,7 @@ import type { ReportModel } from '../../../schemas/report/types.ts';
 import { PROFILE_ID, type Appointment, type GlucoseReading, type LabTest, type Medicine, type MedicineIntake, type ProfileDoc, type Symptom } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
+import type { GlucoseUnit } from '../../lib/units.ts';
 import type { DateRange } from './range.ts';
 import { queryWindow, reportInputFromLocal } from './report-input.ts';
 
@@ -21,7 +22,7 @@ export function useProfileDoc(db: EddyDatabase | undefined): ProfileDoc | null |
  * decrypted; lab tests and medicines are few and are read whole (a result before the range is the
  * "before" of the latest one).
  */
-export function useLocalReport(db: EddyDatabase | undefined, profile: ProfileDoc | null | undefined, range: DateRange): LocalReport {
+export function useLocalReport(db: EddyDatabase | undefined, profile: ProfileDoc | null | undefined, range: DateRange, unit: GlucoseUnit): LocalReport {
   const { since, until } = queryWindow(range);
   const between = (field: string) => ({ [field]: { $gte: since, $lt: until } });
   const readings = useLiveDocs<GlucoseReading>(db, (d) => d.glucose.find({ selector: between('recordedAt') }), [since, until]);
@@ -35,6 +36,6 @@ export function useLocalReport(db: EddyDatabase | undefined, profile: ProfileDoc
     if (profile === null) return { status: 'no-profile' };
     if (!profile || !readings || !intakes || !symptoms || !appointments || !labTests || !medicines) return { status: 'loading' };
     const input = reportInputFromLocal({ profile, readings, medicines, intakes, symptoms, labTests, appointments }, range, new Date().toISOString());
-    return { status: 'ready', model: buildReport(input) };
-  }, [profile, readings, intakes, symptoms, appointments, labTests, medicines, range]);
+    return { status: 'ready', model: buildReport(input, unit) };
+  }, [profile, readings, intakes, symptoms, appointments, labTests, medicines, range, unit]);
 }

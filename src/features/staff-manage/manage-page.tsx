@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { AuditLog } from './audit-log.tsx';
 import { DoctorTokens } from './doctor-tokens.tsx';
+import { HospitalSettings } from './hospital-settings.tsx';
 import { PatientCreate } from './patient-create.tsx';
 import { PatientLookup } from './patient-lookup.tsx';
 import { useStaffMember } from './use-staff.ts';
@@ -50,13 +51,15 @@ export function ManagePage() {
       <h1>
         <Trans>Manage patients and doctors</Trans>
       </h1>
-      {/* Finding and managing a patient across the width; below it, from 1100 px, a new patient and
-          the doctors' tokens side by side (forms of about the same length). With the short lookup
-          in a column of its own, half the page stood empty beside the new-patient form. */}
+      {/* Finding and managing a patient across the width; below it, from 1100 px, a new patient with
+          the hospital settings under it, and the doctors' tokens, side by side (columns of about the
+          same length). With the short lookup in a column of its own, half the page stood empty
+          beside the new-patient form. */}
       <PatientLookup key={chosen ?? ''} chosen={chosen} onChoose={setChosen} />
       <div className="sm-columns">
         <div className="sm-stack">
           <PatientCreate hospitals={staff.hospitals} onCreated={setChosen} />
+          <HospitalSettings />
         </div>
         <div className="sm-stack">
           <DoctorTokens hospitals={staff.hospitals} />

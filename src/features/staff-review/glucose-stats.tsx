@@ -1,37 +1,23 @@
-import { Trans, useLingui } from '@lingui/react/macro';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
-import { ADA_TARGETS, CONSENSUS, glucoseSummary, type SummaryReading } from '../../../schemas/report/statistics.ts';
-import { useFormat } from './format.ts';
-import type { ReviewGlucose } from './types.ts';
+import { Trans } from '@lingui/react/macro';
+import { GLUCOSE_TYPES } from '../../../schemas/glucose.ts';
+import { PDF_LABELS, TYPE_LABELS } from '../../../schemas/report/labels.ts';
+import type { GlucoseSummary, ReportModel } from '../../../schemas/report/types.ts';
+import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /**
- * The core's statistics (schemas/report/statistics.ts, the same as the report's). Each reading is
- * judged by its own type's ADA target, so "All readings" is the share on target whatever the tag.
- * The page gives the readings of the review's one period and names it (issue 16); readings a day
- * are not shown.
+ * The review's statistics per meal tag and overall, read from the same report model as the summary
+ * above it, the web report and the PDF (buildReport over the review's one period), so every figure
+ * and name is theirs: "In range" is the consensus range's share, "In target" each reading against
+ * its own tag's target, the overall row included.
  */
-const stats = (readings: readonly SummaryReading[]) => {
-  const s = glucoseSummary(readings, 1);
-  return { count: s.count, mean: s.mean, inTargetPercent: s.inOwnTarget.percent, below70: s.lows.below70, below54: s.lows.below54 };
-};
-
-/** Count, mean, time in target and lows per reading type and overall. */
-export function GlucoseStatsCard({ glucose, period }: { glucose: ReviewGlucose; period?: string | undefined }) {
-  const { t } = useLingui();
-  const f = useFormat();
-  const unit = useGlucoseUnit();
-  const g = (mgdl: number) => formatGlucose(mgdl, unit, f.locale);
-  const rows = [
-    { key: 'Fasting', label: t`Fasting`, stats: stats(glucose.fasting) },
-    { key: 'Postprandial', label: t`Postprandial`, stats: stats(glucose.postprandial) },
-    { key: 'Random', label: t`Random`, stats: stats(glucose.random) },
-    { key: 'all', label: t`All readings`, stats: stats([...glucose.fasting, ...glucose.postprandial, ...glucose.random]) },
+export function GlucoseStatsCard({ model, f, period }: { model: ReportModel; f: ReportFormat; period?: string | undefined }) {
+  const rows: { key: string; label: string; s: GlucoseSummary }[] = [
+    ...GLUCOSE_TYPES.map((type) => ({ key: type, label: f.t(TYPE_LABELS[type]), s: model.byType[type] })),
+    { key: 'all', label: f.t(PDF_LABELS.overall), s: model.overall },
   ];
-  const fastingLow = g(ADA_TARGETS.Fasting.min);
-  const fastingHigh = g(ADA_TARGETS.Fasting.max);
-  const low = g(ADA_TARGETS.Random.min);
-  const high = g(ADA_TARGETS.Random.max);
-  const low54 = g(CONSENSUS.veryLow);
+  const low = f.edge(f.edges.low);
+  const high = f.edge(f.edges.high);
+  const veryLow = f.edge(f.edges.veryLow);
   return (
     <section className="card" aria-labelledby="review-stats">
       <h2 id="review-stats">{period ? <Trans>Glucose statistics, {period}</Trans> : <Trans>Glucose statistics</Trans>}</h2>
@@ -46,37 +32,39 @@ export function GlucoseStatsCard({ glucose, period }: { glucose: ReviewGlucose; 
                 <Trans>Readings</Trans>
               </th>
               <th scope="col">
-                <Trans>Mean ({unit})</Trans>
+                <Trans>Mean ({{ unit: f.unit }})</Trans>
               </th>
               <th scope="col">
-                <Trans>In target</Trans>
+                <Trans>
+                  In range ({low}–{high})
+                </Trans>
               </th>
+              <th scope="col">{f.t(PDF_LABELS.inTarget)}</th>
               <th scope="col">
                 <Trans>Below {low}</Trans>
               </th>
               <th scope="col">
-                <Trans>Below {low54}</Trans>
+                <Trans>Below {veryLow}</Trans>
               </th>
             </tr>
           </thead>
           <tbody>
-            {rows.map(({ key, label, stats }) => (
-              <tr key={key} className={key === 'all' ? 'review-table-total' : undefined}>
+            {rows.map(({ key, label, s }) => (
+              <tr key={key} className={key === 'all' ? 'review-table-total' : undefined} data-type={key}>
                 <th scope="row">{label}</th>
-                <td>{f.number(stats.count)}</td>
-                <td>{stats.mean === null ? '–' : g(stats.mean)}</td>
-                <td>{stats.inTargetPercent === null ? '–' : f.percent(stats.inTargetPercent)}</td>
-                <td>{f.number(stats.below70)}</td>
-                <td>{f.number(stats.below54)}</td>
+                <td>{f.whole(s.count)}</td>
+                <td>{s.mean === null ? '–' : f.glucose(s.mean)}</td>
+                <td>{f.share(s.bands.inRange.percent)}</td>
+                <td>{f.share(s.inTarget.percent)}</td>
+                <td>{f.whole(s.lows.below70)}</td>
+                <td>{f.whole(s.lows.below54)}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
       <p className="muted">
-        <Trans>
-          Target: fasting {fastingLow}–{fastingHigh} {unit}; after a meal {low} to below {high} {unit}; random {low}–{high} {unit}.
-        </Trans>
+        {f.targetsDefinition()} <Trans>All readings: each against the target of its own tag.</Trans>
       </p>
     </section>
   );

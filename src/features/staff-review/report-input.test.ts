@@ -14,6 +14,7 @@ const bundle: ReviewBundle = {
     notificationTimings: { breakfast: '08:00', lunch: '13:30', dinner: '20:00' },
     glucometerAlerts: ['Monday'],
     lastSyncAt: '2026-11-30T10:00:00.000Z',
+    hospitalSettings: { identifierSystem: 'https://fhir.example-hospital.org/hospital-numbers', urgentHighMgDl: 400, careContact: null },
   },
   glucose: {
     fasting: [{ _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 101, recordedAt: '2026-11-20T07:00:00.000Z', updatedAt: '2026-11-20T07:00:00.000Z' }],
@@ -42,6 +43,7 @@ describe('ReviewBundle → ReportInput', () => {
       name: 'Maria Lopez',
       hospNo: '100001',
       hospital: 'City General Hospital',
+      identifierSystem: 'https://fhir.example-hospital.org/hospital-numbers',
       gender: 'female',
       age: 54,
       timeZone: 'Europe/Madrid',
@@ -51,9 +53,9 @@ describe('ReviewBundle → ReportInput', () => {
     expect(input.range).toEqual({ from: '2026-11-01', to: '2026-11-30' });
     expect(input.generatedAt).toBe('2026-11-30T18:00:00.000Z');
     expect(input.readings).toEqual([
-      { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 101, recordedAt: '2026-11-20T07:00:00.000Z' },
-      { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 172, recordedAt: '2026-11-20T14:00:00.000Z' },
-      { _id: '0190a0b0-0000-7000-8000-000000000003', type: 'Random', value: 65, recordedAt: '2026-11-21T22:00:00.000Z' },
+      { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 101, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T07:00:00.000Z' },
+      { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 172, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T14:00:00.000Z' },
+      { _id: '0190a0b0-0000-7000-8000-000000000003', type: 'Random', value: 65, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-21T22:00:00.000Z' },
     ]);
     expect(input.medicines).toEqual([{ prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null }]);
     expect(input.symptoms).toEqual([{ symptom: 'Thirst', recordedAt: '2026-11-21T09:00:00.000Z' }]);
@@ -83,6 +85,7 @@ describe('ReviewBundle → ReportInput', () => {
       name: 'B',
       hospNo: '100001',
       hospital: null,
+      identifierSystem: null,
       gender: null,
       age: null,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,

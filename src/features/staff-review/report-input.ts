@@ -19,6 +19,9 @@ export function reportInputFromReview(bundle: ReviewBundle, range: { from: strin
       name: p.name,
       hospNo: p.hospNum || bundle.hospNo,
       hospital: p.hospital ?? null,
+      // Without it the FHIR export is refused: an offline copy saved before the profile carried it
+      // gets it when the patient is next opened online.
+      identifierSystem: p.hospitalSettings?.identifierSystem ?? null,
       gender: p.gender ?? null,
       age: p.age ?? null,
       timeZone: reviewTimeZone(bundle),
@@ -26,7 +29,7 @@ export function reportInputFromReview(bundle: ReviewBundle, range: { from: strin
       glucometerAlerts: p.glucometerAlerts ?? null,
     },
     range: { from: range.from, to: range.to },
-    readings: readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, recordedAt: r.recordedAt })),
+    readings: readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, unit: r.unit ?? null, enteredValue: r.enteredValue ?? null, recordedAt: r.recordedAt, utcOffsetMinutes: r.utcOffsetMinutes ?? null })),
     medicines: bundle.prescriptions.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate ?? null, endDate: m.endDate ?? null })),
     intakes: bundle.doses.map((d) => {
       const prescription = prescriptions.get(d.prescrNo);

@@ -16,6 +16,8 @@ export interface ReviewProfile {
   notificationTimings?: Partial<Record<'breakfast' | 'lunch' | 'dinner', string>> | null;
   glucometerAlerts?: string[] | null;
   lastSyncAt?: string | null;
+  /** The patient's hospital's settings (its identifier system for the FHIR export); absent in copies saved before. */
+  hospitalSettings?: { identifierSystem: string; urgentHighMgDl: number; careContact: string | null } | null;
 }
 
 export interface ReviewGlucose {

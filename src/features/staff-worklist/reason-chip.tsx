@@ -1,7 +1,7 @@
 import { Plural, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
 import type { WorklistReason } from './types.ts';
+import { useWorklistFormat } from './use-worklist-format.ts';
 
 /** How urgent each reason looks: a severe low in red, time below range in orange, the rest in amber. */
 const TONE: Record<WorklistReason['code'], 'danger' | 'warning' | 'notice'> = {
@@ -16,15 +16,13 @@ const TONE: Record<WorklistReason['code'], 'danger' | 'warning' | 'notice'> = {
 
 /** One reason as a short chip, in the interface's language and the staff member's glucose unit. */
 export function ReasonChip({ reason, days }: { reason: WorklistReason; days: number }) {
-  const { t, i18n } = useLingui();
-  const unit = useGlucoseUnit();
-  const g = (mgdl: number) => formatGlucose(mgdl, unit, i18n.locale);
-  const pct = (n: number) => new Intl.NumberFormat(i18n.locale, { style: 'percent', maximumFractionDigits: 1 }).format(n / 100);
+  const { t } = useLingui();
+  const { unit, glucose: g, severeLowest, percent: pct } = useWorklistFormat();
   const v = reason.value;
   let text: ReactNode;
   switch (reason.code) {
     case 'severe-low':
-      text = v === null ? t`Severe low` : t`Severe low: lowest ${{ lowest: g(v) }} ${unit}`;
+      text = v === null ? t`Severe low` : t`Severe low: lowest ${{ lowest: severeLowest(v) }} ${unit}`;
       break;
     case 'low-time':
       text = t`Below ${{ level: g(70) }} ${unit}: ${{ percent: pct(v ?? 0) }} of readings`;

@@ -7,7 +7,9 @@ import { staffReads } from '../../lib/staff-api.ts';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
 import { OpenReportButton } from '../../components/open-report-button.tsx';
+import { PriorityLine } from './priority-line.tsx';
 import { ReasonChip } from './reason-chip.tsx';
+import { useWorklistFormat } from './use-worklist-format.ts';
 import './staff-worklist.css';
 
 const PERIODS = [7, 14, 30, 90] as const;
@@ -15,10 +17,14 @@ const PAGE_SIZE = 20;
 
 /**
  * The hospital's patients who need staff first (GET /api/admin/worklist, issue 18): each with the
- * reasons as chips, most urgent first, and a way into the patient's report.
+ * reasons as chips, most urgent first, a line saying why the patient stands where they do, and a way
+ * into the patient's report.
  */
 export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (hospNo: string) => void }) {
   const { t, i18n } = useLingui();
+  const { unit, glucose } = useWorklistFormat();
+  const severe = glucose(54);
+  const low = glucose(70);
   const [days, setDays] = useState<number>(WORKLIST_DAYS.default);
   const [page, setPage] = useState(1);
   const [attempt, setAttempt] = useState(0);
@@ -61,7 +67,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
         </summary>
         <p>
           <Trans>
-            Patients with a severe low come first, then those with too much time below range, no readings for 3 days, too little time in range, missed doses, a rising mean and too few days with readings. Among equals, patients with more reasons come first, then the lower reading.
+            Patients are ordered by how much their figures weigh clinically, not by how many reasons they have. A severe low (below {severe} {unit}) comes first: more of them and lower ones first, each reading weighed by its risk of hypoglycaemia. Then readings below {low} {unit}: by how many more there are than the 4 % target allows, so one low among four readings weighs less than six among forty-five. Then no reading for 3 days or more (the longest first; a patient who never sent one counts from registration), too little time in range and missed doses (by how far they fall short, counted in readings and doses), and a rising mean (the largest rise first). Too few days with readings comes last and never lifts a patient above one whose figures are worse. Among equals the next reason decides, then the lower reading, then the name. The line under each patient’s reasons says what placed them.
           </Trans>
         </p>
         <p>
@@ -106,17 +112,20 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
                   <span className="worklist-name">{p.name}</span>
                   <span className="worklist-hospno">{p.hospNo}</span>
                 </div>
-                {p.reasons.length > 0 ? (
-                  <ul className="worklist-chips" aria-label={t`Reasons`}>
-                    {p.reasons.map((r) => (
-                      <ReasonChip key={r.code} reason={r} days={data.days} />
-                    ))}
-                  </ul>
-                ) : (
-                  <p className="worklist-fine">
-                    <Icon icon="mdi:check-circle" /> <Trans>Nothing to act on in this period</Trans>
-                  </p>
-                )}
+                <div className="worklist-reasons">
+                  {p.reasons.length > 0 ? (
+                    <ul className="worklist-chips" aria-label={t`Reasons`}>
+                      {p.reasons.map((r) => (
+                        <ReasonChip key={r.code} reason={r} days={data.days} />
+                      ))}
+                    </ul>
+                  ) : (
+                    <p className="worklist-fine">
+                      <Icon icon="mdi:check-circle" /> <Trans>Nothing to act on in this period</Trans>
+                    </p>
+                  )}
+                  <PriorityLine patient={p} days={data.days} />
+                </div>
                 <p className="muted worklist-when">
                   <Trans>
                     Last reading {{ lastReading: at(p.lastReadingAt) }} · last sync {{ lastSync: at(p.lastSyncAt) }}

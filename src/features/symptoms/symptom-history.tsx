@@ -3,6 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import { groupByDay, localDayKey } from './symptom-rules.ts';
 import './symptoms.css';
 
@@ -22,9 +23,9 @@ function useDayHeading(): (date: Date) => string {
 }
 
 export function SymptomHistory({ reports, onRemove }: { reports: Symptom[] | undefined; onRemove: (report: Symptom) => void }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const heading = useDayHeading();
-  const time = new Intl.DateTimeFormat(i18n.locale, { timeStyle: 'short' });
+  const time = useClock().time;
   return (
     <section className="card symptom-history" aria-labelledby="symptom-history-title" data-testid="symptom-history">
       <h2 id="symptom-history-title">
@@ -46,7 +47,7 @@ export function SymptomHistory({ reports, onRemove }: { reports: Symptom[] | und
               <h3 className="symptom-day-title">{title}</h3>
               <ul className="list">
                 {group.reports.map((r) => {
-                  const at = time.format(new Date(r.recordedAt));
+                  const at = time.format(r.recordedAt);
                   const symptom = r.symptom;
                   return (
                     <li key={r._id}>

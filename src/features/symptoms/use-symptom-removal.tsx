@@ -8,10 +8,12 @@ import { inBackground } from '../../../sync/log.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import { removeRecord } from '../../lib/db/remove.ts';
 
 export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined): { ask: (report: Symptom) => void; dialog: ReactNode } {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
+  const clock = useClock();
   const runtime = useRuntime();
   const [pending, setPending] = useState<Symptom | undefined>();
 
@@ -35,7 +37,7 @@ export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined)
     });
   }
 
-  const when = pending ? i18n.date(new Date(pending.recordedAt), { dateStyle: 'medium', timeStyle: 'short' }) : '';
+  const when = pending ? clock.dateTime.format(pending.recordedAt) : '';
   const symptom = pending?.symptom ?? '';
   const dialog = (
     <ConfirmDialog

@@ -4,21 +4,20 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { OutboxOp } from '../../../sync/outbox.ts';
 import { formatGlucose, GLUCOSE_UNITS, type GlucoseUnit } from '../../lib/units.ts';
-import { formatClockTime } from '../../lib/dates.ts';
+import { formatClockTime, type TimeFormat } from '../../lib/dates.ts';
 
 type Fields = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
-function when(i18n: I18n, iso: unknown): string {
-  const s = str(iso);
-  if (!s || Number.isNaN(Date.parse(s))) return '';
-  return new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(s));
-}
-
-/** The record a write (or a server copy, `fields`) is about, in the app's language. */
-export function describeRecord(i18n: I18n, collection: string, fields: Fields, unit: GlucoseUnit): string {
+/** The record a write (or a server copy, `fields`) is about, in the app's language; times as `dateTime` shows them. */
+export function describeRecord(i18n: I18n, collection: string, fields: Fields, unit: GlucoseUnit, dateTime: TimeFormat): string {
+  const when = (_: I18n, iso: unknown, takenAtOffset?: unknown): string => {
+    const s = str(iso);
+    if (!s || Number.isNaN(Date.parse(s))) return '';
+    return dateTime.format(s, num(takenAtOffset));
+  };
   const join = (...parts: (string | undefined)[]) => parts.filter((p) => p).join(', ');
   switch (collection) {
     case 'glucose': {
@@ -27,7 +26,7 @@ export function describeRecord(i18n: I18n, collection: string, fields: Fields, u
       const entered = num(fields['enteredValue']);
       const takenIn = GLUCOSE_UNITS.find((u) => u === fields['unit']);
       const reading = value !== undefined ? { value, unit: takenIn, enteredValue: entered } : undefined;
-      return join(i18n._(msg`Glucose reading`), reading ? `${formatGlucose(reading, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt']));
+      return join(i18n._(msg`Glucose reading`), reading ? `${formatGlucose(reading, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt'], fields['utcOffsetMinutes']));
     }
     case 'symptoms':
       return join(i18n._(msg`Symptom`), str(fields['symptom']), when(i18n, fields['recordedAt']));

@@ -4,6 +4,7 @@ import { inBackground, log } from '../../../sync/log.ts';
 import { discardRefused, keepMine, refusedRecords, retryRefused, type RefusedRecord } from '../../../sync/refusals.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { Icon } from '../../components/icon.tsx';
+import { useClock } from '../../lib/clock.tsx';
 import { useRuntime, useSyncStatus } from '../../lib/runtime-context.tsx';
 import { useGlucoseUnit } from '../../lib/units.ts';
 import { describeRecord, kindLabel } from './describe-write.ts';
@@ -74,6 +75,7 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
   const { i18n, t } = useLingui();
   const runtime = useRuntime();
   const unit = useGlucoseUnit();
+  const clock = useClock();
   const [busy, setBusy] = useState(false);
   const { refusal } = record;
   const op = refusal.op;
@@ -94,13 +96,13 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
   return (
     <li className="refused-item" data-testid="refused-item">
       <p>
-        <strong>{kindLabel(i18n, op)}:</strong> {describeRecord(i18n, op.collection, op.body, unit)}
+        <strong>{kindLabel(i18n, op)}:</strong> {describeRecord(i18n, op.collection, op.body, unit, clock.dateTime)}
       </p>
       <p className="error-text">{refusal.message || <Trans>The server did not accept this entry.</Trans>}</p>
       {refusal.status === 409 && (
         <p>
           {current && typeof current === 'object' ? (
-            <Trans>Now on the server: {{ serverValue: describeRecord(i18n, op.collection, current as Record<string, unknown>, unit) }}</Trans>
+            <Trans>Now on the server: {{ serverValue: describeRecord(i18n, op.collection, current as Record<string, unknown>, unit, clock.dateTime) }}</Trans>
           ) : (
             <Trans>It has been removed on the server.</Trans>
           )}

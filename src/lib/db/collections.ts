@@ -89,10 +89,13 @@ const ALWAYS_PLAIN = new Set(['_id', 'updatedAt', 'version']);
 
 /**
  * The collections' schema version. 1: documents carry the server's `version` (and doses their
- * meal slot); 2: glucose readings carry the unit and value as typed. Documents of an older version
- * are valid as they are (see migrationStrategies in database.ts).
+ * meal slot); 2: glucose readings carry the unit and value as typed; 3: the profile carries its
+ * hospital's settings (`hospitalSettings`, optional: a profile without them gets the defaults,
+ * schemas/user-profile.ts adviceSettingsOf, until the next pull brings them); 4: glucose readings
+ * carry the device's UTC offset when they were taken. Documents of an older version are valid as
+ * they are (see migrationStrategies in database.ts).
  */
-export const COLLECTION_SCHEMA_VERSION = 2;
+export const COLLECTION_SCHEMA_VERSION = 4;
 
 interface EntitySchema {
   readonly properties: Readonly<Record<string, object>>;

@@ -12,7 +12,9 @@ import {
   COLLECTION_SCHEMA_VERSION,
   eddyCollectionSchemas,
   type GlucoseReading,
+  type ProfileDoc,
 } from './collections.ts';
+import { adviceSettingsOf } from '../../../schemas/user-profile.ts';
 import { destroyEddyDatabase, migrationStrategies, openEddyDatabase, type EddyDatabase } from './database.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
 
@@ -229,6 +231,7 @@ async function fillEveryCollection(db: EddyDatabase): Promise<Record<string, unk
         hospNum: 'H-100001',
         notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' },
         glucometerAlerts: ['Monday', '2025-06-20'],
+        hospitalSettings: { identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1', urgentHighMgDl: 350, careContact: 'Ward 4, ext. 2210' },
       },
       { _id: 'profile-b', name: 'Spare One', hospNum: 'H-2', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' }, glucometerAlerts: [] },
       { _id: 'profile-c', name: 'Spare Two', hospNum: 'H-3', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' }, glucometerAlerts: [] },
@@ -290,7 +293,7 @@ describe('the Eddy database', () => {
 
   it('keeps what a device stored before documents carried server versions or typed values (schema 0 → current)', async () => {
     const before: Record<string, object> = { ...eddyCollectionSchemas.glucose.properties };
-    for (const later of ['version', 'unit', 'enteredValue']) delete before[later];
+    for (const later of ['version', 'unit', 'enteredValue', 'utcOffsetMinutes']) delete before[later];
     const encrypted = (eddyCollectionSchemas.glucose.encrypted ?? []).filter((f) => f in before);
     const oldSchema = { ...eddyCollectionSchemas.glucose, version: 0, properties: before, encrypted };
     const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
@@ -300,6 +303,25 @@ describe('the Eddy database', () => {
     await old.close();
     const db = await open('eddy-upgrade');
     expect((await db.glucose.find().exec()).map((d) => d.value)).toEqual([123]);
+  });
+
+  it("keeps a profile stored before it carried the hospital's settings (schema 2 → current), and the advice falls back to the defaults", async () => {
+    const before: Record<string, object> = { ...eddyCollectionSchemas.profile.properties };
+    delete before['hospitalSettings'];
+    const encrypted = (eddyCollectionSchemas.profile.encrypted ?? []).filter((f) => f in before);
+    const oldSchema = { ...eddyCollectionSchemas.profile, version: 2, properties: before, encrypted };
+    const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
+    const old = await createRxDatabase<{ profile: RxCollection<ProfileDoc> }>({ name: 'eddy-upgrade-profile', storage, multiInstance: true });
+    await old.addCollections({ profile: { schema: oldSchema, migrationStrategies: { 1: (d: unknown) => d, 2: (d: unknown) => d } } });
+    await old.profile.insert({ _id: PROFILE_ID, name: 'Jane Patient', hospNum: 'H-100001', notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' }, glucometerAlerts: [] });
+    await old.close();
+    const db = await open('eddy-upgrade-profile');
+    const stored = await db.profile.findOne(PROFILE_ID).exec();
+    expect(stored?.name).toBe('Jane Patient');
+    expect(adviceSettingsOf(stored?.toJSON())).toEqual({ urgentHighMgDl: 400, careContact: null });
+    // The next pull brings the settings; the document takes them.
+    await stored?.incrementalPatch({ hospitalSettings: { identifierSystem: 'urn:uuid:0190a0b0-0000-7000-8000-00000000000a', urgentHighMgDl: 300, careContact: 'Ward 4' } });
+    expect(adviceSettingsOf((await db.profile.findOne(PROFILE_ID).exec())?.toJSON())).toEqual({ urgentHighMgDl: 300, careContact: 'Ward 4' });
   });
 
   it('shares one instance between concurrent opens, and in development validates the plain documents', async () => {

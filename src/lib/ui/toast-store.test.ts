@@ -18,6 +18,31 @@ describe('toast store', () => {
     ]);
   });
 
+  it('dismisses every toast of one type, and stops their clocks', () => {
+    store.toast({ type: 'success', text: 'Glucose reported successfully' });
+    store.toast({ type: 'error', text: 'Could not send' });
+    store.toast({ type: 'success', text: 'Data synchronized successfully' });
+    store.dismissType('success');
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    vi.advanceTimersByTime(10_000);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('drops the toasts of a type held back until every hold is released', () => {
+    const first = store.holdBack('success');
+    const second = store.holdBack('success');
+    expect(store.toast({ type: 'success', text: 'Data synchronized successfully' })).toBe('');
+    store.toast({ type: 'error', text: 'Could not send' });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    first();
+    first();
+    store.toast({ type: 'success', text: 'Still held' });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    second();
+    store.toast({ type: 'success', text: 'Shown again' });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send', 'Shown again']);
+  });
+
   it('gives errors 3000 ms unless told otherwise', () => {
     store.toast({ type: 'error', text: 'Something went wrong.' });
     store.toast({ type: 'error', text: 'Other', duration: 6000 });

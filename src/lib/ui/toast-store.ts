@@ -55,9 +55,17 @@ export interface Toast {
 }
 
 export interface ToastStore {
-  /** Shows a toast and returns its id; an identical toast already shown is bumped instead. */
+  /** Shows a toast and returns its id ('' when its type is held back); an identical toast already shown is bumped instead. */
   toast(options: ToastOptions): string;
   dismiss(id: string): void;
+  /** Dismisses every toast of `type` now shown. */
+  dismissType(type: ToastType): void;
+  /**
+   * Until the returned function is called, toasts of `type` are not shown (dropped, not queued): a
+   * dialog about a dangerous reading must not sit under a green notice (src/features/glucose/advice.tsx).
+   * Holds nest; each release ends its own.
+   */
+  holdBack(type: ToastType): () => void;
   clear(): void;
   /** Stops a toast's clock while the user reads it (hover, focus); resume restarts it. */
   pause(id: string): void;
@@ -99,6 +107,7 @@ export function createToastStore(): ToastStore {
   const clocks = new Map<string, Clock>();
   const listeners = new Set<() => void>();
   let counter = 0;
+  const held = new Map<ToastType, number>();
 
   const emit = () => {
     for (const l of [...listeners]) l();
@@ -120,6 +129,7 @@ export function createToastStore(): ToastStore {
 
   const store: ToastStore = {
     toast(options) {
+      if ((held.get(options.type) ?? 0) > 0) return '';
       const incoming = {
         type: options.type,
         title: options.title,
@@ -153,6 +163,22 @@ export function createToastStore(): ToastStore {
       if (next.length === toasts.length) return;
       toasts = next;
       emit();
+    },
+    dismissType(type) {
+      for (const t of toasts) if (t.type === type) stopClock(t.id);
+      const next = toasts.filter((t) => t.type !== type);
+      if (next.length === toasts.length) return;
+      toasts = next;
+      emit();
+    },
+    holdBack(type) {
+      held.set(type, (held.get(type) ?? 0) + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held.set(type, (held.get(type) ?? 1) - 1);
+      };
     },
     clear() {
       for (const id of [...clocks.keys()]) stopClock(id);

@@ -4,7 +4,9 @@ import { useEffect, useState } from 'react';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { usePageTitle } from '../../components/page-title.tsx';
 import { AppointmentsCard } from '../../features/appointments/appointments-card.tsx';
+import { ClockNote } from '../../features/dashboard/clock-note.tsx';
 import { Greeting } from '../../features/dashboard/greeting.tsx';
+import { adviceSettingsOf } from '../../../schemas/user-profile.ts';
 import { GlucoseEntry } from '../../features/glucose/glucose-entry.tsx';
 import { GlucoseLists } from '../../features/glucose/glucose-lists.tsx';
 import { TodaySummary } from '../../features/glucose/today-summary.tsx';
@@ -12,7 +14,8 @@ import { DEFAULT_TREND_DAYS, TrendChart } from '../../features/glucose/trend-cha
 import { MedicinesCard } from '../../features/medicines/medicines-card.tsx';
 import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { RemindersPrompt } from '../../features/reminders/reminders-prompt.tsx';
-import { useDatabase, useLiveResult } from '../../lib/db/use-live.ts';
+import type { ProfileDoc } from '../../lib/db/collections.ts';
+import { useDatabase, useLiveDocs, useLiveResult } from '../../lib/db/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/')({ component: Dashboard });
@@ -28,6 +31,8 @@ function Dashboard() {
   usePageTitle(t`Dashboard`);
   const runtime = useRuntime();
   const db = useDatabase();
+  // The advice after a reading follows the patient's hospital (its urgent level, its contact).
+  const profile = useLiveDocs<ProfileDoc>(db, (d) => d.profile.find(), [])?.[0];
   // The dashboard needs 90 days at most (the longest trend); recordedAt is a plain, indexed field,
   // so older readings are never read or decrypted unless the patient asks for them. Its first
   // screen shows less: today, the latest readings and the trend's default period. Those are read
@@ -60,16 +65,17 @@ function Dashboard() {
   return (
     <div className="dashboard">
       <Greeting db={db} />
+      <ClockNote />
       <RemindersPrompt />
       {/* In the order a patient uses it most: record a reading, today's medicines, the latest
           readings; then the meter, appointments, the trend and every reading. */}
       <div className="dashboard-top">
-        <GlucoseEntry collection={async () => (await runtime.openDatabase()).glucose} onSaved={(text) => runtime.notify({ type: 'success', text })} />
-        <MedicinesCard db={db} notify={runtime.notify} />
+        <GlucoseEntry collection={async () => (await runtime.openDatabase()).glucose} settings={adviceSettingsOf(profile)} />
+        <MedicinesCard db={db} notify={runtime.notify} notifySaved={runtime.notifySaved} />
       </div>
       <div className="grid-2">
         {readings && <TodaySummary readings={readings} />}
-        <AppointmentsCard db={db} notify={runtime.notify} />
+        <AppointmentsCard db={db} notify={runtime.notify} notifySaved={runtime.notifySaved} />
       </div>
       <MeterImport collection={async () => (await runtime.openDatabase()).glucose} />
       {readings && <TrendChart readings={readings} completeFrom={shownFrom} />}

@@ -29,7 +29,7 @@ function Page() {
   const { offline, pending } = useSyncStatus();
   const profile = useProfile(useDatabase());
   const hospNo = session.status === 'logged-in' ? session.session.hospNo : undefined;
-  const saved = (text: string) => runtime.notify({ type: 'success', text });
+  const saved = runtime.notifySaved;
 
   return (
     <>

@@ -27,7 +27,7 @@ function Page() {
       </h1>
       <div className="grid-2">
         {db ? (
-          <SymptomForm collection={db.symptoms} names={names} onSaved={(text) => runtime.notify({ type: 'success', text })} />
+          <SymptomForm collection={db.symptoms} names={names} onSaved={runtime.notifySaved} />
         ) : (
           <p className="card" role="status">
             <Trans>Opening your data…</Trans>

@@ -3,12 +3,13 @@ import { hospNo } from '../../../../schemas/common.ts';
 import { staffRuntime } from '../../../lib/staff-runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useMemo, useState } from 'react';
-import { addDays, localDate, localMidnight } from '../../../../schemas/report/dates.ts';
+import { addDays, localMidnight } from '../../../../schemas/report/dates.ts';
 import { inBackground } from '../../../../sync/log.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
+import { ProfileZoneProvider } from '../../../lib/clock.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
 import { presetRange, todayIn, type DateRange } from '../../../features/reports/range.ts';
-import { DEFAULT_STAFF_REPORT_DAYS, StaffReport } from '../../../features/reports/staff-report.tsx';
+import { DEFAULT_STAFF_REPORT_DAYS, StaffReport, useStaffReportModel } from '../../../features/reports/staff-report.tsx';
 import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
 import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
@@ -46,11 +47,6 @@ export const Route = createFileRoute('/_staff/admin/report')({
   component: Page,
 });
 
-/** The report over a chosen period, made from the bundle on this device (offline too). */
-function ReviewReport({ bundle, range, onRangeChange }: { bundle: ReviewBundle; range: DateRange; onRangeChange: (range: DateRange) => void }) {
-  const makeInput = useCallback((r: DateRange, generatedAt: string) => reportInputFromReview(bundle, r, generatedAt), [bundle]);
-  return <StaffReport timeZone={reviewTimeZone(bundle)} makeInput={makeInput} range={range} onRangeChange={onRangeChange} />;
-}
 
 /**
  * Everything the review shows follows one period, the report's (issue 16: a 30-day summary stood
@@ -61,14 +57,14 @@ function ReviewCards({ bundle }: { bundle: ReviewBundle }) {
   const { i18n } = useLingui();
   const timeZone = reviewTimeZone(bundle);
   const [range, setRange] = useState<DateRange>(() => presetRange(DEFAULT_STAFF_REPORT_DAYS, todayIn(timeZone)));
-  const inRange = useCallback((iso: string) => {
-    const day = localDate(iso, timeZone);
-    return day >= range.from && day <= range.to;
-  }, [range, timeZone]);
-  const glucose = useMemo(
-    () => ({ fasting: bundle.glucose.fasting.filter((r) => inRange(r.recordedAt)), postprandial: bundle.glucose.postprandial.filter((r) => inRange(r.recordedAt)), random: bundle.glucose.random.filter((r) => inRange(r.recordedAt)) }),
-    [bundle, inRange],
-  );
+  // The report made from the bundle on this device (offline too), read by every card of the period.
+  const makeInput = useCallback((r: DateRange, generatedAt: string) => reportInputFromReview(bundle, r, generatedAt), [bundle]);
+  const { model, f } = useStaffReportModel(makeInput, range);
+  const glucose = useMemo(() => {
+    const ids = new Set(model.readings.map((r) => r.id));
+    const inReport = (list: ReviewBundle['glucose']['fasting']) => list.filter((r) => ids.has(r._id));
+    return { fasting: inReport(bundle.glucose.fasting), postprandial: inReport(bundle.glucose.postprandial), random: inReport(bundle.glucose.random) };
+  }, [bundle, model]);
   const period = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(new Date(`${range.from}T00:00:00Z`), new Date(`${range.to}T00:00:00Z`));
   // The trend's axis: from the first local midnight of the period to the last, on the patient's clock.
   const all = [...glucose.fasting, ...glucose.postprandial, ...glucose.random];
@@ -81,10 +77,13 @@ function ReviewCards({ bundle }: { bundle: ReviewBundle }) {
           <Trans>Dates and times are shown on the patient’s clock ({timeZone}).</Trans>
         </p>
       )}
-      <ReviewReport bundle={bundle} range={range} onRangeChange={setRange} />
+      <StaffReport timeZone={timeZone} model={model} f={f} range={range} onRangeChange={setRange} />
       <ProfileCard bundle={bundle} />
-      <GlucoseStatsCard glucose={glucose} period={period} />
-      <TrendChart readings={all} period={trend} />
+      <GlucoseStatsCard model={model} f={f} period={period} />
+      {/* The trend's table lists times on this device's clock: they name its zone when the patient's differs. */}
+      <ProfileZoneProvider timeZone={timeZone}>
+        <TrendChart readings={all} period={trend} />
+      </ProfileZoneProvider>
       <GlucoseTables glucose={glucose} period={period} />
     </>
   );

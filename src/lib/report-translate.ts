@@ -3,7 +3,7 @@
 // descriptor itself for an id the catalog does not hold yet (a new label before the catalogs are
 // merged): i18n._ would print such a message uncompiled, with its {placeholders} unfilled.
 import type { I18n } from '@lingui/core';
-import { englishTranslate, type Translate } from '../../../schemas/report/labels.ts';
+import { englishTranslate, type Translate } from '../../schemas/report/labels.ts';
 
 export function reportTranslate(i18n: Pick<I18n, '_' | 'messages'>): Translate {
   return (descriptor, values) =>
