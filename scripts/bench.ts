@@ -14,6 +14,7 @@ import { replay } from './bench/replay.ts';
 import { serverFigures } from './bench/server.ts';
 import { reconnectStorm, type StormFigure } from './bench/storm.ts';
 import { worklistFigures } from './bench/worklist.ts';
+import { apiP99DuringReports } from './bench/report-load.ts';
 
 /** A figure is a number, or an object of numbers (reconnectStorm, lighthouse). */
 type Value = number | StormFigure | LighthouseFigure;
@@ -81,6 +82,14 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
       { key: 'serverListP99Ms', unit: 'ms', budget: atMost(100, 'ms') },
     ],
     measure: async () => ({ ...(await serverFigures({ log })) }),
+  },
+  {
+    figures: [{ key: 'apiP99DuringReportsMs', unit: 'ms', budget: atMost(100, 'ms') }],
+    measure: async () => {
+      const r = await apiP99DuringReports();
+      log(`apiP99DuringReportsMs: GET /api/health every 20 ms while three 366-day PDFs build (${r.reportsMs} ms): ${r.samples} answers, p99 ${r.p99Ms} ms, slowest ${r.maxMs} ms`);
+      return { apiP99DuringReportsMs: r.p99Ms };
+    },
   },
   {
     figures: [

@@ -11,17 +11,25 @@ export type Screen = 'Dashboard' | 'Symptoms' | 'Lab tests' | 'Profile';
 
 /**
  * The app is up on the dashboard (after a load, a reload or a new tab). A device that lands on the
- * login page instead was logged out, which no fault of a chaos run should do: that fails at once,
- * with what the device holds (storage keys and databases, never their contents) and what it says.
+ * login page or on its lock screen instead was logged out, which no fault of a chaos run should do
+ * unless it ended the session (a server restored or given a new database: the run logs the patient
+ * in again there): that fails at once, with what the device holds (storage keys and databases, never
+ * their contents) and what it says.
  */
 export async function appReady(page: Page): Promise<void> {
   const app = page.getByLabel(GLUCOSE).first();
   const login = page.getByRole('button', { name: 'Log in', exact: true });
+  const locked = lockScreen(page);
   const deadline = Date.now() + 45_000;
+  let shows = 'the login page';
   for (;;) {
-    await app.or(login).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    await app.or(login).or(locked).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
     if (await app.isVisible()) return;
     if (await login.isVisible()) break;
+    if (await locked.isVisible()) {
+      shows = 'its lock screen ("Your session has ended")';
+      break;
+    }
     // Neither: the page was shown and is being replaced, as when a new version of the app takes
     // over and reloads it (seed 2361826370: the dashboard showed, the page reloaded, and the check
     // took the page in between for the login page).
@@ -32,7 +40,49 @@ export async function appReady(page: Page): Promise<void> {
     indexedDB: (await indexedDB.databases()).map((d) => d.name).sort(),
     shown: [...document.querySelectorAll('[role=status], [role=alert]')].map((e) => e.textContent?.trim()).filter(Boolean),
   }));
-  throw new Error(`the device is on the login page, logged out: ${JSON.stringify(held)}`);
+  throw new Error(`the device shows ${shows}, logged out: ${JSON.stringify(held)}`);
+}
+
+/** The lock screen a device shows once its session has ended (a 401: src/routes/app.tsx, SessionEnded). */
+export function lockScreen(page: Page): Locator {
+  return page.getByRole('heading', { level: 1, name: 'Your session has ended' });
+}
+
+/**
+ * What the page shows once it has loaded: the app, the lock screen of a session that ended, or the
+ * login page. Waits up to `ms` for one of them.
+ */
+export async function sessionShown(page: Page, ms = T): Promise<'app' | 'locked' | 'login'> {
+  const app = page.getByLabel(GLUCOSE).first();
+  const login = page.getByRole('button', { name: 'Log in', exact: true });
+  const locked = lockScreen(page);
+  const deadline = Date.now() + ms;
+  for (;;) {
+    await app.or(login).or(locked).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    if (await locked.isVisible()) return 'locked';
+    if (await login.isVisible()) return 'login';
+    if (await app.isVisible()) return 'app';
+  }
+}
+
+/** Whether the page shows, now, the lock screen of a session that ended or the login page. */
+export async function sessionEndedShown(page: Page): Promise<boolean> {
+  const login = page.getByRole('button', { name: 'Log in', exact: true });
+  return (await lockScreen(page).isVisible().catch(() => false)) || (await login.isVisible().catch(() => false));
+}
+
+/**
+ * The patient logs in again after their session ended: "Log in again" on the lock screen (or the
+ * login page as it is), the same hospital number and password, and the app back on the dashboard.
+ */
+export async function logInAgain(page: Page, hospNo: string, password: string): Promise<void> {
+  const again = page.getByRole('button', { name: 'Log in again' });
+  if (await again.isVisible()) await again.click();
+  await page.getByLabel('Hospital number').fill(hospNo);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.waitForURL(/\/app$/, { timeout: 45_000 });
+  await appReady(page);
 }
 
 /** The screen the page is on has loaded (after a reload, which stays on that screen). */
@@ -201,7 +251,8 @@ export async function appointmentsShown(page: Page): Promise<Map<string, string[
  */
 export async function markTaken(page: Page, medicine: string): Promise<boolean> {
   await ensure(page, 'Dashboard');
-  const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: medicine });
+  // The first row of that name: a device that lists a medicine twice is reported by the final check.
+  const row = page.getByTestId('medicines').getByRole('listitem').filter({ hasText: medicine }).first();
   const dosesListed = async () => {
     const text = (await row.locator('.list-main .muted').first().textContent()) ?? '';
     return /Taken today at (.+)$/.exec(text)?.[1]?.split(', ').length ?? 0;
@@ -224,6 +275,14 @@ export async function medicinesShown(page: Page): Promise<string[]> {
   await ensure(page, 'Dashboard');
   const rows = page.getByTestId('medicines').getByRole('listitem');
   return rows.allTextContents();
+}
+
+/** The active medicines the card lists (not the reminders waiting above them), each row's text, once loaded. */
+export async function activeMedicinesShown(page: Page): Promise<string[]> {
+  await ensure(page, 'Dashboard');
+  const card = page.getByTestId('medicines');
+  await card.getByText('Loading your medicines…').waitFor({ state: 'detached', timeout: T });
+  return card.locator(':scope > ul.list > li').allTextContents();
 }
 
 // ---- symptoms ----
@@ -321,11 +380,12 @@ export async function setBreakfast(page: Page, time: string): Promise<void> {
   // time, and counted a write the app never confirmed.
   // A notice raised again while shown is the same element with a count (toast-store.ts), so what
   // is new is an element, or a text, not seen before the click.
-  const SAVED = 'Notification timings saved successfully';
+  // Online the spec's words; offline, that the change is kept on the device (src/lib/ui/saved-notice.ts).
+  const SAVED = ['Notification timings saved successfully', 'Saved on this device. It will be sent when you are back online.'];
   await page.evaluate(() => document.querySelectorAll('[role="status"]').forEach((el) => el.setAttribute('data-chaos-seen', el.textContent ?? '')));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.waitForFunction(
-    (text) => [...document.querySelectorAll('[role="status"]')].some((el) => (el.textContent ?? '').includes(text) && el.getAttribute('data-chaos-seen') !== el.textContent),
+    (texts) => [...document.querySelectorAll('[role="status"]')].some((el) => texts.some((text) => (el.textContent ?? '').includes(text)) && el.getAttribute('data-chaos-seen') !== el.textContent),
     SAVED,
     { timeout: T },
   );
@@ -344,7 +404,7 @@ export async function breakfastShown(page: Page): Promise<string> {
  * (src/lib/pwa.ts); the count is then taken again on the new page (seed 410015380: device B,
  * loaded at the settle, picked up the version device A had installed, and reloaded).
  */
-export async function outboxCounts(page: Page): Promise<{ entries: number; refused: number; overrides: number }> {
+export async function outboxCounts(page: Page): Promise<OutboxCounts> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await countOutbox(page);
@@ -355,17 +415,25 @@ export async function outboxCounts(page: Page): Promise<{ entries: number; refus
   }
 }
 
-function countOutbox(page: Page): Promise<{ entries: number; refused: number; overrides: number }> {
+/** What the device's outbox holds: to send, refused and undecided, decisions not yet applied, set aside for another patient. */
+export interface OutboxCounts {
+  entries: number;
+  refused: number;
+  overrides: number;
+  parked: number;
+}
+
+function countOutbox(page: Page): Promise<OutboxCounts> {
   return page.evaluate(
     () =>
-      new Promise<{ entries: number; refused: number; overrides: number }>((resolve, reject) => {
+      new Promise<OutboxCounts>((resolve, reject) => {
         const req = indexedDB.open('eddy-outbox');
         req.onerror = () => reject(req.error ?? new Error('no outbox'));
         req.onsuccess = () => {
           const db = req.result;
-          const names = ['entries', 'refused', 'overrides'].filter((n) => db.objectStoreNames.contains(n));
-          const out = { entries: 0, refused: 0, overrides: 0 } as Record<string, number>;
-          if (names.length === 0) return resolve({ entries: 0, refused: 0, overrides: 0 });
+          const names = ['entries', 'refused', 'overrides', 'parked'].filter((n) => db.objectStoreNames.contains(n));
+          const out = { entries: 0, refused: 0, overrides: 0, parked: 0 } as Record<string, number>;
+          if (names.length === 0) return resolve({ entries: 0, refused: 0, overrides: 0, parked: 0 });
           const tx = db.transaction(names, 'readonly');
           for (const n of names) {
             const c = tx.objectStore(n).count();
@@ -373,7 +441,7 @@ function countOutbox(page: Page): Promise<{ entries: number; refused: number; ov
           }
           tx.oncomplete = () => {
             db.close();
-            resolve(out as { entries: number; refused: number; overrides: number });
+            resolve(out as unknown as OutboxCounts);
           };
           tx.onerror = () => reject(tx.error);
         };
@@ -407,9 +475,16 @@ export async function openRefusals(page: Page): Promise<ShownRefusal[]> {
 /** Clicks `button` on the first refused item whose text contains `match`. */
 export async function decideRefusal(page: Page, match: string, button: string): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
-  const item = dialog.getByTestId('refused-item').filter({ hasText: match }).first();
-  await item.getByRole('button', { name: button, exact: true }).click();
-  await item.waitFor({ state: 'detached', timeout: T });
+  const items = dialog.getByTestId('refused-item').filter({ hasText: match });
+  // Several items may read alike (the demo data's symptoms sent again after a heal): the decided one
+  // is gone when one fewer is listed, not when the first that matches is.
+  const before = await items.count();
+  await items.first().getByRole('button', { name: button, exact: true }).click();
+  const deadline = Date.now() + T;
+  while ((await items.count()) >= before) {
+    if (Date.now() > deadline) throw new Error(`Timeout: the refused entry "${match.slice(0, 80)}" was still listed ${T / 1000} s after "${button}"`);
+    await page.waitForTimeout(100);
+  }
 }
 
 export async function closeRefusals(page: Page): Promise<void> {

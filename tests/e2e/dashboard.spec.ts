@@ -80,7 +80,7 @@ test.describe('dashboard', () => {
     await page.getByRole('radio', { name: 'Random' }).check();
     await page.getByLabel('Glucose (mg/dL)').fill('45');
     await page.getByRole('button', { name: 'Save reading' }).click();
-    const low = page.getByRole('dialog', { name: 'Your glucose is very low' });
+    const low = page.getByRole('alertdialog', { name: 'Your glucose is very low' });
     await low.getByText(/^45 mg\/dL is below 54 mg\/dL: a serious low\. Take 15 g of fast-acting sugar now/).waitFor();
     await low.getByText('Your reading is saved.').waitFor();
     expect(await page.getByText('Glucose reported successfully').count()).toBe(0);
@@ -91,8 +91,8 @@ test.describe('dashboard', () => {
 
     await page.getByLabel('Glucose (mg/dL)').fill('600');
     await page.getByRole('button', { name: 'Save reading' }).click();
-    const high = page.getByRole('dialog', { name: 'Your glucose is very high' });
-    await high.getByText(/^600 mg\/dL is above 250 mg\/dL\. Drink water/).waitFor();
+    const high = page.getByRole('alertdialog', { name: 'Your glucose is at the top of the meter’s range' });
+    await high.getByText(/^600 mg\/dL is the top of a glucose meter’s range \(600 mg\/dL; above it meters show HI\), so your glucose may be even higher\. Get urgent medical help now/).waitFor();
     await high.getByRole('button', { name: 'I understand' }).click();
     await high.waitFor({ state: 'hidden' });
     // Both are saved like any other reading.
@@ -244,7 +244,7 @@ test.describe('dashboard', () => {
     await page.evaluate(() => localStorage.setItem('eddy_user_glucose_unit', 'mmol/L'));
     await page.reload();
     await page.getByLabel('Glucose (mmol/L)').waitFor({ timeout: 30_000 });
-    await page.getByText(/within the target range 3.9–10.0 mmol\/L/).waitFor();
+    await page.getByText(/in range \(3.9–10.0 mmol\/L\)/).waitFor();
     await page.evaluate(() => localStorage.removeItem('eddy_user_glucose_unit'));
   });
 

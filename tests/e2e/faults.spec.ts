@@ -165,3 +165,41 @@ test('the page under the sync bar stays put: entries on their way are announced 
   await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
   expect(await done.count()).toBe(0);
 });
+
+test('a logout tapped the moment a reading is saved offline, on a slowed CPU, always asks and counts every unsent entry', async ({ patient, network, server }) => {
+  // Issue 44: the question counted only the outbox, which a save reaches a moment later; a logout in
+  // that moment could wipe the reading without asking. Eight times, each tap right after Save.
+  test.setTimeout(240_000);
+  const { page } = patient;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  await network.offline();
+  const ask = page.getByRole('dialog', { name: 'Log out and delete unsent entries?' });
+  // Values without advice (a dialog would come first); the demo data may hold them, so counts are compared.
+  const values = [231, 232, 233, 234, 235, 236, 237, 238];
+  const count = async () => (await server.api.readings()).filter((r) => values.includes(r.value)).length;
+  const before = await count();
+  for (const [i, value] of values.entries()) {
+    await page.getByRole('radio', { name: 'Random' }).check();
+    await page.getByLabel(/^Glucose \((mg\/dL|mmol\/L)\)$/).fill(String(value));
+    // Save, and Log out in the same turn of the page: no moment for the save to reach the outbox.
+    await page.evaluate(() => {
+      const byText = (root: ParentNode, text: string) => [...root.querySelectorAll('button')].find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text);
+      byText(document, 'Save reading')?.click();
+      const header = document.querySelector('header');
+      (header && byText(header, 'Log out'))?.click();
+    });
+    await ask.waitFor({ timeout: 30_000 });
+    const n = i + 1;
+    await expect(ask.getByTestId('unsent-warning')).toContainText(`${n} ${n === 1 ? 'entry has' : 'entries have'} not reached your hospital yet.`);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await ask.waitFor({ state: 'hidden' });
+  }
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await network.online();
+  await expect.poll(count, { timeout: 60_000 }).toBe(before + values.length);
+  // Settled, and still each once.
+  await page.reload();
+  await page.getByTestId('glucose-list-Random').waitFor();
+  expect(await count()).toBe(before + values.length);
+});

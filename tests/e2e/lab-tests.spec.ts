@@ -1,6 +1,7 @@
 // The lab tests screen in a real browser against the real server: results from the hospital's list
-// (unit filled in) or by name, changed in a dialog, deleted after asking (with undo), each test's
-// trend drawn from the demo patient's seeded results, accessibility and small screens.
+// (unit filled in, only the test's own units offered) or by name, changed in a dialog, deleted after
+// asking (with undo), each test's trend drawn from the demo patient's seeded results, accessibility
+// and small screens.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, Page } from '@playwright/test';
 import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
@@ -86,6 +87,23 @@ test.describe('lab tests screen', () => {
     expect(await hba1c.getByRole('listitem').count()).toBe(seeded.length);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'lab-tests-filled-360');
+  });
+
+  test('offers a listed test only its own units, so HbA1c 75 cannot be saved in a made-up one', async () => {
+    await field('Test').selectOption('HbA1c');
+    const unit = field('Unit');
+    expect(await unit.evaluate((el) => el.tagName)).toBe('SELECT');
+    expect(await unit.locator('option').allTextContents()).toEqual(['%', 'mmol/mol']);
+    expect(await unit.inputValue()).toBe('%');
+    await page.getByText('HbA1c is recorded in % or mmol/mol: choose the one on your lab report.', { exact: false }).waitFor();
+    // Nothing else can be chosen, typed or pasted into it.
+    await expect(unit.selectOption('pct', { timeout: 1000 })).rejects.toThrow();
+    await field('Result').fill('75');
+    await page.getByRole('button', { name: 'Add result' }).click();
+    await page.getByRole('alert').filter({ hasText: 'HbA1c results lie between 3 and 20 %. Please check the result.' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await card('HbA1c').getByText('75', { exact: false }).count()).toBe(0);
+    expect((await mine()).filter((t) => t.value === 75)).toEqual([]);
   });
 
   test('adds a result from the list with its unit filled in', async () => {

@@ -189,7 +189,8 @@ test.describe('profile in Chromium', () => {
         return new Promise((resolve) => setTimeout(resolve, 1_500)).then(() => encrypt.apply(this, args));
       } as SubtleCrypto['encrypt'];
     });
-    await noticeOf('Notification timings saved successfully', () => setTimes({ breakfast: '06:40', lunch: '12:30', dinner: '19:45' }));
+    // Offline, the notice says where the change is: on the device, to be sent.
+    await noticeOf('Saved on this device. It will be sent when you are back online.', () => setTimes({ breakfast: '06:40', lunch: '12:30', dinner: '19:45' }));
     await page.reload();
     await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
     expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:40');

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from '@playwright/test';
 import { buildReport } from '../../schemas/report/build-report.ts';
 import type { ReportModel } from '../../schemas/report/types.ts';
+import { makeFmt } from '../../schemas/report/format.ts';
 import { formatGlucose } from '../../schemas/report/units.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
 import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, waitForLaterFiles, type EddyServer } from '../fixtures/index.ts';
@@ -100,7 +101,7 @@ async function reportOfLast30Days(lastDay?: string): Promise<ReportModel> {
     labTests: [],
     appointments: [],
     generatedAt: new Date().toISOString(),
-  });
+  }, 'mg/dL');
 }
 
 const figure = (id: string) => page.getByTestId(id).locator('.report-figure-value').textContent();
@@ -118,10 +119,12 @@ test.describe('reports', () => {
     expected = await reportOfLast30Days();
     expect(expected.overall.count).toBeGreaterThan(30);
     const mean = formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en');
+    // Shares and the CV as every output prints them (schemas/report/format.ts).
+    const fmt = makeFmt('en', 'mg/dL', expected.input.patient.timeZone);
     await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
     await expect.poll(() => figure('report-mean')).toBe(mean);
     expect(await figure('report-count')).toBe(String(expected.overall.count));
-    expect(await figure('report-tir')).toBe(`${Math.round(expected.overall.bands.inRange.percent ?? 0)}%`);
+    expect(await figure('report-tir')).toBe(fmt.share(expected.overall.bands.inRange.percent));
     expect(await figure('report-lows')).toBe(String(expected.overall.lows.below70));
     const gmi = expected.gmi.value === null ? '–' : `${(Math.round(expected.gmi.value * 10) / 10).toFixed(1)}%`;
     expect(await figure('report-gmi')).toBe(gmi);
@@ -131,10 +134,10 @@ test.describe('reports', () => {
       mean,
       formatGlucose(expected.overall.median ?? 0, 'mg/dL', 'en'),
       expected.overall.sd === null ? '–' : formatGlucose(expected.overall.sd, 'mg/dL', 'en'),
-      expected.overall.cv === null ? '–' : `${Math.round(expected.overall.cv)}%`,
-      String(expected.overall.min),
-      String(expected.overall.max),
-      `${Math.round(expected.overall.inTarget.percent ?? 0)}%`,
+      fmt.cv(expected.overall.cv),
+      expected.overall.min === null ? '–' : formatGlucose(expected.overall.min, 'mg/dL', 'en'),
+      expected.overall.max === null ? '–' : formatGlucose(expected.overall.max, 'mg/dL', 'en'),
+      fmt.share(expected.overall.inTarget.percent),
       String(expected.overall.lows.below70),
       String(expected.overall.lows.below54),
     ]);
@@ -148,6 +151,29 @@ test.describe('reports', () => {
     await page.getByRole('button', { name: 'Show report' }).click();
     await page.getByText('The first day must be on or before the last day.').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('radio', { name: '30 days' }).check();
+    await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
+  });
+
+  test('lists over 90 days the medicine that ended inside them, as the server does', async () => {
+    // The demo's Sitagliptin ended 30 days ago: inside the last 90 days, just before the last 30.
+    const medicineRows = () => page.getByTestId('report-adherence').locator('tbody th').allTextContents();
+    const names = async () => (await medicineRows()).map((row) => row.replace(/ tablet.*$/, ' tablet'));
+    await page.getByRole('radio', { name: '90 days' }).check();
+    await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(90 days)');
+    await expect.poll(names).toEqual(['Atorvastatin 10 mg tablet', 'Glimepiride 1 mg tablet', 'Metformin 500 mg tablet', 'Sitagliptin 100 mg tablet']);
+    // The server's list of every prescription is the one the device pulled (its report over the
+    // same range is compared row by row in src/features/reports/local-report.db.test.ts).
+    const { medicines } = await api<{ medicines: { name: string; endDate: string | null }[] }>('/users/medicines?include=ended');
+    expect(medicines.find((m) => m.name === 'Sitagliptin 100 mg tablet')?.endDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await page.getByRole('radio', { name: '30 days' }).check();
+    await expect.poll(names).toEqual(['Atorvastatin 10 mg tablet', 'Glimepiride 1 mg tablet', 'Metformin 500 mg tablet']);
+    // Never offered on the dashboard: it has ended.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor();
+    expect(await page.getByTestId('medicines').getByText('Sitagliptin 100 mg tablet').count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+    await page.getByTestId('report').waitFor({ timeout: 30_000 });
     await page.getByRole('radio', { name: '30 days' }).check();
     await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
   });
@@ -169,8 +195,13 @@ test.describe('reports', () => {
     const { file, suggested } = await downloadVia(page, 'Download CSV', 'report.csv');
     expect(suggested).toMatch(/^eddy-report-100001-.*\.csv$/);
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('Date,Time,Type,Value (mg/dL),Range,Meal target,Recorded at (UTC)');
-    expect(lines).toHaveLength(expected.overall.count + 1);
+    // Who and what first (patient, hospital number, period, unit, zone), a blank line, then the table.
+    expect(lines[0]).toBe('Patient,Maria Lopez');
+    expect(lines).toContain('Hospital number,100001');
+    const head = lines.indexOf('Date,Time,Type,Value (mg/dL),Range,Meal target,Recorded at (UTC),Device clock (UTC offset)');
+    expect(head).toBeGreaterThan(0);
+    expect(lines[head - 1]).toBe('');
+    expect(lines.slice(head + 1)).toHaveLength(expected.overall.count);
   });
 
   test('looks right at 360 px, 1280 px and right to left', async () => {

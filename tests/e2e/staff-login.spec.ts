@@ -148,8 +148,14 @@ test.describe('staff login and hospital select', () => {
       expect(chips.some((c) => pattern.test(c)), String(pattern)).toBe(true);
     }
     await worklist.getByText('Nothing to act on in this period').first().waitFor();
+    // Each patient says what placed them; by clinical weight, the ward's patient with 13 % of
+    // readings below 70 comes before the one with few readings, one of them low (more reasons).
+    await expect(items.first().locator('.worklist-why')).toHaveText(/^Ranked by: \d+ readings? below 54 mg\/dL, lowest \d+ mg\/dL$/);
+    await expect(items.nth(1).locator('.worklist-why')).toHaveText(/^Ranked by: \d+ of \d+ readings below 70 mg\/dL \([\d.]+%; target under 4%\)$/);
+    const names = await items.locator('.worklist-name').allInnerTexts();
+    expect(names.indexOf('Tomasz Nowak')).toBeLessThan(names.indexOf('Luis Herrera'));
     await worklist.getByText('How this list is ordered').click();
-    await worklist.getByText(/^Patients with a severe low come first/).waitFor();
+    await worklist.getByText(/^Patients are ordered by how much their figures weigh clinically, not by how many reasons they have/).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'staff-worklist-1280');
 

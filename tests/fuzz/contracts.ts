@@ -68,7 +68,7 @@ function accessRule(routeKey: string, auth: Auth, guarded: boolean): string | un
   const [method, path = ''] = routeKey.split(' ');
   const staffArea = path.startsWith('/api/admin/') && !['/api/admin/login', '/api/admin/logout', '/api/admin/verifyToken'].includes(path);
   if (staffArea && (auth === 'patient' || auth === 'patient2')) return 'a patient token reached the staff area';
-  const staffRead = method === 'GET' || path === '/api/admin/report' || path === '/api/admin/report/fhir' || path === '/api/users/report';
+  const staffRead = method === 'GET' || ['/api/admin/report', '/api/admin/report/csv', '/api/admin/report/fhir', '/api/users/report', '/api/users/report/csv'].includes(path);
   // A staff member's own device turning severe-low alerts on or off changes no patient's data.
   const ownDevice = path === '/api/admin/alerts/on' || path === '/api/admin/alerts/off';
   if (auth === 'doctor' && !staffRead && !ownDevice) return 'a doctor token made a change (doctors have read-only access)';

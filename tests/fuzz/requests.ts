@@ -54,6 +54,9 @@ export function hintsFor(now: number, recordIds: readonly string[]): Hints {
       doctor: ['Dr. Fuzz'],
       mutationId: ['fuzz-device-0001:1', 'fuzz-device-0001:2', 'fuzz-device-0002:1'],
       domain: ['localhost', '127.0.0.1'],
+      // A report's period (the only from and to): drawn alone, half the periods would end before they begin.
+      from: [-90, -30, -14].map((d) => new Date(now + d * 86_400_000).toISOString().slice(0, 10)),
+      to: [-1, 0, 1].map((d) => new Date(now + d * 86_400_000).toISOString().slice(0, 10)),
       // Ids by what they name; a uuid field of another name draws from all of them.
       hospitalId: ['@@hospitalId@@'],
       hospitalIds: ['@@hospitalId@@'],

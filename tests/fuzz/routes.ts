@@ -60,7 +60,7 @@ function recorder(prefix: string, out: Route[]): unknown {
 
 export function discoverRoutes(): Route[] {
   const out: Route[] = [];
-  const ctx = { config: { authRateLimit: 1, consentRateLimit: 1 } } as unknown as AppContext;
+  const ctx = { config: { authRateLimit: 1, consentRateLimit: 1, reportRateLimit: 1 } } as unknown as AppContext;
   registerRoutes(recorder('/api', out) as TypedApp, ctx);
   if (out.length < 50) throw new Error(`only ${out.length} routes found: has server/routes/index.ts changed its shape?`);
   return out;

@@ -1,13 +1,16 @@
-// API fuzzing from the shared schemas (issue 14, part 5).
+// API fuzzing from the shared schemas (issue 14, part 5), with a write oracle (issue 44).
 //
-//   npm run fuzz -- --requests N [--seed S] [--concurrency C] [--only I] [--print P]
+//   npm run fuzz -- --requests N [--seed S] [--concurrency C] [--writes SHARE] [--only I] [--print P]
 //
 // Starts the real server (tests/fixtures/server.ts: `node server/main.ts` on a fresh embedded
 // database with the demo data, or, with DATABASE_URL set, on a fresh PostgreSQL database of its own;
-// the web app must be built: npm run build), with its rate limits raised so the fuzz is not all 429s.
-// It logs in the demo patients 100001 and 100002 and the demo admin, has the admin make a doctor
-// token and a prescription for each patient, then sends N requests over keep-alive connections,
-// C at a time (default 16):
+// the web app must be built: npm run build), with its rate limits raised (AUTH_, CONSENT_ and
+// REPORT_RATE_LIMIT) so the fuzz is not all 429s. It logs in the demo patients 100001 and 100002 and
+// the demo admin, has the admin make a doctor token and a prescription for each patient, and
+// registers the write oracle's two patients (tests/fuzz/writes.ts). Then it sends N requests over
+// keep-alive connections, C at a time (default 16), of two sorts.
+//
+// Hostile requests (all but SHARE of them), on C − L workers:
 //   - every route of the API, found by running the server's own route registration
 //     (tests/fuzz/routes.ts), so a new route is fuzzed without a line of code;
 //   - bodies, query strings and path parameters drawn by fast-check from the route's own JSON
@@ -20,27 +23,49 @@
 //     token) are renewed; the logout routes come last.
 // Each answer is judged by tests/fuzz/contracts.ts: below 500; a 4xx is JSON with a message; a 2xx
 // has its route's declared shape; no secret hash in any answer; no guarded route answers a caller
-// it must refuse. Each failure is printed with its request (method, URL, caller, headers, body) and
-// the answer; a server error also prints the server's log around it.
+// it must refuse.
+//
+// The write oracle's requests (SHARE of the others, 0.3 by default; 0 turns it off), on L = round(C ×
+// SHARE) lanes, each lane's requests one after the other (tests/fuzz/writes.ts): writes of the
+// patient records (glucose, symptoms, appointments, lab tests, doses, and batches of them) that must
+// be accepted, near misses that must be refused with a given status, repeats of a mutation id that
+// must get the first answer and change nothing, and reports that must list what was written. Each
+// answer is judged by the contracts and against the oracle's model of its patients' records: a wrong
+// acceptance, a wrong refusal or a record unlike the model is a contract violation.
+//
+// Then, before the logouts, the state check: the oracle's patients' lists, pulled by version, must
+// hold every record the model holds, once, with its last values, and nothing else; the demo patients'
+// lists must hold every record a 2xx answer to a hostile write named, once, and nothing that was
+// neither there at the start nor named by a 2xx answer (tests/fuzz/ledger.ts). Each lost,
+// duplicated, wrong or unknown record is a contract violation.
+//
+// Each failure is printed with its request (method, URL, caller, headers, body) and the answer, an
+// oracle's with what it had to be; a server error also prints the server's log around it.
 //
 // --seed S replays the same sequence of requests (default: a random seed, printed first as
-// `fuzz: seed S`). Dates in the requests are drawn around the start of the current UTC day, so a
-// replay on another day shifts them. --only I sends request number I alone (after the same setup).
-// The exit code is 1 when there is any server error or contract violation, and the last line of
-// stdout is exactly `fuzz: <requests> requests, <errors> server errors, <violations> contract violations`.
+// `fuzz: seed S`): the hostile request i is the same whatever C and SHARE, and each oracle lane's
+// requests are the same as long as the server answers as foretold. Dates in the requests are drawn
+// around the start of the current UTC day, so a replay on another day shifts them. --only I sends
+// hostile request number I alone (after the same setup, without the oracle). The exit code is 1 when
+// there is any server error or contract violation. The line before the last gives the oracle's counts
+// (`fuzz: writes: …` with the state check's), and the last line of stdout is exactly
+// `fuzz: <requests> requests, <errors> server errors, <violations> contract violations`.
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { startServer, type EddyServer } from '../fixtures/server.ts';
 import { judge, type Answer, type Auth } from './contracts.ts';
+import { HostileLedger, type LedgerReport } from './ledger.ts';
 import { DEMO, hintsFor, logoutRequests, requests, type FuzzRequest } from './requests.ts';
 import { discoverRoutes, routeKey, type Route } from './routes.ts';
+import { KINDS, ORACLE_PATIENTS, pullList, setupOraclePatients, WriteOracle, type ApiCall, type Kind, type OracleStep, type Pulled, type StateReport } from './writes.ts';
 
 const { values: args } = parseArgs({
   options: {
     requests: { type: 'string', default: '2000' },
     seed: { type: 'string' },
     concurrency: { type: 'string', default: '16' },
+    writes: { type: 'string', default: '0.3' },
     only: { type: 'string' },
     print: { type: 'string', default: '40' },
   },
@@ -51,8 +76,9 @@ const total = Number(args.requests);
 const seed = args.seed !== undefined ? Number(args.seed) : Math.floor(Math.random() * 2 ** 31);
 const concurrency = Math.max(1, Number(args.concurrency));
 const maxPrint = Number(args.print);
-if (!Number.isInteger(total) || total < 1 || !Number.isInteger(seed) || !Number.isInteger(concurrency)) {
-  process.stderr.write('usage: npm run fuzz -- --requests N [--seed S] [--concurrency C] [--only I] [--print P]\n');
+const writeShare = Number(args.writes);
+if (!Number.isInteger(total) || total < 1 || !Number.isInteger(seed) || !Number.isInteger(concurrency) || !(writeShare >= 0 && writeShare < 1)) {
+  process.stderr.write('usage: npm run fuzz -- --requests N [--seed S] [--concurrency C] [--writes SHARE] [--only I] [--print P]\n');
   process.exit(2);
 }
 
@@ -100,11 +126,11 @@ async function sendRetrying(base: string, s: Sent): Promise<Answer> {
   }
 }
 
-async function call(base: string, method: string, url: string, body: unknown, token?: string): Promise<{ status: number; json: Record<string, unknown> }> {
-  const a = await send(base, {
+async function call(base: string, method: string, url: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+  const a = await sendRetrying(base, {
     method,
     url,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body !== undefined ? Buffer.from(JSON.stringify(body)) : undefined,
   });
   const text = a.body.toString();
@@ -247,18 +273,25 @@ function materialise(r: FuzzRequest, s: Sessions): Sent {
 
 const clip = (t: string, n = 1500) => (t.length > n ? `${t.slice(0, n)}… (${t.length} characters)` : t);
 
-function describe(i: number, r: FuzzRequest, sent: Sent, a: Answer | undefined, problems: string[]): string {
+function describeSent(sent: Sent, a: Answer | undefined): string[] {
   const headers = Object.entries(sent.headers)
     .map(([k, v]) => `    ${k}: ${clip(k === 'authorization' ? v.replace(/(Bearer\s+)(.{6}).+/, '$1$2…') : v, 200)}`)
     .join('\n');
   return [
-    `✗ request #${i} (seed ${seed}): ${problems.join('; ')}`,
     `  ${sent.method} ${clip(sent.url, 300)}`,
-    `  route: ${r.route ?? '(none)'}, caller: ${r.auth}, ${r.label}`,
     headers,
     sent.body !== undefined ? `  body: ${clip(sent.body.toString(), 1500)}` : '  body: (none)',
     a ? `  → ${a.status} ${a.headers['content-type'] ?? ''}\n    ${clip(a.body.toString(), 800)}` : '  → no answer',
-  ].join('\n');
+  ];
+}
+
+function describe(i: number, r: FuzzRequest, sent: Sent, a: Answer | undefined, problems: string[]): string {
+  return [`✗ request #${i} (seed ${seed}): ${problems.join('; ')}`, `  route: ${r.route ?? '(none)'}, caller: ${r.auth}, ${r.label}`, ...describeSent(sent, a)].join('\n');
+}
+
+function describeOracle(lane: number, k: number, step: OracleStep, sent: Sent, a: Answer | undefined, problems: string[]): string {
+  const who = step.caller === 'admin' ? `the admin, about ${ORACLE_PATIENTS[step.about].hospNo}` : ORACLE_PATIENTS[step.caller].hospNo;
+  return [`✗ oracle lane ${lane} request ${k} (seed ${seed}): ${problems.join('; ')}`, `  ${step.valid ? 'must be accepted' : 'must be refused, or answered as a repeat'}: ${step.label}`, `  route: ${step.route}, caller: ${who}`, ...describeSent(sent, a)].join('\n');
 }
 
 // ——— The run ———
@@ -272,6 +305,13 @@ interface Stats {
   reasons: Map<string, number>;
 }
 
+/** Where the write oracle's share of the run stands, for the line before the last. */
+interface WriteResults {
+  oracle: WriteOracle;
+  state: StateReport | undefined;
+  hostile: LedgerReport | undefined;
+}
+
 async function main(): Promise<number> {
   out(`fuzz: seed ${seed}`);
   const routes = discoverRoutes();
@@ -283,24 +323,82 @@ async function main(): Promise<number> {
   const guarded = new Map(routes.map((r: Route) => [routeKey(r), r.guarded]));
 
   const server: EddyServer = await startServer({
-    env: { AUTH_RATE_LIMIT: '100000000', CONSENT_RATE_LIMIT: '100000000', REMINDERS: '0', LOG_LEVEL: 'error' },
+    env: { AUTH_RATE_LIMIT: '100000000', CONSENT_RATE_LIMIT: '100000000', REPORT_RATE_LIMIT: '100000000', REMINDERS: '0', LOG_LEVEL: 'error' },
   });
   const base = server.url;
-  out(`fuzz: ${routes.length} routes, server ${base} on ${server.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${total} requests, concurrency ${concurrency}`);
+  // The requests: the logouts last; of the others a share (--writes) from the write oracle, on lanes of
+  // their own (each lane's requests one after the other), and the rest hostile, on the other workers.
+  const logoutCount = total >= 200 ? Math.min(20, Math.floor(total / 100)) : 0;
+  const mainCount = total - logoutCount;
+  const lanes = args.only === undefined && writeShare > 0 ? Math.min(Math.max(1, Math.round(concurrency * writeShare)), Math.max(1, concurrency - 1)) : 0;
+  const oracleCount = lanes > 0 ? Math.round(mainCount * writeShare) : 0;
+  const hostileCount = mainCount - oracleCount;
+  const workers = Math.max(1, concurrency - lanes);
+  out(
+    `fuzz: ${routes.length} routes, server ${base} on ${server.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${total} requests (${oracleCount} from the write oracle on ${lanes} lanes), concurrency ${concurrency}`,
+  );
   const sessions = new Sessions(base);
   const stats: Stats = { sent: 0, errors: 0, violations: 0, printed: 0, byRoute: new Map(), reasons: new Map() };
+  const ledger = new HostileLedger();
+  let writes: WriteResults | undefined;
   const started = Date.now();
+
+  const record = (key: string, answer: Answer | undefined, ms: number, serverError: boolean, problems: string[], print: () => string) => {
+    stats.sent++;
+    const rs = stats.byRoute.get(key) ?? { n: 0, ok: 0, ms: 0, maxMs: 0, statuses: new Map<number, number>() };
+    rs.n++;
+    rs.ms += ms;
+    rs.maxMs = Math.max(rs.maxMs, ms);
+    if (answer && answer.status < 300) rs.ok++;
+    if (answer) rs.statuses.set(answer.status, (rs.statuses.get(answer.status) ?? 0) + 1);
+    stats.byRoute.set(key, rs);
+    if (serverError) stats.errors++;
+    else if (problems.length > 0) stats.violations++;
+    if (problems.length > 0) {
+      for (const p of problems) {
+        const reason = `${key}: ${p.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|\d+/g, 'N').slice(0, 160)}`;
+        stats.reasons.set(reason, (stats.reasons.get(reason) ?? 0) + 1);
+      }
+      if (stats.printed < maxPrint) {
+        stats.printed++;
+        out(print());
+        if (serverError) out(`  server log (last lines):\n${server.log().split('\n').slice(-12).map((l) => `    ${clip(l, 600)}`).join('\n')}`);
+      }
+    }
+    if (!server.running()) throw new Error(`the server died:\n${server.log().slice(-4000)}`);
+  };
+
+  /** The API as `token` (or a demo caller's session, renewed when it ended), for setup and pulls. */
+  const api: ApiCall = (method, url, body, token, headers) => call(base, method, url, body, token, headers);
+  const pullDemo = async (auth: 'patient' | 'patient2', kind: Kind): Promise<Pulled> => {
+    try {
+      return await pullList(api, sessions.tokens.get(auth) ?? '', kind);
+    } catch {
+      // The fuzz may have ended the session (a password change): once more with a new one.
+      await sessions.renew(auth);
+      return pullList(api, sessions.tokens.get(auth) ?? '', kind);
+    }
+  };
+
   try {
     await sessions.setup();
+    const demoCallers = [
+      ['patient', DEMO.patients[0] ?? ''],
+      ['patient2', DEMO.patients[1] ?? ''],
+    ] as const;
+    let oracleTokens: [string, string] = ['', ''];
+    if (lanes > 0) {
+      oracleTokens = await setupOraclePatients(api, sessions.tokens.get('admin') ?? '', sessions.resolve('hospitalId'));
+      writes = { oracle: new WriteOracle({ seed, lanes, dayStart }), state: undefined, hostile: undefined };
+      for (const [auth, hospNo] of demoCallers) for (const kind of KINDS) ledger.start(hospNo, kind, await pullDemo(auth, kind));
+    }
 
     // Requests are drawn in chunks of CHUNK from seeds derived from the run's seed: request i is the
-    // same whatever the concurrency or the order answers come back in.
+    // same whatever the concurrency, the write oracle's share or the order answers come back in.
     const CHUNK = 200;
-    const logoutCount = total >= 200 ? Math.min(20, Math.floor(total / 100)) : 0;
-    const mainCount = total - logoutCount;
     const chunks = new Map<number, FuzzRequest[]>();
     const requestAt = (i: number): FuzzRequest => {
-      if (i >= mainCount) return fc.sample(logoutArb, { seed: (seed ^ 0x5bd1e995) >>> 0, numRuns: logoutCount })[i - mainCount]!;
+      if (i >= hostileCount) return fc.sample(logoutArb, { seed: (seed ^ 0x5bd1e995) >>> 0, numRuns: logoutCount })[i - hostileCount]!;
       const c = Math.floor(i / CHUNK);
       let list = chunks.get(c);
       if (!list) {
@@ -325,34 +423,66 @@ async function main(): Promise<number> {
         problems = j.serverError ? [`server error ${answer.status}`] : j.violations;
         sessions.learn(r, sent, answer);
         if (answer.status === 401) await sessions.renew(r.auth);
+        const demo = demoCallers.find(([auth]) => auth === r.auth);
+        if (demo && r.route?.startsWith('POST /api/') && answer.status < 300) {
+          let json: unknown;
+          let body: unknown;
+          try {
+            json = JSON.parse(answer.body.toString());
+            body = sent.body ? JSON.parse(sent.body.toString()) : undefined;
+          } catch {
+            // a 2xx that is not JSON is no write's answer (and judge has said so)
+          }
+          ledger.note(demo[1], r.route.slice('POST /api'.length), body, answer.status, json, answer.headers['x-mutation-repeat'] === '1');
+        }
       } catch (err) {
         serverError = true;
         problems = [`no answer: ${(err as Error).message}`];
       }
-      const ms = performance.now() - t0;
-      stats.sent++;
-      const key = r.route ?? `${r.method} (no route)`;
-      const rs = stats.byRoute.get(key) ?? { n: 0, ok: 0, ms: 0, maxMs: 0, statuses: new Map<number, number>() };
-      rs.n++;
-      rs.ms += ms;
-      rs.maxMs = Math.max(rs.maxMs, ms);
-      if (answer && answer.status < 300) rs.ok++;
-      if (answer) rs.statuses.set(answer.status, (rs.statuses.get(answer.status) ?? 0) + 1);
-      stats.byRoute.set(key, rs);
-      if (serverError) stats.errors++;
-      else if (problems.length > 0) stats.violations++;
-      if (problems.length > 0) {
-        for (const p of problems) {
-          const reason = `${key}: ${p.replace(/\d+/g, 'N').slice(0, 160)}`;
-          stats.reasons.set(reason, (stats.reasons.get(reason) ?? 0) + 1);
+      record(r.route ?? `${r.method} (no route)`, answer, performance.now() - t0, serverError, problems, () => describe(i, r, sent, answer, problems));
+    };
+
+    /** Request `k` of oracle lane `lane`: sent as its caller, judged by the contracts and by the oracle. */
+    const oneOracle = async (oracle: WriteOracle, lane: number, k: number) => {
+      const step = oracle.next(lane);
+      const auth: Auth = step.caller === 'admin' ? 'admin' : 'patient';
+      const sentAs = (): Sent => ({
+        method: 'POST',
+        url: step.route.slice('POST '.length),
+        headers: {
+          'content-type': 'application/json',
+          'x-requested-with': 'XMLHttpRequest',
+          authorization: `Bearer ${step.caller === 'admin' ? (sessions.tokens.get('admin') ?? '') : oracleTokens[step.caller]}`,
+          ...(step.caller === 'admin' ? { 'x-hosp-no': ORACLE_PATIENTS[step.about].hospNo } : { 'x-device-id': `fuzz-oracle-${lane}` }),
+        },
+        body: Buffer.from(JSON.stringify(step.body)),
+      });
+      let sent = sentAs();
+      let answer: Answer | undefined;
+      let problems: string[];
+      let serverError: boolean;
+      const t0 = performance.now();
+      const window = { sent: Date.now(), answered: 0 };
+      try {
+        answer = await sendRetrying(base, sent);
+        // The admin's session is the hostile requests' too, which may end it; a report is a read, so it is asked again.
+        if (answer.status === 401 && step.caller === 'admin') {
+          await sessions.renew('admin');
+          sent = sentAs();
+          answer = await sendRetrying(base, sent);
         }
-        if (stats.printed < maxPrint) {
-          stats.printed++;
-          out(describe(i, r, sent, answer, problems));
-          if (serverError) out(`  server log (last lines):\n${server.log().split('\n').slice(-12).map((l) => `    ${clip(l, 600)}`).join('\n')}`);
-        }
+        window.answered = Date.now();
+        const j = judge(step.route, 'POST', auth, guarded.get(step.route) ?? false, answer);
+        serverError = j.serverError;
+        const settled = step.settle({ status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: answer.body.toString(), repeat: answer.headers['x-mutation-repeat'] === '1' }, window);
+        problems = [...(serverError ? [`server error ${answer.status}`] : j.violations), ...settled];
+      } catch (err) {
+        serverError = true;
+        problems = [`no answer: ${(err as Error).message}`];
+        // Whatever it did is unknown: the oracle stops foretelling what it touched.
+        step.settle({ status: 0, contentType: '', text: '', repeat: false }, { sent: window.sent, answered: Date.now() });
       }
-      if (!server.running()) throw new Error(`the server died:\n${server.log().slice(-4000)}`);
+      record(step.route, answer, performance.now() - t0, serverError, problems, () => describeOracle(lane, k, step, sent, answer, problems));
     };
 
     if (args.only !== undefined) {
@@ -360,19 +490,56 @@ async function main(): Promise<number> {
     } else {
       let next = 0;
       let lastReport = Date.now();
+      const progress = () => {
+        if (Date.now() - lastReport <= 15_000) return;
+        lastReport = Date.now();
+        const secs = (Date.now() - started) / 1000;
+        const c = writes?.oracle.counts;
+        const oracleLine = c ? `; writes ${c.validAccepted}/${c.valid} valid accepted, ${c.nearMissesRefused}/${c.nearMisses} near misses refused` : '';
+        process.stderr.write(`fuzz: ${stats.sent}/${total} requests, ${stats.errors} server errors, ${stats.violations} violations (${Math.round(stats.sent / secs)}/s)${oracleLine}\n`);
+      };
       const worker = async () => {
-        while (next < mainCount) {
+        while (next < hostileCount) {
           await one(next++);
-          if (Date.now() - lastReport > 15_000) {
-            lastReport = Date.now();
-            const secs = (Date.now() - started) / 1000;
-            process.stderr.write(`fuzz: ${stats.sent}/${total} requests, ${stats.errors} server errors, ${stats.violations} violations (${Math.round(stats.sent / secs)}/s)\n`);
-          }
+          progress();
         }
       };
-      await Promise.all(Array.from({ length: concurrency }, worker));
+      const lane = async (oracle: WriteOracle, index: number) => {
+        // Lane `index` sends its share, one request after the other: its records are never written twice at once.
+        const quota = Math.floor(oracleCount / lanes) + (index < oracleCount % lanes ? 1 : 0);
+        for (let k = 0; k < quota; k++) {
+          await oneOracle(oracle, index, k);
+          progress();
+        }
+      };
+      const oracle = writes?.oracle;
+      await Promise.all([...Array.from({ length: workers }, worker), ...(oracle ? Array.from({ length: lanes }, (_, i) => lane(oracle, i)) : [])]);
+
+      // The state check, before the logouts end the demo patients' sessions.
+      if (writes) {
+        const pulled = new Map<string, Pulled>();
+        for (const who of [0, 1] as const) for (const kind of KINDS) pulled.set(`${who}:${kind}`, await pullList(api, oracleTokens[who], kind));
+        writes.state = writes.oracle.stateCheck(pulled);
+        const hostile: LedgerReport = { accepted: 0, lost: 0, duplicated: 0, unknown: 0, problems: [] };
+        for (const [auth, hospNo] of demoCallers) {
+          const lists = new Map<Kind, Pulled>();
+          for (const kind of KINDS) lists.set(kind, await pullDemo(auth, kind));
+          const r = ledger.check(hospNo, lists);
+          hostile.accepted += r.accepted;
+          hostile.lost += r.lost;
+          hostile.duplicated += r.duplicated;
+          hostile.unknown += r.unknown;
+          hostile.problems.push(...r.problems);
+        }
+        writes.hostile = hostile;
+        const problems = [...writes.state.problems, ...hostile.problems];
+        stats.violations += problems.length;
+        for (const p of problems.slice(0, maxPrint)) out(`✗ state check (seed ${seed}): ${p}`);
+        if (problems.length > maxPrint) out(`  … and ${problems.length - maxPrint} more`);
+      }
+
       // The logouts end the fuzz's own sessions, so they come last, one at a time.
-      for (let i = mainCount; i < total; i++) await one(i);
+      for (let i = hostileCount; i < hostileCount + logoutCount; i++) await one(i);
     }
   } catch (err) {
     // A dead server or a failed setup is a server error too; the summary still ends the output.
@@ -394,6 +561,17 @@ async function main(): Promise<number> {
     }
     agent.destroy();
     await server.cleanup();
+  }
+  if (writes) {
+    const c = writes.oracle.counts;
+    const s = writes.state;
+    const h = writes.hostile;
+    out(
+      `fuzz: writes: ${c.validAccepted}/${c.valid} valid accepted, ${c.nearMissesRefused}/${c.nearMisses} near misses refused as foretold, ${c.repeatsAnswered}/${c.repeats} repeats answered as the first` +
+        ` (${c.batches} batches, ${c.reports} reports); ` +
+        (s ? `state check: ${s.records} records, ${s.lost} lost, ${s.duplicated} duplicated, ${s.wrong} wrong, ${s.unknown} unknown` : 'state check: not made') +
+        (h ? `; hostile writes: ${h.accepted} accepted, ${h.lost} lost, ${h.duplicated} duplicated, ${h.unknown} unknown` : ''),
+    );
   }
   out(`fuzz: ${stats.sent} requests, ${stats.errors} server errors, ${stats.violations} contract violations`);
   return stats.errors + stats.violations > 0 ? 1 : 0;

@@ -90,6 +90,13 @@ export const ODD_STRINGS: readonly string[] = [
   '9999-12-31T23:59:59.999Z',
   '2026-11-01T08:00:00',
   '2026-11-01T08:00:00+14:00',
+  // Just outside the years the API accepts, and days that do not exist.
+  '0001-01-01T00:00:00-14:00',
+  '1899-12-31T23:59:59Z',
+  '3000-01-01T00:00:00Z',
+  '0000-01-01',
+  '2027-02-29',
+  '2026-11-01T08:00:00+14:01',
   '2026-11-01T08:00:00-12:00',
   '2026-11-01 08:00:00Z',
   '24:00',
@@ -139,7 +146,9 @@ function isoDateTimes(now: number): fc.Arbitrary<string> {
     // Mostly the recent past (measurements), some near future (appointments), some far.
     { weight: 6, arbitrary: fc.integer({ min: 0, max: 60 * DAY }).map((ago) => new Date(now - ago).toISOString()) },
     { weight: 2, arbitrary: fc.integer({ min: 0, max: 120 * DAY }).map((ahead) => new Date(now + ahead).toISOString()) },
-    { weight: 1, arbitrary: fc.date({ min: new Date('1850-01-01T00:00:00Z'), max: new Date('2300-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()) },
+    // Far, within the years the API accepts (1900 to 2999, server/http/validator.ts), its edges included.
+    { weight: 1, arbitrary: fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString()) },
+    { weight: 1, arbitrary: fc.constantFrom('1900-01-01T00:00:00Z', '2999-12-31T23:59:59.999Z', '2028-02-29T12:00:00Z', '2026-03-29T02:30:00+01:00', '2026-11-01T01:30:00-04:00') },
     // Other spellings the format allows: no fraction, an offset, lower-case t/z.
     {
       weight: 1,

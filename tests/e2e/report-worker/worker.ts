@@ -16,9 +16,8 @@ self.onmessage = async (e: MessageEvent<{ unit: 'mg/dL' | 'mmol/L'; locale: 'en'
   try {
     const progress: number[] = [];
     const { locale, unit } = e.data;
-    const bytes = await renderReportPdf(buildReport(fixtureInput()), {
+    const bytes = await renderReportPdf(buildReport(fixtureInput(), unit), {
       locale,
-      unit,
       onProgress: (p) => progress.push(p),
       loadFont: loadFontAsset,
       ...(locale === 'ar' ? { translate: arabic } : {}),
