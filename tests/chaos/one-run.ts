@@ -1138,7 +1138,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
             : r.kind === 'appt'
               ? s.appointments.find((x) => x.doctor === r.name)?.date
               : s.symptoms.find((x) => x.symptom === r.name)?.recordedAt;
-        const expected = r.kind === 'appt' ? r.when : r.madeAt;
+        // A lab result is dated by its day: stored at the device's local noon, or when it was made
+        // if that is before noon (src/features/labs/lab-rules.ts; the browser shares this clock's zone).
+        const expected = r.kind === 'appt' ? r.when : r.kind === 'lab' ? labTimeFor(r.madeAt) : r.madeAt;
         const slack = r.kind === 'appt' ? 60_000 : 10 * 60_000;
         if (at !== undefined && expected !== undefined && Math.abs(Date.parse(at) - expected) > slack) {
           result.diverged++;
@@ -1277,3 +1279,10 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
 }
 
 export const ARTIFACTS = path.join(root, 'test-results', 'chaos');
+
+/** When a lab result made at `madeAt` (device time) is stored: local noon of that day, or `madeAt` before noon. */
+export function labTimeFor(madeAt: number): number {
+  const made = new Date(madeAt);
+  const noon = new Date(made.getFullYear(), made.getMonth(), made.getDate(), 12).getTime();
+  return Math.min(noon, madeAt);
+}
