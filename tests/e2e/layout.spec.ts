@@ -12,6 +12,10 @@ const WIDTHS = [360, 1280] as const;
 let server: EddyServer;
 let browser: Browser;
 
+// Each test is a language's screens, on its own pages: the tests of this file spread over the workers
+// (one after another they took 8-10 min on one worker, the suite's tail), each worker with its own server.
+test.describe.configure({ mode: 'parallel' });
+
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer({ env: { AUTH_RATE_LIMIT: '200' } });

@@ -33,6 +33,10 @@ const BROWSER_LOCALE: Record<Locale, string> = { en: 'en-US', es: 'es-ES', fr: '
 let server: EddyServer;
 let browser: Browser;
 
+// Each test is a language's screens, on its own pages: the tests of this file spread over the workers
+// (one after another they took 8-10 min on one worker, the suite's tail), each worker with its own server.
+test.describe.configure({ mode: 'parallel' });
+
 test.beforeAll(async () => {
   test.setTimeout(120_000);
   server = await startServer({ env: SERVER_ENV });
