@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, ConsoleMessage, Page } from '@playwright/
 import { DEMO_PATIENT, FaultProxy, launchChromium, loginPatient, root, startServer, watchMainThread, workerStates, type Backup, type Balanced, type EddyServer, type NetworkStats } from '../fixtures/index.ts';
 import { prng } from '../../server/seed/demo.ts';
 import * as ui from './ui.ts';
+import { labTimeFor } from './expected-times.ts';
 
 export interface RunResult {
   seed: number;
@@ -1279,10 +1280,3 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
 }
 
 export const ARTIFACTS = path.join(root, 'test-results', 'chaos');
-
-/** When a lab result made at `madeAt` (device time) is stored: local noon of that day, or `madeAt` before noon. */
-export function labTimeFor(madeAt: number): number {
-  const made = new Date(madeAt);
-  const noon = new Date(made.getFullYear(), made.getMonth(), made.getDate(), 12).getTime();
-  return Math.min(noon, madeAt);
-}
