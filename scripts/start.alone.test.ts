@@ -14,7 +14,9 @@ const outsideEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) =
 /** A start with a fresh embedded database (migrations and demo data) on a current build. */
 const START_BUDGET_MS = 30_000;
 
-it('serves within seconds on a current build, says the build was kept, and stops cleanly on a SIGTERM to npm alone', async () => {
+// `npm start` on a laptop, on the embedded database whatever DATABASE_URL says: CI's PostgreSQL pass
+// leaves it to the embedded pass that timed it just before (it runs alone, about 35 s).
+it.runIf(!process.env['DATABASE_URL'])('serves within seconds on a current build, says the build was kept, and stops cleanly on a SIGTERM to npm alone', async () => {
   // Makes the build current first: in CI `npm test` has just built, elsewhere this may build once.
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build-cached.ts')], { cwd: root, stdio: 'ignore', timeout: 600_000, env: outsideEnv });
   const port = await freePort();

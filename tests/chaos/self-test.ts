@@ -20,6 +20,13 @@ const expectations: { plant: Plant; what: string; reported: (r: RunResult) => bo
   { plant: 'stuck', what: 'counted stuck', reported: (r) => r.stuck >= 1 },
 ];
 
+// The runner's checks read what the server's API answers, whatever database stands behind it: CI's
+// PostgreSQL pass (DATABASE_URL set) leaves the self-test to the embedded pass that ran it just
+// before (2.4 min). CHAOS_SELF_TEST_ALL=1 runs it there too.
+if (process.env['DATABASE_URL'] && process.env['CHAOS_SELF_TEST_ALL'] !== '1') {
+  print('chaos self-test: left to the embedded pass (DATABASE_URL is set; CHAOS_SELF_TEST_ALL=1 runs it here too)');
+  process.exit(0);
+}
 print(`chaos self-test: ${expectations.length} runs from seed ${seed}, one planted fault each`);
 let missed = 0;
 const queue = [...expectations.entries()];
