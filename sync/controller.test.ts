@@ -82,6 +82,20 @@ describe('the sync controller', () => {
     expect(announced()).toBe(0);
   });
 
+  it('keeps the offline notice when the history check fails because the connection went (CI, PostgreSQL pass)', async () => {
+    const check = vi.mocked(checkServerHistory);
+    const { status, controller, announced } = controllerWith({ online: () => true, inSync: Promise.resolve(), api: {} as ApiClient });
+    check.mockImplementationOnce(async () => {
+      // The browser's 'offline' event came while the check was on its way; the check then fails.
+      status.update({ offline: true });
+      throw new TypeError('Failed to fetch');
+    });
+    await controller.syncNow({ announce: true });
+    expect(status.getSnapshot().offline).toBe(true);
+    expect(status.getSnapshot().lastSyncAt).toBeUndefined();
+    expect(announced()).toBe(0);
+  });
+
   it('a refreshing sync pulls here and asks the leading tab to pull; one that must not refresh does neither', async () => {
     const { controller, pulls } = controllerWith({ online: () => true, inSync: Promise.resolve() });
     await controller.syncNow({ announce: false, refresh: false });
