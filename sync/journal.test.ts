@@ -62,4 +62,18 @@ describe('the journal of acknowledged writes', () => {
     expect(await resendJournal()).toBe(0);
     expect(await outboxDatabase().entries.count()).toBe(3);
   });
+
+  it('sends what it re-sends, and what waited, on no base version: those versions belong to the history the server lost (chaos "replace")', async () => {
+    const meal = await enqueue({ collection: 'profile', docId: 'me', kind: 'update', name: 'profile.setMealTimes', path: '/users/notificationTimings', body: { breakfast: '07:30', baseVersion: 41 }, versioned: true, madeAt: Date.now() });
+    const journaled = await outboxDatabase().entries.orderBy('seq').toArray();
+    await removeApplied(journaled.map((e) => ({ seq: e.seq, doc: `profile|${meal.docId}`, version: 42 })));
+    await enqueue({ collection: 'glucose', docId: 'g1', kind: 'update', path: '/glucose/update', body: { glucoseId: 'g1', gvalue: 120, baseVersion: 7 }, versioned: true, madeAt: Date.now() });
+    const key = await getDataKey();
+    const before = await Promise.all((await outboxDatabase().entries.toArray()).map((e) => openEntry(key, e)));
+    expect(before.map((op) => op?.body['baseVersion'])).toEqual([7]);
+    expect(await resendJournal()).toBe(1);
+    const after = await Promise.all((await outboxDatabase().entries.orderBy('seq').toArray()).map((e) => openEntry(key, e)));
+    expect(after.map((op) => op?.body)).toEqual([{ breakfast: '07:30' }, { glucoseId: 'g1', gvalue: 120 }]);
+    expect(after.map((op) => op?.mutationId)).toEqual([meal.mutationId, before[0]?.mutationId]);
+  });
 });

@@ -44,6 +44,11 @@ export interface Entry {
   attempts: number;
   /** A failing entry is not tried again before this time (ms); see the dead-letter rule in drain.ts. */
   nextAttemptAt?: number;
+  /**
+   * Queued or journaled before the server's history went back (resendJournal): the version it was
+   * based on belongs to a history the server no longer has, so it is sent on none (openEntry).
+   */
+  unbased?: true;
 }
 
 /** A write the server refused for good, kept until the patient decides (sealed as a whole). */
@@ -212,7 +217,10 @@ export async function pendingOps(): Promise<OutboxOp[]> {
  * entry reads as undefined instead of failing every caller after it.
  */
 export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
-  return openSealed<OutboxOp>(key, entry.sealed, 'outbox');
+  const op = await openSealed<OutboxOp>(key, entry.sealed, 'outbox');
+  if (!op || !entry.unbased || op.body['baseVersion'] === undefined) return op;
+  const { baseVersion: _gone, ...body } = op.body;
+  return { ...op, body };
 }
 
 /** Opens something sealed for `purpose`; undefined when it was sealed under another key or purpose. */
@@ -349,14 +357,14 @@ export async function clearJournal(): Promise<void> {
 export async function resendJournal(): Promise<number> {
   return db().transaction('rw', db().entries, db().journal, db().applied, async () => {
     const journaled = await db().journal.orderBy('seq').toArray();
-    if (journaled.length === 0) {
-      await db().applied.clear();
-      return 0;
-    }
     const waiting = await db().entries.orderBy('seq').toArray();
     await db().entries.clear();
-    await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0 })));
-    await db().entries.bulkAdd(waiting.map(({ seq: _seq, ...rest }) => rest));
+    // Their base versions belong to the history the server lost (a replaced database numbers its
+    // versions anew: a meal time re-sent on an old base was refused as a conflict with nobody, chaos
+    // "replace"). Each goes as the patient made it; a later write of the same record is based on the
+    // version its re-sent predecessor gets (drain.ts, onOwnVersion).
+    await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0, unbased: true as const })));
+    await db().entries.bulkAdd(waiting.map(({ seq: _seq, ...rest }) => ({ ...rest, unbased: true as const })));
     await db().journal.clear();
     await db().applied.clear();
     return journaled.length;
