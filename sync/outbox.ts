@@ -219,7 +219,8 @@ export async function pendingOps(): Promise<OutboxOp[]> {
 export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
   const op = await openSealed<OutboxOp>(key, entry.sealed, 'outbox');
   if (!op || !entry.unbased || op.body['baseVersion'] === undefined) return op;
-  const { baseVersion: _gone, ...body } = op.body;
+  const body = { ...op.body };
+  delete body['baseVersion'];
   return { ...op, body };
 }
 
