@@ -55,11 +55,28 @@ async function newPage(locale: Locale): Promise<{ context: BrowserContext; page:
   return { context, page: await context.newPage() };
 }
 
-/** Waits until the page has settled: its fonts loaded and two frames drawn. */
+/**
+ * Waits until the page has settled: its fonts loaded, two frames drawn, and its height the same over
+ * three looks 250 ms apart (at most 10 s). A fresh-clone CI run (2026-12-05) failed the French staff
+ * report at 360 px: the first full-page picture was 11,299 px tall, the next 11,838 px (the page's
+ * last 539 px, the prescription form, not yet laid out when the first was taken), and the third,
+ * which would have matched, did not come within the 15 s of a loaded machine.
+ */
 async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await frames();
+    const deadline = Date.now() + 10_000;
+    let last = -1;
+    let same = 0;
+    while (same < 2 && Date.now() < deadline) {
+      const height = document.documentElement.scrollHeight;
+      same = height === last ? same + 1 : 0;
+      last = height;
+      await new Promise((r) => setTimeout(r, 250));
+      await frames();
+    }
   });
 }
 
@@ -72,7 +89,8 @@ async function compare(page: Page, name: string, ready: () => Promise<unknown>, 
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
     await ready();
     await settled(page);
-    await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS, mask });
+    // A full page of 12,000 px takes seconds to picture on a loaded machine: room for three.
+    await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS, mask, timeout: 30_000 });
   }
 }
 
@@ -131,7 +149,17 @@ for (const locale of LOCALES) {
       await page.locator('input[type="search"]').first().fill('100001');
       await page.locator('.users-table tbody tr', { hasText: '100001' }).first().getByRole('button').first().click();
       await page.waitForURL(/\/admin\/report$/, { timeout: 30_000 });
-      await compare(page, `${locale}-staff-report`, () => page.locator('.review-table').first().waitFor({ timeout: 30_000 }), [page.getByTestId('review-last-sync')]);
+      // Ready when the review and, below it, the management's prescription list and form are there.
+      await compare(
+        page,
+        `${locale}-staff-report`,
+        async () => {
+          await page.locator('.review-table').first().waitFor({ timeout: 30_000 });
+          await page.locator('.sm-stack .sm-list li').first().waitFor({ timeout: 30_000 });
+          await page.locator('.sm-stack form').last().waitFor({ timeout: 30_000 });
+        },
+        [page.getByTestId('review-last-sync')],
+      );
       await page.goto(`${url}${prefix}/admin/manage`);
       // The audit log of a patient nobody has opened: the same every time (the one opened above has
       // as many entries as requests the review happened to make).
