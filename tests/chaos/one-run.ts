@@ -915,7 +915,10 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       } else if (fault === 'second-tab') {
         say('FAULT a second tab of the same patient does an action');
         const tab = await A.context.newPage();
-        await tab.goto(`${proxy.url}/app`);
+        // Through navigate(): a new app version taking over meets this load too (fresh-clone CI,
+        // PostgreSQL, seed 9: the tab opened as the new version reloaded A1 never reached "load").
+        const appUrl = `${proxy.url}/app`;
+        await navigate({ ...A, page: tab }, 'goto', () => tab.goto(appUrl));
         await ui.appReady(tab);
         const main = A.page;
         A.page = tab;
