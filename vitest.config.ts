@@ -11,6 +11,12 @@ import { defineConfig } from 'vitest/config';
 //   beside it on a 2-core machine, a 4.5 s start measured 30.6 s in CI, which timed the neighbours.
 // `npm test` runs all four (`vitest run`); `npm run test:fast` the first two, which need no database.
 // The browser suite runs on Playwright Test (playwright.config.ts, tests/e2e/*.spec.ts).
+// With DATABASE_URL set (CI's PostgreSQL pass, right after the embedded pass ran everything), a plain
+// `vitest run` runs only the projects a database changes, server and alone: unit and browser need no
+// database and give the same result on either pass (about 2 of the pass's 10 minutes). VITEST_ALL=1
+// runs all four there too; naming projects (`--project …`, as test:fast does) always runs those named.
+const projectsNamed = process.argv.some((a) => a === '--project' || a.startsWith('--project='));
+const databaseOnly = Boolean(process.env['DATABASE_URL']) && process.env['VITEST_ALL'] !== '1' && !projectsNamed;
 const everywhere = ['server', 'schemas', 'src', 'sync', 'sw', 'tests', 'scripts'].map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 
 export default defineConfig({
@@ -23,8 +29,10 @@ export default defineConfig({
     // databases, so two run side by side (measured: 334 s with one, 206 s with two).
     maxWorkers: 2,
     projects: [
+      ...(databaseOnly ? [] : [
       { test: { name: 'unit', include: everywhere, exclude: ['**/*.db.test.ts', '**/*.dom.test.{ts,tsx}', '**/*.alone.test.ts', '**/node_modules/**'], sequence: { groupOrder: 0 } } },
       { test: { name: 'browser', include: ['src/**/*.dom.test.{ts,tsx}'], environment: 'jsdom', sequence: { groupOrder: 0 } } },
+      ]),
       { test: { name: 'server', include: ['**/*.db.test.ts'], exclude: ['**/node_modules/**'], sequence: { groupOrder: 0 } } },
       { test: { name: 'alone', include: ['**/*.alone.test.ts'], exclude: ['**/node_modules/**'], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],
