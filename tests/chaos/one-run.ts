@@ -649,6 +649,17 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       return n;
     };
 
+    /** The patient's second device: logged in the first time, reloaded (it pulls) after that. */
+    const deviceB = async (): Promise<Device> => {
+      if (!B) {
+        B = await openDevice('B');
+        say('  device B logged in');
+      } else {
+        await reload(B);
+      }
+      return B;
+    };
+
     /**
      * The patient's other device marks a dose taken or changes the breakfast time (issue 44: doses
      * and meal times were never written on a second device), once it shows what device A sent. Both
@@ -668,13 +679,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         await drained(A, 30_000);
       }
       say(`FAULT the patient's second device: ${what === 'meal' ? 'breakfast time changed' : 'a dose marked taken'} there`);
-      if (!B) {
-        B = await openDevice('B');
-        say('  device B logged in');
-      } else {
-        await reload(B);
-      }
-      const b = B;
+      const b = await deviceB();
       // What A sent is what B starts from: a change on an older copy would be a conflict of the
       // patient with themselves, which is not this fault.
       const current = async () => {
@@ -714,13 +719,7 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         result.emptyDraws++;
         return;
       }
-      if (!B) {
-        B = await openDevice('B');
-        say('  device B logged in');
-      } else {
-        await reload(B);
-      }
-      const b = B;
+      const b = await deviceB();
       // B shows the record as the server has it.
       const shownOn = async (d: Device) => {
         if (r.kind === 'glucose') return (await ui.glucoseShown(d.page, 'Random')).includes(r.value as number);
