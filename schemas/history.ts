@@ -17,3 +17,12 @@ export const historyCheckSchema = {
   additionalProperties: false,
 } as const;
 export type HistoryCheck = FromSchema<typeof historyCheckSchema>;
+
+/**
+ * The 409 code of a write stated on a version the server never gave that record (`baseVersion`
+ * above the record's own): the device learnt it from a history the server no longer has (a
+ * restored or replaced database). The device checks the server's history and heals it before it
+ * sends anything more (sync/drain.ts), so its own later write never lands before an earlier one
+ * the restore lost.
+ */
+export const BASE_VERSION_UNKNOWN = 'base-version-unknown';

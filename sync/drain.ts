@@ -9,7 +9,8 @@
 //   still conflicts, as it must: the remembered version is this device's, not the server's latest.
 // - 400, 403, 404, 409, …: refused for good. Moved, sealed, to the refused list with the server's
 //   reason (and its current copy on a 409); later entries of that record are held there behind it,
-//   since they were made on top of a change the server does not have.
+//   since they were made on top of a change the server does not have. Two of them may instead
+//   mean a restored server (historyMayHaveGoneBack): its history is checked and healed first.
 // - 401: the session is over; everything stays for the same patient's next login.
 // - no answer at all (offline), or one that is not the API's (not JSON: a captive portal's page,
 //   whatever its status below 500; an answer cut on the way): stop; everything stays in order.
@@ -29,9 +30,10 @@
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
 import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
-import { checkHistoryWith } from './history.ts';
+import { BASE_VERSION_UNKNOWN } from '../schemas/history.ts';
+import { checkHistoryWith, sessionDigest } from './history.ts';
 import { withOutboxLock } from './outbox-lock.ts';
-import { addRefusal, appliedVersion, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
+import { addRefusal, appliedVersion, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, readHistory, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
 export const STUCK_AFTER = 5;
@@ -161,11 +163,11 @@ export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
 }
 
 /**
- * A 404 to a change of a record the server had acknowledged to this device: the record is not
- * "not found" but lost, when the server's history went back (sync/history.ts). Asked here, under
- * the lock this drain holds; the verdict, or undefined when the server did not answer.
+ * Whether the server's history went back (sync/history.ts), asked when an answer may mean so
+ * (historyMayHaveGoneBack). Asked here, under the lock this drain holds; the verdict, or undefined
+ * when the server did not answer.
  */
-async function historyVerdict(session: { token: string; deviceId: string }, opts: DrainOptions): Promise<'intact' | 'healed' | undefined> {
+async function historyVerdict(session: { token: string; deviceId: string }, opts: DrainOptions, digest?: string): Promise<'intact' | 'healed' | undefined> {
   // A server that refuses the question (one without it) cannot say its history went back: the 404
   // is then its answer, as before; one that did not answer is asked again next time.
   let refused = false;
@@ -174,11 +176,23 @@ async function historyVerdict(session: { token: string; deviceId: string }, opts
     refused = isFinalRefusal(answer.status);
     if (answer.status !== 200 || typeof answer.json['known'] !== 'boolean' || typeof answer.json['mark'] !== 'string') return undefined;
     return { known: answer.json['known'], mark: answer.json['mark'] };
-  }, true);
+  }, true, digest);
   return refused ? 'intact' : verdict;
 }
 
-/** One pass over the outbox (see the header); `mayHeal`: a 404 of a record once acknowledged may ask the server's history. */
+/**
+ * Answers that may mean the server's history went back rather than what they say: a 404 to a change
+ * of a record the server had acknowledged to this device (lost, not "not found"), and a 409 saying
+ * the write's base version was never given for its record (BASE_VERSION_UNKNOWN: the device knows a
+ * newer history than the server's). Sent on, the write would land before this device's earlier
+ * writes that the restore lost, and reorder the patient's own changes.
+ */
+async function historyMayHaveGoneBack(op: OutboxOp, doc: string, answer: Answer): Promise<boolean> {
+  if (answer.status === 409) return answer.json['code'] === BASE_VERSION_UNKNOWN;
+  return answer.status === 404 && op.kind !== 'add' && (await appliedVersion(doc)) !== undefined;
+}
+
+/** One pass over the outbox (see the header); `mayHeal`: an answer that may mean a restored server asks its history. */
 async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result: DrainResult; healed: boolean }> {
   let healed = false;
   const db = outboxDatabase();
@@ -192,6 +206,21 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
   }
   const entries = await db.entries.orderBy('seq').toArray();
   const ops = await Promise.all(entries.map((e) => openEntry(key, e)));
+  // A new session may meet another database than the one these writes' base versions came from (a
+  // replaced database ends every session, a restored one those made after its backup): its history
+  // is checked before the first write stated on a version goes out under it, so a base from a lost
+  // history never meets the new one's versions (a 409 with nobody, or a write landing before the
+  // device's earlier one the heal sends again).
+  if (mayHeal && ops.some((op) => op?.versioned === true)) {
+    const digest = await sessionDigest(session.token);
+    if ((await readHistory()).session !== digest) {
+      const verdict = await historyVerdict(session, opts, digest).catch(() => undefined);
+      if (verdict === 'healed') {
+        result.kept = entries.length;
+        return { result, healed: true };
+      }
+    }
+  }
   // Records with a refusal the patient has not resolved: what follows waits with it.
   const refusedDocs = new Set((await listRefusals()).map((r) => docKey(r.op)));
   // Records held up in this drain (a stuck or paused entry): later entries of theirs must wait.
@@ -223,7 +252,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
       return 'next';
     }
     await flush();
-    if (status === 404 && mayHeal && !healed && op.kind !== 'add' && (await appliedVersion(doc)) !== undefined) {
+    if (mayHeal && !healed && (await historyMayHaveGoneBack(op, doc, answer))) {
       const verdict = await historyVerdict(session, opts).catch(() => undefined);
       if (verdict !== 'intact') {
         // Healed: the journal goes first, then this entry again. No answer: kept, asked next time.

@@ -11,7 +11,7 @@ import { drainOutbox } from './drain.ts';
 import { glucoseMapping } from './glucose-sync.ts';
 import { medicineMapping } from './medicine-sync.ts';
 import { checkServerHistory } from './history.ts';
-import { appliedVersion, clearOutbox, pendingCount, readHistory, setReplaySession } from './outbox.ts';
+import { appliedVersion, clearOutbox, listRefusals, pendingCount, readHistory, setReplaySession } from './outbox.ts';
 import { pullChanges, pushChanges } from './replication.ts';
 
 // A restored server healed by the device that still holds the data (docs/sync-protocol.md, "A
@@ -152,6 +152,28 @@ describe('a server restored from a backup', () => {
     expect(await pendingCount()).toBe(0);
   });
 
+  it('an edit made on a version the restore lost waits for the heal: the earlier edit it lost lands first, and the patient’s last value stays (chaos seeds 26508907, 8812002)', async () => {
+    const mine = reading(140);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    const added = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...added, value: 120 }, added)]);
+    await sent(1);
+    await restore();
+    // Made on top of the 120 the server acknowledged (and lost): its base is a version the restored
+    // server never gave this reading. Accepted, it would land before the 120 sent again at the heal.
+    const edited = { ...added, value: 120 };
+    await pushChanges(glucoseMapping, [row({ ...edited, value: 130 }, edited)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(await listRefusals()).toEqual([]);
+    expect(result.sent.map((op) => op.body['gvalue'] ?? op.body['value'])).toEqual([140, 120, 130]);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([130]);
+    expect(await pendingCount()).toBe(0);
+  });
+
   it('a record the device holds but never wrote goes back, by its id, at the first pull after the heal; a prescription the server no longer lists leaves', async () => {
     // Written by the patient's other device; this one pulled it.
     const other = reading(177);
@@ -173,6 +195,35 @@ describe('a server restored from a backup', () => {
     const prescription = { _id: randomUUID(), prescrNo: 'RX-GONE-1', medicineName: 'Gone 1 mg', dose: '1-0-0', version: 1 } as unknown as Medicine;
     const meds = await pullChanges(api, medicineMapping, { version: 1, query: medicineMapping.listQuery ?? '' }, undefined, undefined, async () => [prescription]);
     expect(meds.documents.filter((d) => d._id === prescription._id)).toEqual([{ ...prescription, _deleted: true }]);
+  });
+
+  it('a new session checks the history before it sends an edit stated on a version: a replaced database’s own versions are never compared with it', async () => {
+    const mine = reading(150);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    const added = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...added, value: 160 }, added)]);
+    await sent(1);
+    const edited = { ...added, value: 160 };
+    // Replaced: its marks and mutation ids are not this device's, and it numbers the reading anew,
+    // past the version the device's next edit is stated on. Every session has ended.
+    await h.db.execute(sql`DELETE FROM history_marks`);
+    await h.db.execute(sql`DELETE FROM applied_mutations`);
+    await h.db.execute(sql.raw(`UPDATE glucose_readings SET recorded_at = recorded_at WHERE id = '${mine._id}'`));
+    await h.db.execute(sql.raw(`UPDATE glucose_readings SET recorded_at = recorded_at WHERE id = '${mine._id}'`));
+    token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+    await setReplaySession({ token, deviceId });
+    await pushChanges(glucoseMapping, [row({ ...edited, value: 170 }, edited)]);
+    const result = await drainOutbox({ baseUrl });
+    // Compared with the new versions, the edit was "changed on another device" while nobody had.
+    expect(result.rejected).toEqual([]);
+    expect(await listRefusals()).toEqual([]);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([170]);
+    expect(await pendingCount()).toBe(0);
+    // Checked once for this session: the next edit goes straight out.
+    const now = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...now, value: 175 }, now)]);
+    expect((await drainOutbox({ baseUrl })).sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
   });
 
   it('a replaced database (a mark it never gave) is healed the same way', async () => {

@@ -148,6 +148,12 @@ export interface HistoryState {
    * everything once (sync/replication.ts).
    */
   epoch?: string;
+  /**
+   * The session (a digest of its token) the history was last checked under. A new session may
+   * meet another database (a replaced one ends every session; a restored one, those made after
+   * its backup): the drain checks before it sends anything on it (sync/drain.ts).
+   */
+  session?: string;
 }
 
 /** The collections whose acknowledged writes are journaled: the patient's own records. */

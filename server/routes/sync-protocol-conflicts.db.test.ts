@@ -198,3 +198,30 @@ describe('meal times merge field by field', () => {
     expect(remove.json['version']).toBeGreaterThan(add.json['version'] as number);
   });
 });
+
+describe('a write stated on a version the record never had (the device knows a history this server lost)', () => {
+  const unknown = { code: 'base-version-unknown', message: expect.stringContaining('restored from an earlier backup') };
+
+  it('an edit or a delete of a reading is refused with its own code and the reading as it is, even when it changes nothing; nothing changes', async () => {
+    const r = await addReading(150);
+    const ahead = await change(r, 155, r.version + 1);
+    expect(ahead.status).toBe(409);
+    expect(ahead.json).toEqual({ ...unknown, current: r });
+    expect((await change(r, 150, r.version + 5)).json).toEqual({ ...unknown, current: r });
+    const del = await post('/api/glucose/delete', { glucoseId: r._id, baseVersion: r.version + 1 });
+    expect(del.status).toBe(409);
+    expect(del.json).toMatchObject(unknown);
+    const list = await call(h.app, 'GET', '/api/glucose', { token });
+    expect((list.json['fasting'] as Reading[]).find((x) => x._id === r._id)).toEqual(r);
+    // On its own version it goes through as before.
+    expect((await change(r, 155)).status).toBe(200);
+  });
+
+  it('meal times on a version the profile never had are refused the same way, with the profile as it is', async () => {
+    const before = (await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile;
+    const res = await post('/api/users/notificationTimings', { breakfast: '06:55', baseVersion: before.version + 1 });
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ ...unknown, current: { notificationTimings: before.notificationTimings, version: before.version } });
+    expect(((await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile).notificationTimings).toEqual(before.notificationTimings);
+  });
+});

@@ -13,6 +13,7 @@ import { pushTokenRepo } from '../repositories/push-tokens.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 import { hospitalDto } from './dto.ts';
 import { mealList, mealTimeChange } from './meal-times.ts';
+import { baseUnknown, baseUnknownConflict } from './record-conflicts.ts';
 
 export const PROFILE_MSG = {
   timings: 'Notification timings saved successfully',
@@ -92,10 +93,13 @@ export async function saveTimings(ctx: AppContext, patientId: string, input: Not
   const current = await patientRepo.lock(ctx.db, patientId);
   if (!current) throw unauthorized();
   const { changes, conflicts } = mealTimeChange(current, input, input.baseVersion);
-  if (conflicts.length > 0) {
+  const currentDto = async () => {
     const found = await patientRepo.withHospital(ctx.db, patientId);
-    throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: found ? await profileUserDto(ctx, found.patient, found.hospital) : null, fields: conflicts });
-  }
+    return found ? await profileUserDto(ctx, found.patient, found.hospital) : null;
+  };
+  // A base the profile never had: the device's history is newer than this (restored) server's.
+  if (baseUnknown(input.baseVersion, current)) throw baseUnknownConflict(await currentDto());
+  if (conflicts.length > 0) throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: await currentDto(), fields: conflicts });
   // Sending the times the profile already has changes nothing, and takes no new version.
   const row = Object.keys(changes).length > 0 ? await patientRepo.update(ctx.db, patientId, {}, changes) : current;
   if (!row) throw unauthorized();

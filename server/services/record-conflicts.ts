@@ -1,8 +1,10 @@
 // Stated conflicts for one-person records (docs/sync-protocol.md): a glucose reading, lab test or
 // appointment edited on a version that has moved on is refused with 409 {message, current}, so a
-// stale edit never silently reverts a newer one; an edit that changes nothing is accepted as is.
+// stale edit never silently reverts a newer one; an edit that changes nothing is accepted as is. An
+// edit on a version the record never had (a restored server) is refused with its own code.
 import type { Db } from '../db/client.ts';
 import { conflict, notFound } from '../http/errors.ts';
+import { BASE_VERSION_UNKNOWN } from '../../schemas/history.ts';
 
 interface VersionedRow {
   version: number;
@@ -25,6 +27,21 @@ export interface ConflictWords {
   /** The row changed after the device's base version; the delete was not applied. */
   changedNotDeleted: string;
 }
+
+export const BASE_VERSION_UNKNOWN_MESSAGE =
+  'This change was made on a version of the entry that the server does not have: its data was probably restored from an earlier backup. Keep yours to apply it to what the server has now.';
+
+/**
+ * A `baseVersion` above the version the record has now was never given for it: versions only grow,
+ * and a device learns one from the server. The device's history is newer than the server's (a
+ * restored or replaced database). Accepted, the write would land before the device's earlier
+ * writes that the restore lost and that it sends again after its history check; refused with
+ * BASE_VERSION_UNKNOWN, the device heals the server first (sync/drain.ts).
+ */
+export const baseUnknown = (baseVersion: number | undefined, current: { version: number }): boolean => baseVersion !== undefined && baseVersion > current.version;
+
+/** The refusal of such a write, with the record as the server has it (null: deleted). */
+export const baseUnknownConflict = (current: unknown) => conflict(BASE_VERSION_UNKNOWN_MESSAGE, { code: BASE_VERSION_UNKNOWN, current });
 
 /** True when writing `values` would leave the row as it is (instants compared by time). */
 export function sameValues(row: object, values: object): boolean {
@@ -54,6 +71,7 @@ export async function guardedUpdate<Row extends VersionedRow, Insert, Dto>(
   if (!current) throw notFound(words.notFound);
   const values = typeof valuesOf === 'function' ? valuesOf(current) : valuesOf;
   if (target.baseVersion !== undefined) {
+    if (baseUnknown(target.baseVersion, current)) throw baseUnknownConflict(current.deletedAt === null ? dto(current) : null);
     if (current.deletedAt !== null) throw conflict(words.deleted, { current: null });
     if (current.version > target.baseVersion) {
       if (sameValues(current, values)) return current;
@@ -78,6 +96,7 @@ export async function guardedDelete<Row extends VersionedRow, Insert, Dto>(
 ): Promise<void> {
   const current = await repo.lockOwn(db, target.patientId, target.id);
   if (!current) throw notFound(words.notFound);
+  if (baseUnknown(target.baseVersion, current)) throw baseUnknownConflict(current.deletedAt === null ? dto(current) : null);
   if (current.deletedAt !== null) return;
   if (target.baseVersion !== undefined && current.version > target.baseVersion) throw conflict(words.changedNotDeleted, { current: dto(current) });
   await repo.softDeleteOwn(db, target.patientId, target.id);
