@@ -40,6 +40,7 @@ import type { BatchPath } from '../../schemas/batch.ts';
 import { MAX_FUTURE_MS } from '../../schemas/common.ts';
 import { MEAL_SLOTS, mealSlotOf, type MealSlot } from '../../schemas/dose-slot.ts';
 import { GLUCOSE_TYPES, storedMgDl } from '../../schemas/glucose.ts';
+import { BASE_VERSION_UNKNOWN } from '../../schemas/history.ts';
 import { LAB_TEST_UNITS } from '../../schemas/lab-units.ts';
 import { MAX_REPORT_DAYS } from '../../schemas/report/request.ts';
 
@@ -878,6 +879,29 @@ function versionedOps(k: Versioned): Generators {
           body: withMutation({ [k.idField]: rec.id, ...c.body, baseVersion: stale }, g.lane.maybeMutationId()),
           keys: [rec.id],
           settle: (a) => refused(g, a, 409, [rec.id], () => currentProblems(a, rec)),
+        };
+      },
+    ],
+    [
+      1,
+      `${k.kind} update on a version the record never had`,
+      (g) => {
+        const rec = pickFrom(g, g.lane.live(k.kind, g.who));
+        if (!rec || rec.version === undefined) return undefined;
+        const ahead = rec.version + 1 + g.lane.rng.int(0, 1000);
+        const c = k.change(g, rec);
+        return {
+          label: `${k.kind} update on version ${ahead}, the record is at ${rec.version} (409 base-version-unknown with the current record: a restored server)`,
+          valid: false,
+          path: k.update,
+          who: g.who,
+          body: withMutation({ [k.idField]: rec.id, ...c.body, baseVersion: ahead }, g.lane.maybeMutationId()),
+          keys: [rec.id],
+          settle: (a) =>
+            refused(g, a, 409, [rec.id], () => {
+              const code = asObject(a.json)['code'];
+              return [...(code === BASE_VERSION_UNKNOWN ? [] : [`409's code is ${JSON.stringify(code)}, expected "${BASE_VERSION_UNKNOWN}"`]), ...currentProblems(a, rec)];
+            }),
         };
       },
     ],
