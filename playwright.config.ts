@@ -14,7 +14,7 @@ const ci = process.env['CI'] === 'true' || process.env['CI'] === '1';
  * server stands on. With DATABASE_URL set (CI's PostgreSQL pass, after the PGlite pass ran them) they
  * are left out, a third of the suite's time; E2E_ALL=1 runs them there too.
  */
-const LOOKS_ONLY = ['e2e/layout.spec.ts', 'e2e/screens.spec.ts', 'e2e/i18n.spec.ts'];
+const LOOKS_ONLY = ['e2e/screens.spec.ts', 'e2e/i18n.spec.ts'];
 const onPostgres = Boolean(process.env['DATABASE_URL']) && process.env['E2E_DATABASE'] !== 'embedded';
 const runLooks = !onPostgres || process.env['E2E_ALL'] === '1';
 if (!existsSync(chromiumPath)) {

@@ -1,6 +1,11 @@
 // The patient's screens as reviewed, in every language at 360 px and 1280 px (issue 21): each is
 // compared with its baseline in tests/e2e/screens/, so a change that clips, overflows, covers or
-// untranslates something shows up as a failing picture with its difference beside it.
+// untranslates something shows up as a failing picture with its difference beside it. And each fits
+// (issue 21): nothing wider than the screen, nothing cut off by the box that holds it, and axe finds
+// nothing serious. A table or chart that scrolls sideways inside its own scroll box is allowed (that
+// is its design); a label cut off, a value spilling out of its card or a page that scrolls sideways
+// is not. (Until 2026-12-05 the fit was a spec of its own, layout.spec.ts, which opened the same
+// screens again: 580 s of the suite's 3,500.)
 //
 // Same pictures on every run: the demo data ends at a fixed instant (the server's DEMO_NOW), the
 // page's clock stands an hour after it, the time zone is fixed, animations and the caret are off.
@@ -14,7 +19,7 @@ import { expect, test } from '../fixtures/index.ts';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { closeToasts, DEMO_ADMIN, launchChromium, startServer, type EddyServer } from '../fixtures/index.ts';
+import { closeToasts, DEMO_ADMIN, launchChromium, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
 
 const DEMO_NOW = '2026-03-16T08:00:00Z';
 /** The page's clock: an hour after the demo data ends, a Monday morning. */
@@ -81,35 +86,112 @@ async function settled(page: Page): Promise<void> {
 }
 
 /**
- * Compares the screen at both widths. `mask` covers what the server words from its own clock (times
- * of requests, how long ago a device synchronized), which no fixed page clock makes the same.
+ * What does not fit, one line each: an element beyond the screen's edge, or beyond the edge of the
+ * box that clips it (overflow hidden or clip: text cut off), and a page that scrolls sideways.
+ * Inside a box that scrolls (overflow auto or scroll) an element may be wider: it is reached by
+ * scrolling. Hidden elements and the screen-reader-only ones (1 px, clipped) are not looked at.
  */
-async function compare(page: Page, name: string, ready: () => Promise<unknown>, mask: Locator[] = []): Promise<void> {
+async function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    const width = document.documentElement.clientWidth;
+    const name = (el: Element) => {
+      const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      return `${el.tagName.toLowerCase()}${cls} "${text}"`;
+    };
+    const hidden = (el: Element): boolean => {
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.display === 'none' || s.visibility === 'hidden' || s.clip !== 'auto' || s.clipPath !== 'none') return true;
+        if (s.display === 'contents') continue; // no box of its own
+        const r = a.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) return true;
+      }
+      return false;
+    };
+    const clipper = (el: Element): Element | null => {
+      for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') return a;
+      }
+      return null;
+    };
+    if (document.documentElement.scrollWidth > width + 1) found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+    // Only the outermost element that does not fit is named: its rows and cells go with it.
+    const named = new Set<Element>();
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.parentElement && [...named].some((n) => n.contains(el))) continue;
+      if (el.closest('svg') && el.tagName.toLowerCase() !== 'svg' && !(el instanceof SVGTextElement)) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || hidden(el)) continue;
+      const box = clipper(el);
+      const scrolls = box && ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+      if (scrolls) continue;
+      const edge = box ? box.getBoundingClientRect() : { left: 0, right: width };
+      const by = Math.max(r.right - edge.right, edge.left - r.left);
+      if (by > 1) {
+        found.push(`${name(el)} goes ${Math.round(by)} px beyond ${box ? name(box) : 'the screen'}`);
+        named.add(el);
+      }
+      // Text cut inside its own box (an ellipsis is a deliberate cut, with the whole text elsewhere).
+      const own = getComputedStyle(el);
+      if (['hidden', 'clip'].includes(own.overflowX) && own.textOverflow !== 'ellipsis' && el.scrollWidth > el.clientWidth + 1 && !(el instanceof SVGElement)) {
+        found.push(`${name(el)} cuts its content: ${el.scrollWidth} px in ${el.clientWidth} px`);
+      }
+    }
+    return [...new Set(found)];
+  });
+}
+
+/** What does not fit the screen as it is now, and what axe finds, each line named by screen and width. */
+async function fitProblems(page: Page, name: string, width: number): Promise<string[]> {
+  return [...(await overflows(page)).map((p) => `${name} at ${width} px: ${p}`), ...(await seriousA11yViolations(page)).map((v) => `${name} at ${width} px, axe: ${v}`)];
+}
+
+/**
+ * Compares the screen at both widths with its baseline, then checks that it fits (after the
+ * picture: axe is added to the page to look). `mask` covers what the server words from its own
+ * clock (times of requests, how long ago a device synchronized), which no fixed page clock makes the
+ * same. What does not fit is added to `problems`, so one test names every screen that does not.
+ */
+async function compare(page: Page, problems: string[], name: string, ready: () => Promise<unknown>, mask: Locator[] = []): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
     await ready();
     await settled(page);
     // A full page of 12,000 px takes seconds to picture on a loaded machine: room for three.
     await expect(page).toHaveScreenshot(`${name}-${width}.png`, { fullPage: true, stylePath: SCREENSHOT_CSS, mask, timeout: 30_000 });
+    problems.push(...(await fitProblems(page, name, width)));
+  }
+}
+
+/** Checks that a screen without a baseline fits at both widths. */
+async function fits(page: Page, problems: string[], name: string, ready: () => Promise<unknown>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+    await ready();
+    await settled(page);
+    problems.push(...(await fitProblems(page, name, width)));
   }
 }
 
 for (const locale of LOCALES) {
   const prefix = locale === 'en' ? '' : `/${locale}`;
 
-  test(`${locale}: the patient's screens look as reviewed at 360 px and 1280 px`, async () => {
-    test.setTimeout(240_000);
+  test(`${locale}: the patient's screens look as reviewed and fit at 360 px and 1280 px, and axe finds nothing serious`, async () => {
+    test.setTimeout(300_000);
     const { context, page } = await newPage(locale);
+    const problems: string[] = [];
     try {
       await page.goto(`${server.url}${prefix}/`);
-      await compare(page, `${locale}-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
+      await compare(page, problems, `${locale}-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
       await page.locator('input[name="hospNo"]').fill('100001');
       await page.locator('input[type="password"]').first().fill('Demo-patient-1');
       await page.locator('form button[type="submit"]').first().click();
       await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
       // The login's notice is a toast for a few seconds: the screens are compared without it.
       await closeToasts(page);
-      await compare(page, `${locale}-dashboard`, async () => {
+      await compare(page, problems, `${locale}-dashboard`, async () => {
         await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
         await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
       });
@@ -120,31 +202,34 @@ for (const locale of LOCALES) {
         ['profile', () => page.locator('h1').first().waitFor({ timeout: 30_000 })],
       ] as const) {
         await page.goto(`${server.url}${prefix}/app/${route}`);
-        await compare(page, `${locale}-${route}`, ready);
+        await compare(page, problems, `${locale}-${route}`, ready);
       }
     } finally {
       await context.close();
     }
+    expect(problems).toEqual([]);
   });
 
-  test(`${locale}: the staff screens look as reviewed at 360 px and 1280 px`, async () => {
-    test.setTimeout(240_000);
+  test(`${locale}: the staff screens look as reviewed and fit at 360 px and 1280 px, and axe finds nothing serious`, async () => {
+    test.setTimeout(300_000);
     // A server of its own: what staff do is audited, and the Manage page lists it.
     const staffServer = await startServer({ env: SERVER_ENV });
     const { context, page } = await newPage(locale);
     const url = staffServer.url;
+    const problems: string[] = [];
     try {
       await page.goto(`${url}${prefix}/admin`);
-      await compare(page, `${locale}-staff-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
+      await compare(page, problems, `${locale}-staff-login`, () => page.locator('h1').first().waitFor({ timeout: 30_000 }));
       await page.locator('input[type="email"]').fill(DEMO_ADMIN.email);
       await page.locator('input[type="password"]').fill(DEMO_ADMIN.password);
       await page.locator('form button[type="submit"]').first().click();
       await page.waitForURL(/\/admin\/hospital-select$/, { timeout: 30_000 });
       await closeToasts(page);
+      await fits(page, problems, `${locale}-staff-hospitals`, () => page.getByRole('radio').first().waitFor({ timeout: 30_000 }));
       await page.getByRole('radio').first().check();
       // The worklist ranks and words patients by the server's clock: its rows are masked, its frame compared.
       const worklist = page.locator('.worklist-item').first();
-      await compare(page, `${locale}-staff-patients`, () => worklist.waitFor({ timeout: 30_000 }), [page.locator('.worklist-item'), page.locator('.worklist-computed'), page.locator('.users-table tbody')]);
+      await compare(page, problems, `${locale}-staff-patients`, () => worklist.waitFor({ timeout: 30_000 }), [page.locator('.worklist-item'), page.locator('.worklist-computed'), page.locator('.users-table tbody')]);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.locator('input[type="search"]').first().fill('100001');
       await page.locator('.users-table tbody tr', { hasText: '100001' }).first().getByRole('button').first().click();
@@ -152,6 +237,7 @@ for (const locale of LOCALES) {
       // Ready when the review and, below it, the management's prescription list and form are there.
       await compare(
         page,
+        problems,
         `${locale}-staff-report`,
         async () => {
           await page.locator('.review-table').first().waitFor({ timeout: 30_000 });
@@ -181,12 +267,13 @@ for (const locale of LOCALES) {
           input.placeholder = fixed;
         });
       };
-      await compare(page, `${locale}-staff-manage`, sameId, [
+      await compare(page, problems, `${locale}-staff-manage`, sameId, [
         page.locator('.field', { has: page.locator('input[placeholder^="urn:uuid:"]') }),
       ]);
     } finally {
       await context.close();
       await staffServer.cleanup();
     }
+    expect(problems).toEqual([]);
   });
 }
