@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDateTime, mutationId, optionalText, syncVersion, text, uuid } from './common.ts';
+import { baseVersion, madeAt, isoDateTime, mutationId, optionalText, syncVersion, text, uuid } from './common.ts';
 
 const doctor = text(120);
 const notes = optionalText(2000);
@@ -22,14 +22,14 @@ export type AppointmentAdd = FromSchema<typeof appointmentAddSchema>;
 
 export const appointmentUpdateSchema = {
   type: 'object',
-  properties: { appointmentId: uuid, doctor, date: isoDateTime, notes, baseVersion, mutationId },
+  properties: { appointmentId: uuid, doctor, date: isoDateTime, notes, baseVersion, madeAt, mutationId },
   required: ['appointmentId', 'doctor', 'date'],
 } as const;
 export type AppointmentUpdate = FromSchema<typeof appointmentUpdateSchema>;
 
 export const appointmentDeleteSchema = {
   type: 'object',
-  properties: { appointmentId: uuid, baseVersion, mutationId },
+  properties: { appointmentId: uuid, baseVersion, madeAt, mutationId },
   required: ['appointmentId'],
 } as const;
 export type AppointmentDelete = FromSchema<typeof appointmentDeleteSchema>;

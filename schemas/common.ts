@@ -37,6 +37,13 @@ export const mutationId = {
 /** The version of the row (or profile) the device's edit was made on; stale edits are refused. */
 export const baseVersion = syncVersion;
 
+/**
+ * When the patient made the change on the device (its clock). A change sent again on no version
+ * after a heal is applied only if it was made after the change its record holds
+ * (docs/sync-protocol.md, "A restored server"); the server never takes it as later than its own clock.
+ */
+export const madeAt = isoDateTime;
+
 /** How far ahead of the server's clock a measurement's time may be (a device clock a little fast), docs/requirements.md §10 */
 export const MAX_FUTURE_MS = 5 * 60_000;
 /** Whether `at` is later than `now` plus that allowance: a time the server refuses as in the future. */

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDateTime, mutationId, syncVersion, uuid } from './common.ts';
+import { baseVersion, madeAt, isoDateTime, mutationId, syncVersion, uuid } from './common.ts';
 
 export const GLUCOSE_TYPES = ['Fasting', 'Postprandial', 'Random'] as const;
 export type GlucoseType = (typeof GLUCOSE_TYPES)[number];
@@ -71,14 +71,14 @@ export type GlucoseAdd = FromSchema<typeof glucoseAddSchema>;
 
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, mutationId },
+  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, madeAt, mutationId },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;
 
 export const glucoseDeleteSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, baseVersion, mutationId },
+  properties: { glucoseId: uuid, baseVersion, madeAt, mutationId },
   required: ['glucoseId'],
 } as const;
 export type GlucoseDelete = FromSchema<typeof glucoseDeleteSchema>;

@@ -26,3 +26,25 @@ export type HistoryCheck = FromSchema<typeof historyCheckSchema>;
  * the restore lost.
  */
 export const BASE_VERSION_UNKNOWN = 'base-version-unknown';
+
+/**
+ * The 409 code of a write sent again on no version (after a heal, sync/history.ts) whose record
+ * (or meal time) already holds a change made after it, on another device or by staff: the later
+ * change stays and nothing is changed. The device drops its write and takes the server's copy at
+ * its next pull; nothing is left for the patient to decide.
+ */
+export const SUPERSEDED = 'superseded';
+export const SUPERSEDED_MESSAGE = 'A later change to this entry, made on another device, is already on the server: it stays.';
+
+/** The writes whose body says when the change was made (`madeAt`): the edits and removals, and the meal times. */
+export const MADE_AT_PATHS: ReadonlySet<string> = new Set([
+  '/glucose/update',
+  '/glucose/delete',
+  '/symptoms/remove',
+  '/appointments/update',
+  '/appointments/delete',
+  '/tests/update',
+  '/tests/delete',
+  '/user/medicines/taken/delete',
+  '/users/notificationTimings',
+]);

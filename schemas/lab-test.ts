@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDateTime, mutationId, optionalText, syncVersion, text, uuid } from './common.ts';
+import { baseVersion, madeAt, isoDateTime, mutationId, optionalText, syncVersion, text, uuid } from './common.ts';
 
 const name = text(100);
 const value = { type: 'number', minimum: -1e9, maximum: 1e9 } as const;
@@ -23,14 +23,14 @@ export type LabTestAdd = FromSchema<typeof labTestAddSchema>;
 
 export const labTestUpdateSchema = {
   type: 'object',
-  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime, baseVersion, mutationId },
+  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime, baseVersion, madeAt, mutationId },
   required: ['testId', 'name', 'value', 'recordedAt'],
 } as const;
 export type LabTestUpdate = FromSchema<typeof labTestUpdateSchema>;
 
 export const labTestDeleteSchema = {
   type: 'object',
-  properties: { testId: uuid, baseVersion, mutationId },
+  properties: { testId: uuid, baseVersion, madeAt, mutationId },
   required: ['testId'],
 } as const;
 export type LabTestDelete = FromSchema<typeof labTestDeleteSchema>;

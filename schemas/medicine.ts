@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDate, isoDateTime, mutationId, sinceQuery, syncVersion, text, uuid } from './common.ts';
+import { baseVersion, madeAt, isoDate, isoDateTime, mutationId, sinceQuery, syncVersion, text, uuid } from './common.ts';
 import { mealSlot } from './dose-slot.ts';
 import { mealTime } from './user-profile.ts';
 
@@ -53,7 +53,7 @@ export type MedicineTaken = FromSchema<typeof medicineTakenSchema>;
 /** Undo of a dose taken (soft delete; repeating it is harmless). */
 export const medicineTakenDeleteSchema = {
   type: 'object',
-  properties: { intakeId: uuid, baseVersion, mutationId },
+  properties: { intakeId: uuid, baseVersion, madeAt, mutationId },
   required: ['intakeId'],
 } as const;
 export type MedicineTakenDelete = FromSchema<typeof medicineTakenDeleteSchema>;

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, isoDateTime, mutationId, syncVersion, text, uuid } from './common.ts';
+import { baseVersion, madeAt, isoDateTime, mutationId, syncVersion, text, uuid } from './common.ts';
 
 export const symptomName = text(100);
 
@@ -25,7 +25,7 @@ export type SymptomAdd = FromSchema<typeof symptomAddSchema>;
  */
 export const symptomRemoveSchema = {
   type: 'object',
-  properties: { symptom: symptomName, recordedAt: isoDateTime, _id: uuid, baseVersion, mutationId },
+  properties: { symptom: symptomName, recordedAt: isoDateTime, _id: uuid, baseVersion, madeAt, mutationId },
   required: ['symptom', 'recordedAt'],
 } as const;
 export type SymptomRemove = FromSchema<typeof symptomRemoveSchema>;

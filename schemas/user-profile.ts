@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { baseVersion, hospNo, mutationId, NOT_BLANK, syncVersion } from './common.ts';
+import { baseVersion, madeAt, hospNo, mutationId, NOT_BLANK, syncVersion } from './common.ts';
 import { DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './report/judgement.ts';
 
 export const mealTime = {
@@ -31,7 +31,7 @@ export const mealTimingsPatchSchema = {
  */
 export const notificationTimingsSchema = {
   type: 'object',
-  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime, baseVersion, mutationId },
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime, baseVersion, madeAt, mutationId },
   anyOf: mealTimingsPatchSchema.anyOf,
   description: mealTimingsPatchSchema.description,
 } as const;

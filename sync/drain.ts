@@ -11,6 +11,12 @@
 //   reason (and its current copy on a 409); later entries of that record are held there behind it,
 //   since they were made on top of a change the server does not have. Two of them may instead
 //   mean a restored server (historyMayHaveGoneBack): its history is checked and healed first.
+//   A write sent again after a heal (Entry.unbased) that the server answers 404 is an edit or
+//   removal of a record another device added, which the server lost and that device has not yet
+//   healed: it waits for it (HEAL_WAIT_MS), tried again with a growing pause, instead of being
+//   refused as "not found" (randomized fault runs, seed 317377829). A 409 `superseded`: the record
+//   already holds a later change (another device healed it first); the write is dropped and the
+//   record pulled again.
 // - 401: the session is over; everything stays for the same patient's next login.
 // - no answer at all (offline), or one that is not the API's (not JSON: a captive portal's page,
 //   whatever its status below 500; an answer cut on the way): stop; everything stays in order.
@@ -30,10 +36,10 @@
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
 import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
-import { BASE_VERSION_UNKNOWN } from '../schemas/history.ts';
+import { BASE_VERSION_UNKNOWN, MADE_AT_PATHS, SUPERSEDED } from '../schemas/history.ts';
 import { checkHistoryWith, sessionDigest } from './history.ts';
 import { withOutboxLock } from './outbox-lock.ts';
-import { addRefusal, appliedVersion, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, readHistory, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
+import { addOverride, addRefusal, appliedVersion, JOURNAL_KEEP_MS, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, readHistory, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
 export const STUCK_AFTER = 5;
@@ -42,6 +48,9 @@ export const MAX_BACKOFF_MS = 15 * 60_000;
 const REQUEST_TIMEOUT_MS = 15_000;
 const BATCH_TIMEOUT_PER_WRITE_MS = 200;
 const FIRST_BACKOFF_MS = 10_000;
+/** How long a write sent again after a heal waits for another device to heal its record's add (as long as a journal keeps it). */
+export const HEAL_WAIT_MS = JOURNAL_KEEP_MS;
+const FIRST_HEAL_WAIT_MS = 5_000;
 
 export interface Rejection {
   op: OutboxOp;
@@ -155,9 +164,10 @@ function refusalOf(op: OutboxOp, status: number, json: Record<string, unknown>, 
 export function drainOutbox(opts: DrainOptions = {}): Promise<DrainResult> {
   return withOutboxLock(async () => {
     const first = await drainPass(opts, true);
-    if (!first.healed) return first.result;
-    // The server's history went back and its journal is queued again, ahead of what waits: once more.
-    const second = await drainPass(opts, false);
+    if (!first.healed && !first.again) return first.result;
+    // The server's history went back and its journal is queued again, ahead of what waits (or a
+    // write goes again on no version): once more.
+    const second = await drainPass(opts, !first.healed);
     return { ...second.result, sent: [...first.result.sent, ...second.result.sent], rejected: [...first.result.rejected, ...second.result.rejected] };
   });
 }
@@ -193,8 +203,9 @@ async function historyMayHaveGoneBack(op: OutboxOp, doc: string, answer: Answer)
 }
 
 /** One pass over the outbox (see the header); `mayHeal`: an answer that may mean a restored server asks its history. */
-async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result: DrainResult; healed: boolean }> {
+async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result: DrainResult; healed: boolean; again?: boolean }> {
   let healed = false;
+  let again = false;
   const db = outboxDatabase();
   const now = opts.now ?? Date.now;
   const result: DrainResult = { sent: [], rejected: [], kept: 0, stuck: 0, unauthorized: false };
@@ -252,6 +263,14 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
       return 'next';
     }
     await flush();
+    if (status === 409 && answer.json['code'] === SUPERSEDED) {
+      // The record holds a change made after this one (another device healed first): that stays,
+      // and the device takes it at its next pull.
+      await db.entries.delete(entry.seq);
+      await addOverride({ collection: op.collection, docId: op.docId, doc: 'refetch' });
+      result.sent.push(op);
+      return 'next';
+    }
     if (mayHeal && !healed && (await historyMayHaveGoneBack(op, doc, answer))) {
       const verdict = await historyVerdict(session, opts).catch(() => undefined);
       if (verdict !== 'intact') {
@@ -261,6 +280,28 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
         return 'stop';
       }
       // The server holds this device's history: the record is gone for another reason.
+    }
+    if (status === 409 && answer.json['code'] === BASE_VERSION_UNKNOWN && entry.unbased !== true) {
+      // The server holds this device's history (healed already, maybe by this very drain), yet the
+      // base is a version it never gave the record: one of the lost history, which the device's copy
+      // still carried when the patient changed it (after the heal, before a pull brought the
+      // record's new version; randomized fault runs, seed 5120337). The write goes again on no
+      // version, ordered by when it was made, like the others the heal sent.
+      await db.entries.update(entry.seq, { unbased: true });
+      again = true;
+      result.kept += entries.length - i;
+      return 'stop';
+    }
+    if (status === 404 && entry.unbased === true && op.kind !== 'add' && now() - (entry.awaitingRecordSince ?? now()) < HEAL_WAIT_MS) {
+      // Sent again after a heal, to a record the server lacks: another device may still have to heal
+      // its add. The write waits for it, and the others go on.
+      const tries = (entry.awaitingRecordTries ?? 0) + 1;
+      const pause = Math.min(MAX_BACKOFF_MS, FIRST_HEAL_WAIT_MS * 2 ** (tries - 1));
+      await db.entries.update(entry.seq, { awaitingRecordSince: entry.awaitingRecordSince ?? now(), awaitingRecordTries: tries, nextAttemptAt: now() + pause });
+      log.warn(`A write sent again after a heal waits for its record (${tries} time(s) not on the server yet)`);
+      waitingDocs.add(doc);
+      result.kept++;
+      return 'next';
     }
     if (isFinalRefusal(status)) {
       await addRefusal(key, refusalOf(op, status, answer.json, now()));
@@ -334,11 +375,11 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
       // What was applied is noted first: a later write of the same record is based on its version.
       await flush();
       if (run.length === 1) {
-        if ((await settle(i, await send(await onOwnVersion(op, doc), session, opts))) === 'stop') break;
+        if ((await settle(i, await send(await outgoing(op, doc, entry.unbased === true), session, opts))) === 'stop') break;
         i++;
         continue;
       }
-      const sent = await Promise.all(run.map((k) => onOwnVersion(ops[k] as OutboxOp, docKey(ops[k] as OutboxOp))));
+      const sent = await Promise.all(run.map((k) => outgoing(ops[k] as OutboxOp, docKey(ops[k] as OutboxOp), entries[k]?.unbased === true)));
       const answer = await sendBatch(sent, session, opts);
       if (answer.results === undefined) {
         // A server that does not know batches (or refuses this one as such): one at a time.
@@ -365,7 +406,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
   } finally {
     await flush();
   }
-  return { result, healed };
+  return { result, healed, again };
 }
 
 const optional = (version: number | undefined) => (version === undefined ? {} : { version });
@@ -404,6 +445,16 @@ async function sendBatch(ops: OutboxOp[], session: { token: string; deviceId: st
  * an entry already applied carries its mutation id, so the server answers it with its first answer
  * whatever its base says.
  */
+async function outgoing(op: OutboxOp, doc: string, unbased: boolean): Promise<OutboxOp> {
+  // Sent again after a heal, a write goes on no version, and is ordered by when it was made: the
+  // version its re-sent predecessor gets (maybe a repeat's, older than another device's change made
+  // after this one) says nothing of which came last.
+  const based = unbased ? op : await onOwnVersion(op, doc);
+  // When the patient made it: a write sent again after a heal is ordered by it (schemas/history.ts).
+  if (!MADE_AT_PATHS.has(op.path) || typeof op.madeAt !== 'number' || !Number.isFinite(op.madeAt)) return based;
+  return { ...based, body: { ...based.body, madeAt: new Date(op.madeAt).toISOString() } };
+}
+
 async function onOwnVersion(op: OutboxOp, doc: string): Promise<OutboxOp> {
   if (!op.versioned) return op;
   const base = typeof op.body['baseVersion'] === 'number' ? op.body['baseVersion'] : undefined;

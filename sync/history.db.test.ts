@@ -23,7 +23,7 @@ let baseUrl: string;
 let api: ApiClient;
 let token: string;
 const deviceId = 'device-history-0001';
-const TABLES = ['glucose_readings', 'applied_mutations', 'history_marks', 'sync_counters'] as const;
+const TABLES = ['glucose_readings', 'applied_mutations', 'history_marks', 'sync_counters', 'record_made'] as const;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -172,6 +172,89 @@ describe('a server restored from a backup', () => {
     expect(result.sent.map((op) => op.body['gvalue'] ?? op.body['value'])).toEqual([140, 120, 130]);
     expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([130]);
     expect(await pendingCount()).toBe(0);
+  });
+
+  /** The patient's other device, as the server sees it: its own device id, its own writes. */
+  const otherDevice = (path: string, body: Record<string, unknown>) =>
+    fetch(`${baseUrl}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-device-id': 'device-history-0002', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+
+  it('an edit of a reading another device added, sent again before that device healed its add, waits for it instead of being refused as "not found" (chaos seed 317377829)', async () => {
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    const theirs = reading(188);
+    const add = { _id: theirs._id, type: theirs.type, value: theirs.value, recordedAt: theirs.recordedAt, mutationId: 'device-history-0002:1' };
+    expect((await otherDevice('/glucose/add', add)).status).toBe(201);
+    const held = (await onServer()).find((d) => d._id === theirs._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...held, value: 199 }, held)]);
+    await sent(1);
+    await restore();
+    // This device comes back first: its edit goes again, and the server has no such reading yet.
+    expect(await checkServerHistory(api)).toBe('healed');
+    const t0 = Date.now();
+    const first = await drainOutbox({ baseUrl, now: () => t0 });
+    expect(first.rejected).toEqual([]);
+    expect(first.kept).toBe(1);
+    expect(await listRefusals()).toEqual([]);
+    expect(await pendingCount()).toBe(1);
+    // Not again before its pause is over, even if the add is back.
+    expect((await otherDevice('/glucose/add', add)).status).toBe(201);
+    expect((await drainOutbox({ baseUrl, now: () => t0 + 1_000 })).sent).toEqual([]);
+    const second = await drainOutbox({ baseUrl, now: () => t0 + 6_000 });
+    expect(second.sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
+    expect((await onServer()).filter((d) => d._id === theirs._id).map((d) => d.value)).toEqual([199]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('two devices that heal one reading in the other order: the edit made last stays, and the earlier one is dropped without a question (chaos seed 5120337)', async () => {
+    const mine = reading(150);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    const added = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    // This device edits first, the other device a moment later; the restore loses both.
+    await pushChanges(glucoseMapping, [row({ ...added, value: 160 }, added)]);
+    await sent(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = { glucoseId: mine._id, gtype: added.type, gvalue: 170, madeAt: new Date().toISOString(), mutationId: 'device-history-0002:7' };
+    expect((await otherDevice('/glucose/update', later)).status).toBe(200);
+    await restore();
+    // The other device heals first: its edit, sent again on no version, applies.
+    expect((await otherDevice('/glucose/update', later)).status).toBe(200);
+    // This device heals after it: its edit was made before, so it changes nothing and asks nothing.
+    expect(await checkServerHistory(api)).toBe('healed');
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(await listRefusals()).toEqual([]);
+    expect(await pendingCount()).toBe(0);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([170]);
+    // And the device takes the server's value at its next pull.
+    const pulled = await pullChanges(api, glucoseMapping, undefined);
+    expect(pulled.documents.filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([170]);
+  });
+
+  it('an edit made after the heal on a copy that still carries a version of the lost history goes again on no version, instead of being refused (chaos seed 5120337)', async () => {
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    // The other device's writes after the backup, which it never heals here: the versions they took
+    // are handed out again by the restored database, lower than those this device saw.
+    for (const n of [1, 2, 3]) expect((await otherDevice('/glucose/add', { type: 'Random', value: 100 + n, mutationId: `device-history-0002:2${n}` })).status).toBe(201);
+    const mine = reading(210);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    const held = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await restore();
+    expect(await checkServerHistory(api)).toBe('healed');
+    await sent(1);
+    const now = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    expect(now.version).toBeLessThan(held.version as number);
+    // The device's copy was not pulled again yet: the patient's edit states the old version.
+    await pushChanges(glucoseMapping, [row({ ...held, value: 230 }, held)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(await listRefusals()).toEqual([]);
+    expect(result.sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([230]);
   });
 
   it('a record the device holds but never wrote goes back, by its id, at the first pull after the heal; a prescription the server no longer lists leaves', async () => {

@@ -49,6 +49,13 @@ export interface Entry {
    * based on belongs to a history the server no longer has, so it is sent on none (openEntry).
    */
   unbased?: true;
+  /**
+   * An entry sent again after a heal whose record the server did not have (404): another device
+   * may still be healing its add. Since when it waits for that (drain.ts, HEAL_WAIT_MS), and how
+   * many times it was found missing.
+   */
+  awaitingRecordSince?: number;
+  awaitingRecordTries?: number;
 }
 
 /** A write the server refused for good, kept until the patient decides (sealed as a whole). */

@@ -520,3 +520,20 @@ export const historyMarks = pgTable(
   },
   (t) => [index('history_marks_created_idx').on(t.createdAt)],
 );
+
+/**
+ * When the write a record (or a meal time) now holds was made, by the device's clock (never later
+ * than the server's), per patient: `glucose:<id>`, `meal:breakfast`, … (server/services/record-made.ts).
+ * Two devices that heal a restored server each send again what they wrote, in the order they come
+ * back: a write sent again on no version is applied only when it was made after the one the record
+ * holds, so the patient's last change stays whichever device heals last (docs/sync-protocol.md).
+ */
+export const recordMade = pgTable(
+  'record_made',
+  {
+    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    record: text('record').notNull(),
+    madeAt: tstz('made_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.patientId, t.record] })],
+);

@@ -18,6 +18,7 @@ import * as glucose from '../services/glucose-service.ts';
 import * as labs from '../services/lab-test-service.ts';
 import * as medicines from '../services/medicine-service.ts';
 import { ok, okOrCreated, type WriteAnswer } from '../services/mutations.ts';
+import { claimChange, type MadeChange } from '../services/record-made.ts';
 import * as symptoms from '../services/symptom-service.ts';
 
 export interface PatientWrite {
@@ -49,7 +50,7 @@ type BodyOf<S> = S extends JSONSchema ? FromSchema<S> : never;
 /** The change (and an add's shortcut) take the body as its schema types it. */
 function write<S extends object>(
   path: BatchPath,
-  doc: { summary: string; answer: Readonly<Record<string, unknown>> },
+  doc: { summary: string; answer: Readonly<Record<string, unknown>>; record?: (body: BodyOf<S>) => string | undefined },
   schema: S,
   change: (tx: AppContext, s: Subject, body: BodyOf<S>) => Promise<WriteAnswer>,
   add?: Add<BodyOf<S>>,
@@ -58,8 +59,27 @@ function write<S extends object>(
   // route's body before its handler runs; the batch checks each write's body with the same schema
   // before it runs it), and one list of writes of different bodies cannot carry each one's type.
   const accepted = (body: unknown) => body as BodyOf<S>;
-  return { path, ...doc, schema, change: (tx, s, body) => change(tx, s, accepted(body)), ...(add ? { add: (ctx, s, body, id) => add(ctx, s, accepted(body), id) } : {}) };
+  const { record, ...described } = doc;
+  const made = (body: unknown): MadeChange => (typeof body === 'object' && body !== null ? (body as MadeChange) : {});
+  return {
+    path,
+    ...described,
+    schema,
+    change: async (tx, s, body) => {
+      // An edit or removal notes when it was made; one sent again on no version after a heal, made
+      // before the change its record holds, changes nothing (services/record-made.ts). Noted first,
+      // in the same transaction: a change refused after it leaves no note.
+      const key = record?.(accepted(body));
+      if (key !== undefined) await claimChange(tx.db, s.patientId, key, made(body));
+      return change(tx, s, accepted(body));
+    },
+    ...(add ? { add: (ctx, s, body, id) => add(ctx, s, accepted(body), id) } : {}),
+  };
 }
+
+const glucoseRecord = (b: { glucoseId: string }) => `glucose:${b.glucoseId}`;
+const appointmentRecord = (b: { appointmentId: string }) => `appointment:${b.appointmentId}`;
+const testRecord = (b: { testId: string }) => `test:${b.testId}`;
 
 export const PATIENT_WRITES: readonly PatientWrite[] = [
   write(
@@ -69,10 +89,10 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
     async (tx, s, b) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
     (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
   ),
-  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten }, glucoseUpdateSchema, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
-  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message }, glucoseDeleteSchema, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten, record: glucoseRecord }, glucoseUpdateSchema, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
+  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message, record: glucoseRecord }, glucoseDeleteSchema, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
   write('/symptoms/add', { summary: 'Record a symptom', answer: symptomWritten }, symptomAddSchema, async (tx, s, b) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
-  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message }, symptomRemoveSchema, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message, record: (b) => (b._id === undefined ? undefined : `symptom:${b._id}`) }, symptomRemoveSchema, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
   write(
     '/appointments/add',
     { summary: 'Add an appointment', answer: appointmentWritten },
@@ -80,8 +100,8 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
     async (tx, s, b) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
     (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
   ),
-  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten }, appointmentUpdateSchema, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
-  write('/appointments/delete', { summary: 'Delete an appointment', answer: message }, appointmentDeleteSchema, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten, record: appointmentRecord }, appointmentUpdateSchema, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
+  write('/appointments/delete', { summary: 'Delete an appointment', answer: message, record: appointmentRecord }, appointmentDeleteSchema, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
   write(
     '/tests/add',
     { summary: 'Record a lab test result', answer: labTestWritten },
@@ -89,11 +109,11 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
     async (tx, s, b) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
     (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
   ),
-  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten }, labTestUpdateSchema, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
-  write('/tests/delete', { summary: 'Delete a lab test result', answer: message }, labTestDeleteSchema, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten, record: testRecord }, labTestUpdateSchema, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
+  write('/tests/delete', { summary: 'Delete a lab test result', answer: message, record: testRecord }, labTestDeleteSchema, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
   // The path really is singular `user` here (docs/requirements.md §7).
   write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b) => ok(await medicines.markTaken(tx, s, b))),
-  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message }, medicineTakenDeleteSchema, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
+  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message, record: (b) => `dose:${b.intakeId}` }, medicineTakenDeleteSchema, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
 ];
 
 export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.path, w]));

@@ -225,3 +225,89 @@ describe('a write stated on a version the record never had (the device knows a h
     expect(((await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile).notificationTimings).toEqual(before.notificationTimings);
   });
 });
+
+describe('a change sent again on no version after a heal is ordered by when it was made (two devices heal in the order they come back)', () => {
+  const superseded = { code: 'superseded', message: 'A later change to this entry, made on another device, is already on the server: it stays.' };
+  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+  const resend = (r: Reading, gvalue: number, madeAt: string) => post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue, madeAt });
+  const valueOf = async (r: Reading) => ((await call(h.app, 'GET', '/api/glucose', { token })).json['fasting'] as Reading[]).find((x) => x._id === r._id);
+
+  it('an edit made before the one the reading holds changes nothing (409 superseded); one made after it applies', async () => {
+    const r = await addReading(140);
+    expect((await resend(r, 145, at(2))).status).toBe(200);
+    const older = await resend(r, 142, at(5));
+    expect(older.status).toBe(409);
+    expect(older.json).toEqual(superseded);
+    expect((await valueOf(r))?.value).toBe(145);
+    expect((await resend(r, 147, at(1))).status).toBe(200);
+    expect((await valueOf(r))?.value).toBe(147);
+    // A removal made before the last edit is superseded too; the reading stays.
+    const del = await post('/api/glucose/delete', { glucoseId: r._id, madeAt: at(3) });
+    expect(del.json).toEqual(superseded);
+    expect((await valueOf(r))?.value).toBe(147);
+  });
+
+  it('an edit on a version always applies (a stale one is the stated conflict) and counts as after what its base held; a clock ahead of the server counts as now', async () => {
+    const r = await addReading(130);
+    const based = await post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue: 131, baseVersion: r.version, madeAt: at(30) });
+    expect(based.status).toBe(200);
+    const ahead = await resend({ ...r, version: (based.json['data'] as Reading).version }, 133, new Date(Date.now() + 3600_000).toISOString());
+    expect(ahead.status).toBe(200);
+    // The "future" edit was noted at the server's time: an edit made a moment later still applies.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await resend(r, 134, new Date().toISOString())).status).toBe(200);
+    expect((await valueOf(r))?.value).toBe(134);
+  });
+
+  it('a change without madeAt (an older app) is noted at the server’s time, and an edit without either applies as the spec says', async () => {
+    const r = await addReading(160);
+    expect((await post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue: 161 })).status).toBe(200);
+    expect((await resend(r, 162, at(1))).json).toEqual(superseded);
+    expect((await post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue: 163 })).status).toBe(200);
+    expect((await valueOf(r))?.value).toBe(163);
+  });
+
+  it('meal times: each is ordered on its own; a request whose every change is older is refused, the others apply; staff count as now', async () => {
+    const setTimes = (times: Record<string, string>, madeAt: string) => post('/api/users/notificationTimings', { ...times, madeAt });
+    const timings = async () => ((await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile).notificationTimings;
+    // Earlier tests set these meal times moments ago: "now" is the latest a device can claim.
+    expect((await setTimes({ breakfast: '08:31' }, new Date().toISOString())).status).toBe(200);
+    const older = await setTimes({ breakfast: '05:45' }, at(0.5));
+    expect(older.status).toBe(409);
+    expect(older.json).toEqual(superseded);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const mixedAt = new Date();
+    const mixed = await setTimes({ breakfast: '05:50', dinner: '19:05' }, mixedAt.toISOString());
+    expect(mixed.status).toBe(200);
+    expect(await timings()).toMatchObject({ breakfast: '05:50', dinner: '19:05' });
+    // Made just before that: breakfast holds a later change and stays; lunch, set earlier, takes it.
+    const half = await setTimes({ breakfast: '06:10', lunch: '12:05' }, new Date(mixedAt.getTime() - 1).toISOString());
+    expect(half.status).toBe(200);
+    expect(await timings()).toMatchObject({ breakfast: '05:50', lunch: '12:05' });
+    const partly = await setTimes({ breakfast: '06:00', dinner: '19:10' }, at(0.2));
+    expect(partly.json).toEqual(superseded);
+    expect(await timings()).toMatchObject({ breakfast: '05:50', dinner: '19:05' });
+    const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    expect((await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { lunch: '12:40' } } })).status).toBe(200);
+    expect((await setTimes({ lunch: '11:00' }, at(1))).json).toEqual(superseded);
+    expect((await timings()).lunch).toBe('12:40');
+  });
+
+  it('in a batch, a superseded write stops the batch where it stands, as any refusal does', async () => {
+    const r = await addReading(170);
+    expect((await resend(r, 171, at(1))).status).toBe(200);
+    const other = await addReading(180);
+    const res = await post('/api/batch', {
+      mutations: [
+        { path: '/glucose/update', body: { glucoseId: other._id, gtype: 'Fasting', gvalue: 181, madeAt: at(2), mutationId: 'made-at-batch:1' } },
+        { path: '/glucose/update', body: { glucoseId: r._id, gtype: 'Fasting', gvalue: 172, madeAt: at(3), mutationId: 'made-at-batch:2' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const results = res.json['results'] as { status: number; body: Record<string, unknown> }[];
+    expect(results.map((x) => x.status)).toEqual([200, 409]);
+    expect(results[1]?.body).toEqual(superseded);
+    expect((await valueOf(other))?.value).toBe(181);
+    expect((await valueOf(r))?.value).toBe(171);
+  });
+});

@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.ts';
-import type { MealSlot } from '../../schemas/dose-slot.ts';
+import type { NotificationTimings } from '../db/schema.ts';
+import { MEAL_SLOTS, type MealSlot } from '../../schemas/dose-slot.ts';
 import type { NotificationTimingsInput, NotificationTokenInput, NotificationTokenRemove } from '../../schemas/user-profile.ts';
 import { WEEKDAYS } from '../../schemas/user-profile.ts';
 import { badRequest, conflict, unauthorized } from '../http/errors.ts';
@@ -14,6 +15,7 @@ import { sessionRepo } from '../repositories/sessions.ts';
 import { hospitalDto } from './dto.ts';
 import { mealList, mealTimeChange } from './meal-times.ts';
 import { baseUnknown, baseUnknownConflict } from './record-conflicts.ts';
+import { noteChange, supersededConflict, type MadeChange } from './record-made.ts';
 
 export const PROFILE_MSG = {
   timings: 'Notification timings saved successfully',
@@ -100,10 +102,26 @@ export async function saveTimings(ctx: AppContext, patientId: string, input: Not
   // A base the profile never had: the device's history is newer than this (restored) server's.
   if (baseUnknown(input.baseVersion, current)) throw baseUnknownConflict(await currentDto());
   if (conflicts.length > 0) throw conflict(PROFILE_MSG.timingsConflict(conflicts), { current: await currentDto(), fields: conflicts });
+  // Each meal time notes when its change was made; one sent again on no version after a heal, made
+  // before the change that meal time holds, is left out (services/record-made.ts), and a request
+  // left with nothing to change is refused as superseded.
+  const superseded = await mealTimesSuperseded(ctx, patientId, changes, input);
+  if (superseded.length > 0 && Object.keys(changes).length === 0) throw supersededConflict();
   // Sending the times the profile already has changes nothing, and takes no new version.
   const row = Object.keys(changes).length > 0 ? await patientRepo.update(ctx.db, patientId, {}, changes) : current;
   if (!row) throw unauthorized();
   return { message: PROFILE_MSG.timings, notificationTimings: row.notificationTimings, version: row.version };
+}
+
+/** Notes each changed meal time (noteChange); those that hold a later change leave `changes`, and are returned. */
+async function mealTimesSuperseded(ctx: AppContext, patientId: string, changes: Partial<NotificationTimings>, input: MadeChange): Promise<MealSlot[]> {
+  const superseded: MealSlot[] = [];
+  for (const meal of MEAL_SLOTS) {
+    if (changes[meal] === undefined || (await noteChange(ctx.db, patientId, `meal:${meal}`, input))) continue;
+    delete changes[meal];
+    superseded.push(meal);
+  }
+  return superseded;
 }
 
 /** Adds or removes one day; the two operations commute, so they never conflict. */

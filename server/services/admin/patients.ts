@@ -10,6 +10,8 @@ import { accessKeyRepo } from '../../repositories/access-keys.ts';
 import { patientRepo, type PatientRow } from '../../repositories/patients.ts';
 import { staffRepo } from '../../repositories/staff.ts';
 import { mealTimeChange } from '../meal-times.ts';
+import { noteMadeNow } from '../record-made.ts';
+import { MEAL_SLOTS } from '../../../schemas/dose-slot.ts';
 import type { StaffPrincipal } from '../principal.ts';
 import { alertDaysOf, normaliseDay } from '../profile-service.ts';
 import { ADMIN_MSG, checkHospital, checkTimeZone, patientForStaff, type Admin } from './scope.ts';
@@ -105,6 +107,8 @@ async function updatePatientIn(ctx: AppContext, principal: Admin, hospNo: string
   // version): a patient's queued edit of another meal time then meets no conflict and loses nothing.
   const timings = mealTimeChange(p, input.notificationTimings ?? {}, input.baseVersion);
   if (timings.conflicts.length > 0) throw conflict(ADMIN_MSG.mealTimesChanged(timings.conflicts), { current: patientDto(p), fields: timings.conflicts });
+  // Staff change a meal time now: a patient's change made before it, sent again after a heal, stays out (services/record-made.ts).
+  for (const meal of MEAL_SLOTS) if (timings.changes[meal] !== undefined) await noteMadeNow(ctx.db, p.id, `meal:${meal}`);
   const row = await patientRepo.update(
     ctx.db,
     p.id,
