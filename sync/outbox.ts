@@ -375,8 +375,8 @@ export async function resendJournal(): Promise<number> {
     await db().entries.clear();
     // Their base versions belong to the history the server lost (a replaced database numbers its
     // versions anew: a meal time re-sent on an old base was refused as a conflict with nobody, chaos
-    // "replace"). Each goes as the patient made it; a later write of the same record is based on the
-    // version its re-sent predecessor gets (drain.ts, onOwnVersion).
+    // "replace"). Each goes as the patient made it, ordered on the server by when it was made
+    // (madeAt: docs/sync-protocol.md, "Writes sent again are ordered by when they were made").
     await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0, unbased: true as const })));
     await db().entries.bulkAdd(waiting.map(({ seq: _seq, ...rest }) => ({ ...rest, unbased: true as const })));
     await db().journal.clear();
