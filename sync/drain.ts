@@ -267,7 +267,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
       // The record holds a change made after this one (another device healed first): that stays,
       // and the device takes it at its next pull.
       await db.entries.delete(entry.seq);
-      await addOverride({ collection: op.collection, docId: op.docId, doc: 'refetch' });
+      await addOverride({ collection: op.collection, docId: op.docId, doc: 'refetch' }, [], key);
       result.sent.push(op);
       return 'next';
     }

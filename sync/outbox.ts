@@ -417,8 +417,9 @@ export async function deleteRefusals(ids: number[]): Promise<void> {
   await db().refused.bulkDelete(ids);
 }
 
-export async function addOverride(override: Override, resolves: number[] = []): Promise<void> {
-  const key = await getDataKey();
+export async function addOverride(override: Override, resolves: number[] = [], sealWith?: CryptoKey): Promise<void> {
+  // The drain seals with the key it opened the outbox with (the service worker keeps no key of its own).
+  const key = sealWith ?? (await getDataKey());
   const sealed = await encryptJson(key, override, 'override');
   // One step: a pull never sees the refusal gone without the override there (it would pull the
   // server's state of nothing), nor the override while the refusal still holds the record back.

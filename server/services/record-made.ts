@@ -26,10 +26,13 @@ const instant = (at: string | undefined): Date | undefined => {
 
 /**
  * Notes `change` as the one `record` holds, in the writing transaction; false, noting nothing, when
- * it goes on no version and the record holds a change made after it.
+ * it goes on no version, says when it was made, and the record holds a change made after it. A
+ * change that does not say (a client of the spec's API) is noted at the server's time and applies
+ * as the spec says, whatever was noted before.
  */
 export function noteChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<boolean> {
-  return recordMadeRepo.note(db, patientId, record, instant(change.madeAt), change.baseVersion === undefined);
+  const madeAt = instant(change.madeAt);
+  return recordMadeRepo.note(db, patientId, record, madeAt, change.baseVersion === undefined && madeAt !== undefined);
 }
 
 /** noteChange, refusing a change made before the one the record holds (409 superseded). */

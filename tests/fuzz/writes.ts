@@ -40,7 +40,7 @@ import type { BatchPath } from '../../schemas/batch.ts';
 import { MAX_FUTURE_MS } from '../../schemas/common.ts';
 import { MEAL_SLOTS, mealSlotOf, type MealSlot } from '../../schemas/dose-slot.ts';
 import { GLUCOSE_TYPES, storedMgDl } from '../../schemas/glucose.ts';
-import { BASE_VERSION_UNKNOWN } from '../../schemas/history.ts';
+import { BASE_VERSION_UNKNOWN, SUPERSEDED } from '../../schemas/history.ts';
 import { LAB_TEST_UNITS } from '../../schemas/lab-units.ts';
 import { MAX_REPORT_DAYS } from '../../schemas/report/request.ts';
 
@@ -791,6 +791,25 @@ function versionedOps(k: Versioned): Generators {
       },
     ],
     [
+      1,
+      `${k.kind} update on no version, made by a clock running ahead`,
+      (g) => {
+        const rec = pickFrom(g, g.lane.live(k.kind, g.who));
+        if (!rec) return undefined;
+        const c = k.change(g, rec);
+        const madeAt = new Date(Date.now() + g.lane.rng.int(1, 48 * 60) * 60_000).toISOString();
+        return {
+          label: `${k.kind} update on no version made ${madeAt} (taken as the server's now: applies)`,
+          valid: true,
+          path: k.update,
+          who: g.who,
+          body: withMutation({ [k.idField]: rec.id, ...c.body, madeAt }, g.lane.maybeMutationId()),
+          keys: [rec.id],
+          settle: (a) => learnUpdate(g, rec, c.values, a),
+        };
+      },
+    ],
+    [
       2,
       `${k.kind} delete`,
       (g) => {
@@ -901,6 +920,31 @@ function versionedOps(k: Versioned): Generators {
             refused(g, a, 409, [rec.id], () => {
               const code = asObject(a.json)['code'];
               return [...(code === BASE_VERSION_UNKNOWN ? [] : [`409's code is ${JSON.stringify(code)}, expected "${BASE_VERSION_UNKNOWN}"`]), ...currentProblems(a, rec)];
+            }),
+        };
+      },
+    ],
+    [
+      1,
+      `${k.kind} update sent again, made before the record's last change`,
+      (g) => {
+        // An update that applied noted its time on the server (services/record-made.ts): a change
+        // sent on no version and made long before it (a device healing a restored server) changes nothing.
+        const rec = pickFrom(g, g.lane.live(k.kind, g.who).filter((r) => r.versions.length > 1));
+        if (!rec) return undefined;
+        const c = k.change(g, rec);
+        const madeAt = new Date(Date.UTC(2001, 0, 1) + g.lane.rng.int(0, 10 * 365) * 86_400_000).toISOString();
+        return {
+          label: `${k.kind} update on no version made ${madeAt.slice(0, 10)}, after the record was changed (409 superseded)`,
+          valid: false,
+          path: k.update,
+          who: g.who,
+          body: withMutation({ [k.idField]: rec.id, ...c.body, madeAt }, g.lane.maybeMutationId()),
+          keys: [rec.id],
+          settle: (a) =>
+            refused(g, a, 409, [rec.id], () => {
+              const code = asObject(a.json)['code'];
+              return code === SUPERSEDED ? [] : [`409's code is ${JSON.stringify(code)}, expected "${SUPERSEDED}"`];
             }),
         };
       },
