@@ -265,9 +265,10 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
     await flush();
     if (status === 409 && answer.json['code'] === SUPERSEDED) {
       // The record holds a change made after this one (another device healed first): that stays,
-      // and the device takes it at its next pull.
-      await db.entries.delete(entry.seq);
+      // and the device takes it at its next pull. The pull is asked for first: a drain cut between
+      // the two sends the write again, and is answered the same.
       await addOverride({ collection: op.collection, docId: op.docId, doc: 'refetch' }, [], key);
+      await db.entries.delete(entry.seq);
       result.sent.push(op);
       return 'next';
     }
