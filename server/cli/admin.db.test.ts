@@ -52,6 +52,8 @@ describe('npm run admin', () => {
     expect((await cli('create-hospital', '--name', 'St. Mary')).out).toMatch(/already exists/);
     expect((await cli('create-hospital', '--name', 'Elsewhere', '--time-zone', 'Mars/Base')).out).toMatch(/not an IANA time zone/);
     expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'short')).out).toMatch(/at least 8 characters/);
+    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Password1')).out).toMatch(/one of the most common/);
+    expect((await cli('create-admin', '--email', 'head.nurse@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Head.Nurse-2026')).out).toMatch(/your hospital number, your name/);
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
     expect((await cli('--bogus')).code).toBe(2);
     expect((await cli('--help')).out).toMatch(/^Usage: npm run admin/);

@@ -10,7 +10,7 @@ import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
-import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
+import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from '../lib/password-policy.ts';
 import { errorMessage } from '../lib/errors.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
@@ -57,9 +57,11 @@ function need(values: Values, key: 'name' | 'email' | 'hosp-no'): string {
   return v;
 }
 
-function passwordOrGenerated(values: Values): { password: string; generated: boolean } {
+/** The password given (checked as a patient's new one is, against the account's own words), or a random one. */
+function passwordOrGenerated(values: Values, context: readonly (string | undefined)[]): { password: string; generated: boolean } {
   if (values.password !== undefined) {
-    if (values.password.length < PASSWORD_MIN_LENGTH) throw new UsageError(`--password must be at least ${PASSWORD_MIN_LENGTH} characters`);
+    const problem = passwordProblem(values.password, context);
+    if (problem) throw new UsageError(`--password: ${PASSWORD_PROBLEM_MESSAGES[problem]}`);
     return { password: values.password, generated: false };
   }
   return { password: randomBytes(12).toString('base64url'), generated: true };
@@ -117,7 +119,7 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       const name = need(values, 'name');
       const ids = await hospitalIds(db, values.hospital);
       if (await staffRepo.adminByEmail(db, email)) throw new UsageError(`An admin with e-mail ${email} already exists`);
-      const { password, generated } = passwordOrGenerated(values);
+      const { password, generated } = passwordOrGenerated(values, [email, name]);
       const admin = await staffRepo.insertAdmin(db, { email, name, passwordHash: await hashPassword(password) });
       await staffRepo.grantHospitals(db, admin.id, ids);
       out(`Created admin ${email} for ${values.hospital?.join(', ')}`);
@@ -140,7 +142,7 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       const age = values.age === undefined ? null : Number(values.age);
       if (age !== null && (!Number.isInteger(age) || age < 0 || age > 130)) throw new UsageError('--age must be a whole number from 0 to 130');
       const [hospital] = await staffRepo.hospitalsByIds(db, [hospitalId]);
-      const { password, generated } = passwordOrGenerated(values);
+      const { password, generated } = passwordOrGenerated(values, [hospNo, values.name]);
       await patientRepo.insert(db, {
         hospNo,
         hospitalId,
@@ -159,7 +161,7 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
     case 'set-admin-password': {
       const admin = await staffRepo.adminByEmail(db, need(values, 'email'));
       if (!admin) throw new UsageError('No admin with that e-mail');
-      const { password, generated } = passwordOrGenerated(values);
+      const { password, generated } = passwordOrGenerated(values, [admin.email, admin.name]);
       await staffRepo.setAdminPassword(db, admin.id, await hashPassword(password));
       out(`Password of ${admin.email} changed`);
       if (generated) out(`New password (shown once): ${password}`);

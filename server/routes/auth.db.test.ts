@@ -404,6 +404,25 @@ describe('updatePassword', () => {
     expect(res.json).toEqual({ message: 'password must be at least 8 characters long' });
     expect((await call(h.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password } })).status).toBe(200);
   });
+
+  it('refuses a common, sequential or own-context new password (NIST SP 800-63B) with its reason, and changes nothing', async () => {
+    const { hospNo, password } = fx.patientA2;
+    for (const [tried, reason] of [['password', 'common'], ['Password1', 'common'], ['12345678', 'common'], ['abcdefghij', 'repetitive'], [`my-${hospNo}-pass`, 'context']] as const) {
+      const res = await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: password, password: tried } });
+      expect(res.status, tried).toBe(400);
+      expect(res.json, tried).toMatchObject({ code: 'weak-password', reason });
+      expect(res.json['message'], tried).toMatch(/Choose another one/);
+    }
+    expect((await call(h.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password } })).status).toBe(200);
+    // A wrong current password is told as before: the list is asked only of the account's owner.
+    const wrong = await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: 'not-the-password', password: 'password' } });
+    expect(wrong.status).toBe(401);
+    // 64 characters and more are taken, spaces and all.
+    const long = 'a sentence a patient can remember, with spaces, longer than sixty-four characters';
+    expect((await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: password, password: long } })).status).toBe(200);
+    expect((await call(h.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password: long } })).status).toBe(200);
+    expect((await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: long, password } })).status).toBe(200);
+  });
 });
 
 describe('admin and doctor authentication', () => {

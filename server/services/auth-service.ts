@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword, otpCode, randomToken, sameDigest, sha256, verifyPassword } from '../lib/crypto.ts';
 import { normaliseAccessKey } from '../lib/access-key.ts';
+import { PASSWORD_PROBLEM_MESSAGES, passwordProblem, WEAK_PASSWORD_CODE } from '../lib/password-policy.ts';
 import { badRequest, HttpError, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { accessKeyRepo } from '../repositories/access-keys.ts';
 import { otpRepo } from '../repositories/otps.ts';
@@ -135,6 +136,9 @@ export async function updatePassword(ctx: AppContext, input: { hospNo: string; c
   const ok = await verifyPassword(input.currPassword, patient?.passwordHash);
   if (!patient || !ok) throw unauthorized(MSG.badPassword);
   if (input.currPassword === input.password) throw badRequest(MSG.samePassword);
+  // Asked only of the patient who proved the current password: nobody else learns what it refuses.
+  const problem = passwordProblem(input.password, [patient.hospNo, patient.name]);
+  if (problem) throw new HttpError(400, PASSWORD_PROBLEM_MESSAGES[problem], { code: WEAK_PASSWORD_CODE, reason: problem });
   await patientRepo.update(ctx.db, patient.id, { passwordHash: await hashPassword(input.password), mustChangePassword: false });
   // Other devices that knew the old password lose their sessions; the one asking keeps its own.
   const current = await resolvePrincipal(ctx.db, currentToken);
