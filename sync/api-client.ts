@@ -9,9 +9,15 @@ export const MSG_SESSION_EXPIRED = 'Session Expired. Please login again.';
 export class ApiError extends Error {
   /** HTTP status; 0 when the request never got an answer (offline, timeout). */
   readonly status: number;
-  constructor(status: number, message: string) {
+  /** What kind of refusal, where the server names one beside its message (e.g. `weak-password`). */
+  readonly code: string | undefined;
+  /** Why, within that kind (e.g. `common` for a weak password), for the device to say it in its own language. */
+  readonly reason: string | undefined;
+  constructor(status: number, message: string, detail: { code?: unknown; reason?: unknown } = {}) {
     super(message);
     this.status = status;
+    this.code = typeof detail.code === 'string' ? detail.code : undefined;
+    this.reason = typeof detail.reason === 'string' ? detail.reason : undefined;
   }
 }
 
@@ -102,7 +108,7 @@ export function createApiClient(opts: ApiClientOptions) {
       if (!ro.checksCredentials) opts.onUnauthorized?.();
       throw new ApiError(401, message ?? MSG_SESSION_EXPIRED);
     }
-    if (!res.ok) throw new ApiError(res.status, message ?? MSG_RESPONSE_FAILED);
+    if (!res.ok) throw new ApiError(res.status, message ?? MSG_RESPONSE_FAILED, typeof json === 'object' && json !== null ? (json as { code?: unknown; reason?: unknown }) : {});
     // The caller names the answer's type, derived from the route's schema in schemas/api.ts
     // (Answer<typeof …>): the server's serializer lets nothing through that the schema does not list.
     return json as T;

@@ -249,7 +249,16 @@ test.describe('patient login page', () => {
     await screenshot(page, 'change-password-rtl-360');
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
 
+    // A password on the list of the most common ones is refused at its field (NIST SP 800-63B), and nothing typed is lost.
     await form.getByLabel('Current or temporary password', { exact: true }).fill('Demo-patient-2');
+    await form.getByLabel('New password', { exact: true }).fill('Password1');
+    await form.getByLabel('Repeat new password', { exact: true }).fill('Password1');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(async () => (await fieldError(page, 'New password')).described).toContain('This password is one of the most common ones and easy to guess. Choose another one: a few unrelated words make a strong password.');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    await screenshot(page, 'change-password-common-360');
+    await form.getByLabel('New password', { exact: true }).fill('Fresh-start-2026');
+    await form.getByLabel('Repeat new password', { exact: true }).fill('Fresh-start-2026');
     await form.getByRole('button', { name: 'Change password' }).click();
     await notice(page, 'You have successfully reset your password.');
     await form.waitFor({ state: 'detached' });

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
+import { ApiError } from '../../../sync/api-client.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
@@ -45,6 +46,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     if (knownHospNo === undefined && !hospNo.trim()) found.hospNo = t`Enter your hospital number.`;
     if (!current) found.current = t`Enter your current or temporary password.`;
     if (next.length < PASSWORD_MIN_LENGTH) found.next = t`The new password needs at least ${PASSWORD_MIN_LENGTH} characters.`;
+    else if (next.length > PASSWORD_MAX_LENGTH) found.next = t`The new password can have at most ${PASSWORD_MAX_LENGTH} characters.`;
     else if (repeat !== next) found.repeat = t`The two new passwords are not the same.`;
     return found;
   }
@@ -69,10 +71,24 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
       setRepeat('');
       onDone?.();
     } catch (err) {
+      // A password the server refuses as easy to guess (server/lib/password-policy.ts): said at the field, in the page's language.
+      const weak = err instanceof ApiError && err.code === 'weak-password' ? weakPasswordMessage(err.reason) : undefined;
+      if (weak) {
+        setErrors({ next: weak });
+        nextRef.current?.focus();
+        return;
+      }
       setFailure(failureMessage(err, t`Something went wrong. Please try again.`));
     } finally {
       setBusy(false);
     }
+  }
+
+  function weakPasswordMessage(reason: string | undefined): string {
+    const advice = t`Choose another one: a few unrelated words make a strong password.`;
+    if (reason === 'repetitive') return `${t`This password is a repeated or sequential run of characters and easy to guess.`} ${advice}`;
+    if (reason === 'context') return `${t`This password contains your hospital number, your name or the name of the app.`} ${advice}`;
+    return `${t`This password is one of the most common ones and easy to guess.`} ${advice}`;
   }
 
   const clearError = (field: FieldName) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
