@@ -16,12 +16,12 @@ export function patientAuthApi(api: ApiClient) {
     /** Mails a one-time code to the patient's care team. */
     sendOtp: (body: FromSchema<typeof sendOtpSchema>) => api.post<Answer<typeof message>>('/auth/sendOtp', body),
     /** A wrong current password is a 401 about the credentials, not an ended session. */
-    updatePassword: (body: FromSchema<typeof updatePasswordSchema>) =>
-      api.post<Answer<typeof message>>('/auth/updatePassword', body, { checksCredentials: true }),
+    updatePassword: (body: FromSchema<typeof updatePasswordSchema>, token?: string) =>
+      api.post<Answer<typeof message>>('/auth/updatePassword', body, { checksCredentials: true, ...(token ? { token } : {}) }),
     /** Whether `token` is a live session; quiet: a failure here is the caller's verdict, not a toast. */
     validate: (token: string) => api.post<Answer<typeof validation>>('/auth/validate', undefined, { quiet: true, token }),
     /** Ends the current token's session; quiet, as the device logs out whatever the server says. */
-    logout: () => api.post<Answer<typeof message>>('/auth/logout', undefined, { quiet: true }),
+    logout: (token?: string) => api.post<Answer<typeof message>>('/auth/logout', undefined, { quiet: true, ...(token ? { token } : {}) }),
   };
 }
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { createApiClient } from './api-client.ts';
-import { createPatientSession, type SessionVault, type StoredSession } from './session.ts';
+import { patientAuthApi } from './auth-api.ts';
+import { createPatientSession, PasswordChangeRequired, type SessionVault, type StoredSession } from './session.ts';
 
 let h: Harness;
 let fx: Fixture;
@@ -92,6 +93,31 @@ describe('patient session', () => {
     await expect(s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: 'wrong-password' })).rejects.toThrow('Invalid hospital number or password.');
     expect(s.session.state.status).toBe('logged-out');
     expect(s.wipes()).toBe(0);
+  });
+
+  it('with a temporary password, touches nothing until the patient has chosen their own, then logs in with the same session', async () => {
+    const admin = createApiClient({ baseUrl, getToken: () => undefined });
+    const { token: adminToken } = await admin.post<{ token: string }>('/admin/login', { email: fx.adminEmail, password: fx.adminPassword });
+    const { temporaryPassword } = await admin.post<{ temporaryPassword: string }>(`/admin/patients/${fx.patientA.hospNo}/temporary-password`, undefined, { token: adminToken });
+    const s = setup();
+    await s.session.restore();
+    const refused = await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: temporaryPassword }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(PasswordChangeRequired);
+    const pending = (refused as PasswordChangeRequired).session;
+    expect(pending.hospNo).toBe(fx.patientA.hospNo);
+    // Nothing of the device was touched, and nobody is logged in yet.
+    expect(s.session.state.status).toBe('logged-out');
+    expect(s.wipes()).toBe(0);
+    expect(s.stored()).toBeUndefined();
+
+    const own = 'my own words for this account';
+    await patientAuthApi(createApiClient({ baseUrl, getToken: () => undefined })).updatePassword({ hospNo: fx.patientA.hospNo, currPassword: temporaryPassword, password: own }, pending.token);
+    await s.session.completeLogin(pending);
+    expect(s.session.state.status).toBe('logged-in');
+    expect(s.stored()?.token).toBe(pending.token);
+    expect(s.wipes()).toBe(1);
+    expect(await s.session.validate()).toBe('valid');
+    fx.patientA.password = own;
   });
 });
 

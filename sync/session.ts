@@ -56,6 +56,20 @@ export interface PatientSessionOptions {
   now?: () => number;
 }
 
+/**
+ * A password login with a temporary password that staff set (issue 48): the server's session may
+ * only change it (403 password-change-required everywhere else). The login form asks for the
+ * patient's own password with `session.token`, then calls completeLogin(session).
+ */
+export class PasswordChangeRequired extends Error {
+  readonly session: StoredSession;
+  constructor(session: StoredSession) {
+    super('You logged in with a temporary password. Choose your own password first.');
+    this.name = 'PasswordChangeRequired';
+    this.session = session;
+  }
+}
+
 export function createPatientSession(opts: PatientSessionOptions) {
   let state: SessionState = { status: 'unknown' };
   const listeners = new Set<(s: SessionState) => void>();
@@ -86,14 +100,22 @@ export function createPatientSession(opts: PatientSessionOptions) {
   }
 
   async function login(input: LoginInput): Promise<StoredSession> {
-    const res =
-      input.method === 'password'
-        ? await auth.loginWithPassword({ hospNo: input.hospNo, password: input.password })
-        : await auth.login(input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
+    if (input.method === 'password') {
+      const res = await auth.loginWithPassword({ hospNo: input.hospNo, password: input.password });
+      const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
+      // A temporary password: the session may only change it. Nothing of the device is touched until then.
+      if (res.mustChangePassword === true) throw new PasswordChangeRequired(session);
+      return completeLogin(session);
+    }
+    const res = await auth.login(input.method === 'otp' ? { hospNo: input.hospNo, otp: input.otp } : { hospNo: input.hospNo, accessKey: input.accessKey });
+    return completeLogin({ token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt });
+  }
+
+  /** A session the server opened (a login, or a temporary password changed since): the device logs in with it. */
+  async function completeLogin(session: StoredSession): Promise<StoredSession> {
     // Stores are cleared first, then the new user's data is fetched (docs/requirements.md §4); a patient locked out
     // by an ended session finds their own unsent entries still there.
-    const session: StoredSession = { token: res.token, hospNo: input.hospNo, expiresAt: res.expiresAt };
-    await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(input.hospNo, session);
+    await (opts.prepareLocalData ?? (() => opts.wipeLocalData()))(session.hospNo, session);
     await opts.vault.save(session);
     await opts.onLoggedIn?.(session);
     set({ status: 'logged-in', session });
@@ -218,6 +240,7 @@ export function createPatientSession(opts: PatientSessionOptions) {
     },
     token: () => (state.status === 'logged-in' ? state.session.token : leavingToken),
     login,
+    completeLogin,
     restore,
     logout,
     /** A 401 from any call: the session is over here too; the device locks, keeping unsent entries. */

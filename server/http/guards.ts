@@ -7,7 +7,11 @@ import { hospNo as hospNoSchema } from '../../schemas/common.ts';
 import { recordReads, type ReadOrigin } from '../services/admin/audit.ts';
 import { patientForStaff } from '../services/admin/scope.ts';
 import { bearerToken, resolvePrincipal, notePatientSeen, type Principal, type StaffPrincipal } from '../services/principal.ts';
-import { badRequest, forbidden, unauthorized } from './errors.ts';
+import { badRequest, forbidden, HttpError, unauthorized } from './errors.ts';
+
+/** A session opened with a temporary password asks for a patient's records (403, with this code). */
+export const PASSWORD_CHANGE_REQUIRED_CODE = 'password-change-required';
+export const MSG_PASSWORD_CHANGE_REQUIRED = 'You logged in with a temporary password. Choose your own password first: until then this session can only change it.';
 import { withAccess } from './openapi.ts';
 
 export interface Subject {
@@ -46,6 +50,8 @@ export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
     const principal = await principalOf(ctx, req);
     void reply.header('cache-control', 'no-store');
     if (principal.kind === 'patient') {
+      // Opened with a temporary password: nothing of the record until the patient has chosen their own.
+      if (principal.passwordChangeRequired) throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
       const { hospNo, hospitalId, timeZone } = principal.patient;
       req.subject = { patientId: principal.patientId, hospNo, hospitalId, timeZone };
       await notePatientSeen(ctx.db, principal, deviceIdOf(req));

@@ -54,6 +54,10 @@ export const sessionRepo = {
     await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
   },
 
+  async setMethod(db: Db, id: string, method: string): Promise<void> {
+    await db.update(sessions).set({ method }).where(eq(sessions.id, id));
+  },
+
   async revokeAllOfPatient(db: Db, patientId: string, exceptId?: string): Promise<void> {
     await db
       .update(sessions)

@@ -519,3 +519,55 @@ describe('rate limiting', () => {
     expect((await attempt('10.1.2.3')).statusCode).toBe(401);
   });
 });
+
+describe('a temporary password (issue 48)', () => {
+  let t: Harness;
+  let tfx: Fixture;
+  beforeAll(async () => {
+    t = await createHarness();
+    tfx = await seedFixture(t.db);
+  });
+  afterAll(() => t.close());
+
+  it("opens a session that may only change the password: every record is refused (403) until then, and nothing is written", async () => {
+    const { hospNo } = tfx.patientA;
+    const admin = await loginAdmin(t.app, tfx.adminEmail, tfx.adminPassword);
+    // A session of the patient's own from before keeps working: only the temporary one is confined.
+    const before = await loginPatient(t.app, hospNo, tfx.patientA.password);
+    const set = await call(t.app, 'POST', `/api/admin/patients/${hospNo}/temporary-password`, { token: admin });
+    expect(set.status).toBe(200);
+    const temporary = String(set.json['temporaryPassword']);
+
+    const login = await call(t.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password: temporary } });
+    expect(login.status).toBe(200);
+    expect(login.json['mustChangePassword']).toBe(true);
+    const token = String(login.json['token']);
+
+    const reading = { _id: '018f0000-0000-7000-8000-00000000a001', type: 'Fasting', value: 120 };
+    for (const [method, url, body] of [
+      ['GET', '/api/glucose', undefined],
+      ['GET', '/api/users', undefined],
+      ['GET', '/api/user/medicines/taken', undefined],
+      ['POST', '/api/glucose/add', reading],
+      ['POST', '/api/batch', { mutations: [{ path: '/glucose/add', body: reading }] }],
+    ] as const) {
+      const res = await call(t.app, method, url, { token, ...(body !== undefined ? { body } : {}) });
+      expect({ url, method, status: res.status, code: res.json['code'] }).toEqual({ url, method, status: 403, code: 'password-change-required' });
+      expect(res.json['message']).toMatch(/temporary password/);
+    }
+    expect((await call(t.app, 'GET', '/api/glucose', { token: before })).json).not.toContainEqual(expect.objectContaining({ _id: reading._id }));
+    // What it may do: ask whether it is live, change the password, log out.
+    expect((await call(t.app, 'POST', '/api/auth/validate', { token })).json['valid']).toBe(true);
+
+    const changed = await call(t.app, 'POST', '/api/auth/updatePassword', { token, body: { hospNo, currPassword: temporary, password: 'a password of my own choosing' } });
+    expect(changed.status).toBe(200);
+    // The same session is a full one now; the other sessions ended with the old password.
+    expect((await call(t.app, 'GET', '/api/glucose', { token })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/api/glucose/add', { token, body: reading })).status).toBe(201);
+    expect((await call(t.app, 'GET', '/api/glucose', { token: before })).status).toBe(401);
+    // Logging in with the new password opens a full session at once.
+    const again = await call(t.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password: 'a password of my own choosing' } });
+    expect(again.json['mustChangePassword']).toBe(false);
+    expect((await call(t.app, 'GET', '/api/glucose', { token: String(again.json['token']) })).status).toBe(200);
+  });
+});

@@ -12,7 +12,7 @@ import { patientRepo } from '../repositories/patients.ts';
 import { sessionRepo } from '../repositories/sessions.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { hospitalDto } from './dto.ts';
-import { resolvePrincipal } from './principal.ts';
+import { resolvePrincipal, TEMPORARY_PASSWORD_METHOD } from './principal.ts';
 import { PATIENT_SESSION_MS } from './session-policy.ts';
 
 export { PATIENT_SESSION_MAX_MS, PATIENT_SESSION_MS } from './session-policy.ts';
@@ -127,7 +127,8 @@ export async function loginWithPassword(ctx: AppContext, hospNo: string, passwor
   const patient = await patientRepo.byHospNo(ctx.db, hospNo);
   const ok = await verifyPassword(password, patient?.passwordHash);
   if (!patient || !ok) throw unauthorized(MSG.badPassword);
-  const issued = await issuePatientSession(ctx, patient.id, 'password', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
+  // A temporary password opens a session that may only change it (guards.ts patientAccess), until it is changed.
+  const issued = await issuePatientSession(ctx, patient.id, patient.mustChangePassword ? TEMPORARY_PASSWORD_METHOD : 'password', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
   return { ...issued, mustChangePassword: patient.mustChangePassword };
 }
 
@@ -142,7 +143,10 @@ export async function updatePassword(ctx: AppContext, input: { hospNo: string; c
   await patientRepo.update(ctx.db, patient.id, { passwordHash: await hashPassword(input.password), mustChangePassword: false });
   // Other devices that knew the old password lose their sessions; the one asking keeps its own.
   const current = await resolvePrincipal(ctx.db, currentToken);
-  await sessionRepo.revokeAllOfPatient(ctx.db, patient.id, current?.kind === 'patient' && current.patientId === patient.id ? current.sessionId : undefined);
+  const own = current?.kind === 'patient' && current.patientId === patient.id ? current : undefined;
+  await sessionRepo.revokeAllOfPatient(ctx.db, patient.id, own?.sessionId);
+  // The session that asked, opened with the temporary password, is a full one now.
+  if (own?.passwordChangeRequired) await sessionRepo.setMethod(ctx.db, own.sessionId, 'password');
   return { message: MSG.passwordReset };
 }
 

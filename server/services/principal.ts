@@ -7,9 +7,22 @@ import { staffRepo } from '../repositories/staff.ts';
 import { renewedExpiry } from './session-policy.ts';
 
 export type Principal =
-  | { kind: 'patient'; sessionId: string; patientId: string; patient: SessionPatient; expiresAt: Date; lastSeenAt: Date; deviceId: string | null }
+  | {
+      kind: 'patient';
+      sessionId: string;
+      patientId: string;
+      patient: SessionPatient;
+      expiresAt: Date;
+      lastSeenAt: Date;
+      deviceId: string | null;
+      /** Opened with a temporary password not yet changed: this session may only change it (issue 48). */
+      passwordChangeRequired: boolean;
+    }
   | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date }
   | { kind: 'doctor'; doctorTokenId: string; label: string; hospitalIds: string[]; expiresAt: Date };
+
+/** The method of a session opened with a temporary password staff set (mustChangePassword); 'password' once changed. */
+export const TEMPORARY_PASSWORD_METHOD = 'temporary-password';
 
 export type StaffPrincipal = Extract<Principal, { kind: 'admin' | 'doctor' }>;
 
@@ -29,7 +42,16 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
     // A patient session in use slides forward (session-policy.ts); the caller sees the new end.
     const renewed = renewedExpiry(session, now);
     if (renewed) await sessionRepo.extend(db, session.id, renewed);
-    return { kind: 'patient', sessionId: session.id, patientId: session.patientId, patient: session.patient, expiresAt: renewed ?? session.expiresAt, lastSeenAt: session.lastSeenAt, deviceId: session.deviceId };
+    return {
+      kind: 'patient',
+      sessionId: session.id,
+      patientId: session.patientId,
+      patient: session.patient,
+      expiresAt: renewed ?? session.expiresAt,
+      lastSeenAt: session.lastSeenAt,
+      deviceId: session.deviceId,
+      passwordChangeRequired: session.method === TEMPORARY_PASSWORD_METHOD,
+    };
   }
   if (session?.kind === 'admin' && session.adminId) {
     const admin = await staffRepo.adminById(db, session.adminId);

@@ -276,6 +276,57 @@ test.describe('patient login page', () => {
     await page.waitForURL(/\/app$/);
   });
 
+  test('a temporary password from the hospital asks for an own password first, and only then opens the app', async () => {
+    test.setTimeout(120_000);
+    // The hospital sets a temporary password for a ward patient (demo data: no password of their own).
+    const post = async (url: string, body: unknown, token?: string) => {
+      const res = await fetch(`${server.url}/api${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return (await res.json()) as Record<string, string>;
+    };
+    const admin = await post('/admin/login', { email: 'admin@demo.hospital', password: 'Demo-admin-1' });
+    const { temporaryPassword } = await post('/admin/patients/301201/temporary-password', undefined, admin['token']);
+    expect(temporaryPassword).toBeTruthy();
+
+    const page = await openLogin();
+    // What the page asks of the record before the password is the patient's own: nothing.
+    let ownPasswordSet = false;
+    const early: string[] = [];
+    const reads: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('/api/auth/updatePassword') && r.ok()) ownPasswordSet = true;
+    });
+    page.on('request', (r) => {
+      if (!/\/api\/(glucose|users|user\/|symptoms|tests|appointments|batch)/.test(new URL(r.url()).pathname)) return;
+      (ownPasswordSet ? reads : early).push(r.url());
+    });
+    await page.getByLabel('Hospital number').fill('301201');
+    await page.getByLabel('Password', { exact: true }).fill(temporaryPassword ?? '');
+    await logIn(page);
+    const step = page.getByRole('region', { name: 'Choose your own password' });
+    await step.getByText('You logged in with a temporary password from your hospital.', { exact: false }).waitFor();
+    // The temporary password is not asked again; the cursor waits in the new one.
+    expect(await step.getByLabel('Current or temporary password', { exact: true }).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    expect(page.url()).not.toMatch(/\/app/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await screenshot(page, 'login-temporary-360');
+    // An easy one is refused here too.
+    await step.getByLabel('New password', { exact: true }).fill('sunshine');
+    await step.getByLabel('Repeat new password', { exact: true }).fill('sunshine');
+    await step.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(async () => (await fieldError(page, 'New password')).described).toContain('This password is one of the most common ones');
+    await step.getByLabel('New password', { exact: true }).fill('Ward seven window seat');
+    await step.getByLabel('Repeat new password', { exact: true }).fill('Ward seven window seat');
+    await step.getByRole('button', { name: 'Change password' }).click();
+    await page.waitForURL(/\/app$/, { timeout: 30_000 });
+    await notice(page, 'You have successfully logged in.');
+    await expect.poll(() => reads.length).toBeGreaterThan(0);
+    expect(early).toEqual([]);
+    // The new password is the one that logs in from now on.
+    const again = await post('/auth/loginWithPassword', { hospNo: '301201', password: 'Ward seven window seat' });
+    expect(again['mustChangePassword']).toBe(false);
+  });
+
   test('fits a 1280 px screen and mirrors in right-to-left text', async () => {
     test.setTimeout(60_000);
     const page = await openLogin(1280);

@@ -162,6 +162,13 @@ class Sessions {
       r = await call(this.base, 'POST', '/api/auth/loginWithPassword', { hospNo, password: this.passwords.get(hospNo) });
     }
     if (r.status !== 200) throw new Error(`login of ${hospNo} failed: ${r.status} ${JSON.stringify(r.json)}`);
+    if (r.json['mustChangePassword'] === true) {
+      // A temporary password's session may only change it (issue 48): the patient chooses their own first.
+      const password = `fuzz ${crypto.randomUUID()}`;
+      const own = await call(this.base, 'POST', '/api/auth/updatePassword', { hospNo, currPassword: this.passwords.get(hospNo), password }, String(r.json['token']));
+      if (own.status !== 200) throw new Error(`own password of ${hospNo}: ${own.status} ${JSON.stringify(own.json)}`);
+      this.passwords.set(hospNo, password);
+    }
     this.tokens.set(auth, String(r.json['token']));
   }
 

@@ -133,6 +133,9 @@ export async function setupOraclePatients(call: ApiCall, adminToken: string, hos
     if (temporary.status !== 200) throw new Error(`password of ${p.hospNo}: ${temporary.status} ${JSON.stringify(temporary.json)}`);
     const login = await call('POST', '/api/auth/loginWithPassword', { hospNo: p.hospNo, password: temporary.json['temporaryPassword'] }, undefined);
     if (login.status !== 200 || typeof login.json['token'] !== 'string') throw new Error(`login of ${p.hospNo}: ${login.status} ${JSON.stringify(login.json)}`);
+    // A temporary password's session may only change it (issue 48): the patient chooses their own first.
+    const own = await call('POST', '/api/auth/updatePassword', { hospNo: p.hospNo, currPassword: temporary.json['temporaryPassword'], password: `oracle ${crypto.randomUUID()}` }, login.json['token']);
+    if (own.status !== 200) throw new Error(`own password of ${p.hospNo}: ${own.status} ${JSON.stringify(own.json)}`);
     tokens.push(login.json['token']);
     const rx = await call('POST', `/api/admin/patients/${p.hospNo}/prescriptions`, p.prescription, adminToken);
     if (rx.status !== 201) throw new Error(`prescription of ${p.hospNo}: ${rx.status} ${JSON.stringify(rx.json)}`);

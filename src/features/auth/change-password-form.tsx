@@ -13,7 +13,12 @@ export interface ChangePasswordFormProps {
   /** The logged-in patient's number: then the form does not ask for it. */
   hospNo?: string;
   /** Called after the password was changed (e.g. to close the form). */
-  onDone?: () => void;
+  onDone?: () => void | Promise<void>;
+  /**
+   * Right after a login with a temporary password (issue 48): the session's token, which may only
+   * change the password, and the temporary password just typed (then the form does not ask for it).
+   */
+  temporary?: { token: string; password: string };
 }
 
 type FieldName = 'hospNo' | 'current' | 'next' | 'repeat';
@@ -23,11 +28,11 @@ type Errors = { [F in FieldName]?: string | undefined };
  * Changes a patient's password with the current or a temporary one (docs/requirements.md §7 /auth/updatePassword).
  * A failure keeps everything typed, so the patient only corrects what the message names.
  */
-export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswordFormProps) {
+export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary }: ChangePasswordFormProps) {
   const { t } = useLingui();
   const runtime = useRuntime();
   const [hospNo, setHospNo] = useState('');
-  const [current, setCurrent] = useState('');
+  const [current, setCurrent] = useState(temporary?.password ?? '');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -64,12 +69,12 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
     }
     setBusy(true);
     try {
-      await patientAuthApi(runtime.api).updatePassword({ hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next });
+      await patientAuthApi(runtime.api).updatePassword({ hospNo: knownHospNo ?? hospNo.trim(), currPassword: current, password: next }, temporary?.token);
       runtime.notify({ type: 'success', text: t`You have successfully reset your password.` });
       setCurrent('');
       setNext('');
       setRepeat('');
-      onDone?.();
+      await onDone?.();
     } catch (err) {
       // A password the server refuses as easy to guess (server/lib/password-policy.ts): said at the field, in the page's language.
       const weak = err instanceof ApiError && err.code === 'weak-password' ? weakPasswordMessage(err.reason) : undefined;
@@ -110,15 +115,17 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone }: ChangePasswo
       )}
       {/* Lets password managers file the new password under the right account. */}
       {knownHospNo !== undefined && <input type="hidden" name="username" autoComplete="username" value={knownHospNo} />}
-      <PasswordField
-        ref={currentRef}
-        label={<Trans>Current or temporary password</Trans>}
-        name="currPassword"
-        autoComplete="current-password"
-        value={current}
-        onValueChange={(v) => (setCurrent(v), clearError('current'))}
-        error={errors.current}
-      />
+      {temporary === undefined && (
+        <PasswordField
+          ref={currentRef}
+          label={<Trans>Current or temporary password</Trans>}
+          name="currPassword"
+          autoComplete="current-password"
+          value={current}
+          onValueChange={(v) => (setCurrent(v), clearError('current'))}
+          error={errors.current}
+        />
+      )}
       <PasswordField
         ref={nextRef}
         label={<Trans>New password</Trans>}

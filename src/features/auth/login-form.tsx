@@ -1,19 +1,24 @@
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
-import type { LoginInput } from '../../../sync/session.ts';
+import type { LoginInput, PasswordChangeRequired } from '../../../sync/session.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { preloadPatientCode } from '../../lib/preload.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
+import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
 import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
 import { OtpFields } from './otp-fields.tsx';
+import { ChangePasswordForm } from './change-password-form.tsx';
 import './auth.css';
 
 const HOSP_NO_PATTERN = new RegExp(hospNoSchema.pattern);
 const OTP_PATTERN = /^[0-9]{6}$/;
+
+/** Told by name, not instanceof: the login page does not load the session's code for this (its budget). */
+const isPasswordChangeRequired = (err: unknown): err is PasswordChangeRequired => err instanceof Error && err.name === 'PasswordChangeRequired';
 
 type FieldName = 'hospNo' | 'secret';
 type Errors = { [F in FieldName]?: string | undefined };
@@ -44,6 +49,13 @@ export function LoginForm() {
   const failureId = useId();
   const hospNoRef = useRef<HTMLInputElement>(null);
   const secretRef = useRef<HTMLInputElement>(null);
+  /** A temporary password was right: the patient chooses their own before anything else (issue 48). */
+  const [temporary, setTemporary] = useState<PasswordChangeRequired['session'] | undefined>();
+  const temporaryRef = useRef<HTMLElement>(null);
+  const temporaryHeadingId = useId();
+  useEffect(() => {
+    if (temporary) temporaryRef.current?.querySelector<HTMLInputElement>('input:not([type=hidden])')?.focus();
+  }, [temporary]);
 
   const secret = secrets[method];
   const setSecret = (value: string) => {
@@ -93,10 +105,42 @@ export function LoginForm() {
       runtime.notify({ type: 'success', text: method === 'password' ? t`You have successfully logged in.` : t`Login successful - Welcome to the app!` });
       await navigate({ to: '/app' });
     } catch (err) {
-      setFailure(failureMessage(err, t`Something went wrong. Please try again.`));
+      if (isPasswordChangeRequired(err)) setTemporary(err.session);
+      else setFailure(failureMessage(err, t`Something went wrong. Please try again.`));
     } finally {
       setBusy(false);
     }
+  }
+
+  /** The own password is set: the same session, no longer confined, logs the device in. */
+  async function continueLogin(session: PasswordChangeRequired['session']) {
+    await runtime.session.completeLogin(session);
+    runtime.notify({ type: 'success', text: t`You have successfully logged in.` });
+    await navigate({ to: '/app' });
+  }
+
+  /** Back to the login form: the confined session is ended on the server (it could only change the password). */
+  function leaveTemporary(session: PasswordChangeRequired['session']) {
+    inBackground(patientAuthApi(runtime.api).logout(session.token).catch(() => undefined), 'Ending the temporary session failed');
+    setTemporary(undefined);
+    setSecrets((s) => ({ ...s, password: '' }));
+  }
+
+  if (temporary) {
+    return (
+      <section ref={temporaryRef} className="card auth-temporary" aria-labelledby={temporaryHeadingId}>
+        <h2 id={temporaryHeadingId}>
+          <Trans>Choose your own password</Trans>
+        </h2>
+        <p className="muted">
+          <Trans>You logged in with a temporary password from your hospital. Choose a password of your own to continue: only you will know it.</Trans>
+        </p>
+        <ChangePasswordForm hospNo={temporary.hospNo} temporary={{ token: temporary.token, password: secrets.password }} onDone={() => continueLogin(temporary)} />
+        <button type="button" className="button button--secondary password-help-cancel" onClick={() => leaveTemporary(temporary)}>
+          <Trans>Back to login</Trans>
+        </button>
+      </section>
+    );
   }
 
   function changeMethod(next: LoginMethod) {
