@@ -27,6 +27,9 @@ describe('npm run admin', () => {
     expect(await cli('create-hospital', '--name', 'St. Mary', '--time-zone', 'Europe/London')).toMatchObject({ code: 0 });
     const admin = await cli('create-admin', '--email', 'Nurse@StMary.org', '--name', 'Head Nurse', '--hospital', 'St. Mary', '--password', 'Nurse-pass-1');
     expect(admin.code).toBe(0);
+    expect(admin.out).toContain('Created admin nurse@stmary.org');
+    const group = await cli('create-admin', '--email', 'group@stmary.org', '--name', 'Group Lead', '--hospital', 'St. Mary', '--password', 'Lead the whole group', '--group-admin');
+    expect(group.out).toContain('Created group admin group@stmary.org');
     const patient = await cli('create-patient', '--hosp-no', 'SM-1', '--name', 'Pat Doe', '--hospital', 'St. Mary');
     expect(patient.code).toBe(0);
     const temp = /Temporary password[^:]*: (\S+)/.exec(patient.out)?.[1];
@@ -41,6 +44,11 @@ describe('npm run admin', () => {
       const staff = await call(app, 'POST', '/api/admin/login', { body: { email: 'nurse@stmary.org', password: 'Nurse-pass-1' } });
       expect(staff.status).toBe(200);
       expect((staff.json['admin'] as { hospitals: { name: string }[] }).hospitals.map((h) => h.name)).toEqual(['St. Mary']);
+      // Only the group's administrator may add a hospital.
+      const add = { name: 'St. Mary Annex' };
+      expect((await call(app, 'POST', '/api/admin/hospitals', { token: String(staff.json['token']), body: add })).status).toBe(403);
+      const lead = await call(app, 'POST', '/api/admin/login', { body: { email: 'group@stmary.org', password: 'Lead the whole group' } });
+      expect((await call(app, 'POST', '/api/admin/hospitals', { token: String(lead.json['token']), body: add })).status).toBe(201);
     } finally {
       await app.close();
       await database.close();

@@ -19,7 +19,8 @@ Commands:
   create-hospital --name <name> [--time-zone <IANA zone>] [--group <group name>] [--severe-low <mg/dL>]
   set-severe-low  --hospital <hospital name> --severe-low <mg/dL>
                   a reading below this alerts the hospital's staff who turned alerts on (40–70; 54 by default)
-  create-admin    --email <email> --name <name> --hospital <hospital name> [--hospital …] [--password <pw>]
+  create-admin    --email <email> --name <name> --hospital <hospital name> [--hospital …] [--password <pw>] [--group-admin]
+                  --group-admin: the hospital group's administrator, who may also add hospitals
   grant           --email <email> --hospital <hospital name> [--hospital …]
   create-patient  --hosp-no <number> --name <name> --hospital <hospital name> [--password <pw>]
                   [--gender <g>] [--age <years>] [--address <text>] [--time-zone <IANA zone>]
@@ -46,6 +47,7 @@ const options = {
   to: { type: 'string' },
   'severe-low': { type: 'string' },
   from: { type: 'string' },
+  'group-admin': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -120,9 +122,10 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       const ids = await hospitalIds(db, values.hospital);
       if (await staffRepo.adminByEmail(db, email)) throw new UsageError(`An admin with e-mail ${email} already exists`);
       const { password, generated } = passwordOrGenerated(values, [email, name]);
-      const admin = await staffRepo.insertAdmin(db, { email, name, passwordHash: await hashPassword(password) });
+      const groupAdmin = values['group-admin'] === true;
+      const admin = await staffRepo.insertAdmin(db, { email, name, passwordHash: await hashPassword(password), groupAdmin });
       await staffRepo.grantHospitals(db, admin.id, ids);
-      out(`Created admin ${email} for ${values.hospital?.join(', ')}`);
+      out(`Created ${groupAdmin ? 'group admin' : 'admin'} ${email} for ${values.hospital?.join(', ')}`);
       if (generated) out(`Password (shown once): ${password}`);
       return;
     }

@@ -83,6 +83,9 @@ export const admins = pgTable('admins', {
   email: text('email').notNull().unique(),
   name: text('name').notNull(),
   passwordHash: text('password_hash').notNull(),
+  // A hospital group's administrator (issue 48): may add hospitals. A hospital's admin (false) manages
+  // the hospitals granted to them and nothing across them.
+  groupAdmin: boolean('group_admin').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -16,7 +16,7 @@ export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
     return auth.adminLogin(ctx, req.body.email, req.body.password);
   });
 
-  api.post('/admin/logout', { schema: { summary: 'End the admin session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req)));
+  api.post('/admin/logout', { schema: { summary: 'End the admin session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req), 'staff'));
 
   api.post('/admin/verifyToken', { schema: { summary: 'Check a doctor token: who, until when, which hospitals', security: [{ bearer: [] }], response: answers(doctorVerified) }, config: limited }, async (req, reply) => {
     void reply.header('cache-control', 'no-store');

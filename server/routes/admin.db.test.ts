@@ -186,6 +186,14 @@ describe('POST /api/admin/patients', () => {
     expect(await users('?search=Duplicate')).toMatchObject({ total: 0 });
   });
 
+  it("refuses a number taken in a hospital the admin does not manage without saying that a patient has it (issue 48)", async () => {
+    const res = await createPatient({ hospNo: fx.patientB.hospNo, name: 'Duplicate Elsewhere' });
+    expect(res.status).toBe(409);
+    expect(res.json['message']).toBe(`Hospital number ${fx.patientB.hospNo} cannot be used. Check the number; if it is right, ask your hospital group's administrator.`);
+    expect(res.body).not.toMatch(/patient|Test Hospital B|Bob/i);
+    expect(await users('?search=Duplicate')).toMatchObject({ total: 0 });
+  });
+
   it('answers 404 for a hospital the admin does not manage, and creates nothing', async () => {
     for (const hospitalId of [fx.hospitalB.id, randomUUID()]) {
       const res = await createPatient({ hospNo: 'NEW-B-1', name: 'Elsewhere', hospitalId });
@@ -223,6 +231,9 @@ describe('POST /api/admin/patients', () => {
     // As the patient itself, once it has a password to log in with.
     const temp = await post('/api/admin/patients/NEW-ALERTS/temporary-password');
     const token = await loginPatient(h.app, 'NEW-ALERTS', String(temp.json['temporaryPassword']));
+    // A temporary password's session reads nothing until the patient has chosen their own.
+    const changed = await call(h.app, 'POST', '/api/auth/updatePassword', { token, body: { hospNo: 'NEW-ALERTS', currPassword: String(temp.json['temporaryPassword']), password: 'olive trees by the sea' } });
+    expect(changed.status).toBe(200);
     const own = await get('/api/users/', token);
     expect(own.json['user']).toMatchObject({ glucometerAlerts: ['Monday', '2026-11-30'] });
   });
@@ -296,8 +307,10 @@ describe('POST /api/admin/patients/:hospNo/temporary-password', () => {
     expect(login.status).toBe(200);
     expect(typeof login.json['token']).toBe('string');
     expect(login.json['mustChangePassword']).toBe(true);
+    // Until it is changed, that session may only change it (issue 48).
     const profile = await get('/api/users/', String(login.json['token']));
-    expect(profile.json['user']).toMatchObject({ hospNum: 'TEMP-1', mustChangePassword: true });
+    expect(profile.status).toBe(403);
+    expect(profile.json['code']).toBe('password-change-required');
     expect((await get('/api/admin/patients/TEMP-1')).json['patient']).toMatchObject({ hasPassword: true, mustChangePassword: true });
   });
 
@@ -433,7 +446,18 @@ describe('hospitals', () => {
     ]);
   });
 
-  it('creates a hospital that becomes visible to, and usable by, its creator', async () => {
+  it("refuses a hospital's admin who asks to add a hospital (403): that is the group administrator's", async () => {
+    const res = await post('/api/admin/hospitals', { name: 'Test Hospital Z' });
+    expect(res.status).toBe(403);
+    expect(res.json['message']).toBe("Only the hospital group's administrator can add hospitals.");
+    expect(((await get('/api/admin/hospitals')).json['hospitals'] as Hospital[]).map((x) => x.name)).toEqual(['Test Hospital A']);
+    expect(await staffRepo.hospitalByName(h.db, 'Test Hospital Z')).toBeUndefined();
+  });
+
+  it('creates a hospital that becomes visible to, and usable by, its creator, a group administrator', async () => {
+    const { admins } = await import('../db/schema.ts');
+    await h.db.update(admins).set({ groupAdmin: true });
+    adminToken = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
     const res = await post('/api/admin/hospitals', { name: ' Test Hospital C ', timeZone: 'Asia/Kolkata' });
     expect(res.status).toBe(201);
     created = res.json['data'] as Hospital;
@@ -451,6 +475,10 @@ describe('hospitals', () => {
     const dup = await post('/api/admin/hospitals', { name: 'Test Hospital A' });
     expect(dup.status).toBe(409);
     expect(dup.json['message']).toBe('A hospital named Test Hospital A already exists');
+    // One the admin does not manage is refused without saying that it exists.
+    const hidden = await post('/api/admin/hospitals', { name: 'Test Hospital B' });
+    expect(hidden.status).toBe(409);
+    expect(hidden.json['message']).toBe('The name Test Hospital B cannot be used. Choose another name.');
     const tz = await post('/api/admin/hospitals', { name: 'Zone Hospital', timeZone: 'Nowhere/Land' });
     expect(tz.status).toBe(400);
     expect(tz.json['message']).toBe(BAD_TZ);
@@ -506,6 +534,9 @@ describe('hospitals', () => {
     const clash = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital A' });
     expect(clash.status).toBe(409);
     expect(clash.json['message']).toBe('A hospital named Test Hospital A already exists');
+    const hidden = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital B' });
+    expect(hidden.status).toBe(409);
+    expect(hidden.json['message']).toBe('The name Test Hospital B cannot be used. Choose another name.');
     const tz = await patch(`/api/admin/hospitals/${created._id}`, { timeZone: 'Bad/Zone' });
     expect(tz.status).toBe(400);
     expect(tz.json['message']).toBe(BAD_TZ);
@@ -551,6 +582,18 @@ describe('doctor tokens', () => {
     const revoke = await post(`/api/admin/doctor-tokens/${foreign.id}/revoke`);
     expect(revoke.status).toBe(404);
     expect(revoke.json['message']).toBe('Doctor token not found');
+  });
+
+  it('lists a token that also covers another hospital with its own hospitals only, and may not revoke it (issue 48)', async () => {
+    const secretBoth = randomToken();
+    const both = await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(secretBoth), doctorName: 'Dr. Both', hospitalIds: [fx.hospitalA.id, fx.hospitalB.id], expiresAt: new Date(Date.now() + DAY) });
+    const listed = ((await get('/api/admin/doctor-tokens')).json['tokens'] as DoctorToken[]).find((t) => t._id === both.id);
+    expect(listed?.hospitalIds).toEqual([fx.hospitalA.id]);
+    const revoke = await post(`/api/admin/doctor-tokens/${both.id}/revoke`);
+    expect(revoke.status).toBe(403);
+    expect(revoke.json['message']).toBe("This doctor token also covers hospitals you do not manage: ask the hospital group's administrator to revoke it.");
+    // The doctor keeps both hospitals.
+    expect((await get('/api/glucose', secretBoth, { 'x-hosp-no': fx.patientB.hospNo })).status).toBe(200);
   });
 
   it.each([

@@ -453,6 +453,29 @@ describe('admin and doctor authentication', () => {
     expect(after.json).toEqual({ message: SESSION_EXPIRED });
   });
 
+  it('each logout ends only its own kind of session and says so for any other (issue 48)', async () => {
+    const patient = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+    const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    const patientAtStaff = await call(h.app, 'POST', '/api/admin/logout', { token: patient });
+    expect(patientAtStaff.status).toBe(403);
+    expect(patientAtStaff.json['message']).toBe('This is for hospital staff only.');
+    const adminAtPatient = await call(h.app, 'POST', '/api/auth/logout', { token: admin });
+    expect(adminAtPatient.status).toBe(403);
+    expect(adminAtPatient.json['message']).toBe('This is for patients only. Staff log out in the staff area.');
+    // Neither ended.
+    expect((await call(h.app, 'POST', '/api/auth/validate', { token: patient })).json['valid']).toBe(true);
+    expect((await call(h.app, 'GET', '/api/admin/users', { token: admin })).status).toBe(200);
+
+    // A doctor link is no session: the staff logout says it stays valid, and it does.
+    const created = await call(h.app, 'POST', '/api/admin/doctor-tokens', { token: admin, body: { doctorName: 'Dr. Stays', hospitalIds: [fx.hospitalA.id], expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const doctor = String(created.json['token']);
+    const out = await call(h.app, 'POST', '/api/admin/logout', { token: doctor });
+    expect(out.status).toBe(400);
+    expect(out.json).toEqual({ code: 'doctor-link', message: 'A doctor link is not ended by logging out: it stays valid until it expires or an admin revokes it. This device forgets it.' });
+    expect((await call(h.app, 'POST', '/api/admin/verifyToken', { token: doctor })).status).toBe(200);
+    expect((await call(h.app, 'POST', '/api/auth/logout', { token: doctor })).status).toBe(403);
+  });
+
   it('verifies a doctor token until it is revoked', async () => {
     const badMessage = { message: 'Invalid or expired doctor token. Contact admin.' };
     const forged = await call(h.app, 'POST', '/api/admin/verifyToken', { token: 'y'.repeat(43) });

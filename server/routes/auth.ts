@@ -33,5 +33,5 @@ export function authRoutes(api: TypedApp, ctx: AppContext): void {
     return auth.validate(ctx, tokenOf(req));
   });
 
-  api.post('/auth/logout', { schema: { summary: 'End the session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req)));
+  api.post('/auth/logout', { schema: { summary: 'End the session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req), 'patient'));
 }

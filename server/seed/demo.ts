@@ -87,7 +87,8 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
   const groupId = await staffRepo.ensureGroup(db, DEMO.group);
   const hospitals = [];
   for (const name of DEMO.hospitals) hospitals.push(await staffRepo.insertHospital(db, { name, groupId, timeZone }));
-  const admin = await staffRepo.insertAdmin(db, { email: DEMO.admin.email, name: DEMO.admin.name, passwordHash: await hashPassword(DEMO.admin.password) });
+  // The demo group's administrator: both hospitals, and may add more.
+  const admin = await staffRepo.insertAdmin(db, { email: DEMO.admin.email, name: DEMO.admin.name, passwordHash: await hashPassword(DEMO.admin.password), groupAdmin: true });
   await staffRepo.grantHospitals(db, admin.id, hospitals.map((h) => h.id));
 
   for (const p of DEMO.patients) {

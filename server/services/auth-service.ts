@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword, otpCode, randomToken, sameDigest, sha256, verifyPassword } from '../lib/crypto.ts';
 import { normaliseAccessKey } from '../lib/access-key.ts';
 import { PASSWORD_PROBLEM_MESSAGES, passwordProblem, WEAK_PASSWORD_CODE } from '../lib/password-policy.ts';
-import { badRequest, HttpError, tooManyRequests, unauthorized } from '../http/errors.ts';
+import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { accessKeyRepo } from '../repositories/access-keys.ts';
 import { otpRepo } from '../repositories/otps.ts';
 import { patientRepo } from '../repositories/patients.ts';
@@ -30,6 +30,9 @@ export const MSG = {
   passwordReset: 'You have successfully reset your password.',
   samePassword: 'The new password must be different from the current one.',
   loggedOut: 'You have successfully logged out.',
+  doctorLinkStays: 'A doctor link is not ended by logging out: it stays valid until it expires or an admin revokes it. This device forgets it.',
+  patientsOnly: 'This is for patients only. Staff log out in the staff area.',
+  staffOnly: 'This is for hospital staff only.',
   badAdmin: 'Invalid email or password',
   doctorOk: 'You have successfully logged in as doctor.',
   badDoctor: 'Invalid or expired doctor token. Contact admin.',
@@ -157,9 +160,18 @@ export async function validate(ctx: AppContext, token: string | undefined): Prom
 }
 
 /** Revokes the session of this token, if any. Logging out twice answers the same. */
-export async function logout(ctx: AppContext, token: string | undefined): Promise<{ message: string }> {
+/**
+ * Ends the session of `token` at the patients' logout (`as` 'patient') or the staff's ('staff'): each
+ * ends only its own kind, and says so for any other. A doctor token is no session: it stays valid
+ * until it expires or an admin revokes it, and the answer says that instead of a logout that did not
+ * happen. An unknown or ended token is logged out already.
+ */
+export async function logout(ctx: AppContext, token: string | undefined, as: 'patient' | 'staff'): Promise<{ message: string }> {
   const principal = await resolvePrincipal(ctx.db, token);
-  if (principal && principal.kind !== 'doctor') await sessionRepo.revoke(ctx.db, principal.sessionId);
+  if (!principal) return { message: MSG.loggedOut };
+  if (principal.kind === 'doctor') throw new HttpError(as === 'staff' ? 400 : 403, as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly, as === 'staff' ? { code: 'doctor-link' } : undefined);
+  if ((principal.kind === 'patient') !== (as === 'patient')) throw forbidden(as === 'patient' ? MSG.patientsOnly : MSG.staffOnly);
+  await sessionRepo.revoke(ctx.db, principal.sessionId);
   return { message: MSG.loggedOut };
 }
 

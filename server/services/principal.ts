@@ -18,7 +18,7 @@ export type Principal =
       /** Opened with a temporary password not yet changed: this session may only change it (issue 48). */
       passwordChangeRequired: boolean;
     }
-  | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date }
+  | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date; /** May add hospitals (admins.group_admin). */ groupAdmin: boolean }
   | { kind: 'doctor'; doctorTokenId: string; label: string; hospitalIds: string[]; expiresAt: Date };
 
 /** The method of a session opened with a temporary password staff set (mustChangePassword); 'password' once changed. */
@@ -57,7 +57,7 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
     const admin = await staffRepo.adminById(db, session.adminId);
     if (!admin) return null;
     const hospitals = await staffRepo.hospitalsOfAdmin(db, admin.id);
-    return { kind: 'admin', sessionId: session.id, adminId: admin.id, label: admin.email, hospitalIds: hospitals.map((h) => h.id), expiresAt: session.expiresAt };
+    return { kind: 'admin', sessionId: session.id, adminId: admin.id, label: admin.email, hospitalIds: hospitals.map((h) => h.id), expiresAt: session.expiresAt, groupAdmin: admin.groupAdmin };
   }
   const doctor = await staffRepo.liveDoctorToken(db, hash, now);
   if (doctor) {

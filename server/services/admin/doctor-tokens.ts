@@ -18,7 +18,10 @@ const doctorTokenDto = (t: DoctorTokenRow) => ({
 
 export async function listDoctorTokens(ctx: AppContext, principal: Admin) {
   const rows = await staffRepo.doctorTokens(ctx.db);
-  return { tokens: rows.filter((t) => t.hospitalIds.some((h) => principal.hospitalIds.includes(h))).map(doctorTokenDto) };
+  // A token that also covers other hospitals is listed with the caller's hospitals only: the others are not theirs to see.
+  return {
+    tokens: rows.filter((t) => t.hospitalIds.some((h) => principal.hospitalIds.includes(h))).map((t) => doctorTokenDto({ ...t, hospitalIds: t.hospitalIds.filter((h) => principal.hospitalIds.includes(h)) })),
+  };
 }
 
 export const DOCTOR_TOKEN_MAX_DAYS = 90;
@@ -42,6 +45,8 @@ export async function createDoctorToken(ctx: AppContext, principal: Admin, input
 export async function revokeDoctorToken(ctx: AppContext, principal: Admin, id: string) {
   const row = await staffRepo.doctorTokenById(ctx.db, id);
   if (!row || !row.hospitalIds.some((h) => principal.hospitalIds.includes(h))) throw notFound(ADMIN_MSG.tokenNotFound);
+  // Revoking ends the doctor's access everywhere it reaches: only someone who manages all of it may.
+  if (!row.hospitalIds.every((h) => principal.hospitalIds.includes(h))) throw forbidden(ADMIN_MSG.tokenBeyondScope);
   await staffRepo.revokeDoctorToken(ctx.db, id);
   return { message: 'Doctor token revoked' };
 }

@@ -1,7 +1,7 @@
 // Hospitals, as admins manage them: the ones they may see, a new one (granted to its creator), a rename.
 import type { AppContext } from '../../context.ts';
 import type { HospitalInput } from '../../../schemas/admin.ts';
-import { conflict, notFound } from '../../http/errors.ts';
+import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { staffRepo } from '../../repositories/staff.ts';
 import { hospitalDto } from '../dto.ts';
@@ -25,7 +25,15 @@ export async function listHospitals(ctx: AppContext, principal: StaffPrincipal) 
   return { hospitals: (await staffRepo.hospitalsByIds(ctx.db, principal.hospitalIds)).map(hospitalDto) };
 }
 
+/** A hospital name taken: named as such only when the caller manages the hospital that has it. */
+async function nameTaken(ctx: AppContext, principal: Admin, name: string) {
+  const holder = await staffRepo.hospitalByName(ctx.db, name);
+  return conflict(holder && principal.hospitalIds.includes(holder.id) ? ADMIN_MSG.hospitalTaken(name) : ADMIN_MSG.hospitalNameUnusable(name));
+}
+
+/** Adding a hospital is the group administrator's (admins.group_admin); a hospital's admin manages their own. */
 export async function createHospital(ctx: AppContext, principal: Admin, input: HospitalInput) {
+  if (!principal.groupAdmin) throw forbidden(ADMIN_MSG.groupAdminOnly);
   checkTimeZone(input.timeZone);
   try {
     const hospital = await ctx.db.transaction(async (tx) => {
@@ -39,7 +47,7 @@ export async function createHospital(ctx: AppContext, principal: Admin, input: H
     });
     return { data: hospitalDto(hospital) };
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(ADMIN_MSG.hospitalTaken(input.name.trim()));
+    if (isUniqueViolation(err)) throw await nameTaken(ctx, principal, input.name.trim());
     throw err;
   }
 }
@@ -56,7 +64,7 @@ export async function updateHospital(ctx: AppContext, principal: Admin, id: stri
     if (!row) throw notFound(ADMIN_MSG.hospitalNotFound);
     return { data: hospitalDto(row) };
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(ADMIN_MSG.hospitalTaken(String(input.name)));
+    if (isUniqueViolation(err)) throw await nameTaken(ctx, principal, String(input.name).trim());
     throw err;
   }
 }

@@ -15,7 +15,13 @@ export const ADMIN_MSG = {
     `The ${mealList(fields)} time${fields.length === 1 ? ' was' : 's were'} changed by the patient or another staff member since this page was opened.`,
   hospitalNotFound: 'Hospital not found',
   hospNoTaken: (n: string) => `A patient with hospital number ${n} already exists`,
+  /** Taken by a patient the caller may not see: said without saying so (issue 48). */
+  hospNoUnusable: (n: string) => `Hospital number ${n} cannot be used. Check the number; if it is right, ask your hospital group's administrator.`,
   hospitalTaken: (n: string) => `A hospital named ${n} already exists`,
+  /** Taken by a hospital the caller may not see. */
+  hospitalNameUnusable: (n: string) => `The name ${n} cannot be used. Choose another name.`,
+  groupAdminOnly: "Only the hospital group's administrator can add hospitals.",
+  tokenBeyondScope: 'This doctor token also covers hospitals you do not manage: ask the hospital group\'s administrator to revoke it.',
   prescrNoTaken: (n: string) => `Prescription number ${n} already exists for this patient`,
   badTimeZone: 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata',
   badDate: (f: string) => `${f} must be a real calendar date (YYYY-MM-DD)`,

@@ -1,0 +1,1 @@
+ALTER TABLE "admins" ADD COLUMN "group_admin" boolean DEFAULT false NOT NULL;
