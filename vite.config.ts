@@ -21,7 +21,7 @@ export default defineConfig({
   // on `pagehide`.
   resolve: { alias: { unload: fileURLToPath(new URL('./src/lib/page-exit.ts', import.meta.url)) } },
   server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
-  build: { outDir: 'dist', sourcemap: true, target: 'es2022' },
+  build: { outDir: 'dist', sourcemap: 'hidden', target: 'es2022' },
   // The report's PDF worker is started as a module worker (src/features/reports/generate-pdf.ts);
   // its pdfmake gets the right-to-left hook (scripts/pdfmake-bidi-plugin.ts).
   worker: { format: 'es', plugins: () => [pdfmakeBidi()] },

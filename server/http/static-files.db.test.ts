@@ -25,6 +25,8 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'sw.js'), worker);
   await writeFile(path.join(dir, 'assets', 'index-Ab12Cd34.js'), script);
   await writeFile(path.join(dir, 'assets', 'tiny-Zz99.js'), 'export {};\n');
+  // A source map a build may leave beside its script: the full sources, never served.
+  await writeFile(path.join(dir, 'assets', 'index-Ab12Cd34.js.map'), '{"version":3,"sources":["../src/main.tsx"],"sourcesContent":["secret"]}');
   await writeFile(path.join(dir, 'icons', 'icon-192.png'), icon);
   // A copy left by an earlier build must not survive the next one.
   await writeFile(path.join(dir, 'assets', 'gone-Old1.js.br'), 'stale');
@@ -94,6 +96,25 @@ describe('static files', () => {
     expect(res.headers['cache-control']).toBe(CACHE_REVALIDATE);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
+  });
+
+  it('answers 404 for what is not a page of the app: a dotfile, a scanner\'s probe, an unknown page (issue 48)', async () => {
+    for (const url of ['/.env', '/.git/config', '/wp-admin', '/app/nothing-here', '/backup']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
+      // The app's page all the same, which shows its own "page not found".
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      expect(res.body, url).toBe(page);
+    }
+    for (const url of ['/', '/app', '/app/', '/admin/manage', '/privacy']) expect((await get(url)).statusCode, url).toBe(200);
+  });
+
+  it('never serves a source map', async () => {
+    for (const enc of [undefined, 'br, gzip']) {
+      const res = await get('/assets/index-Ab12Cd34.js.map', enc);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('sourcesContent');
+    }
   });
 
   it('does not serve the compressed copies under names of their own', async () => {

@@ -23,8 +23,9 @@ export async function registerStaticFiles(app: FastifyInstance, root: string): P
     root,
     wildcard: false,
     preCompressed: true,
-    // The copies are sent in place of their original, not as files of their own.
-    globIgnore: ['**/*.br', '**/*.gz'],
+    // The copies are sent in place of their original, not as files of their own. Source maps (the
+    // full sources) stay on the build machine: never served (issue 48).
+    globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
     setHeaders: (reply, filePath) => {
       // filePath may be the .br/.gz copy: its name without the suffix decides.
       const original = filePath.replace(/\.(?:br|gz)$/, '');
