@@ -27,10 +27,15 @@ function collectScripts(page: Page): Promise<{ file: string; body: Buffer }>[] {
 /** The source files the given chunks were built from, as "chunk: source", read from the build's source maps. */
 async function sourcesOf(loaded: { file: string; body: Buffer }[]): Promise<string[]> {
   const sources: string[] = [];
-  for (const { file, body } of loaded) {
-    // The bundler's own runtime chunk is generated code with no sources and no map.
-    if (!body.toString('utf8').includes('//# sourceMappingURL=')) continue;
-    const map = JSON.parse(await readFile(path.join(root, 'dist', `${file}.map`), 'utf8')) as { sources: string[] };
+  for (const { file } of loaded) {
+    // The maps stay in dist/, never referenced nor served (issue 48). The bundler's own runtime
+    // chunk is generated code with no sources and no map.
+    const text = await readFile(path.join(root, 'dist', `${file}.map`), 'utf8').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (text === undefined) continue;
+    const map = JSON.parse(text) as { sources: string[] };
     sources.push(...map.sources.map((s) => `${file}: ${path.posix.normalize(s)}`));
   }
   return sources;

@@ -215,7 +215,8 @@ test.describe('patient login page', () => {
     expect(await page.getByRole('button', { name: 'Forgot or change password?' }).getAttribute('aria-expanded')).toBe('true');
     await form.getByText(/Ask your hospital for a temporary password/).waitFor();
     // The cursor is in the form's first field.
-    expect(await page.evaluate(() => (document.activeElement?.closest('[role=region]') ? document.activeElement.getAttribute('name') : null))).toBe('hospNo');
+    // (The form is loaded when first opened.)
+    await expect.poll(() => page.evaluate(() => (document.activeElement?.closest('[role=region]') ? document.activeElement.getAttribute('name') : null))).toBe('hospNo');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await form.getByLabel('Hospital number').fill('100002');
@@ -305,8 +306,9 @@ test.describe('patient login page', () => {
     const step = page.getByRole('region', { name: 'Choose your own password' });
     await step.getByText('You logged in with a temporary password from your hospital.', { exact: false }).waitFor();
     // The temporary password is not asked again; the cursor waits in the new one.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
+    await step.getByLabel('New password', { exact: true }).waitFor();
     expect(await step.getByLabel('Current or temporary password', { exact: true }).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
     expect(page.url()).not.toMatch(/\/app/);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'login-temporary-360');

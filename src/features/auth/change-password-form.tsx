@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
 import { ApiError } from '../../../sync/api-client.ts';
 import { inBackground } from '../../../sync/log.ts';
@@ -19,6 +19,8 @@ export interface ChangePasswordFormProps {
    * change the password, and the temporary password just typed (then the form does not ask for it).
    */
   temporary?: { token: string; password: string };
+  /** Puts the cursor in the first field it shows once it is there (it is loaded when first opened). */
+  autoFocus?: boolean;
 }
 
 type FieldName = 'hospNo' | 'current' | 'next' | 'repeat';
@@ -28,7 +30,7 @@ type Errors = { [F in FieldName]?: string | undefined };
  * Changes a patient's password with the current or a temporary one (docs/requirements.md §7 /auth/updatePassword).
  * A failure keeps everything typed, so the patient only corrects what the message names.
  */
-export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary }: ChangePasswordFormProps) {
+export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary, autoFocus = false }: ChangePasswordFormProps) {
   const { t } = useLingui();
   const runtime = useRuntime();
   const [hospNo, setHospNo] = useState('');
@@ -43,6 +45,10 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary }: C
   const currentRef = useRef<HTMLInputElement>(null);
   const nextRef = useRef<HTMLInputElement>(null);
   const repeatRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (autoFocus) formRef.current?.querySelector<HTMLInputElement>('input:not([type=hidden])')?.focus();
+  }, [autoFocus]);
   /** The field to focus after a failed check (read in the submit handler, never while rendering). */
   const fieldRefs = { hospNo: hospNoRef, current: currentRef, next: nextRef, repeat: repeatRef } satisfies Record<FieldName, unknown>;
 
@@ -99,7 +105,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary }: C
   const clearError = (field: FieldName) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
   return (
-    <form className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Changing the password failed')} noValidate aria-describedby={failure ? failureId : undefined}>
+    <form ref={formRef} className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Changing the password failed')} noValidate aria-describedby={failure ? failureId : undefined}>
       {knownHospNo === undefined && (
         <TextField
           ref={hospNoRef}
@@ -157,3 +163,6 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary }: C
     </form>
   );
 }
+
+/** For React.lazy: the form is loaded when first opened, not with the login page (its script budget). */
+export default ChangePasswordForm;

@@ -1,6 +1,6 @@
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
 import type { LoginInput, PasswordChangeRequired } from '../../../sync/session.ts';
 import { inBackground } from '../../../sync/log.ts';
@@ -11,7 +11,7 @@ import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { TextField, PasswordField } from '../../components/text-field.tsx';
 import { LoginMethodSwitch, type LoginMethod } from './login-method-switch.tsx';
 import { OtpFields } from './otp-fields.tsx';
-import { ChangePasswordForm } from './change-password-form.tsx';
+import { ChangePasswordForm } from './password-help.tsx';
 import './auth.css';
 
 const HOSP_NO_PATTERN = new RegExp(hospNoSchema.pattern);
@@ -51,11 +51,7 @@ export function LoginForm() {
   const secretRef = useRef<HTMLInputElement>(null);
   /** A temporary password was right: the patient chooses their own before anything else (issue 48). */
   const [temporary, setTemporary] = useState<PasswordChangeRequired['session'] | undefined>();
-  const temporaryRef = useRef<HTMLElement>(null);
   const temporaryHeadingId = useId();
-  useEffect(() => {
-    if (temporary) temporaryRef.current?.querySelector<HTMLInputElement>('input:not([type=hidden])')?.focus();
-  }, [temporary]);
 
   const secret = secrets[method];
   const setSecret = (value: string) => {
@@ -128,14 +124,16 @@ export function LoginForm() {
 
   if (temporary) {
     return (
-      <section ref={temporaryRef} className="card auth-temporary" aria-labelledby={temporaryHeadingId}>
+      <section className="card auth-temporary" aria-labelledby={temporaryHeadingId}>
         <h2 id={temporaryHeadingId}>
           <Trans>Choose your own password</Trans>
         </h2>
         <p className="muted">
           <Trans>You logged in with a temporary password from your hospital. Choose a password of your own to continue: only you will know it.</Trans>
         </p>
-        <ChangePasswordForm hospNo={temporary.hospNo} temporary={{ token: temporary.token, password: secrets.password }} onDone={() => continueLogin(temporary)} />
+        <Suspense fallback={<p className="muted" aria-busy="true" />}>
+          <ChangePasswordForm autoFocus hospNo={temporary.hospNo} temporary={{ token: temporary.token, password: secrets.password }} onDone={() => continueLogin(temporary)} />
+        </Suspense>
         <button type="button" className="button button--secondary password-help-cancel" onClick={() => leaveTemporary(temporary)}>
           <Trans>Back to login</Trans>
         </button>

@@ -1,7 +1,9 @@
 import { Trans } from '@lingui/react/macro';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Icon } from '../../components/icon.tsx';
-import { ChangePasswordForm } from './change-password-form.tsx';
+
+/** Loaded when first opened (precached for offline use like every chunk): the login page's script budget. */
+export const ChangePasswordForm = lazy(() => import('./change-password-form.tsx'));
 
 /**
  * "Forgot or change password?" on the login page: a section that unfolds in place (no modal, so it
@@ -16,9 +18,8 @@ export function PasswordHelp() {
   const wasOpen = useRef(false);
 
   useEffect(() => {
-    // Opening puts the cursor in the first field; closing returns it to the button.
-    if (open) regionRef.current?.querySelector('input')?.focus();
-    else if (wasOpen.current) toggleRef.current?.focus();
+    // Opening puts the cursor in the first field (the form does, once loaded); closing returns it to the button.
+    if (!open && wasOpen.current) toggleRef.current?.focus();
     wasOpen.current = open;
   }, [open]);
 
@@ -38,7 +39,9 @@ export function PasswordHelp() {
           <p className="muted password-help-intro">
             <Trans>Forgot your password? Ask your hospital for a temporary password and use it here, or log in with a one-time code.</Trans>
           </p>
-          <ChangePasswordForm onDone={() => setOpen(false)} />
+          <Suspense fallback={<p className="muted" aria-busy="true" />}>
+            <ChangePasswordForm autoFocus onDone={() => setOpen(false)} />
+          </Suspense>
           <button type="button" className="button button--secondary password-help-cancel" onClick={() => setOpen(false)}>
             <Trans>Cancel</Trans>
           </button>
