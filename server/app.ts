@@ -16,7 +16,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { installResponseCheck } from './http/response-check.ts';
 import { databaseRateLimitStore } from './services/rate-limit-store.ts';
 import { registerStaticFiles } from './http/static-files.ts';
-import { isAppPage } from './http/app-routes.ts';
+import { isAppPage, isInAppSection } from './http/app-routes.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
@@ -132,8 +132,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => {
     const pathOnly = req.url.split('?')[0] ?? req.url;
     if (pathOnly.startsWith('/api/') || pathOnly === '/api') return reply.status(404).send({ message: `Not found: ${req.method} ${pathOnly}` });
-    // The app's page for its own routes; for any other path too, so the app can say "page not found", but as a 404.
-    if (hasWebApp && req.method === 'GET' && !path.extname(pathOnly)) return reply.status(isAppPage(pathOnly) ? 200 : 404).sendFile('index.html');
+    // The app's page for its own routes; a mistyped page under the app's sections gets it too, as a
+    // 404, so the app can say "page not found". Anything else (/.env, /metrics, a scanner's probe) is a plain 404.
+    if (hasWebApp && req.method === 'GET' && !path.extname(pathOnly)) {
+      if (isAppPage(pathOnly)) return reply.sendFile('index.html');
+      if (isInAppSection(pathOnly)) return reply.status(404).sendFile('index.html');
+    }
     return reply.status(404).send({ message: `Page not found: ${pathOnly}` });
   });
 

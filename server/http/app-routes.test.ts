@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { APP_PAGES, isAppPage } from './app-routes.ts';
+import { APP_PAGES, isAppPage, isInAppSection } from './app-routes.ts';
 
 describe('the pages of the web app', () => {
   it("are exactly the router's full paths (src/route-tree.gen.ts)", async () => {
@@ -14,5 +14,10 @@ describe('the pages of the web app', () => {
   it('tells a page from anything else, with or without a trailing slash', () => {
     for (const p of ['/', '/app', '/app/', '/app/reports', '/admin/', '/admin/manage', '/privacy']) expect(isAppPage(p), p).toBe(true);
     for (const p of ['/.env', '/.git/config', '/wp-admin', '/app/nothing', '/admin/../etc/passwd', '/apps', '/index']) expect(isAppPage(p), p).toBe(false);
+  });
+
+  it("knows a mistyped page under the app's sections from anything else", () => {
+    for (const p of ['/app/reprots', '/admin/nothing', '/app/a/b']) expect(isInAppSection(p), p).toBe(true);
+    for (const p of ['/.env', '/metrics', '/app', '/apps/x', '/app/.git/config', '/admin/../x', '/wp-admin/x']) expect(isInAppSection(p), p).toBe(false);
   });
 });

@@ -99,10 +99,16 @@ describe('static files', () => {
   });
 
   it('answers 404 for what is not a page of the app: a dotfile, a scanner\'s probe, an unknown page (issue 48)', async () => {
-    for (const url of ['/.env', '/.git/config', '/wp-admin', '/app/nothing-here', '/backup']) {
+    for (const url of ['/.env', '/.git/config', '/wp-admin', '/backup', '/app/.env']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);
-      // The app's page all the same, which shows its own "page not found".
+      expect(res.headers['content-type'], url).toMatch(/application\/json/);
+      expect(res.body, url).not.toContain(page);
+    }
+    // A mistyped page of the app: the app's page, which shows its own "page not found".
+    for (const url of ['/app/nothing-here', '/admin/nothing-here']) {
+      const res = await get(url);
+      expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/text\/html/);
       expect(res.body, url).toBe(page);
     }

@@ -97,7 +97,7 @@ describe('metrics by address, and off by default', () => {
     await writeFile(path.join(web, 'index.html'), '<!doctype html><title>app</title>');
     const h = await createHarness({}, { webRoot: web });
     try {
-      expect((await h.app.inject({ method: 'GET', url: '/some/app/page' })).statusCode).toBe(200);
+      expect((await h.app.inject({ method: 'GET', url: '/app/reports' })).statusCode).toBe(200);
       const res = await h.app.inject({ method: 'GET', url: '/metrics' });
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain('<title>');
