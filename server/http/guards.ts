@@ -8,11 +8,11 @@ import { recordReads, type ReadOrigin } from '../services/admin/audit.ts';
 import { patientForStaff } from '../services/admin/scope.ts';
 import { bearerToken, resolvePrincipal, notePatientSeen, type Principal, type StaffPrincipal } from '../services/principal.ts';
 import { badRequest, forbidden, HttpError, unauthorized } from './errors.ts';
-
-/** A session opened with a temporary password asks for a patient's records (403, with this code). */
-export const PASSWORD_CHANGE_REQUIRED_CODE = 'password-change-required';
-export const MSG_PASSWORD_CHANGE_REQUIRED = 'You logged in with a temporary password. Choose your own password first: until then this session can only change it.';
+import { PASSWORD_CHANGE_REQUIRED_CODE } from '../../schemas/auth.ts';
 import { withAccess } from './openapi.ts';
+
+/** A session opened with a temporary password asks for a patient's records (403, PASSWORD_CHANGE_REQUIRED_CODE). */
+export const MSG_PASSWORD_CHANGE_REQUIRED = 'You logged in with a temporary password. Choose your own password first: until then this session can only change it.';
 
 export interface Subject {
   patientId: string;

@@ -10,9 +10,7 @@
 // Applies wherever a password is chosen: a patient's new password (POST /auth/updatePassword) and a
 // staff password given to the admin CLI. A temporary password the server makes is random.
 import { dictionary } from '@zxcvbn-ts/language-common';
-import { PASSWORD_MIN_LENGTH } from '../../schemas/auth.ts';
-
-export type PasswordProblem = 'too-short' | 'common' | 'repetitive' | 'context';
+import { PASSWORD_MIN_LENGTH, type PasswordProblem } from '../../schemas/auth.ts';
 
 /** What the API answers (400, `code: 'weak-password'`, `reason`), in the spec's plain register. */
 export const PASSWORD_PROBLEM_MESSAGES: Readonly<Record<PasswordProblem, string>> = {
@@ -21,9 +19,6 @@ export const PASSWORD_PROBLEM_MESSAGES: Readonly<Record<PasswordProblem, string>
   repetitive: 'This password is a repeated or sequential run of characters and easy to guess. Choose another one: a few unrelated words make a strong password.',
   context: 'This password contains your hospital number, your name or the name of the app. Choose another one: a few unrelated words make a strong password.',
 };
-
-/** The code a refused password's 400 carries, for the device to say it in its own language. */
-export const WEAK_PASSWORD_CODE = 'weak-password';
 
 let common: ReadonlySet<string> | undefined;
 /** Built on first use (the list is decompressed then): about 49,000 entries, lower case. */

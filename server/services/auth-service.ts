@@ -4,7 +4,8 @@ import type { AppContext } from '../context.ts';
 import { randomBytes } from 'node:crypto';
 import { hashPassword, otpCode, randomToken, sameDigest, sha256, verifyPassword } from '../lib/crypto.ts';
 import { normaliseAccessKey } from '../lib/access-key.ts';
-import { PASSWORD_PROBLEM_MESSAGES, passwordProblem, WEAK_PASSWORD_CODE } from '../lib/password-policy.ts';
+import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from '../lib/password-policy.ts';
+import { DOCTOR_LINK_CODE, WEAK_PASSWORD_CODE } from '../../schemas/auth.ts';
 import { badRequest, forbidden, HttpError, tooManyRequests, unauthorized } from '../http/errors.ts';
 import { accessKeyRepo } from '../repositories/access-keys.ts';
 import { otpRepo } from '../repositories/otps.ts';
@@ -169,7 +170,7 @@ export async function validate(ctx: AppContext, token: string | undefined): Prom
 export async function logout(ctx: AppContext, token: string | undefined, as: 'patient' | 'staff'): Promise<{ message: string }> {
   const principal = await resolvePrincipal(ctx.db, token);
   if (!principal) return { message: MSG.loggedOut };
-  if (principal.kind === 'doctor') throw new HttpError(as === 'staff' ? 400 : 403, as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly, as === 'staff' ? { code: 'doctor-link' } : undefined);
+  if (principal.kind === 'doctor') throw new HttpError(as === 'staff' ? 400 : 403, as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly, as === 'staff' ? { code: DOCTOR_LINK_CODE } : undefined);
   if ((principal.kind === 'patient') !== (as === 'patient')) throw forbidden(as === 'patient' ? MSG.patientsOnly : MSG.staffOnly);
   await sessionRepo.revoke(ctx.db, principal.sessionId);
   return { message: MSG.loggedOut };

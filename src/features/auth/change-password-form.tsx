@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../../schemas/auth.ts';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, WEAK_PASSWORD_CODE, type PasswordProblem } from '../../../schemas/auth.ts';
 import { ApiError } from '../../../sync/api-client.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { patientAuthApi } from '../../../sync/auth-api.ts';
@@ -83,7 +83,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary, aut
       await onDone?.();
     } catch (err) {
       // A password the server refuses as easy to guess (server/lib/password-policy.ts): said at the field, in the page's language.
-      const weak = err instanceof ApiError && err.code === 'weak-password' ? weakPasswordMessage(err.reason) : undefined;
+      const weak = err instanceof ApiError && err.code === WEAK_PASSWORD_CODE ? weakPasswordMessage(err.reason as PasswordProblem | undefined) : undefined;
       if (weak) {
         setErrors({ next: weak });
         nextRef.current?.focus();
@@ -95,7 +95,7 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary, aut
     }
   }
 
-  function weakPasswordMessage(reason: string | undefined): string {
+  function weakPasswordMessage(reason: PasswordProblem | undefined): string {
     const advice = t`Choose another one: a few unrelated words make a strong password.`;
     if (reason === 'repetitive') return `${t`This password is a repeated or sequential run of characters and easy to guess.`} ${advice}`;
     if (reason === 'context') return `${t`This password contains your hospital number, your name or the name of the app.`} ${advice}`;
