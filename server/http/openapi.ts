@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { projectRoot } from '../paths.ts';
+import { hospNo } from '../../schemas/common.ts';
 
 /** Who may call a route: the guard in its preHandler says (guards.ts). */
 export type Access = 'patient-read' | 'patient-write' | 'staff-patient' | 'staff' | 'admin';
@@ -26,7 +27,7 @@ const WHO: Record<Access, string> = {
 
 const HOSP_NO_HEADER = {
   type: 'object',
-  properties: { 'x-hosp-no': { type: 'string', description: "Staff only: the hospital number of the patient whose records are read (required for staff, ignored for the patient's own session)" } },
+  properties: { 'x-hosp-no': { ...hospNo, description: "Staff only: the hospital number of the patient whose records are read (required for staff, ignored for the patient's own session)" } },
 } as const;
 
 /** Marks a guard with who it lets through, for the document. */
@@ -81,6 +82,64 @@ const TAG_TEXT: Record<string, string> = {
   Staff: 'Hospitals, patients, prescriptions, doctor tokens and the audit log.',
 };
 
+/**
+ * Paths answered twice, documented once: docs/requirements.md §7 calls `GET /users/` with the
+ * slash, which the server answers as `/users`; a path with a trailing slash is not a standard
+ * OpenAPI path, so the document names the alias in the canonical route's description.
+ */
+export const PATH_ALIASES: Readonly<Record<string, string>> = { '/api/users/': '/api/users' };
+
+const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * A route's operationId, from its method and path: `GET /api/admin/patients/:hospNo` is
+ * `getAdminPatientsByHospNo`, `POST /api/c15t/consent/set` is `postC15tConsentSet`. Unique because
+ * the method and path are (the test checks it).
+ */
+export function operationIdOf(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By${capital(seg.slice(1))}` : seg.split('-').map(capital).join('')));
+  return method.toLowerCase() + words.join('');
+}
+
+/** Keys whose values are data, not schemas: a `unit` inside them is a value, never the keyword. */
+const DATA_KEYS = new Set(['enum', 'const', 'default', 'example', 'examples']);
+
+/**
+ * The document as standard JSON Schema: our `unit` keyword (schemas/common.ts) is written as the
+ * specification extension `x-unit`, which OpenAPI allows in a schema and linters accept. Only a
+ * string-valued `unit` is the keyword: a property named `unit` (an object) is left as it is.
+ */
+export function withStandardKeywords<T>(node: T): T {
+  if (Array.isArray(node)) return node.map((n: unknown) => withStandardKeywords(n)) as T;
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => {
+      if (key === 'unit' && typeof value === 'string') return ['x-unit', value];
+      return [key, DATA_KEYS.has(key) ? value : withStandardKeywords(value)];
+    }),
+  ) as T;
+}
+
+/** What a rate-limited route answers when the caller has tried too often (@fastify/rate-limit). */
+const TOO_MANY = {
+  description: 'Too many attempts from this address: wait as Retry-After says, then try again',
+  headers: {
+    'retry-after': { type: 'integer', minimum: 0, description: 'Seconds to wait before trying again' },
+    'x-ratelimit-limit': { type: 'integer', minimum: 0, description: 'Attempts allowed in the window' },
+    'x-ratelimit-remaining': { type: 'integer', minimum: 0, description: 'Attempts left in the window' },
+    'x-ratelimit-reset': { type: 'integer', minimum: 0, description: 'Seconds until the window starts again' },
+  },
+  type: 'object',
+  required: ['message'],
+  properties: { message: { type: 'string' } },
+} as const;
+
+const isRateLimited = (config: unknown): boolean => typeof config === 'object' && config !== null && 'rateLimit' in config && Boolean(config.rateLimit);
+
 export interface OpenApiOptions {
   version: string;
 }
@@ -105,8 +164,20 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
   });
 
   await app.register(swagger, {
+    // The document only: the route's own schema, which validates and serializes, is not changed.
+    transform: ({ schema, url, route }) => {
+      if (Object.hasOwn(PATH_ALIASES, url)) return { schema: { ...schema, hide: true }, url };
+      const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
+      const aliases = Object.entries(PATH_ALIASES).filter(([, to]) => to === url).map(([from]) => from);
+      const doc: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, url) };
+      if (aliases.length > 0) doc['description'] = [schema.description, `Also answered at ${aliases.join(', ')}.`].filter(Boolean).join('\n\n');
+      if (isRateLimited(route.config) && typeof schema.response === 'object' && schema.response !== null) doc['response'] = { ...schema.response, 429: TOO_MANY };
+      return { schema: doc, url };
+    },
+    transformObject: (doc) => withStandardKeywords('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
     openapi: {
       openapi: '3.1.0',
+      servers: [{ url: '/', description: 'This server: the API is under /api on the same origin as the app' }],
       info: {
         title: 'Eddy API',
         version: opts.version,
