@@ -3,6 +3,24 @@
 /** Matches any text with a non-space character; validation messages call a failure "must not be empty". */
 export const NOT_BLANK = '\\S';
 
+/**
+ * Characters no typed text may hold (issue 48): control characters other than tab and line breaks
+ * (NUL, ESC, DEL, the C1 block), and the bidirectional embeddings, overrides and isolates
+ * (U+202A–U+202E, U+2066–U+2069) that make a name shown to staff read otherwise than it is
+ * ("Trojan Source"). The marks Arabic text needs (U+200E, U+200F, U+061C) are not among them.
+ */
+export const UNSAFE_TEXT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/u;
+const UNSAFE_TEXT_ALL = new RegExp(UNSAFE_TEXT.source, 'gu');
+
+/** Typed or pasted text without the characters of UNSAFE_TEXT: what a form keeps of an input. */
+export const plainText = (typed: string): string => typed.replace(UNSAFE_TEXT_ALL, '');
+
+/** The first unsafe character of `text` as U+XXXX, or undefined when there is none. */
+export function unsafeCharacterIn(text: string): string | undefined {
+  const found = UNSAFE_TEXT.exec(text)?.[0];
+  return found === undefined ? undefined : `U+${(found.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
 export const uuid = { type: 'string', format: 'uuid' } as const;
 export const isoDateTime = { type: 'string', format: 'date-time', maxLength: 40 } as const;
 export const isoDate = { type: 'string', format: 'date', maxLength: 10 } as const;

@@ -19,6 +19,7 @@ import { registerStaticFiles } from './http/static-files.ts';
 import { isAppPage, isInAppSection } from './http/app-routes.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { unsafeTextProblem } from './http/plain-text.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createPushSender } from './push/create-sender.ts';
 import { resolvePushSettings } from './push/settings.ts';
@@ -52,17 +53,9 @@ export interface BuildOptions {
   checkResponses?: boolean;
 }
 
-const HAS_NUL = /\u0000/;
-
 // The project's own package.json, shipped with this code: its shape is known, not checked.
 const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return HAS_NUL.test(value);
-  if (depth > 20 || value === null || typeof value !== 'object') return false;
-  for (const [k, v] of Object.entries(value)) if (HAS_NUL.test(k) || containsNul(v, depth + 1)) return true;
-  return false;
-}
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
@@ -110,9 +103,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     jsonParser(req, text, done);
   });
 
-  // PostgreSQL text cannot hold U+0000; refuse it up front rather than fail in the database.
+  // Control characters and text-direction overrides are refused in every text of a request, the
+  // writes inside a batch included (plain-text.ts); PostgreSQL could not even hold U+0000.
+  // A batch checks each of its writes itself, so one write refused leaves the ones before it applied.
   app.addHook('preValidation', async (req) => {
-    if (containsNul(req.body) || containsNul(req.query)) throw new HttpError(400, 'Text must not contain null characters');
+    const body = req.routeOptions.url === '/api/batch' ? undefined : req.body;
+    const problem = unsafeTextProblem(body, 'body') ?? unsafeTextProblem(req.query, 'query');
+    if (problem) throw new HttpError(400, problem);
   });
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {

@@ -16,6 +16,7 @@ import { patientAccess, requireSubject } from '../http/guards.ts';
 import { mutationIdOf } from '../http/mutation-reply.ts';
 import { describeAjvError, pickAjvError } from '../http/validation-message.ts';
 import { bodyAjv } from '../http/validator.ts';
+import { unsafeTextProblem } from '../http/plain-text.ts';
 import { runMutation } from '../services/mutations.ts';
 import { PATIENT_WRITES } from './patient-writes.ts';
 
@@ -42,6 +43,11 @@ export function batchRoutes(api: TypedApp, ctx: AppContext): void {
           if (!w) throw new Error(`batch schema let through ${m.path}`);
           // The route's own Ajv changes the body it checks (defaults, extra keys dropped): so does this.
           const body = structuredClone(m.body);
+          const unsafe = unsafeTextProblem(body, 'body');
+          if (unsafe) {
+            results.push({ status: 400, body: { message: unsafe } });
+            return;
+          }
           if (!w.validate(body)) {
             const error = pickAjvError(w.validate.errors ?? []);
             results.push({ status: 400, body: { message: error ? describeAjvError(error, 'body') : 'body is not valid' } });

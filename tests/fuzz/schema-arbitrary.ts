@@ -10,6 +10,7 @@
 // lone surrogates, NUL, deep nesting, prototype keys). `bodyOf` mixes them into request bodies:
 // valid, one field broken, a required key missing, extra keys, all fields broken, or no object at all.
 import fc from 'fast-check';
+import { UNSAFE_TEXT } from '../../schemas/common.ts';
 
 export interface JsonSchema {
   readonly [key: string]: unknown;
@@ -172,7 +173,10 @@ function validString(schema: JsonSchema, hints: Hints, name: string | undefined)
   const maxLength = num(schema['maxLength']);
   const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
   const pattern = typeof schema['pattern'] === 'string' ? new RegExp(schema['pattern'], 'u') : undefined;
-  const fits = (s: string) => lengthOk(s, schema) && (!pattern || pattern.test(s));
+  // Typed text never holds control characters or text-direction overrides (schemas/common.ts
+  // UNSAFE_TEXT): the server refuses them in every field but a password.
+  const typed = (s: string) => (name !== undefined && /password$/i.test(name)) || !UNSAFE_TEXT.test(s);
+  const fits = (s: string) => lengthOk(s, schema) && (!pattern || pattern.test(s)) && typed(s);
   const byName = name ? hints.byName[name] : undefined;
   // A hint the field's own pattern refuses is no valid value (a uuid hint for a c15t sub_… id);
   // @@name@@ placeholders stand for values known only at run time and are kept.
