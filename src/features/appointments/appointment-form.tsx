@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/log.ts';
 import { toLocalInput } from '../../lib/dates.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 export interface AppointmentValues {
   doctor: string;
@@ -45,7 +46,7 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
         <label htmlFor={ids.doctor}>
           <Trans>Doctor</Trans>
         </label>
-        <input id={ids.doctor} value={doctor} maxLength={120} autoComplete="off" aria-invalid={errors.doctor ? true : undefined} aria-describedby={errors.doctor ? ids.doctorError : undefined} onChange={(e) => setDoctor(e.target.value)} />
+        <input id={ids.doctor} value={doctor} maxLength={120} autoComplete="off" aria-invalid={errors.doctor ? true : undefined} aria-describedby={errors.doctor ? ids.doctorError : undefined} onChange={(e) => setDoctor(plainText(e.target.value))} />
         {errors.doctor && (
           <p id={ids.doctorError} className="error-text">
             {errors.doctor}
@@ -67,7 +68,7 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
         <label htmlFor={ids.notes}>
           <Trans>Notes (optional)</Trans>
         </label>
-        <textarea id={ids.notes} dir="auto" value={notes} maxLength={2000} onChange={(e) => setNotes(e.target.value)} />
+        <textarea id={ids.notes} dir="auto" value={notes} maxLength={2000} onChange={(e) => setNotes(plainText(e.target.value))} />
       </div>
       {errors.form && (
         <p className="error-text" role="alert">

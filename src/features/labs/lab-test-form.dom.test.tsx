@@ -114,3 +114,16 @@ describe('the unit of another test', () => {
     expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ name: 'Vitamin D', value: 31.5, unit: 'ng/mL' });
   });
 });
+
+describe('text typed or pasted into the form', () => {
+  it('keeps what the patient sees and drops control characters and text-direction overrides, which the server refuses', async () => {
+    const onSubmit = renderForm();
+    fill('Test', '\u0000other');
+    fill('Name of the test', 'Vitamin\u202e D\u001b');
+    fill('Unit', 'ng/\u2066mL');
+    fill('Result', '31.5');
+    save();
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit.mock.calls[0]?.[0]).toMatchObject({ name: 'Vitamin D', value: 31.5, unit: 'ng/mL' });
+  });
+});

@@ -9,6 +9,7 @@ import { shownLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { inBackground } from '../../../sync/log.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
 import './labs.css';
+import { plainText } from '../../../schemas/common.ts';
 
 export interface LabReference {
   name: string;
@@ -148,7 +149,7 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
           <label htmlFor={ids.name}>
             <Trans>Name of the test</Trans>
           </label>
-          <input id={ids.name} name="name" type="text" autoComplete="off" autoCapitalize="sentences" value={otherName} {...invalid('name')} onChange={(e) => setOtherName(e.target.value)} />
+          <input id={ids.name} name="name" type="text" autoComplete="off" autoCapitalize="sentences" value={otherName} {...invalid('name')} onChange={(e) => setOtherName(plainText(e.target.value))} />
         </div>
       )}
       <div className="lab-form-row">
@@ -176,7 +177,7 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
               ))}
             </select>
           ) : (
-            <input id={ids.unit} name="unit" type="text" autoComplete="off" autoCapitalize="off" spellCheck={false} value={unit} {...invalid('unit')} onChange={(e) => setUnit(e.target.value)} />
+            <input id={ids.unit} name="unit" type="text" autoComplete="off" autoCapitalize="off" spellCheck={false} value={unit} {...invalid('unit')} onChange={(e) => setUnit(plainText(e.target.value))} />
           )}
         </div>
       </div>

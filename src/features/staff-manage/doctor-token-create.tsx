@@ -8,6 +8,7 @@ import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
 import { failureText } from './staff-api.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 /** The server refuses tokens valid for longer (admin-service DOCTOR_TOKEN_MAX_DAYS). */
 const MAX_DAYS = 90;
@@ -74,7 +75,7 @@ export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonl
             value={doctorName}
             aria-invalid={errors.doctorName ? true : undefined}
             aria-describedby={errors.doctorName ? `${id}-name-error` : undefined}
-            onChange={(e) => setDoctorName(e.target.value)}
+            onChange={(e) => setDoctorName(plainText(e.target.value))}
           />
           {errors.doctorName && (
             <p id={`${id}-name-error`} className="error-text">

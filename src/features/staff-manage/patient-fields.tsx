@@ -2,6 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 export interface PatientValues {
   name: string;
@@ -70,7 +71,7 @@ export function PatientFields({ values, errors, hospitals, onChange }: PatientFi
         <label htmlFor={`${id}-name`}>
           <Trans>Name</Trans>
         </label>
-        <input {...field('name')} name="name" autoComplete="off" value={values.name} onChange={(e) => onChange({ name: e.target.value })} />
+        <input {...field('name')} name="name" autoComplete="off" value={values.name} onChange={(e) => onChange({ name: plainText(e.target.value) })} />
         {error('name')}
       </div>
       <div className={errors.hospitalId ? 'field field--error' : 'field'}>
@@ -112,7 +113,7 @@ export function PatientFields({ values, errors, hospitals, onChange }: PatientFi
         <label htmlFor={`${id}-address`}>
           <Trans>Address</Trans>
         </label>
-        <input {...field('address')} name="address" autoComplete="off" value={values.address} onChange={(e) => onChange({ address: e.target.value })} />
+        <input {...field('address')} name="address" autoComplete="off" value={values.address} onChange={(e) => onChange({ address: plainText(e.target.value) })} />
         {error('address')}
       </div>
     </div>

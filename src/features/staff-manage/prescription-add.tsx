@@ -5,6 +5,7 @@ import { inBackground } from '../../../sync/log.ts';
 import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { failureText } from './staff-api.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 interface Values {
   prescrNo: string;
@@ -69,7 +70,7 @@ export function PrescriptionAdd({ hospNo, onAdded }: { hospNo: string; onAdded: 
         value={values[key]}
         aria-invalid={errors[key] ? true : undefined}
         aria-describedby={errors[key] ? `${id}-${key}-error` : undefined}
-        onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+        onChange={(e) => setValues((v) => ({ ...v, [key]: plainText(e.target.value) }))}
       />
       {errors[key] && (
         <p id={`${id}-${key}-error`} className="error-text">

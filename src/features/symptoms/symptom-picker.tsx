@@ -2,6 +2,7 @@
 // (the ARIA 1.2 combobox pattern with a list box). Anything else typed is a symptom of their own.
 import { useId, useState, type KeyboardEvent } from 'react';
 import { matchSymptoms } from './symptom-rules.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 export interface SymptomPickerProps {
   id: string;
@@ -65,7 +66,7 @@ export function SymptomPicker({ id, labelId, names, value, onChange, describedBy
         maxLength={200}
         value={value}
         onChange={(e) => {
-          onChange(e.target.value);
+          onChange(plainText(e.target.value));
           setOpen(true);
           setActive(-1);
         }}
