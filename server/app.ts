@@ -20,6 +20,7 @@ import { isAppPage, isInAppSection } from './http/app-routes.ts';
 import { describeAjvError, pickAjvError } from './http/validation-message.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { unsafeTextProblem } from './http/plain-text.ts';
+import { requestForLog } from './http/log-fields.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createPushSender } from './push/create-sender.ts';
 import { resolvePushSettings } from './push/settings.ts';
@@ -38,6 +39,8 @@ export interface BuildOptions {
   config: Config;
   database: Database;
   logger?: FastifyServerOptions['logger'];
+  /** Where the server's own logger writes (default stdout); tests read what it logs. */
+  logStream?: { write(line: string): void };
   mailer?: Mailer;
   /**
    * Run the reminder scheduler in this process (main.ts passes REMINDERS; tests opt in when they
@@ -60,7 +63,7 @@ const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.jso
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
-    logger: opts.logger ?? { level: config.logLevel },
+    logger: opts.logger ?? { level: config.logLevel, serializers: { req: requestForLog }, ...(opts.logStream ? { stream: opts.logStream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
     schemaErrorFormatter: (errors, dataVar) => {
