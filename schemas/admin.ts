@@ -75,6 +75,7 @@ export const hospitalInputSchema = {
       description: 'the level in mg/dL from which advice says to contact the care team now, 300 to 500',
     },
     careContact: { anyOf: [{ type: 'string', maxLength: CARE_CONTACT_MAX }, { type: 'null' }], description: 'how patients reach the care team, shown in the advice (at most 200 characters), or null for none' },
+    requireStaffMfa: { type: 'boolean', description: "every admin of the hospital signs in with an authenticator app as well (set up at their next login); turning it on ends their sessions opened without one, but the caller's" },
   },
   required: ['name'],
 } as const;

@@ -136,7 +136,7 @@ export const batchAnswer = batchResponseSchema;
 export const REPEATABLE_ANSWERS = [glucoseWritten, symptomWritten, appointmentWritten, labTestWritten, intakeWritten, message, timingsSaved, alertDaysSaved, remindLater];
 
 /** A hospital with its settings (server/services/dto.ts hospitalDto); `careContact` null when none is set. */
-const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num, identifierSystem: str, urgentHighMgDl: num, careContact: { type: ['string', 'null'] } });
+const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num, identifierSystem: str, urgentHighMgDl: num, careContact: { type: ['string', 'null'] }, requireStaffMfa: bool });
 const patient = obj(
   {
     _id: uuid,
@@ -160,7 +160,19 @@ const patient = obj(
 const doctorToken = obj({ _id: uuid, doctorName: str, hospitalIds: list(uuid), expiresAt: iso, revokedAt: nullableIso, createdAt: iso });
 const prescription = row(medicineSchema);
 
-export const adminLogin = obj({ token, expiresAt: iso, admin: obj({ _id: uuid, email: str, name: str, role: { const: 'admin' }, hospitals: list(hospital) }) });
+// recoveryCodes only when the login set the authenticator up (shown once); recoveryCodesLeft only
+// when a recovery code signed in.
+export const adminLogin = obj(
+  {
+    token,
+    expiresAt: iso,
+    admin: obj({ _id: uuid, email: str, name: str, role: { const: 'admin' }, hospitals: list(hospital), mfa: bool }),
+    recoveryCodes: list(str),
+    recoveryCodesLeft: { type: 'integer', minimum: 0 },
+  },
+  ['token', 'expiresAt', 'admin'],
+);
+export const adminMfaSetup = obj({ secret: str, uri: str, qrCode: str });
 export const doctorVerified = obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) });
 export const usersPage = obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } });
 const reasonCode = { type: 'string', enum: WORKLIST_REASON_CODES } as const;

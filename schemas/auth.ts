@@ -45,8 +45,35 @@ export const updatePasswordSchema = {
   required: ['hospNo', 'currPassword', 'password'],
 } as const;
 
+const adminEmail = { type: 'string', format: 'email', maxLength: 254 } as const;
+
+/**
+ * The second factor of a staff login (issue 48): a 6-digit code from the authenticator app (RFC 6238
+ * TOTP), or one of the recovery codes given when it was set up. A login that needs one and has
+ * none is answered 401 with one of these codes; the device asks for the code and sends the login again.
+ */
+export const MFA_REQUIRED_CODE = 'mfa-required';
+/** The admin's hospital asks for a second factor and none is set up: set one up (POST /api/admin/mfa/setup) and confirm it with its first code. */
+export const MFA_SETUP_REQUIRED_CODE = 'mfa-setup-required';
+/** The code or recovery code given is not right, or was used already. */
+export const MFA_INVALID_CODE = 'mfa-invalid';
+export const TOTP_CODE_PATTERN = '^[0-9]{6}$';
+export const RECOVERY_CODE_COUNT = 10;
+
 export const adminLoginSchema = {
   type: 'object',
-  properties: { email: { type: 'string', format: 'email', maxLength: 254 }, password },
+  properties: {
+    email: adminEmail,
+    password,
+    code: { type: 'string', pattern: TOTP_CODE_PATTERN, description: 'the 6-digit code of the authenticator app' },
+    recoveryCode: { type: 'string', minLength: 1, maxLength: 40, description: 'a recovery code, in place of the authenticator code' },
+  },
+  required: ['email', 'password'],
+} as const;
+
+/** Starts setting up the authenticator app: the password again, as at login (a login may not have happened yet). */
+export const adminMfaSetupSchema = {
+  type: 'object',
+  properties: { email: adminEmail, password },
   required: ['email', 'password'],
 } as const;

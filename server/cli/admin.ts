@@ -8,6 +8,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import { isValidTimeZone } from '../lib/time.ts';
 import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
 import { patientRepo } from '../repositories/patients.ts';
+import { staffMfaRepo } from '../repositories/staff-mfa.ts';
 import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
 import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from '../lib/password-policy.ts';
@@ -25,6 +26,8 @@ Commands:
   create-patient  --hosp-no <number> --name <name> --hospital <hospital name> [--password <pw>]
                   [--gender <g>] [--age <years>] [--address <text>] [--time-zone <IANA zone>]
   set-admin-password --email <email> [--password <pw>]
+  reset-mfa       --email <email>  an admin who lost their authenticator and recovery codes: turns the
+                  second factor off and ends their sessions; their next login sets it up again
   list-hospitals
   backup          --to <file>      the embedded database, while the server is stopped (PostgreSQL: pg_dump)
   restore         --from <file>    into a DATA_DIR that holds no database yet (PostgreSQL: pg_restore)
@@ -134,6 +137,14 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       if (!admin) throw new UsageError('No admin with that e-mail');
       await staffRepo.grantHospitals(db, admin.id, await hospitalIds(db, values.hospital));
       out(`${admin.email} can now see ${values.hospital?.join(', ')}`);
+      return;
+    }
+    case 'reset-mfa': {
+      const admin = await staffRepo.adminByEmail(db, need(values, 'email'));
+      if (!admin) throw new UsageError('No admin with that e-mail');
+      await staffMfaRepo.reset(db, admin.id);
+      await staffMfaRepo.endOtherSessions(db, admin.id, undefined);
+      out(`${admin.email}: two-step sign-in reset and every session ended; the next login sets it up again where a hospital asks for it`);
       return;
     }
     case 'create-patient': {

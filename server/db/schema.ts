@@ -69,6 +69,8 @@ export const hospitals = pgTable(
   urgentHighMgDl: doublePrecision('urgent_high_mg_dl').notNull().default(URGENT_HIGH_LEVEL.default),
   /** How patients reach the care team, in the hospital's words ("the diabetes nurse on 020 7946 0000"). */
   careContact: text('care_contact'),
+  /** Every admin of this hospital signs in with a second factor (issue 48): set up at their next login. */
+  requireStaffMfa: boolean('require_staff_mfa').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
   },
@@ -86,9 +88,30 @@ export const admins = pgTable('admins', {
   // A hospital group's administrator (issue 48): may add hospitals. A hospital's admin (false) manages
   // the hospitals granted to them and nothing across them.
   groupAdmin: boolean('group_admin').notNull().default(false),
+  /**
+   * The second factor (issue 48): a TOTP secret (RFC 6238, base32). Set when a setup starts; it signs
+   * nobody in until a code from it has been given once (totpEnabledAt). totpLastStep is the time
+   * step of the last code accepted: a code is good once.
+   */
+  totpSecret: text('totp_secret'),
+  totpEnabledAt: tstz('totp_enabled_at'),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** An admin's recovery codes (issue 48): each signs in once in place of the authenticator's code; stored as SHA-256 hashes. */
+export const adminRecoveryCodes = pgTable(
+  'admin_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    adminId: uuid('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: tstz('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('admin_recovery_codes_admin_idx').on(t.adminId)],
+);
 
 export const adminHospitals = pgTable(
   'admin_hospitals',

@@ -442,7 +442,7 @@ describe('hospitals', () => {
     const res = await get('/api/admin/hospitals');
     expect(res.status).toBe(200);
     expect(res.json['hospitals']).toEqual([
-      { _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${fx.hospitalA.id}`, urgentHighMgDl: 400, careContact: null },
+      { _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${fx.hospitalA.id}`, urgentHighMgDl: 400, careContact: null, requireStaffMfa: false },
     ]);
   });
 
@@ -499,6 +499,7 @@ describe('hospitals', () => {
       identifierSystem: `urn:uuid:${created._id}`,
       urgentHighMgDl: 400,
       careContact: null,
+      requireStaffMfa: false,
     });
     const renamed = await patch(`/api/admin/hospitals/${created._id}`, { name: 'Test Hospital C2', severeLowMgDl: 60 });
     expect(renamed.json['data']).toMatchObject({ name: 'Test Hospital C2', timeZone: 'Europe/London', severeLowMgDl: 60 });

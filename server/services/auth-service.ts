@@ -15,6 +15,8 @@ import { staffRepo } from '../repositories/staff.ts';
 import { hospitalDto } from './dto.ts';
 import { resolvePrincipal, TEMPORARY_PASSWORD_METHOD } from './principal.ts';
 import { PATIENT_SESSION_MS } from './session-policy.ts';
+import { secondFactor, startSetup } from './staff-mfa.ts';
+import { staffMfaRepo } from '../repositories/staff-mfa.ts';
 
 export { PATIENT_SESSION_MAX_MS, PATIENT_SESSION_MS } from './session-policy.ts';
 export const ADMIN_SESSION_MS = 24 * 3600_000;
@@ -176,19 +178,38 @@ export async function logout(ctx: AppContext, token: string | undefined, as: 'pa
   return { message: MSG.loggedOut };
 }
 
-export async function adminLogin(ctx: AppContext, email: string, password: string, now = new Date()) {
+/** An admin's password, checked: the admin, or the same 401 whether the e-mail or the password was wrong. */
+async function checkedAdmin(ctx: AppContext, email: string, password: string) {
   const admin = await staffRepo.adminByEmail(ctx.db, email);
   const ok = await verifyPassword(password, admin?.passwordHash);
   if (!admin || !ok) throw unauthorized(MSG.badAdmin);
+  return admin;
+}
+
+/**
+ * Admin login: the password, then the second factor where the admin has one or a hospital of
+ * theirs asks for one (staff-mfa.ts). A login that sets the factor up ends the admin's other sessions.
+ */
+export async function adminLogin(ctx: AppContext, body: { email: string; password: string; code?: string | undefined; recoveryCode?: string | undefined }, now = new Date()) {
+  const admin = await checkedAdmin(ctx, body.email, body.password);
+  const second = await secondFactor(ctx, admin, body, now);
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + ADMIN_SESSION_MS);
-  await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'admin', adminId: admin.id, method: 'password', expiresAt });
+  const session = await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'admin', adminId: admin.id, method: second.method, expiresAt });
+  if (second.recoveryCodes) await staffMfaRepo.endOtherSessions(ctx.db, admin.id, session.id);
   const hospitals = await staffRepo.hospitalsOfAdmin(ctx.db, admin.id);
   return {
     token,
     expiresAt: expiresAt.toISOString(),
-    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map(hospitalDto) },
+    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map(hospitalDto), mfa: second.method !== 'password' || admin.totpEnabledAt !== null },
+    ...(second.recoveryCodes ? { recoveryCodes: second.recoveryCodes } : {}),
+    ...(second.recoveryCodesLeft !== undefined ? { recoveryCodesLeft: second.recoveryCodesLeft } : {}),
   };
+}
+
+/** Starts setting up an admin's authenticator app, after their password (a login may not be possible before it). */
+export async function adminMfaSetup(ctx: AppContext, email: string, password: string) {
+  return startSetup(ctx, await checkedAdmin(ctx, email, password));
 }
 
 export async function verifyDoctorToken(ctx: AppContext, token: string | undefined) {

@@ -60,4 +60,5 @@ export const hospitalDto = (h: HospitalRow) => ({
   identifierSystem: h.identifierSystem ?? defaultIdentifierSystem(h.id),
   urgentHighMgDl: h.urgentHighMgDl,
   careContact: h.careContact,
+  requireStaffMfa: h.requireStaffMfa,
 });

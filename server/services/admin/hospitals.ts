@@ -4,6 +4,7 @@ import type { HospitalInput } from '../../../schemas/admin.ts';
 import { conflict, forbidden, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { staffRepo } from '../../repositories/staff.ts';
+import { staffMfaRepo } from '../../repositories/staff-mfa.ts';
 import { hospitalDto } from '../dto.ts';
 import type { StaffPrincipal } from '../principal.ts';
 import { ADMIN_MSG, checkHospital, checkTimeZone, type Admin } from './scope.ts';
@@ -18,6 +19,7 @@ function settingsOf(input: Partial<HospitalInput>) {
     ...(input.urgentHighMgDl !== undefined ? { urgentHighMgDl: input.urgentHighMgDl } : {}),
     ...(identifierSystem !== undefined ? { identifierSystem } : {}),
     ...(careContact !== undefined ? { careContact } : {}),
+    ...(input.requireStaffMfa !== undefined ? { requireStaffMfa: input.requireStaffMfa } : {}),
   };
 }
 
@@ -62,6 +64,9 @@ export async function updateHospital(ctx: AppContext, principal: Admin, id: stri
       ...settingsOf(input),
     });
     if (!row) throw notFound(ADMIN_MSG.hospitalNotFound);
+    // A second factor now asked for: the sessions of its admins opened without one end (the
+    // caller's goes on, and their next login sets one up).
+    if (input.requireStaffMfa === true) await staffMfaRepo.endSessionsWithoutSecondFactor(ctx.db, id, principal.sessionId, new Date());
     return { data: hospitalDto(row) };
   } catch (err) {
     if (isUniqueViolation(err)) throw await nameTaken(ctx, principal, String(input.name).trim());
