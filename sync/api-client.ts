@@ -104,11 +104,13 @@ export function createApiClient(opts: ApiClientOptions) {
       json = undefined;
     }
     const message = typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string' && json.message ? json.message : undefined;
+    const detail = typeof json === 'object' && json !== null ? (json as { code?: unknown; reason?: unknown }) : {};
     if (res.status === 401) {
       if (!ro.checksCredentials) opts.onUnauthorized?.();
-      throw new ApiError(401, message ?? MSG_SESSION_EXPIRED);
+      // A login's 401 may say what it still needs (a staff login's second factor: mfa-required).
+      throw new ApiError(401, message ?? MSG_SESSION_EXPIRED, ro.checksCredentials ? detail : {});
     }
-    if (!res.ok) throw new ApiError(res.status, message ?? MSG_RESPONSE_FAILED, typeof json === 'object' && json !== null ? (json as { code?: unknown; reason?: unknown }) : {});
+    if (!res.ok) throw new ApiError(res.status, message ?? MSG_RESPONSE_FAILED, detail);
     // The caller names the answer's type, derived from the route's schema in schemas/api.ts
     // (Answer<typeof …>): the server's serializer lets nothing through that the schema does not list.
     return json as T;

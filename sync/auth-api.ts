@@ -4,8 +4,8 @@
 // sessions (sync/session.ts, sync/staff-session.ts) and the auth forms call these; none spells a URL. The answer is
 // what the server promises, not checked here: a reader that must not trust it says so (session.ts).
 import type { FromSchema } from 'json-schema-to-ts';
-import type { adminLogin, Answer, doctorVerified, message, passwordLogin, patientLogin, validation } from '../schemas/api.ts';
-import type { adminLoginSchema, LoginInput, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../schemas/auth.ts';
+import type { adminLogin, adminMfaSetup, Answer, doctorVerified, message, passwordLogin, patientLogin, validation } from '../schemas/api.ts';
+import type { adminLoginSchema, adminMfaSetupSchema, LoginInput, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../schemas/auth.ts';
 import type { ApiClient } from './api-client.ts';
 
 export function patientAuthApi(api: ApiClient) {
@@ -29,6 +29,8 @@ export function patientAuthApi(api: ApiClient) {
 export function staffAuthApi(api: ApiClient) {
   return {
     loginAdmin: (body: FromSchema<typeof adminLoginSchema>) => api.post<Answer<typeof adminLogin>>('/admin/login', body, { checksCredentials: true }),
+    /** A new authenticator secret for the admin, after their password (issue 48); a login with its first code confirms it. */
+    mfaSetup: (body: FromSchema<typeof adminMfaSetupSchema>) => api.post<Answer<typeof adminMfaSetup>>('/admin/mfa/setup', body, { checksCredentials: true }),
     /** Who holds the doctor token `token`, until when, for which hospitals. */
     verifyDoctorToken: (token: string) => api.post<Answer<typeof doctorVerified>>('/admin/verifyToken', undefined, { token, checksCredentials: true }),
     /** Ends the session of `token`; quiet, as the device logs out whatever the server says. */

@@ -35,7 +35,7 @@ async function doctorToken(expiresAt = new Date(Date.now() + 7 * 24 * 3600_000).
 describe('staff session', () => {
   it('an admin login stores the session, with its hospitals, for at most 24 hours', async () => {
     const s = setup();
-    const staff = await s.session.loginAdmin(fx.adminEmail, fx.adminPassword);
+    const { staff } = await s.session.loginAdmin(fx.adminEmail, fx.adminPassword);
     expect(staff).toMatchObject({ role: 'admin', email: fx.adminEmail, hospitals: [{ _id: fx.hospitalA.id, name: fx.hospitalA.name }] });
     expect(s.stored()).toEqual(staff);
     expect(s.session.state).toEqual({ status: 'logged-in', staff });
@@ -53,6 +53,28 @@ describe('staff session', () => {
     expect(err).toMatchObject({ status: 401, message: 'Invalid email or password' });
     expect(s.session.state).toEqual({ status: 'logged-out' });
     expect(s.stored()).toBeUndefined();
+  });
+
+  it('a login that needs the second factor says so by its code, logs nobody in, and logs in with the code (issue 48)', async () => {
+    const { staffRepo } = await import('../server/repositories/staff.ts');
+    const { hashPassword } = await import('../server/lib/crypto.ts');
+    const OTPAuth = await import('otpauth');
+    const who = { email: 'second.step@test.hospital', password: 'Second-step-pass-9' };
+    const admin = await staffRepo.insertAdmin(h.db, { email: who.email, name: 'Second Step', passwordHash: await hashPassword(who.password) });
+    await staffRepo.grantHospitals(h.db, admin.id, [fx.hospitalA.id]);
+    const s = setup();
+    await s.session.restore();
+    const started = await s.session.mfaSetup(who.email, who.password);
+    const code = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(started.secret) }).generate();
+    const set = await s.session.loginAdmin(who.email, who.password, { code });
+    expect(set.recoveryCodes).toHaveLength(10);
+    await s.session.logout();
+    const err = await s.session.loginAdmin(who.email, who.password).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 401, code: 'mfa-required' });
+    expect(s.session.state).toEqual({ status: 'logged-out' });
+    const recovered = await s.session.loginAdmin(who.email, who.password, { recoveryCode: set.recoveryCodes?.[0] ?? '' });
+    expect(recovered.recoveryCodesLeft).toBe(9);
+    expect(s.session.state.status).toBe('logged-in');
   });
 
   it('a doctor token the server verifies logs in a doctor', async () => {
@@ -78,7 +100,7 @@ describe('staff session', () => {
   it('restoring a stored session past its expiry ends it; a current one comes back', async () => {
     let clock = Date.now();
     const first = setup(() => clock);
-    const staff = await first.session.loginAdmin(fx.adminEmail, fx.adminPassword);
+    const { staff } = await first.session.loginAdmin(fx.adminEmail, fx.adminPassword);
 
     const again = setup(() => clock);
     await again.vault.save(staff);
@@ -94,7 +116,7 @@ describe('staff session', () => {
 
   it('logout clears the vault and the server forgets the token', async () => {
     const s = setup();
-    const staff = await s.session.loginAdmin(fx.adminEmail, fx.adminPassword);
+    const { staff } = await s.session.loginAdmin(fx.adminEmail, fx.adminPassword);
     await s.session.logout();
     expect(s.stored()).toBeUndefined();
     expect(s.session.state).toEqual({ status: 'logged-out' });

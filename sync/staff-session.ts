@@ -29,6 +29,18 @@ export interface StaffVault {
   clear(): Promise<void>;
 }
 
+/** The second step of an admin's login: the authenticator's code, or a recovery code. */
+export interface SecondFactorInput {
+  code?: string;
+  recoveryCode?: string;
+}
+
+export interface AdminLogin {
+  staff: StoredStaff;
+  recoveryCodes: string[] | undefined;
+  recoveryCodesLeft: number | undefined;
+}
+
 export type StaffState = { status: 'unknown' } | { status: 'logged-out' } | { status: 'logged-in'; staff: StoredStaff };
 
 export const MSG_DOCTOR_INVALID = 'Invalid or expired doctor token. Contact admin.';
@@ -67,10 +79,18 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
       return () => listeners.delete(listener);
     },
     token: () => (state.status === 'logged-in' ? state.staff.token : undefined),
-    async loginAdmin(email: string, password: string): Promise<StoredStaff> {
-      const res = await auth.loginAdmin({ email, password });
-      return begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
+    /**
+     * An admin's login; `second` is the second factor where the server asked for one (issue 48). A
+     * login that set the authenticator up answers the recovery codes (shown once, never stored); one
+     * made with a recovery code, how many are left.
+     */
+    async loginAdmin(email: string, password: string, second: SecondFactorInput = {}): Promise<AdminLogin> {
+      const res = await auth.loginAdmin({ email, password, ...second });
+      const staff = await begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
+      return { staff, recoveryCodes: res.recoveryCodes, recoveryCodesLeft: res.recoveryCodesLeft };
     },
+    /** Starts setting up the admin's authenticator app: its secret, otpauth:// URI and QR code. */
+    mfaSetup: (email: string, password: string) => auth.mfaSetup({ email, password }),
     /** Verifies a doctor token (docs/requirements.md §5 "The doctor token must verify"); a failure clears the doctor session. */
     async loginDoctor(token: string): Promise<StoredStaff> {
       try {

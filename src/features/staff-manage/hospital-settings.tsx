@@ -50,7 +50,7 @@ export function HospitalSettings() {
         </div>
       )}
       {/* A new answer (after a save) starts the form again from what the server stored. */}
-      {hospital && <SettingsForm key={`${hospital._id}|${hospital.urgentHighMgDl}|${hospital.careContact ?? ''}|${hospital.identifierSystem}`} hospital={hospital} onSaved={() => setAttempt((n) => n + 1)} />}
+      {hospital && <SettingsForm key={`${hospital._id}|${hospital.urgentHighMgDl}|${hospital.careContact ?? ''}|${hospital.identifierSystem}|${String(hospital.requireStaffMfa)}`} hospital={hospital} onSaved={() => setAttempt((n) => n + 1)} />}
     </section>
   );
 }
@@ -58,6 +58,7 @@ export function HospitalSettings() {
 function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSaved: () => void }) {
   const { t, i18n } = useLingui();
   const [fields, setFields] = useState<HospitalSettingsFields>(() => fieldsOf(hospital));
+  const [requireStaffMfa, setRequireStaffMfa] = useState(hospital.requireStaffMfa);
   const [problems, setProblems] = useState<Partial<Record<keyof HospitalSettingsFields, HospitalSettingsProblem>>>({});
   const [failure, setFailure] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
@@ -86,8 +87,9 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await staffWrites.updateHospital(hospital._id, settingsPatch(fields));
+      await staffWrites.updateHospital(hospital._id, { ...settingsPatch(fields), requireStaffMfa });
       toast({ type: 'success', text: t`The settings of ${{ hospital: hospital.name }} were saved.` });
+      if (requireStaffMfa && !hospital.requireStaffMfa) toast({ type: 'info', text: t`Admins of ${{ hospital: hospital.name }} set up two-step sign-in at their next login; their sessions without it have ended.` });
       onSaved();
     } catch (err) {
       setFailure(failureText(err, t`The settings could not be saved. Please try again.`));
@@ -146,6 +148,15 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
           </Trans>
         }
       />
+      <div className="field">
+        <label className="sm-check">
+          <input type="checkbox" name="requireStaffMfa" checked={requireStaffMfa} onChange={(e) => setRequireStaffMfa(e.target.checked)} aria-describedby={`${hospital._id}-mfa-hint`} />{' '}
+          <Trans>Admins sign in with two steps</Trans>
+        </label>
+        <p id={`${hospital._id}-mfa-hint`} className="field-hint">
+          <Trans>Every admin of this hospital signs in with a code from an authenticator app as well as the password, and sets the app up at their next login. Doctor links are not affected.</Trans>
+        </p>
+      </div>
       {failure && (
         <p className="error-text" role="alert">
           {failure}
