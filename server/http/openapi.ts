@@ -25,10 +25,11 @@ const WHO: Record<Access, string> = {
   admin: 'Admins only: doctors have read-only access (403).',
 };
 
-const HOSP_NO_HEADER = {
-  type: 'object',
-  properties: { 'x-hosp-no': { ...hospNo, description: "Staff only: the hospital number of the patient whose records are read (required for staff, ignored for the patient's own session)" } },
-} as const;
+const HOSP_NO_TEXT = "Staff only: the hospital number of the patient whose records are read (required for staff, ignored for the patient's own session)";
+/** The header as routes validate it: the guard checks its form for staff (guards.ts), with its own message, and ignores it for a patient. */
+const HOSP_NO_HEADER = { type: 'object', properties: { 'x-hosp-no': { type: 'string', description: HOSP_NO_TEXT } } } as const;
+/** The header as the document states it: the form a hospital number has. */
+const HOSP_NO_HEADER_DOC = { type: 'object', properties: { 'x-hosp-no': { ...hospNo, description: HOSP_NO_TEXT } } } as const;
 
 /** Marks a guard with who it lets through, for the document. */
 export function withAccess<F extends object>(guard: F, access: Access): F & { access: Access } {
@@ -169,7 +170,7 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
       if (Object.hasOwn(PATH_ALIASES, url)) return { schema: { ...schema, hide: true }, url };
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
       const aliases = Object.entries(PATH_ALIASES).filter(([, to]) => to === url).map(([from]) => from);
-      const doc: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, url) };
+      const doc: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, url), ...(schema.headers === HOSP_NO_HEADER ? { headers: HOSP_NO_HEADER_DOC } : {}) };
       if (aliases.length > 0) doc['description'] = [schema.description, `Also answered at ${aliases.join(', ')}.`].filter(Boolean).join('\n\n');
       if (isRateLimited(route.config) && typeof schema.response === 'object' && schema.response !== null) doc['response'] = { ...schema.response, 429: TOO_MANY };
       return { schema: doc, url };

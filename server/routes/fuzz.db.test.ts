@@ -81,6 +81,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/user/medicines/taken/delete': { base: { intakeId: randomUUID() }, extra: ['baseVersion', 'mutationId'] },
   'GET /api/user/medicines/taken': { base: undefined },
   'POST /api/admin/login': { base: { email: 'admin@test.hospital', password: 'not-the-password' } },
+  'POST /api/admin/mfa/setup': { base: { email: 'admin@test.hospital', password: 'not-the-password' } },
   'POST /api/admin/logout': { base: undefined },
   'POST /api/admin/verifyToken': { base: undefined },
   'GET /api/admin/users': { base: undefined },

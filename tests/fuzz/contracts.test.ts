@@ -46,7 +46,7 @@ describe('the fuzz contracts', () => {
     expect(judge('GET /api/admin/users', 'GET', 'admin', true, json(200, { users: [], total: 0, page: 1, limit: 5, pages: 0, passwordHash: 'x' })).violations).toContain('answer leaks a secret field: $.passwordHash');
     expect(judge('GET /api/glucose', 'GET', 'none', true, json(200, { fasting: [], postprandial: [], random: [] })).violations).toEqual(['a guarded route answered 2xx without a valid token']);
     expect(judge('POST /api/glucose/add', 'POST', 'admin', true, json(201, { message: 'm', data: reading })).violations).toHaveLength(1);
-    expect(judge('POST /api/admin/hospitals', 'POST', 'doctor', true, json(201, { data: { _id: reading._id, name: 'H', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${reading._id}`, urgentHighMgDl: 400, careContact: null } })).violations).toHaveLength(1);
+    expect(judge('POST /api/admin/hospitals', 'POST', 'doctor', true, json(201, { data: { _id: reading._id, name: 'H', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${reading._id}`, urgentHighMgDl: 400, careContact: null, requireStaffMfa: false } })).violations).toHaveLength(1);
     expect(judge('POST /api/admin/alerts/on', 'POST', 'doctor', true, json(200, { message: 'm' })).violations).toEqual([]);
     expect(judge('POST /api/admin/alerts/on', 'POST', 'patient', true, json(200, { message: 'm' })).violations).toEqual(['a patient token reached the staff area']);
   });

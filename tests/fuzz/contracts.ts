@@ -26,7 +26,7 @@ export const DECLARED: ReadonlyMap<string, Record<string, unknown> | undefined> 
 const FILE_STARTS: Record<string, string> = { 'application/pdf': '%PDF-' };
 
 /** Fields that must never leave the server, in any answer. */
-export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'keyHash', 'key_hash', 'tokenHash', 'token_hash', 'otpHash', 'codeHash', 'salt', 'vapidPrivateKey', 'privateKey'];
+export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'keyHash', 'key_hash', 'tokenHash', 'token_hash', 'otpHash', 'codeHash', 'salt', 'vapidPrivateKey', 'privateKey', 'totpSecret', 'totp_secret'];
 
 const compiled = new Map<string, ValidateFunction>();
 function validator(key: string, shape: object): ValidateFunction {

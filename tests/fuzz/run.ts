@@ -53,6 +53,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
+import * as OTPAuth from 'otpauth';
 import { startServer, type EddyServer } from '../fixtures/server.ts';
 import { judge, type Answer, type Auth } from './contracts.ts';
 import { HostileLedger, type LedgerReport } from './ledger.ts';
@@ -172,8 +173,35 @@ class Sessions {
     this.tokens.set(auth, String(r.json['token']));
   }
 
+  /** The admin's authenticator key, once the fuzz (or a hospital's setting it drew) made one needed. */
+  private adminKey: string | undefined;
+  private adminLastStep = 0;
+
+  /**
+   * The admin's next authenticator code (issue 48): each code is good once, so the step after the
+   * last one used, within the one step of drift either way the server allows (waiting for it when
+   * the next step is still ahead).
+   */
+  private async adminCode(key: string): Promise<string> {
+    const now = Math.floor(Date.now() / 30_000);
+    const step = Math.max(now - 1, this.adminLastStep + 1);
+    if (step > now + 1) await new Promise((r) => setTimeout(r, (step - 1) * 30_000 - Date.now() + 200));
+    this.adminLastStep = step;
+    return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key) }).generate({ timestamp: step * 30_000 + 1_000 });
+  }
+
   async loginAdmin(): Promise<void> {
-    const r = await call(this.base, 'POST', '/api/admin/login', { email: DEMO.adminEmail, password: ADMIN_PASSWORD });
+    const credentials = { email: DEMO.adminEmail, password: ADMIN_PASSWORD };
+    let r = await call(this.base, 'POST', '/api/admin/login', credentials);
+    // A hospital may have been asked for two-step sign-in by a fuzzed settings write: set it up, then log in with its codes.
+    if (r.status === 401 && r.json['code'] === 'mfa-setup-required') {
+      const setup = await call(this.base, 'POST', '/api/admin/mfa/setup', credentials);
+      if (setup.status !== 200) throw new Error(`admin authenticator setup failed: ${setup.status} ${JSON.stringify(setup.json)}`);
+      this.adminKey = String(setup.json['secret']);
+    }
+    if (r.status === 401 && this.adminKey && (r.json['code'] === 'mfa-setup-required' || r.json['code'] === 'mfa-required')) {
+      r = await call(this.base, 'POST', '/api/admin/login', { ...credentials, code: await this.adminCode(this.adminKey) });
+    }
     if (r.status !== 200) throw new Error(`admin login failed: ${r.status} ${JSON.stringify(r.json)}`);
     this.tokens.set('admin', String(r.json['token']));
     const hospitals = (r.json['admin'] as { hospitals: { _id: string }[] }).hospitals;
