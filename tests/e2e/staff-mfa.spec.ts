@@ -42,6 +42,15 @@ async function password(page: Page, who: { email: string; password: string }) {
   await page.locator('input[name="password"]').fill(who.password);
 }
 
+/** A login with the password and a recovery code in place of the app's code. */
+async function withRecoveryCode(page: Page, who: { email: string; password: string }, code: string) {
+  await password(page, who);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+  await page.getByLabel('Recovery code').fill(code);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+}
+
 /** Reads the key of the setup step and confirms it with the app's code: the recovery codes shown. */
 async function confirmSetup(page: Page): Promise<string[]> {
   const key = (await page.getByTestId('authenticator-key').innerText()).replace(/\s+/g, '');
@@ -99,21 +108,13 @@ test.describe('two-step sign-in for staff', () => {
 
     // A recovery code, once; the page says how many are left.
     const recovery = await loginPage();
-    await password(recovery, DEMO_ADMIN);
-    await recovery.getByRole('button', { name: 'Log in', exact: true }).click();
-    await recovery.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await recovery.getByLabel('Recovery code').fill(recoveryCodes[0] ?? '');
-    await recovery.getByRole('button', { name: 'Log in', exact: true }).click();
+    await withRecoveryCode(recovery, DEMO_ADMIN, recoveryCodes[0] ?? '');
     await recovery.waitForURL(/\/admin\/hospital-select/);
     await expect(recovery.getByText('You signed in with a recovery code. 9 recovery codes are left.')).toBeVisible();
     await recovery.context().close();
 
     const reused = await loginPage();
-    await password(reused, DEMO_ADMIN);
-    await reused.getByRole('button', { name: 'Log in', exact: true }).click();
-    await reused.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await reused.getByLabel('Recovery code').fill(recoveryCodes[0] ?? '');
-    await reused.getByRole('button', { name: 'Log in', exact: true }).click();
+    await withRecoveryCode(reused, DEMO_ADMIN, recoveryCodes[0] ?? '');
     await expect(reused.getByText('That recovery code is not right, or was used already.')).toBeVisible();
     expect(reused.url()).not.toMatch(/hospital-select/);
     await reused.context().close();
@@ -130,11 +131,7 @@ test.describe('two-step sign-in for staff', () => {
     await ward.waitForURL(/\/admin\/hospital-select/);
 
     const page = await loginPage();
-    await password(page, DEMO_ADMIN);
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
-    await page.getByLabel('Recovery code').fill(recoveryCodes[1] ?? '');
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await withRecoveryCode(page, DEMO_ADMIN, recoveryCodes[1] ?? '');
     await page.waitForURL(/\/admin\/hospital-select/);
     await page.goto(`${server.url}/admin/manage`);
     const settings = page.getByRole('region', { name: 'Hospital settings' });
