@@ -1,6 +1,5 @@
 import { useLingui } from '@lingui/react/macro';
 import { useId, useState, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
-import { plainText } from '../../schemas/common.ts';
 import { Icon } from './icon.tsx';
 import './text-field.css';
 
@@ -18,18 +17,13 @@ export interface TextFieldProps extends InputProps {
   ref?: Ref<HTMLInputElement>;
   /** A control inside the field's box, at its end (the show/hide toggle). */
   adornment?: ReactNode;
-  /**
-   * Keep the value exactly as typed (passwords). Otherwise control characters and text-direction
-   * overrides are dropped as they are typed or pasted: the server refuses them (schemas/common.ts).
-   */
-  asTyped?: boolean;
 }
 
 /**
  * A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid): the one
  * text field of the patient and staff login pages and the password forms.
  */
-export function TextField({ label, value, onValueChange, error, hint, id, ref, adornment, asTyped = false, ...input }: TextFieldProps) {
+export function TextField({ label, value, onValueChange, error, hint, id, ref, adornment, ...input }: TextFieldProps) {
   const ownId = useId();
   const inputId = id ?? ownId;
   const hintId = `${inputId}-hint`;
@@ -39,7 +33,7 @@ export function TextField({ label, value, onValueChange, error, hint, id, ref, a
     <div className={error ? 'field field--error' : 'field'}>
       <label htmlFor={inputId}>{label}</label>
       <div className={adornment ? 'text-field-input text-field-input--adorned' : 'text-field-input'}>
-        <input {...input} ref={ref} id={inputId} value={value} onChange={(e) => onValueChange(asTyped ? e.target.value : plainText(e.target.value))} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+        <input {...input} ref={ref} id={inputId} value={value} onChange={(e) => onValueChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
         {adornment}
       </div>
       {hint && (
@@ -56,7 +50,7 @@ export function TextField({ label, value, onValueChange, error, hint, id, ref, a
   );
 }
 
-export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'adornment' | 'asTyped'>;
+export type PasswordFieldProps = Omit<TextFieldProps, 'type' | 'adornment'>;
 
 /**
  * A password input with a show/hide toggle. The toggle's name lives in its text, not in aria-label,
@@ -71,7 +65,6 @@ export function PasswordField(props: PasswordFieldProps) {
     <TextField
       {...props}
       id={inputId}
-      asTyped
       type={shown ? 'text' : 'password'}
       autoCapitalize="none"
       autoCorrect="off"

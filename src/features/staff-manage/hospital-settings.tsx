@@ -13,6 +13,7 @@ import { formatGlucose } from '../../lib/units.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { fieldsOf, settingsPatch, settingsProblems, type HospitalSettingsFields, type HospitalSettingsProblem } from './hospital-settings-rules.ts';
 import { failureText } from './staff-api.ts';
+import { plainText } from '../../../schemas/common.ts';
 
 export function HospitalSettings() {
   const { t } = useLingui();
@@ -125,7 +126,7 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
       <TextField
         label={<Trans>Care team contact</Trans>}
         value={fields.careContact}
-        onValueChange={set('careContact')}
+        onValueChange={(v) => set('careContact')(plainText(v))}
         autoComplete="off"
         error={problems.careContact ? problemText[problems.careContact] : undefined}
         hint={
