@@ -9,7 +9,8 @@ import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
-import { RecoveryCodes, SetupAuthenticator, type AuthenticatorSetup } from './second-factor.tsx';
+import { RecoveryCodes, SetupAuthenticator, type AuthenticatorSetup } from '../staff-second-factor/second-factor.tsx';
+import { ensureFullCatalog } from '../../lib/i18n.ts';
 import './staff-auth.css';
 
 /**
@@ -57,6 +58,7 @@ export function AdminLoginForm() {
   async function finish(second: SecondFactorInput) {
     const login = await staffRuntime.session.loginAdmin(address, password, second);
     if (login.recoveryCodes) {
+      await ensureFullCatalog();
       setStep({ kind: 'codes', codes: login.recoveryCodes });
       return;
     }
@@ -68,6 +70,8 @@ export function AdminLoginForm() {
 
   async function startSetup(required: boolean) {
     const setup = await staffRuntime.session.mfaSetup(address, password);
+    // The setup's words are in the app's full catalog, not the login pages' (their size budget).
+    await ensureFullCatalog();
     setCode('');
     setStep({ kind: 'setup', setup, required });
   }

@@ -1,5 +1,7 @@
 // The second factor of an admin's login (issue 48): setting up the authenticator app (its QR code
-// and key, then its first code) and the recovery codes it gives, shown once.
+// and key, then its first code) and the recovery codes it gives, shown once. Its words are in the
+// app's full catalog, which the login form loads before showing these (ensureFullCatalog): the
+// login pages' own catalog stays within the login route's budget.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import { inBackground } from '../../../sync/log.ts';
