@@ -9,7 +9,7 @@ import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
-import { RecoveryCodes, SetupAuthenticator, type AuthenticatorSetup } from '../staff-second-factor/second-factor.tsx';
+import { RecoveryCodes, SetupAuthenticator, type AuthenticatorSetup } from '../../components/staff-second-factor.tsx';
 import { ensureFullCatalog } from '../../lib/i18n.ts';
 import './staff-auth.css';
 
