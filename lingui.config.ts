@@ -45,7 +45,7 @@ export default defineConfig({
   locales: ['en', 'es', 'fr', 'hi', 'ar'],
   catalogs: [
     { path: '<rootDir>/locales/{locale}/login', include: LOGIN_ROUTE, exclude: TESTS },
-    { path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync', 'schemas/report'], exclude: [...TESTS, ...LOGIN_ROUTE] },
+    { path: '<rootDir>/locales/{locale}/messages', include: ['src', 'sync', 'report'], exclude: [...TESTS, ...LOGIN_ROUTE] },
   ],
   format: formatter({ lineNumbers: false }),
 });

@@ -17,7 +17,7 @@ import { defineConfig } from 'vitest/config';
 // runs all four there too; naming projects (`--project …`, as test:fast does) always runs those named.
 const projectsNamed = process.argv.some((a) => a === '--project' || a.startsWith('--project='));
 const databaseOnly = Boolean(process.env['DATABASE_URL']) && process.env['VITEST_ALL'] !== '1' && !projectsNamed;
-const everywhere = ['server', 'schemas', 'src', 'sync', 'sw', 'tests', 'scripts'].map((dir) => `${dir}/**/*.test.{ts,tsx}`);
+const everywhere = ['server', 'schemas', 'report', 'src', 'sync', 'sw', 'tests', 'scripts'].map((dir) => `${dir}/**/*.test.{ts,tsx}`);
 
 export default defineConfig({
   plugins: [babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] })],

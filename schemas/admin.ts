@@ -1,7 +1,7 @@
 // Payloads of the staff area's management endpoints (/api/admin/*), an extension of docs/requirements.md §7.
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, hospNo, isoDateTime, text, uuid } from './common.ts';
-import { CONSENSUS, DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './report/judgement.ts';
+import { CONSENSUS, DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './judgement.ts';
 import { mealTimingsPatchSchema, mealTimingsSchema } from './user-profile.ts';
 
 /**
@@ -12,7 +12,7 @@ export const SEVERE_LOW_LEVEL = { default: CONSENSUS.veryLow, min: 40, max: 70 }
 
 /**
  * From this level (mg/dL) a high reading's advice says to contact the care team now
- * (schemas/report/judgement.ts, adviceGrade): 400 by default, 300–500 as the hospital's protocol says.
+ * (schemas/judgement.ts, adviceGrade): 400 by default, 300–500 as the hospital's protocol says.
  */
 export const URGENT_HIGH_LEVEL = { default: DEFAULT_ADVICE_LEVELS.urgentHighMgDl, ...URGENT_HIGH_RANGE } as const;
 
@@ -55,6 +55,14 @@ export const worklistQuerySchema = {
   required: ['hospitalId'],
 } as const;
 export type WorklistQuery = FromSchema<typeof worklistQuerySchema>;
+
+/** A patient's review (issue 46): whole, or with `since` only what changed after that version. */
+export const reviewQuerySchema = {
+  type: 'object',
+  properties: {
+    since: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'the version of the review this device holds (up to 15 digits): only what changed after it' },
+  },
+} as const;
 
 export const hospitalInputSchema = {
   type: 'object',

@@ -172,6 +172,14 @@ export const adminLogin = obj(
   },
   ['token', 'expiresAt', 'admin'],
 );
+/** The identity providers staff may sign in with (issue 48). */
+export const oidcProviders = obj({ providers: list(obj({ id: str, name: str })) });
+/** A staff session from a sign-in through the identity provider: an admin's or a doctor's. */
+export const oidcSignIn = obj({
+  token,
+  expiresAt: iso,
+  staff: obj({ role: { type: 'string', enum: ['admin', 'doctor'] }, name: str, email: str, hospitals: list(hospital) }, ['role', 'name', 'hospitals']),
+});
 export const adminMfaSetup = obj({ secret: str, uri: str, qrCode: str });
 export const doctorVerified = obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) });
 export const usersPage = obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } });
@@ -212,6 +220,25 @@ export const accessKeyIssued = obj({ message: str, accessKey: str, expiresAt: is
 export const temporaryPassword = obj({ message: str, temporaryPassword: str });
 export const prescriptions = obj({ prescriptions: list(rowWith(medicineSchema, { active: bool })), taken: list(row(medicineIntakeSchema)) });
 export const prescriptionWritten = obj({ data: prescription });
+/**
+ * One patient's review read in one snapshot (issue 46): `version` is the patient's version it
+ * reflects; `full` says the lists are whole (no `since`, or one this database never gave), otherwise
+ * they hold only the changes after `since` with their deleted ids.
+ */
+export const patientReview = obj({
+  hospNo: str,
+  version: syncVersion,
+  asOf: iso,
+  full: bool,
+  profile: profile.properties.user,
+  patient,
+  prescriptions: prescriptions.properties.prescriptions,
+  glucose: glucoseList,
+  symptoms: symptomList,
+  tests: labTestList,
+  appointments: appointmentList,
+  doses: intakeList,
+});
 export const doctorTokens = obj({ tokens: list(doctorToken) });
 export const doctorTokenCreated = obj({ message: str, token, data: doctorToken });
 export const auditEntries = obj({
@@ -231,6 +258,15 @@ export function answers<T extends Schema>(ok: T, ...statuses: (200 | 201)[]) {
 }
 
 /** A file answer (reports): a body of `contentType`, not JSON. */
+/** A stream of server-sent events (routes/changes.ts): its answer is never JSON. */
+export function eventStreamAnswers(description: string) {
+  return {
+    200: { description, content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    '4xx': apiError,
+    '5xx': apiError,
+  } as const;
+}
+
 export function fileAnswers(contentType: string, description: string) {
   return {
     200: { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } },

@@ -20,16 +20,25 @@ export const appointmentAddSchema = {
 } as const;
 export type AppointmentAdd = FromSchema<typeof appointmentAddSchema>;
 
+/** What an edit or removal was made on (as glucoseMadeOnSchema): the appointment as the device held it. */
+export const appointmentMadeOnSchema = {
+  type: 'object',
+  properties: { doctor, date: isoDateTime, notes },
+  required: ['doctor', 'date'],
+  additionalProperties: false,
+} as const;
+export type AppointmentMadeOn = FromSchema<typeof appointmentMadeOnSchema>;
+
 export const appointmentUpdateSchema = {
   type: 'object',
-  properties: { appointmentId: uuid, doctor, date: isoDateTime, notes, baseVersion, madeAt, mutationId },
+  properties: { appointmentId: uuid, doctor, date: isoDateTime, notes, baseVersion, madeAt, madeOn: appointmentMadeOnSchema, mutationId },
   required: ['appointmentId', 'doctor', 'date'],
 } as const;
 export type AppointmentUpdate = FromSchema<typeof appointmentUpdateSchema>;
 
 export const appointmentDeleteSchema = {
   type: 'object',
-  properties: { appointmentId: uuid, baseVersion, madeAt, mutationId },
+  properties: { appointmentId: uuid, baseVersion, madeAt, madeOn: appointmentMadeOnSchema, mutationId },
   required: ['appointmentId'],
 } as const;
 export type AppointmentDelete = FromSchema<typeof appointmentDeleteSchema>;

@@ -72,6 +72,24 @@ export const adminLoginSchema = {
 } as const;
 
 /** Starts setting up the authenticator app: the password again, as at login (a login may not have happened yet). */
+/** A sign-in through the hospital's identity provider (issue 48): the page's handoff code was used or is too old. */
+export const OIDC_HANDOFF_INVALID_CODE = 'oidc-handoff-invalid';
+/**
+ * Why a sign-in through the identity provider signed nobody in, as the callback tells the page
+ * (`/admin#oidc-failure=<code>`): the provider cannot be reached; too slow or started elsewhere; refused at the provider; the provider's
+ * answer did not check out; the person has no staff role or no hospital here; no e-mail address to
+ * make an admin with; or a local account with that address the provider does not vouch for.
+ */
+export const OIDC_FAILURES = ['unreachable', 'expired', 'other-browser', 'denied', 'failed', 'no-role', 'no-hospital', 'no-email', 'email-taken'] as const;
+export type OidcFailure = (typeof OIDC_FAILURES)[number];
+/** The handoff code is 32 random bytes, base64url. */
+export const oidcRedeemSchema = {
+  type: 'object',
+  properties: { code: { type: 'string', pattern: '^[A-Za-z0-9_-]{43}$' } },
+  required: ['code'],
+  additionalProperties: false,
+} as const;
+
 export const adminMfaSetupSchema = {
   type: 'object',
   properties: { email: adminEmail, password },

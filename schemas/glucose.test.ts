@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { enteredMismatch, mgDlOf, storedMgDl } from './glucose.ts';
+import { mgDlOf, storedMgDl } from './glucose-units.ts';
+import { enteredMismatch } from './glucose.ts';
 
 describe('a glucose value as typed beside its mg/dL (issue 16)', () => {
   it('stores mmol/L as mg/dL to one decimal, so every typed tenth reads back', () => {

@@ -1,18 +1,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, madeAt, isoDateTime, mutationId, syncVersion, uuid } from './common.ts';
+import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_UNITS, mgDlOf, type GlucoseUnit } from './glucose-units.ts';
 
 export const GLUCOSE_TYPES = ['Fasting', 'Postprandial', 'Random'] as const;
 export type GlucoseType = (typeof GLUCOSE_TYPES)[number];
-
-/** Plausible capillary glucose in mg/dL; values outside are almost surely typing errors. */
-export const GLUCOSE_MIN_MG_DL = 20;
-export const GLUCOSE_MAX_MG_DL = 600;
-/** mg/dL per mmol/L for glucose. */
-export const MG_DL_PER_MMOL_L = 18.016;
-
-/** The units a meter shows and a patient types in: whole mg/dL, or mmol/L to one decimal. */
-export const ENTRY_UNITS = ['mg/dL', 'mmol/L'] as const;
-export type EntryUnit = (typeof ENTRY_UNITS)[number];
 
 export const glucoseType = { type: 'string', enum: GLUCOSE_TYPES } as const;
 export const glucoseValue = {
@@ -22,7 +13,7 @@ export const glucoseValue = {
   unit: 'mg/dL',
 } as const;
 /** The unit a reading was typed in (issue 16); with `enteredValue`, the number as typed in it. */
-export const entryUnit = { type: 'string', enum: ENTRY_UNITS } as const;
+export const entryUnit = { type: 'string', enum: GLUCOSE_UNITS } as const;
 /** Wide enough for any plausible reading in either unit; `enteredMismatch` ties it to `value`. */
 export const enteredValue = { type: 'number', minimum: 1, maximum: GLUCOSE_MAX_MG_DL } as const;
 const nullable = <T extends object>(s: T) => ({ anyOf: [s, { type: 'null' }] }) as const;
@@ -69,35 +60,39 @@ export const glucoseAddSchema = {
 } as const;
 export type GlucoseAdd = FromSchema<typeof glucoseAddSchema>;
 
+/**
+ * What an edit or removal was made on: the reading as the device held it, in the edit's own fields.
+ * Read only for a write sent on no version after a heal (docs/sync-protocol.md, "What a write sent
+ * again was made on"): a reading that no longer holds it changed since, and the write is a stated conflict.
+ */
+export const glucoseMadeOnSchema = {
+  type: 'object',
+  properties: { gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes },
+  required: ['gtype', 'gvalue'],
+  additionalProperties: false,
+} as const;
+export type GlucoseMadeOn = FromSchema<typeof glucoseMadeOnSchema>;
+
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, madeAt, mutationId },
+  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, madeAt, madeOn: glucoseMadeOnSchema, mutationId },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;
 
 export const glucoseDeleteSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, baseVersion, madeAt, mutationId },
+  properties: { glucoseId: uuid, baseVersion, madeAt, madeOn: glucoseMadeOnSchema, mutationId },
   required: ['glucoseId'],
 } as const;
 export type GlucoseDelete = FromSchema<typeof glucoseDeleteSchema>;
-
-/**
- * mmol/L (as typed) → mg/dL as stored: one decimal, so the way back to the typed value is exact
- * (10.0 mmol/L → 180.2 mg/dL → 10.0 mmol/L).
- */
-export const storedMgDl = (mmol: number): number => Math.round(mmol * MG_DL_PER_MMOL_L * 10) / 10;
-
-/** The mg/dL a value typed in `unit` is stored as. */
-export const mgDlOf = (entered: number, unit: EntryUnit): number => (unit === 'mmol/L' ? storedMgDl(entered) : entered);
 
 /**
  * Why a reading's value as typed does not belong to its stored mg/dL, or undefined when it does (or
  * when it carries none): a unit needs its value and the reverse, and the stored value must be the
  * typed one converted as the app converts it (within 0.05 mg/dL, the stored precision).
  */
-export function enteredMismatch(value: number, unit: EntryUnit | null | undefined, entered: number | null | undefined): string | undefined {
+export function enteredMismatch(value: number, unit: GlucoseUnit | null | undefined, entered: number | null | undefined): string | undefined {
   const hasUnit = unit !== undefined && unit !== null;
   const hasValue = entered !== undefined && entered !== null;
   if (!hasUnit && !hasValue) return undefined;

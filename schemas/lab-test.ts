@@ -21,16 +21,25 @@ export const labTestAddSchema = {
 } as const;
 export type LabTestAdd = FromSchema<typeof labTestAddSchema>;
 
+/** What an edit or removal was made on (as glucoseMadeOnSchema): the test as the device held it. */
+export const labTestMadeOnSchema = {
+  type: 'object',
+  properties: { name, value, unit, recordedAt: isoDateTime },
+  required: ['name', 'value', 'recordedAt'],
+  additionalProperties: false,
+} as const;
+export type LabTestMadeOn = FromSchema<typeof labTestMadeOnSchema>;
+
 export const labTestUpdateSchema = {
   type: 'object',
-  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime, baseVersion, madeAt, mutationId },
+  properties: { testId: uuid, name, value, unit, recordedAt: isoDateTime, baseVersion, madeAt, madeOn: labTestMadeOnSchema, mutationId },
   required: ['testId', 'name', 'value', 'recordedAt'],
 } as const;
 export type LabTestUpdate = FromSchema<typeof labTestUpdateSchema>;
 
 export const labTestDeleteSchema = {
   type: 'object',
-  properties: { testId: uuid, baseVersion, madeAt, mutationId },
+  properties: { testId: uuid, baseVersion, madeAt, madeOn: labTestMadeOnSchema, mutationId },
   required: ['testId'],
 } as const;
 export type LabTestDelete = FromSchema<typeof labTestDeleteSchema>;

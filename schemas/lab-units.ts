@@ -12,7 +12,7 @@
 // not conversions. A hospital that adds a test to its list adds its units here; a listed test the
 // table does not know accepts the list's unit only (without a range), and a listed test without a
 // unit, like a test typed by name, any unit (or none).
-import { isHbA1c } from './report/a1c.ts';
+import { isHbA1c } from './a1c.ts';
 
 export interface LabUnit {
   /** The spelling stored and shown. */

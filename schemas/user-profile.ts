@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { baseVersion, madeAt, hospNo, mutationId, NOT_BLANK, syncVersion } from './common.ts';
-import { DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './report/judgement.ts';
+import { DEFAULT_ADVICE_LEVELS, URGENT_HIGH_RANGE } from './judgement.ts';
 
 export const mealTime = {
   type: 'string',
@@ -29,9 +29,20 @@ export const mealTimingsPatchSchema = {
  * Each meal time is merged on its own; with `baseVersion` (the profile version the edit was made
  * on) a meal time that someone else changed since to another value is a conflict (409).
  */
+/**
+ * What a meal-time change was made on: those meal times as the device held them. Read only when the
+ * change goes on no version, sent again after a heal (docs/sync-protocol.md, "What a write sent
+ * again was made on").
+ */
+export const mealTimesMadeOnSchema = {
+  type: 'object',
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime },
+  additionalProperties: false,
+} as const;
+
 export const notificationTimingsSchema = {
   type: 'object',
-  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime, baseVersion, madeAt, mutationId },
+  properties: { breakfast: mealTime, lunch: mealTime, dinner: mealTime, baseVersion, madeAt, madeOn: mealTimesMadeOnSchema, mutationId },
   anyOf: mealTimingsPatchSchema.anyOf,
   description: mealTimingsPatchSchema.description,
 } as const;
@@ -82,7 +93,7 @@ export interface AdviceSettings {
 }
 
 /**
- * The advice settings of a profile, with the defaults of schemas/report/judgement.ts for a profile
+ * The advice settings of a profile, with the defaults of schemas/judgement.ts for a profile
  * stored before it carried them (or a level outside what a hospital may set, which the server never
  * sends): advice is never withheld for want of a setting.
  */

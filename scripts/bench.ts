@@ -15,6 +15,8 @@ import { serverFigures } from './bench/server.ts';
 import { reconnectStorm, type StormFigure } from './bench/storm.ts';
 import { worklistFigures } from './bench/worklist.ts';
 import { apiP99DuringReports } from './bench/report-load.ts';
+import { staffReviewOpen } from './bench/staff-review.ts';
+import { liveChangeLatency, openStreams } from './bench/live-changes.ts';
 
 /** A figure is a number, or an object of numbers (reconnectStorm, lighthouse). */
 type Value = number | StormFigure | LighthouseFigure;
@@ -39,7 +41,11 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
   {
     figures: [{ key: 'loginRouteGzipKb', unit: 'KB', budget: atMost(130, 'KB') }],
-    measure: async () => ({ loginRouteGzipKb: (await loginRouteJs()).gzipKb }),
+    measure: async () => {
+      const login = await loginRouteJs();
+      log(`loginRouteGzipKb, where the gzipped KB go: ${Object.entries(login.profile).map(([part, kb]) => `${part} ${kb}`).join(', ')}`);
+      return { loginRouteGzipKb: login.gzipKb };
+    },
   },
   {
     figures: [
@@ -51,6 +57,29 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
       const d = await dashboardWith10k();
       log(`dashboard10k: reloads (form / lists, ms) ${d.reloads.map((r) => `${r.formMs} / ${r.listsMs}`).join(', ')}; medians shown`);
       return { dashboard10kListsMs: d.listsMs, dashboard10kFormMs: d.formMs, firstSync10kMs: d.firstSyncMs };
+    },
+  },
+  {
+    figures: [
+      { key: 'staffReviewOpenCachedMs', unit: 'ms', budget: atMost(300, 'ms') },
+      { key: 'staffReviewOpenColdMs', unit: 'ms', budget: atMost(800, 'ms') },
+    ],
+    measure: async () => {
+      const r = await staffReviewOpen();
+      log(`staffReview (3 years of readings): cold ${r.colds.join(', ')} ms; from the device ${r.cacheds.join(', ')} ms; reloaded, from the device ${r.reloads.join(', ')} ms; medians shown`);
+      return { staffReviewOpenCachedMs: r.cachedMs, staffReviewOpenColdMs: r.coldMs };
+    },
+  },
+  {
+    figures: [{ key: 'liveChangeP95Ms', unit: 'ms', budget: atMost(1000, 'ms') }],
+    measure: async () => ({ liveChangeP95Ms: (await liveChangeLatency({ log })).p95Ms }),
+  },
+  {
+    figures: [{ key: 'openStreamsPerInstance', unit: 'KB per stream', budget: atMost(64, 'KB per stream') }],
+    measure: async () => {
+      const o = await openStreams({ log });
+      log(`openStreamsPerInstance: ${o.streams} streams on one instance, ${o.kbPerStream} KB each (${o.rssBeforeMb} → ${o.rssAfterMb} MB resident), slowest signal ${o.slowestSignalMs} ms`);
+      return { openStreamsPerInstance: o.kbPerStream };
     },
   },
   {

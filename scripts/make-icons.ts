@@ -63,7 +63,7 @@ function inCross(m: Mark, x: number, y: number): boolean {
 }
 
 /** Rounded-square background for the "any" icons; the maskable one is full bleed (the OS masks it). */
-function inBackground(x: number, y: number, cornerRadius: number): boolean {
+function insideBackground(x: number, y: number, cornerRadius: number): boolean {
   if (cornerRadius <= 0) return true;
   const cx = Math.min(Math.max(x, cornerRadius), 1 - cornerRadius);
   const cy = Math.min(Math.max(y, cornerRadius), 1 - cornerRadius);
@@ -82,7 +82,7 @@ function render(size: number, mark: Mark, cornerRadius: number): Buffer {
         for (let sx = 0; sx < SAMPLES; sx++) {
           const x = (px + (sx + 0.5) / SAMPLES) / size;
           const y = (py + (sy + 0.5) / SAMPLES) / size;
-          if (!inBackground(x, y, cornerRadius)) continue;
+          if (!insideBackground(x, y, cornerRadius)) continue;
           cover++;
           if (drop.inside(x, y) && !inCross(mark, x, y)) white++;
         }

@@ -1,6 +1,6 @@
 // A Vite plugin for the PDF worker's bundle: pdfmake's browser build is one webpack bundle whose
 // classes cannot be reached from outside, so its ElementWriter.alignLine is made to call
-// globalThis.__eddyPdfAlignLine (schemas/report/pdf-bidi.ts's reorderLine, set by pdf-engine.ts)
+// globalThis.__eddyPdfAlignLine (report/pdf-bidi.ts's reorderLine, set by pdf-engine.ts)
 // before it aligns a line. Under Node the same hook is installed on the prototype instead.
 // The build fails if pdfmake's code no longer has the method: an upgrade must not silently drop
 // right-to-left text.

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
@@ -28,6 +29,7 @@ import { startReminderLoop, type ReminderLoop } from './reminders/loop.ts';
 import { runReminderPass } from './reminders/scheduler.ts';
 import { projectRoot, webRoot } from './paths.ts';
 import { registerRoutes } from './routes/index.ts';
+import { ChangeFeed } from './services/change-feed.ts';
 import { scheduleHousekeeping } from './services/housekeeping.ts';
 import { ListCache } from './services/list-cache.ts';
 import { useReportPool } from './reports/pool.ts';
@@ -60,6 +62,13 @@ export interface BuildOptions {
 const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Ends every live change stream open here (routes/changes.ts): call before close(). */
+    endChangeStreams(): void;
+  }
+}
+
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
   const app = Fastify({
@@ -90,6 +99,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     log: app.log,
     push: await resolvePushSettings(config, database.db),
     lists: new ListCache(config.listCacheMb * 1024 * 1024),
+    changes: new ChangeFeed(database.db, app.log),
     metrics,
     wakeScheduler: () => reminders?.wake(),
   };
@@ -167,6 +177,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
   });
 
+  // Read by the staff sign-in through an identity provider (routes/admin-oidc.ts) and nothing else.
+  await app.register(cookie);
+
   await registerOpenApi(app, { version: APP_VERSION });
   if (opts.checkResponses) installResponseCheck(app);
 
@@ -191,8 +204,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     };
     reminders = startReminderLoop(pass, config.reminderIntervalSeconds * 1000, app.log);
   }
+  await ctx.changes.start(database);
+  // Called before close() (main.ts): the HTTP server waits for every answer to finish, and a change
+  // stream never finishes on its own. Not a preClose hook: while one runs, Fastify answers the
+  // connections it still accepts with 503, which the balancer does not retry (the restart test met it).
+  app.decorate('endChangeStreams', () => ctx.changes.endAll());
   const closeReports = useReportPool();
   app.addHook('onClose', async () => {
+    await ctx.changes.stop();
     await closeReports();
     await reminders?.stop();
     stopHousekeeping();

@@ -4,6 +4,7 @@ import envSchema from 'env-schema';
 import { describeAjvError, isValidationError, type ValidationError } from './http/validation-message.ts';
 import type { FirebaseWebConfig } from '../schemas/push.ts';
 import { parseAllowList, type AddressRange } from './http/address-ranges.ts';
+import { readOidcProviders, type OidcProvider } from './oidc-providers.ts';
 import { DEFAULT_PUSH_ENDPOINT_HOSTS, isHostName, type EndpointPolicy } from './push/endpoint-policy.ts';
 
 const schema = {
@@ -38,6 +39,7 @@ const schema = {
     PUSH_ENDPOINT_HOSTS: { type: 'string', minLength: 1, description: 'comma-separated host names of push services' },
     METRICS_TOKEN: { type: 'string', minLength: 16, description: 'a secret of at least 16 characters' },
     METRICS_ALLOW: { type: 'string', minLength: 1, description: 'comma-separated addresses or CIDR ranges' },
+    OIDC_PROVIDERS: { type: 'string', minLength: 1, description: 'the path of a JSON file of identity providers' },
   },
 } as const;
 
@@ -86,6 +88,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** /metrics for scrapers connecting from these ranges. */
   metricsAllow: AddressRange[];
+  /** The hospitals' identity providers for staff sign-in (OIDC_PROVIDERS; none by default). */
+  oidcProviders: OidcProvider[];
 }
 
 export class ConfigError extends Error {
@@ -121,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const metricsAllow = parseAllowList(str('METRICS_ALLOW') ?? '');
   if (metricsAllow.bad.length > 0) problems.push(`METRICS_ALLOW must be addresses or CIDR ranges separated by commas (not ${metricsAllow.bad.map((b) => JSON.stringify(b)).join(', ')})`);
   if (badHosts.length > 0 || pushEndpointHosts.length === 0) problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
+  const oidcPath = str('OIDC_PROVIDERS');
+  const oidcProviders = oidcPath === undefined ? [] : readOidcProviders(oidcPath, env, problems);
   const demoNow = str('DEMO_NOW');
   if (demoNow !== undefined && !isRealInstant(demoNow)) problems.push(`DEMO_NOW must be a real instant (not ${JSON.stringify(demoNow)})`);
   if (problems.length > 0) throw new ConfigError(problems);
@@ -151,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushEndpointHosts,
     metricsToken: str('METRICS_TOKEN'),
     metricsAllow: metricsAllow.ranges,
+    oidcProviders,
   };
 }
 

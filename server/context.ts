@@ -4,6 +4,7 @@ import type { Db, DbKind } from './db/client.ts';
 import type { Metrics } from './http/metrics.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { PushSettings } from './push/settings.ts';
+import type { ChangeFeed } from './services/change-feed.ts';
 import type { ListCache } from './services/list-cache.ts';
 
 /** What services need from the running server; built once in app.ts. */
@@ -16,6 +17,8 @@ export interface AppContext {
   push: PushSettings;
   /** The whole lists of patients' records last sent, kept while unchanged. */
   lists: ListCache;
+  /** Which patients' records changed, from any instance, for the live change streams (routes/changes.ts). */
+  changes: ChangeFeed;
   /** What /metrics counts beyond requests (NO_METRICS when metrics are off). */
   metrics: Metrics;
   /**

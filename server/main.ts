@@ -3,7 +3,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseDamagedError, DatabaseInUseError, openDatabase } from './db/client.ts';
-import { closeConnectionsAfterAnswer } from './http/drain.ts';
+import { closeConnectionsAfterAnswer } from './http/graceful-close.ts';
 import { DEMO, isDemoSeeded, seedDemo } from './seed/demo.ts';
 
 function shouldSeedDemo(config: Config): boolean {
@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     drain.begin();
+    app.endChangeStreams();
     await app.close();
     await database.close();
     process.exit(0);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reminderJobs } from './db/schema.ts';
+import { eventDelays, openEventStream } from './testing/event-stream.ts';
 import { haproxyBinary, startHaproxy, type Haproxy } from './testing/haproxy.ts';
 import { startPushPeer, verifyVapid, type PushPeer } from './testing/push-peer.ts';
 import {
@@ -313,4 +314,31 @@ describe.skipIf(skipped !== undefined)(`two server instances behind HAProxy on o
     expect(ids.filter((id) => !listed.includes(id))).toEqual([]);
     expect(listed.length).toBe(new Set(listed).size);
   }, 120_000);
+
+  // Last: HAProxy counts an aborted stream as a session until its next keep-alive comment, and the
+  // SIGTERM test above finds the instance with a request in flight by that count.
+  it('streams the live changes through HAProxy: a stream one instance serves hears, within a second, a write the other took (issue 46)', async () => {
+    const stream = await openEventStream(proxy.url, token);
+    try {
+      expect(stream.res.status).toBe(200);
+      const streamedBy = stream.res.headers.get('x-served-by') ?? '(none)';
+      expect(['eddy1', 'eddy2']).toContain(streamedBy);
+      await stream.until(/event: ready/, 5_000);
+      const wrote = Date.now();
+      const write = await on(other(streamedBy), '/api/glucose/add', { body: { type: 'Random', value: 188 } });
+      expect(write.status, write.text).toBe(201);
+      await stream.until(/event: change/, 1_000);
+      expect(Date.now() - wrote).toBeLessThan(1_000);
+      // Each event passes at once, not held back for more to send with it (HAProxy's
+      // `option http-no-delay`; without it every event came about 200 ms after the server sent it).
+      const delays = await eventDelays(stream, async (i) => {
+        const res = await on(other(streamedBy), '/api/glucose/add', { body: { type: 'Random', value: 150 + i } });
+        expect(res.status, res.text).toBe(201);
+      }, 5);
+      expect(delays[2], `write to event, ms: ${delays.map(Math.round).join(', ')}`).toBeLessThan(180);
+    } finally {
+      stream.close();
+    }
+  });
+
 });

@@ -2,7 +2,7 @@ import { I18nProvider } from '@lingui/react';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { inBackground } from '../sync/log.ts';
+import { inBackground } from '../sync/background.ts';
 import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
 import { preloadPatientCode } from './lib/preload.ts';
 import { onReplayDone, startPwa } from './lib/pwa.ts';

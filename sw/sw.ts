@@ -16,7 +16,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { drainOutbox, type ReplayDoneMessage } from '../sync/drain.ts';
 import { pendingCount } from '../sync/outbox.ts';
-import { inBackground } from '../sync/log.ts';
+import { inBackground } from '../sync/background.ts';
 import { registerPushHandlers } from './push.ts';
 import { cleanupLater, fetchLater, registerLaterRoute } from './later.ts';
 

@@ -29,12 +29,22 @@ describe('api client', () => {
 
   it('maps errors: server message, 401 to the session handler, no answer to the retry message', async () => {
     let unauthorized = 0;
-    const api = createApiClient({ baseUrl, getToken: () => 'x'.repeat(43), onUnauthorized: () => unauthorized++ });
+    const ended: (string | undefined)[] = [];
+    const api = createApiClient({
+      baseUrl,
+      getToken: () => 'x'.repeat(43),
+      onUnauthorized: (token) => {
+        unauthorized++;
+        ended.push(token);
+      },
+    });
     const err401 = await api.get('/glucose').catch((e: unknown) => e);
     expect(err401).toBeInstanceOf(ApiError);
     expect((err401 as ApiError).status).toBe(401);
     expect((err401 as ApiError).message).toBe(MSG_SESSION_EXPIRED);
     expect(unauthorized).toBe(1);
+    // The handler is told which token was refused: a late answer to an ended session is not the current one's.
+    expect(ended).toEqual(['x'.repeat(43)]);
     // A wrong current password is the call's own answer, not the end of the session.
     const wrongPassword = await api
       .post('/auth/updatePassword', { hospNo: fx.patientA.hospNo, currPassword: 'not-the-password', password: 'a-new-password-1' }, { checksCredentials: true })

@@ -28,7 +28,11 @@ export interface ApiClientOptions {
   getDeviceId?: () => string | undefined;
   /** Staff viewing a patient send that patient's hospital number. */
   getHospNo?: () => string | undefined;
-  onUnauthorized?: () => void;
+  /**
+   * A call was answered 401; `token` is the one it was sent with (undefined: none), so a late
+   * answer to a session that has ended since is not taken for the session now in use.
+   */
+  onUnauthorized?: (token: string | undefined) => void;
   /**
    * True once a 401 has ended the session: a request made after it fails at once as that 401
    * would, without reaching the network (calls with credentials of their own still go).
@@ -87,7 +91,7 @@ export function createApiClient(opts: ApiClientOptions) {
     }
     // A success whose body never fully arrived (the connection cut after the headers, the page
     // leaving) is no answer at all, never an empty one: read as `{}`, the session check took it for
-    // "token invalid" and logged the patient out (chaos seed 1150831780, TESTING.md).
+    // "token invalid" and logged the patient out (docs/findings.md).
     let json: unknown;
     // Not our API's answer: a captive portal (hospital Wi-Fi before its login) answers every request
     // with its HTML page, as 200, 302, 401, 403 or 511 (Network Authentication Required). That is no answer at all, never a session that
@@ -106,7 +110,7 @@ export function createApiClient(opts: ApiClientOptions) {
     const message = typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string' && json.message ? json.message : undefined;
     const detail = typeof json === 'object' && json !== null ? (json as { code?: unknown; reason?: unknown }) : {};
     if (res.status === 401) {
-      if (!ro.checksCredentials) opts.onUnauthorized?.();
+      if (!ro.checksCredentials) opts.onUnauthorized?.(token);
       // A login's 401 may say what it still needs (a staff login's second factor: mfa-required).
       throw new ApiError(401, message ?? MSG_SESSION_EXPIRED, ro.checksCredentials ? detail : {});
     }

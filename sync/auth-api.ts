@@ -4,8 +4,8 @@
 // sessions (sync/session.ts, sync/staff-session.ts) and the auth forms call these; none spells a URL. The answer is
 // what the server promises, not checked here: a reader that must not trust it says so (session.ts).
 import type { FromSchema } from 'json-schema-to-ts';
-import type { adminLogin, adminMfaSetup, Answer, doctorVerified, message, passwordLogin, patientLogin, validation } from '../schemas/api.ts';
-import type { adminLoginSchema, adminMfaSetupSchema, LoginInput, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../schemas/auth.ts';
+import type { adminLogin, adminMfaSetup, Answer, doctorVerified, message, oidcProviders, oidcSignIn, passwordLogin, patientLogin, validation } from '../schemas/api.ts';
+import type { adminLoginSchema, adminMfaSetupSchema, LoginInput, oidcRedeemSchema, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../schemas/auth.ts';
 import type { ApiClient } from './api-client.ts';
 
 export function patientAuthApi(api: ApiClient) {
@@ -22,6 +22,19 @@ export function patientAuthApi(api: ApiClient) {
     validate: (token: string) => api.post<Answer<typeof validation>>('/auth/validate', undefined, { quiet: true, token }),
     /** Ends the current token's session; quiet, as the device logs out whatever the server says. */
     logout: (token?: string) => api.post<Answer<typeof message>>('/auth/logout', undefined, { quiet: true, ...(token ? { token } : {}) }),
+  };
+}
+
+/**
+ * The staff sign-in with the hospital account (issue 48): the identity providers the login offers
+ * (quiet: without them the page offers the password), and the handoff code the provider's sign-in
+ * left in the address, for a staff session, once. Apart from staffAuthApi: only the staff login's
+ * own chunk carries these, not every page's.
+ */
+export function staffProviderApi(api: ApiClient) {
+  return {
+    identityProviders: () => api.get<Answer<typeof oidcProviders>>('/admin/oidc/providers', { quiet: true }),
+    redeemSignIn: (body: FromSchema<typeof oidcRedeemSchema>) => api.post<Answer<typeof oidcSignIn>>('/admin/oidc/redeem', body, { checksCredentials: true }),
   };
 }
 

@@ -104,3 +104,22 @@ describe('the sync controller', () => {
     expect(pulls).toMatchObject({ here: 1, leader: 1 });
   });
 });
+
+describe('a 401 met by the drain', () => {
+  it('names the session token the drain sent with, so a later session is not ended by it', async () => {
+    const ended: (string | undefined)[] = [];
+    const controller = createSyncController({
+      status: createSyncStatus({ offline: false }),
+      drain: async () => ({ ...drained, unauthorized: true, token: 'the-ended-session' }),
+      replications: () => [],
+      onUnauthorized: (token) => void ended.push(token),
+      registerBackgroundSync: async () => undefined,
+      onSynchronized: () => undefined,
+      isStale: () => false,
+      isOnline: () => true,
+      askLeaderToPull: () => undefined,
+    });
+    await controller.syncNow({ announce: false });
+    expect(ended).toEqual(['the-ended-session']);
+  });
+});

@@ -5,7 +5,8 @@ import type { ApiClient } from './api-client.ts';
 import type { DrainResult } from './drain.ts';
 import { STUCK_AFTER } from './drain.ts';
 import { checkServerHistory } from './history.ts';
-import { inBackground, log } from './log.ts';
+import { inBackground } from './background.ts';
+import { log } from './log.ts';
 import { watchOutboxCounts } from './outbox.ts';
 import type { SyncStatusStore } from './status.ts';
 
@@ -20,7 +21,8 @@ export interface SyncControllerOptions {
   drain: () => Promise<DrainResult>;
   replications: () => readonly Replication[];
   /** A replayed write answered 401: the session is over (the app locks, keeping the outbox). */
-  onUnauthorized: () => void;
+  /** A 401 ended the session the drain sent with (`token`, when it says). */
+  onUnauthorized: (token?: string) => void;
   /** Asks the browser to wake the service worker when the network returns (Background Sync). */
   registerBackgroundSync: () => Promise<void>;
   /** After a drain: refusals that need no decision are settled here; returns what to tell the patient. */
@@ -62,7 +64,7 @@ export function createSyncController(opts: SyncControllerOptions) {
         const result = await opts.drain();
         const settled = (await opts.settle?.()) ?? [];
         if (settled.length > 0) opts.onSettled?.(settled);
-        if (result.unauthorized) return opts.onUnauthorized();
+        if (result.unauthorized) return opts.onUnauthorized(result.token);
         // Entries left that are not merely stuck behind a failing one: the server is out of reach.
         if (result.kept > result.stuck) {
           status.update({ offline: true });

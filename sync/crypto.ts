@@ -82,7 +82,7 @@ export async function deleteParkedKey(id: string): Promise<void> {
 // base64url without padding, through a lookup table: no atob/btoa, no character replacing, one
 // pass (sealing and opening thousands of documents spent a tenth of their time in the codec). Not
 // the browser's own Uint8Array.fromBase64/toBase64: with them the service worker sometimes missed
-// a reminder push, cause not found (TESTING.md, "Found and reverted").
+// a reminder push, cause not found (docs/findings.md, "Found and reverted").
 const B64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const B64_VALUE = new Int8Array(128).fill(-1);
 for (let i = 0; i < 64; i++) B64_VALUE[B64_ALPHABET.charCodeAt(i)] = i;

@@ -14,7 +14,7 @@
 //   A write sent again after a heal (Entry.unbased) that the server answers 404 is an edit or
 //   removal of a record another device added, which the server lost and that device has not yet
 //   healed: it waits for it (HEAL_WAIT_MS), tried again with a growing pause, instead of being
-//   refused as "not found" (randomized fault runs, seed 317377829). A 409 `superseded`: the record
+//   refused as "not found". A 409 `superseded`: the record
 //   already holds a later change (another device healed it first); the write is dropped and the
 //   record pulled again.
 // - 401: the session is over; everything stays for the same patient's next login.
@@ -66,6 +66,8 @@ export interface DrainResult {
   /** Entries past the dead-letter limit (kept and retried, never dropped). */
   stuck: number;
   unauthorized: boolean;
+  /** The session token the entries were sent with: a 401 is about that session, not a later one. */
+  token?: string;
 }
 
 /** What the service worker posts to every open page after replaying the outbox (counts only). */
@@ -286,7 +288,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
       // The server holds this device's history (healed already, maybe by this very drain), yet the
       // base is a version it never gave the record: one of the lost history, which the device's copy
       // still carried when the patient changed it (after the heal, before a pull brought the
-      // record's new version; randomized fault runs, seed 5120337). The write goes again on no
+      // record's new version). The write goes again on no
       // version, ordered by when it was made, like the others the heal sent.
       await db.entries.update(entry.seq, { unbased: true });
       again = true;
@@ -313,6 +315,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
     }
     if (status === 401) {
       result.unauthorized = true;
+      result.token = session.token;
       result.kept += entries.length - i;
       return 'stop';
     }

@@ -1,7 +1,8 @@
 // Where glucose is synced: the REST shape of docs/requirements.md §7 (three lists by type; add, update, delete).
-import type { EntryUnit, GlucoseReading } from '../schemas/glucose.ts';
+import type { GlucoseUnit } from '../schemas/glucose-units.ts';
+import type { GlucoseReading } from '../schemas/glucose.ts';
 import type { Answer, glucoseList } from '../schemas/api.ts';
-import { baseOf, type RestMapping } from './replication.ts';
+import { baseOf, madeOnOf, type RestMapping } from './replication.ts';
 
 export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseList>> = {
   collection: 'glucose',
@@ -12,21 +13,26 @@ export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseLi
     return { docs: [...(r.fasting ?? []), ...(r.postprandial ?? []), ...(r.random ?? [])], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {
-    const base = baseOf(previous);
+    const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.value === 'number' && typeof p.type === 'string', editFields) };
     if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'glucose.delete', path: '/glucose/delete', body: { glucoseId: doc._id, ...base }, versioned: true };
     if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc) } };
     return {
       kind: 'update',
       name: changeName(doc, previous),
       path: '/glucose/update',
-      body: { glucoseId: doc._id, gtype: doc.type, gvalue: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc), ...base },
+      body: { glucoseId: doc._id, ...editFields(doc), ...base },
       versioned: true,
     };
   },
 };
 
+/** A reading in the fields of an edit. */
+function editFields(doc: GlucoseReading) {
+  return { gtype: doc.type, gvalue: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc) };
+}
+
 /** The value as typed, when the reading carries it (readings from before it was kept carry none). */
-function entered(doc: GlucoseReading): { unit?: EntryUnit; enteredValue?: number } {
+function entered(doc: GlucoseReading): { unit?: GlucoseUnit; enteredValue?: number } {
   return doc.unit && typeof doc.enteredValue === 'number' ? { unit: doc.unit, enteredValue: doc.enteredValue } : {};
 }
 

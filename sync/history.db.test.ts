@@ -257,6 +257,78 @@ describe('a server restored from a backup', () => {
     expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([230]);
   });
 
+  it('two devices edit one reading offline after the database was replaced: the edit that comes second is a stated conflict, never a silent overwrite (chaos seed 2077632303)', async () => {
+    const mine = reading(172);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    const held = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    // Replaced: its marks and mutation ids are not this device's, and the reading is back (another
+    // device healed it first) under a version of its own. Every session has ended.
+    await h.db.execute(sql`DELETE FROM history_marks`);
+    await h.db.execute(sql`DELETE FROM applied_mutations`);
+    await h.db.execute(sql`DELETE FROM record_made`);
+    await h.db.execute(sql.raw(`UPDATE glucose_readings SET recorded_at = recorded_at WHERE id = '${mine._id}'`));
+    token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+    await setReplaySession({ token, deviceId });
+    // The other device, healed and pulled, changes the reading on its new version: 294, made first.
+    const now = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    const theirs = { glucoseId: mine._id, gtype: now.type, gvalue: 294, baseVersion: now.version, madeAt: new Date(Date.now() - 1_000).toISOString(), mutationId: 'device-history-0002:31' };
+    expect((await otherDevice('/glucose/update', theirs)).status).toBe(200);
+    // This device changed its copy offline a moment later, on 172, never having seen 294: 293. The
+    // heal sends it on no version; sent so, it overwrote 294 without a word to either device.
+    await pushChanges(glucoseMapping, [row({ ...held, value: 293 }, held)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected.map((r) => [r.op.name, r.status])).toEqual([['glucose.changeValue', 409]]);
+    expect((await listRefusals()).map((r) => r.op.docId)).toEqual([mine._id]);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([294]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it("the device's own edit, sent again by its heal, is no conflict for its next edit made on the restored reading (chaos seed 1838412833)", async () => {
+    const mine = reading(172);
+    await pushChanges(glucoseMapping, [row(mine)]);
+    await sent(1);
+    expect(await checkServerHistory(api)).toBe('intact');
+    await backup();
+    const added = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    await pushChanges(glucoseMapping, [row({ ...added, value: 200 }, added)]);
+    await sent(1);
+    // Restored from the backup: the reading is 172 again. The device pulls it before it heals, and
+    // the patient changes it: 246, made on 172.
+    await restore();
+    const restored = (await onServer()).find((d) => d._id === mine._id) as Doc;
+    expect(restored.value).toBe(172);
+    await pushChanges(glucoseMapping, [row({ ...restored, value: 246 }, restored)]);
+    // The heal sends the journal (the edit to 200) ahead of the waiting edit. The server then holds
+    // this device's own 200, not what 246 was made on: that is no other device's change.
+    expect(await checkServerHistory(api)).toBe('healed');
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected).toEqual([]);
+    expect(await listRefusals()).toEqual([]);
+    expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([246]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('a removal sent again on no version is refused when the reading changed since it was made, and applies when it did not', async () => {
+    const changed = reading(140);
+    const kept = reading(150);
+    await pushChanges(glucoseMapping, [row(changed), row(kept)]);
+    await sent(2);
+    const heldChanged = (await onServer()).find((d) => d._id === changed._id) as Doc;
+    const heldKept = (await onServer()).find((d) => d._id === kept._id) as Doc;
+    await h.db.execute(sql`DELETE FROM history_marks`);
+    await h.db.execute(sql`DELETE FROM applied_mutations`);
+    token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
+    await setReplaySession({ token, deviceId });
+    const now = (await onServer()).find((d) => d._id === changed._id) as Doc;
+    expect((await otherDevice('/glucose/update', { glucoseId: changed._id, gtype: now.type, gvalue: 180, baseVersion: now.version, mutationId: 'device-history-0002:41' })).status).toBe(200);
+    await pushChanges(glucoseMapping, [row({ ...heldChanged, _deleted: true }, heldChanged), row({ ...heldKept, _deleted: true }, heldKept)]);
+    const result = await drainOutbox({ baseUrl });
+    expect(result.rejected.map((r) => [r.op.docId, r.status])).toEqual([[changed._id, 409]]);
+    const left = (await onServer()).filter((d) => [changed._id, kept._id].includes(d._id));
+    expect(left.map((d) => [d._id, d.value])).toEqual([[changed._id, 180]]);
+  });
+
   it('a record the device holds but never wrote goes back, by its id, at the first pull after the heal; a prescription the server no longer lists leaves', async () => {
     // Written by the patient's other device; this one pulled it.
     const other = reading(177);

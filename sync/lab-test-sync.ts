@@ -1,7 +1,7 @@
 // Where lab tests are synced (docs/requirements.md §7: add, update, delete).
 import type { LabTest } from '../schemas/lab-test.ts';
 import type { Answer, labTestList } from '../schemas/api.ts';
-import { baseOf, type RestMapping } from './replication.ts';
+import { baseOf, madeOnOf, type RestMapping } from './replication.ts';
 
 export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = {
   collection: 'labTests',
@@ -12,11 +12,14 @@ export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = 
     return { docs: r.tests ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {
-    const base = baseOf(previous);
+    const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.name === 'string' && typeof p.value === 'number' && typeof p.recordedAt === 'string', editFields) };
     if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'labTest.delete', path: '/tests/delete', body: { testId: doc._id, ...base }, versioned: true };
-    const fields = { name: doc.name, value: doc.value, recordedAt: doc.recordedAt, ...(doc.unit ? { unit: doc.unit } : {}) };
+    const fields = editFields(doc);
     return isNew
       ? { kind: 'add', name: 'labTest.add', path: '/tests/add', body: { _id: doc._id, ...fields } }
       : { kind: 'update', name: 'labTest.change', path: '/tests/update', body: { testId: doc._id, ...fields, ...base }, versioned: true };
   },
 };
+
+/** A test in the fields of an edit. */
+const editFields = (doc: LabTest) => ({ name: doc.name, value: doc.value, recordedAt: doc.recordedAt, ...(doc.unit ? { unit: doc.unit } : {}) });

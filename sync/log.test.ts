@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
-import { inBackground } from './log.ts';
+import { inBackground } from './background.ts';
 
 // Lets every promise callback that is already due run.
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -283,7 +283,8 @@ describe('draining the outbox', () => {
     for (const op of ops) await enqueue(op);
     const net = recordingFetch();
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
-    expect(result).toEqual({ sent: [], rejected: [], kept: 2, stuck: 0, unauthorized: true });
+    // The result names the token the refused entries were sent with: the runtime ends only that session.
+    expect(result).toEqual({ sent: [], rejected: [], kept: 2, stuck: 0, unauthorized: true, token: old });
     expect(net.calls).toHaveLength(1);
     expect(await pendingOps()).toEqual(ops);
 

@@ -50,6 +50,12 @@ export interface Entry {
    */
   unbased?: true;
   /**
+   * Journaled (the lost server had acknowledged it) and sent again by resendJournal: it was right
+   * where it was made, and goes as it was, ordered by when it was made. Only a write the server
+   * never acknowledged and that goes on no version says what it was made on (`madeOn`, openEntry).
+   */
+  resent?: true;
+  /**
    * An entry sent again after a heal whose record the server did not have (404): another device
    * may still be healing its add. Since when it waits for that (drain.ts, HEAL_WAIT_MS), and how
    * many times it was found missing.
@@ -231,9 +237,13 @@ export async function pendingOps(): Promise<OutboxOp[]> {
  */
 export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp | undefined> {
   const op = await openSealed<OutboxOp>(key, entry.sealed, 'outbox');
-  if (!op || !entry.unbased || op.body['baseVersion'] === undefined) return op;
+  if (!op) return op;
+  // On no version, what it was made on goes instead (docs/sync-protocol.md, "What a write sent again
+  // was made on"); on a version, or sent again as acknowledged once, the version or the time orders it.
+  const drop = entry.unbased && entry.resent !== true ? ['baseVersion'] : entry.unbased ? ['baseVersion', 'madeOn'] : ['madeOn'];
+  if (!drop.some((k) => k in op.body)) return op;
   const body = { ...op.body };
-  delete body['baseVersion'];
+  for (const k of drop) delete body[k];
   return { ...op, body };
 }
 
@@ -377,7 +387,7 @@ export async function resendJournal(): Promise<number> {
     // versions anew: a meal time re-sent on an old base was refused as a conflict with nobody, chaos
     // "replace"). Each goes as the patient made it, ordered on the server by when it was made
     // (madeAt: docs/sync-protocol.md, "Writes sent again are ordered by when they were made").
-    await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0, unbased: true as const })));
+    await db().entries.bulkAdd(journaled.map((j) => ({ sealed: j.sealed, attempts: 0, unbased: true as const, resent: true as const })));
     await db().entries.bulkAdd(waiting.map(({ seq: _seq, ...rest }) => ({ ...rest, unbased: true as const })));
     await db().journal.clear();
     await db().applied.clear();

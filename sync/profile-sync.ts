@@ -36,7 +36,7 @@ export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
     } else {
       for (const meal of MEALS) {
         if (t[meal] === before[meal]) continue;
-        ops.push({ kind: 'update', name: MEAL_MUTATION[meal], path: '/users/notificationTimings', body: { [meal]: t[meal], ...baseOf(previous) }, versioned: true });
+        ops.push({ kind: 'update', name: MEAL_MUTATION[meal], path: '/users/notificationTimings', body: { [meal]: t[meal], ...baseOf(previous), madeOn: { [meal]: before[meal] } }, versioned: true });
       }
     }
     const had = new Set(previous?.glucometerAlerts ?? []);

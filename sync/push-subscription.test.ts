@@ -1,10 +1,12 @@
 // The subscription logic against a fake browser Push API and a fake server (fetch): what is posted,
 // when it is posted again, what is remembered, and what logout and "turn off" leave behind.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError, createApiClient } from './api-client.ts';
 import {
   base64UrlToBytes,
   createPushSubscriptions,
+  PUSH_SERVICE_TIMEOUT_MS,
+  PushServiceUnreachableError,
   type FirebaseLoader,
   type PushManagerLike,
   type PushTokenRecord,
@@ -159,7 +161,28 @@ describe('push subscription', () => {
     const { server, manager, subs } = setup();
     manager.failSubscribe = true;
     await expect(subs.subscribe()).rejects.toThrow(/push service error/);
+    // The Push API's AbortError: the browser could not get a subscription from its push service.
+    await expect(subs.subscribe()).rejects.toBeInstanceOf(PushServiceUnreachableError);
     expect(tokenPosts(server.state.posted)).toEqual([]);
+  });
+
+  it("gives up after 6 s when the browser's push service never answers (a network without internet), without calling the server", async () => {
+    vi.useFakeTimers();
+    try {
+      const { server, manager, subs } = setup();
+      manager.subscribe = () => new Promise(() => undefined);
+      const outcome = subs.subscribe().then(
+        () => 'subscribed',
+        (err: unknown) => err,
+      );
+      await vi.advanceTimersByTimeAsync(PUSH_SERVICE_TIMEOUT_MS - 1);
+      expect(await Promise.race([outcome, Promise.resolve('waiting')])).toBe('waiting');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await outcome).toBeInstanceOf(PushServiceUnreachableError);
+      expect(tokenPosts(server.state.posted)).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a configuration it cannot use', async () => {

@@ -89,6 +89,34 @@ export type RefreshResult = 'saved' | 'unchanged' | 'skipped';
 /** A subscription this close to its expiry is renewed now rather than missing reminders later. */
 const EXPIRY_MARGIN_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * How long the browser may take to get a subscription from its push service. On a network that
+ * does not reach it (a hospital network without internet) the browser's call never ends: issue 46
+ * saw "Turn alerts on" stay disabled for more than 25 s with no word.
+ */
+export const PUSH_SERVICE_TIMEOUT_MS = 6_000;
+
+/**
+ * The browser's push service could not be reached: it did not answer within PUSH_SERVICE_TIMEOUT_MS,
+ * or the browser said it could not get a subscription from it (the Push API's AbortError, such as
+ * Chromium's "Registration failed - push service not available").
+ */
+export class PushServiceUnreachableError extends Error {
+  constructor(cause?: unknown) {
+    super(cause instanceof Error ? `the browser's push service could not be reached: ${cause.message}` : `the browser's push service did not answer within ${PUSH_SERVICE_TIMEOUT_MS / 1000} s`, { cause });
+    this.name = 'PushServiceUnreachableError';
+  }
+}
+
+/** `work`, or PushServiceUnreachableError once the push service has had its time (the work is left to end by itself). */
+function withinPushServiceTime<T>(work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new PushServiceUnreachableError()), PUSH_SERVICE_TIMEOUT_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
   const s = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   const out = new Uint8Array(s.length);
@@ -161,7 +189,9 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
       // The browser refuses a second subscription with another key; an expiring one is replaced.
       await existing.unsubscribe().catch(() => false);
     }
-    return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+    return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }).catch((err: unknown) => {
+      throw err instanceof DOMException && err.name === 'AbortError' ? new PushServiceUnreachableError(err) : err;
+    });
   }
 
   /** The token to give the server and what to remember of it. */
@@ -192,11 +222,12 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
 
   /**
    * Subscribes this device and gives the server its token (the patient turned reminders on).
-   * Throws when anything fails: an ApiError when the server did not take the token.
+   * Throws when anything fails: an ApiError when the server did not take the token, a
+   * PushServiceUnreachableError when the browser's push service did not answer in time.
    */
   async function subscribe(): Promise<PushTokenRecord> {
     const cfg = await config(false);
-    const { body, record } = await currentToken(cfg, await requireRegistration());
+    const { body, record } = await withinPushServiceTime(currentToken(cfg, await requireRegistration()));
     return save(body, record, false);
   }
 

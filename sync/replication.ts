@@ -15,12 +15,12 @@
 // come or to be written: one that checked too early is written while RxDB still protects the
 // change, and it leaves it alone. A pull that failed has no answer to write; the handler does not
 // wait for RxDB to try it again (up to `retryTime` later), or every later change would stay out
-// of the outbox meanwhile, where neither the drain nor the service worker can send it (found by
-// the randomized fault runs, seed 215329928: changes made offline in one tab were sent by the other
-// only 15 s after the network came back).
-import { getAssumedMasterState, getHeightOfRevision, type RxCollection, type RxReplicationWriteToMasterRow, type WithDeleted } from 'rxdb';
+// of the outbox meanwhile, where neither the drain nor the service worker can send it (changes made
+// offline in one tab were then sent by the other only 15 s after the network came back).
+import type { RxCollection, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
 import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
+import { assumedServerStates, downstreamActive, firstUpstreamPass, pullMarks, type UpstreamView } from './rxdb-internals.ts';
 import { PULL_LIMIT_MAX } from '../schemas/common.ts';
 import type { ApiClient } from './api-client.ts';
 import { markQueued, notedIds, whenQueued } from './local-writes.ts';
@@ -283,7 +283,7 @@ async function waitingIds(collection: string): Promise<string[]> {
  * handler returns; a reload while the handler waits (for a pull to settle, say, with the server
  * down) leaves a queued add unnoted, and the document's next state then came as new: a removal
  * was dropped as "nothing to send" and an edit went out as a repeated add, which the server answers
- * as a duplicate without taking the new values (randomized fault runs, seed 2003727757).
+ * as a duplicate without taking the new values.
  */
 async function knownToServer(collection: string): Promise<(docId: string) => Promise<boolean>> {
   const queued = new Set((await pendingOps()).filter((op) => op.collection === collection).map((op) => op.docId));
@@ -340,6 +340,16 @@ export async function pushChanges<Doc extends { _id: string }>(
 export const baseOf = (previous: { version?: number } | undefined): { baseVersion?: number } =>
   typeof previous?.version === 'number' ? { baseVersion: previous.version } : {};
 
+/**
+ * What an edit or removal is made on (`madeOn`): the record as the device held it, in the edit's own
+ * fields. The server reads it only when the write goes on no version, sent again after a heal
+ * (docs/sync-protocol.md, "What a write sent again was made on"); otherwise it leaves the device
+ * only then (openEntry, sync/outbox.ts). None when the device knows only the record's version.
+ */
+export function madeOnOf<Doc, Fields extends object>(previous: Doc | undefined, held: (doc: Doc) => boolean, fields: (doc: Doc) => Fields): { madeOn?: Fields } {
+  return previous !== undefined && held(previous) ? { madeOn: fields(previous) } : {};
+}
+
 export interface SyncedCollection {
   state: RxReplicationState<unknown, Checkpoint>;
 }
@@ -364,8 +374,8 @@ export function replicate<Doc extends { _id: string }>(opts: {
     // How long RxDB waits before trying a failed pull again when the browser still says it is
     // online (the server, not the network, was gone; 'online' events end the wait otherwise).
     // Nothing can cut that wait short, so it bounds how soon the screens are current once the
-    // server answers again, a decided conflict among them: 5 s, not RxDB's usual 15 (randomized
-    // fault runs, seeds 215329919 and 215329923). A failing pull is one small request per collection.
+    // server answers again, a decided conflict among them: 5 s, not RxDB's usual 15. A failing pull
+    // is one small request per collection.
     retryTime: PULL_RETRY_MS,
     waitForLeadership: true,
     autoStart: true,
@@ -403,7 +413,7 @@ export function replicate<Doc extends { _id: string }>(opts: {
         if (queued > 0) {
           opts.afterPush();
           // See the header: a pull that read the outbox before these were queued is written first.
-          await pullsWritten(pulls, state.internalReplicationState?.events.active.down);
+          await pullsWritten(pulls, downstreamActive(state));
         }
         // The outbox owns delivery; RxDB must not retry or report conflicts for these rows.
         return [];
@@ -412,7 +422,7 @@ export function replicate<Doc extends { _id: string }>(opts: {
   });
   // A refusal decided for the server's copy is applied by the next pull, which the decision asks
   // for in its own tab; when another tab leads the replication, nothing asked it to pull, and the
-  // decision showed only at its next pull, minutes later (randomized fault runs, seed 215329919).
+  // decision showed only at its next pull, minutes later.
   const unwatch = watchOverrides(() => {
     void peekOverrides(opts.mapping.collection).then((mine) => {
       if (mine.length > 0 && !state.isStopped()) state.reSync();
@@ -431,11 +441,11 @@ export function replicate<Doc extends { _id: string }>(opts: {
   // over: its note goes once the state the server was last known to have is the current one.
   const name = opts.collection.name;
   const settle = async () => {
-    const internal = state.internalReplicationState;
     const ids = notedIds(name);
-    if (!internal || ids.length === 0) return;
-    const known = await getAssumedMasterState(internal, ids);
-    await markQueued(name, Object.entries(known).map(([docId, k]) => ({ docId, state: k.docData as Record<string, unknown> })), (some) => localDocs(opts.collection, some));
+    if (ids.length === 0) return;
+    const known = await assumedServerStates(state, ids);
+    if (known.size === 0) return;
+    await markQueued(name, [...known].map(([docId, docState]) => ({ docId, state: docState })), (some) => localDocs(opts.collection, some));
   };
   unchangedSettlers.add(settle);
   state.onCancel.push(() => unchangedSettlers.delete(settle));
@@ -455,8 +465,8 @@ const THIS_TAB = crypto.randomUUID();
 /**
  * Asks the tab that leads this device's replication to pull now. Only that tab pulls
  * (waitForLeadership): a tab that was just loaded, or that syncs, while another tab leads, pulled
- * nothing, so a reload showed nothing new, not even a conflict decided on another device
- * (randomized fault runs, seed 87846861). `from` names the asking tab (a test stands in for another).
+ * nothing, so a reload showed nothing new, not even a conflict decided on another device.
+ * `from` names the asking tab (a test stands in for another).
  */
 export function askLeaderToPull(owner: string, from: string = THIS_TAB): void {
   if (typeof BroadcastChannel === 'undefined') return;
@@ -474,25 +484,8 @@ export function askLeaderToPull(owner: string, from: string = THIS_TAB): void {
  * a server `version` is then the pulled one, since the device's own new records have none.
  */
 async function pulledUnnoted<Doc extends { _id: string }>(state: RxReplicationState<Doc, Checkpoint>, ids: string[]): Promise<Set<string>> {
-  const input = state.internalReplicationState?.input;
-  if (!input || ids.length === 0) return new Set();
-  const hash = await identifierHashOf(input);
-  const docs = await input.forkInstance.findDocumentsById(ids, true);
-  const out = new Set<string>();
-  for (const d of docs) {
-    const height = getHeightOfRevision(d._rev);
-    const o = d._meta.o;
-    if ((o?.hash === hash && o._rev === height) || (height === 1 && versionOf(d) !== undefined)) out.add(d._id);
-  }
-  return out;
-}
-
-/** This replication's hash as RxDB marks its pulled writes with (computed once per replication). */
-const identifierHashes = new WeakMap<object, Promise<string>>();
-function identifierHashOf(input: { identifier: string; hashFunction: (text: string) => Promise<string> }): Promise<string> {
-  let hash = identifierHashes.get(input);
-  if (!hash) identifierHashes.set(input, (hash = input.hashFunction(input.identifier)));
-  return hash;
+  const marks = await pullMarks(state, ids);
+  return new Set(marks.filter((m) => m.pulled || (m.firstRevision && versionOf(m.doc) !== undefined)).map((m) => m.doc._id));
 }
 
 /** The device's copies of these documents, as plain data. */
@@ -527,12 +520,8 @@ function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observa
  * `timeoutMs`. A replication that never started in this tab (another tab leads) has nothing to go
  * through here: true.
  */
-export interface UpstreamView {
-  readonly wasStarted: boolean;
-  readonly internalReplicationState?: { readonly firstSyncDone: { readonly up: BehaviorSubject<boolean> } };
-}
 export async function upstreamCaughtUp(state: UpstreamView, timeoutMs: number): Promise<boolean> {
-  const done = state.internalReplicationState?.firstSyncDone.up;
+  const done = firstUpstreamPass(state);
   if (!state.wasStarted || !done) return !state.wasStarted;
   if (done.getValue()) return true;
   return Promise.race([firstValueFrom(done.pipe(filter(Boolean))).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs))]);

@@ -11,7 +11,8 @@
 import type { ApiClient } from './api-client.ts';
 import { ApiError } from './api-client.ts';
 import { patientAuthApi } from './auth-api.ts';
-import { inBackground, log } from './log.ts';
+import { inBackground } from './background.ts';
+import { log } from './log.ts';
 
 export const VALIDATE_EVERY_MS = 30 * 60_000;
 

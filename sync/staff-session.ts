@@ -89,6 +89,11 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
       const staff = await begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
       return { staff, recoveryCodes: res.recoveryCodes, recoveryCodesLeft: res.recoveryCodesLeft };
     },
+    /**
+     * A session the server opened another way (issue 48: a sign-in through the hospital's identity
+     * provider, whose calls live with its page, off the login route's budget), begun here as any other.
+     */
+    adopt: begin,
     /** Starts setting up the admin's authenticator app: its secret, otpauth:// URI and QR code. */
     mfaSetup: (email: string, password: string) => auth.mfaSetup({ email, password }),
     /** Verifies a doctor token (docs/requirements.md §5 "The doctor token must verify"); a failure clears the doctor session. */

@@ -2,31 +2,83 @@
 // real server: what the login route and a first visit download, and the dashboard of a patient with
 // 10,000 more readings.
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { openDatabase } from '../../server/db/client.ts';
 import { glucoseReadings, patients } from '../../server/db/schema.ts';
-import { median } from '../../schemas/report/statistics.ts';
-import { FaultProxy, launchChromium, startServer, uiLogin } from '../../tests/fixtures/index.ts';
+import { median } from '../../report/statistics.ts';
+import { FaultProxy, launchChromium, root, startServer, uiLogin } from '../../tests/fixtures/index.ts';
 
-/** JS the login route loads on a first visit, gzipped at level 9 (KB): `loginRouteGzipKb`. */
-export async function loginRouteJs(): Promise<{ files: number; gzipKb: number }> {
+/** A part of the login route's script, by the source path its code came from (the build's source maps). */
+const PROFILE_PARTS: [part: string, source: RegExp][] = [
+  ['react-dom', /node_modules\/react-dom\//],
+  ['react, jsx-runtime, scheduler', /node_modules\/(react|scheduler)\//],
+  ['TanStack Router', /node_modules\/@tanstack\//],
+  ['Lingui', /node_modules\/@lingui\//],
+  ['other packages', /node_modules\//],
+  ['login catalogs (locales/)', /\/locales\//],
+  ['the app (src/, sync/, schemas/)', /./],
+];
+
+/**
+ * Where the login route's gzipped script goes (issue 49 asks for the profile behind a budget not
+ * met): each chunk's code is split by the part its source belongs to, and a part weighs what gzip
+ * (level 9) saves when its code is cut out of the chunks (bundler glue without a source counts for
+ * none). The parts add up to about the whole: code compresses against its neighbours.
+ */
+function loginRouteProfile(loaded: { file: string; body: Buffer }[]): Record<string, number> {
+  const gz = (text: string) => gzipSync(text, { level: 9 }).length;
+  const saved = new Map<string, number>();
+  for (const { file, body } of loaded) {
+    const mapFile = path.join(root, 'dist', `${file}.map`);
+    if (!existsSync(mapFile)) continue;
+    const code = body.toString('utf8');
+    const lineStarts = [0];
+    for (let i = 0; i < code.length; i += 1) if (code[i] === '\n') lineStarts.push(i + 1);
+    const map = new SourceMapConsumer(JSON.parse(readFileSync(mapFile, 'utf8')) as RawSourceMap);
+    const at: { offset: number; part: string | undefined }[] = [];
+    map.eachMapping((m) => {
+      const source = m.source;
+      const part = source ? PROFILE_PARTS.find(([, re]) => re.test(source))?.[0] : undefined;
+      at.push({ offset: (lineStarts[m.generatedLine - 1] ?? 0) + m.generatedColumn, part });
+    }, undefined, SourceMapConsumer.GENERATED_ORDER);
+    const whole = gz(code);
+    for (const [part] of PROFILE_PARTS) {
+      let kept = '';
+      let from = 0;
+      for (let i = 0; i < at.length; i += 1) {
+        const seg = at[i];
+        if (!seg || seg.part !== part) continue;
+        kept += code.slice(from, seg.offset);
+        from = at[i + 1]?.offset ?? code.length;
+      }
+      kept += code.slice(from);
+      if (kept.length < code.length) saved.set(part, (saved.get(part) ?? 0) + whole - gz(kept));
+    }
+  }
+  return Object.fromEntries([...saved].map(([part, bytes]) => [part, Math.round(bytes / 102.4) / 10]));
+}
+
+/** JS the login route loads on a first visit, gzipped at level 9 (KB): `loginRouteGzipKb`, with its profile. */
+export async function loginRouteJs(): Promise<{ files: number; gzipKb: number; profile: Record<string, number> }> {
   const server = await startServer();
   // A first visit: no cookie choice saved yet, so the cookie banner's code counts too.
   const browser = await launchChromium({ savedCookieChoice: false });
   try {
     const page = await browser.newPage();
-    const bodies: Promise<Buffer>[] = [];
+    const bodies: Promise<{ file: string; body: Buffer }>[] = [];
     page.on('response', (res) => {
-      if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body());
+      if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((body) => ({ file: new URL(res.url()).pathname, body })));
     });
     await page.goto(`${server.url}/`);
     await page.getByLabel('Hospital number').waitFor();
     await page.waitForLoadState('networkidle');
     const all = await Promise.all(bodies);
-    const gz = all.reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0);
-    return { files: all.length, gzipKb: Math.round(gz / 102.4) / 10 };
+    const gz = all.reduce((sum, b) => sum + gzipSync(b.body, { level: 9 }).length, 0);
+    return { files: all.length, gzipKb: Math.round(gz / 102.4) / 10, profile: loginRouteProfile(all) };
   } finally {
     await browser.close();
     await server.cleanup();
@@ -35,8 +87,11 @@ export async function loginRouteJs(): Promise<{ files: number; gzipKb: number }>
 
 const READINGS = 10_000;
 
-/** Adds readings to the demo patient 100001 directly in the stopped server's embedded database. */
-async function addReadings(dataDir: string, count: number): Promise<void> {
+/**
+ * Adds readings to the demo patient 100001 directly in the stopped server's embedded database, one
+ * every `everyMinutes` back from now.
+ */
+export async function addReadings(dataDir: string, count: number, everyMinutes = 47): Promise<void> {
   const database = await openDatabase({ dataDir });
   try {
     const [patient] = await database.db.select({ id: patients.id }).from(patients).where(eq(patients.hospNo, '100001'));
@@ -48,7 +103,7 @@ async function addReadings(dataDir: string, count: number): Promise<void> {
       patientId: patient.id,
       type: types[i % 3] ?? 'Random',
       valueMgDl: 70 + ((i * 37) % 200),
-      recordedAt: new Date(now - (i + 1) * 47 * 60_000),
+      recordedAt: new Date(now - (i + 1) * everyMinutes * 60_000),
     }));
     for (let i = 0; i < rows.length; i += 500) await database.db.insert(glucoseReadings).values(rows.slice(i, i + 500));
   } finally {
@@ -131,13 +186,15 @@ export async function dashboardWith10k(): Promise<DashboardFigures> {
     await new Promise((r) => setTimeout(r, 15_000));
     const reloads: DashboardFigures['reloads'] = [];
     for (let i = 0; i < RELOADS; i++) {
+      // The sync that follows a reload ends with its history check: done before the next reload.
+      // (Not "network idle": the app keeps its live change stream open while it is shown.)
+      const synced = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/sync/history', { timeout: 60_000 });
       start = Date.now();
       await page.reload();
       await page.getByLabel('Glucose (mg/dL)').fill('100');
       const formMs = Date.now() - start;
       reloads.push({ formMs, listsMs: (await listed()) - start });
-      // The sync that follows a reload, done before the next one.
-      await page.waitForLoadState('networkidle');
+      await synced;
     }
     const mid = (values: number[]) => median(values) ?? Number.NaN;
     return { firstSyncMs, formMs: mid(reloads.map((r) => r.formMs)), listsMs: mid(reloads.map((r) => r.listsMs)), reloads };

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
-import { median } from '../../schemas/report/statistics.ts';
+import { median } from '../../report/statistics.ts';
 import { launchChromium, root } from '../../tests/fixtures/index.ts';
 import type { QueryTimings } from './encrypted-query.page.ts';
 

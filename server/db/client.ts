@@ -25,7 +25,16 @@ export interface Database {
   dumpDataDir?(compression?: 'none' | 'gzip'): Promise<Blob>;
   /** The connection pool's state (PostgreSQL only), for /metrics. */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (a plain name), from any instance
+   * of this database, once its transaction has committed. PostgreSQL: on a connection of its own,
+   * opened again after it is lost; `onGap` then says that notifications may have been missed.
+   * Returns how to stop.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<() => Promise<void>>;
 }
+
+const CHANNEL = /^[a-z_]{1,63}$/;
 
 /** An embedded database that exists but does not open (damaged): the message says what to do. */
 export class DatabaseDamagedError extends Error {}
@@ -71,6 +80,49 @@ async function openPostgres(url: string, poolMax: number): Promise<Database> {
     },
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async listen(channel, onNotify, onGap) {
+      if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      let current: InstanceType<typeof pg.Client> | undefined;
+      let stopped = false;
+      let retry: ReturnType<typeof setTimeout> | undefined;
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url });
+        const lost = () => {
+          if (current !== c || stopped) return;
+          current = undefined;
+          void c.end().catch(() => undefined);
+          again();
+        };
+        c.on('notification', (n) => {
+          if (n.channel === channel) onNotify(n.payload ?? '');
+        });
+        c.on('error', lost);
+        c.on('end', lost);
+        current = c;
+        try {
+          await c.connect();
+          await c.query(`LISTEN ${channel}`);
+        } catch (err) {
+          current = undefined;
+          void c.end().catch(() => undefined);
+          throw err;
+        }
+      };
+      // Lost (the database restarted, a network cut): again each second until it answers.
+      const again = () => {
+        if (stopped || retry) return;
+        retry = setTimeout(() => {
+          retry = undefined;
+          connect().then(onGap, again);
+        }, 1000);
+      };
+      await connect();
+      return async () => {
+        stopped = true;
+        if (retry) clearTimeout(retry);
+        await current?.end().catch(() => undefined);
+      };
+    },
   };
 }
 
@@ -130,6 +182,11 @@ async function openPglite(dataDir: string | undefined, template: Blob | undefine
       } finally {
         lock?.release();
       }
+    },
+    async listen(channel, onNotify) {
+      if (!CHANNEL.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      // One process holds the embedded database: nothing is lost between its sessions.
+      return client.listen(channel, onNotify);
     },
     async dumpDataDir(compression = 'none') {
       const dump = await client.dumpDataDir(compression);

@@ -113,6 +113,45 @@ export const adminRecoveryCodes = pgTable(
   (t) => [index('admin_recovery_codes_admin_idx').on(t.adminId)],
 );
 
+/**
+ * Which admin a person of an identity provider is (issue 48): linked by the provider's subject, never
+ * re-linked by a changed e-mail address.
+ */
+export const staffIdentities = pgTable(
+  'staff_identities',
+  {
+    providerId: text('provider_id').notNull(),
+    subject: text('subject').notNull(),
+    adminId: uuid('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.providerId, t.subject] }), index('staff_identities_admin_idx').on(t.adminId)],
+);
+
+/**
+ * A sign-in through an identity provider under way (issue 48): started with a state, a nonce and a
+ * PKCE verifier, bound to the browser that started it (a cookie's hash); once the provider answered,
+ * who signed in, waiting for the page to redeem its one-time handoff code. Only hashes of the state,
+ * the cookie and the handoff code are kept; a row lives minutes.
+ */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    providerId: text('provider_id').notNull(),
+    stateHash: text('state_hash').notNull().unique(),
+    browserHash: text('browser_hash').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    handoffHash: text('handoff_hash').unique(),
+    /** Who signed in: an admin's id, or a doctor's name and hospitals. */
+    outcome: jsonb('outcome').$type<{ role: 'admin'; adminId: string } | { role: 'doctor'; name: string; hospitalIds: string[] }>(),
+    expiresAt: tstz('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('oidc_logins_expires_idx').on(t.expiresAt)],
+);
+
 export const adminHospitals = pgTable(
   'admin_hospitals',
   {
@@ -167,6 +206,11 @@ export const doctorTokens = pgTable('doctor_tokens', {
   expiresAt: tstz('expires_at').notNull(),
   revokedAt: tstz('revoked_at'),
   createdBy: uuid('created_by').references(() => admins.id, { onDelete: 'set null' }),
+  /**
+   * A doctor who signed in through the hospital's identity provider (issue 48): the provider's id
+   * (OIDC_PROVIDERS). Such a token is that doctor's session: it ends at logout, unlike a link.
+   */
+  providerId: text('provider_id'),
   createdAt: createdAt(),
 });
 
@@ -560,6 +604,8 @@ export const recordMade = pgTable(
     patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
     record: text('record').notNull(),
     madeAt: tstz('made_at').notNull(),
+    /** The device whose write the record holds (its mutation id's prefix); null for staff and writes without one. */
+    device: text('device'),
   },
   (t) => [primaryKey({ columns: [t.patientId, t.record] })],
 );

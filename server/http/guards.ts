@@ -96,6 +96,15 @@ export async function audit(ctx: AppContext, req: FastifyRequest, principal: Sta
   await recordReads(ctx, principal, [patient], action, originOf(req));
 }
 
+/** Any session, patient or staff: the route decides what each may reach (routes/changes.ts). */
+export function signedIn(ctx: AppContext) {
+  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const principal = await principalOf(ctx, req);
+    if (principal.kind === 'patient' && principal.passwordChangeRequired) throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
+    void reply.header('cache-control', 'no-store');
+  }, 'signed-in');
+}
+
 /** Staff endpoints. Doctors may read; only admins may change anything. */
 export function staffAccess(ctx: AppContext, opts: { adminOnly: boolean }) {
   return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -109,6 +118,12 @@ export function staffAccess(ctx: AppContext, opts: { adminOnly: boolean }) {
 export function requireSubject(req: FastifyRequest): Subject {
   if (!req.subject) throw new Error('route is missing the patientAccess guard');
   return req.subject;
+}
+
+export function requirePrincipal(req: FastifyRequest): Principal {
+  const p = req.principal;
+  if (!p) throw new Error('route is missing an access guard');
+  return p;
 }
 
 export function requireStaff(req: FastifyRequest): StaffPrincipal {

@@ -14,7 +14,7 @@ import { projectRoot } from '../paths.ts';
 import { hospNo } from '../../schemas/common.ts';
 
 /** Who may call a route: the guard in its preHandler says (guards.ts). */
-export type Access = 'patient-read' | 'patient-write' | 'staff-patient' | 'staff' | 'admin';
+export type Access = 'patient-read' | 'patient-write' | 'staff-patient' | 'staff' | 'admin' | 'signed-in';
 
 const WHO: Record<Access, string> = {
   'patient-read':
@@ -23,6 +23,7 @@ const WHO: Record<Access, string> = {
   'staff-patient': 'Staff (an admin session or a doctor token), naming a patient of their hospitals in X-Hosp-No; audited.',
   staff: 'Staff: an admin session or a doctor token.',
   admin: 'Admins only: doctors have read-only access (403).',
+  'signed-in': 'Any session: the patient follows their own records; staff name a patient (hospNo) or a hospital (hospitalId) of theirs.',
 };
 
 const HOSP_NO_TEXT = "Staff only: the hospital number of the patient whose records are read (required for staff, ignored for the patient's own session)";
@@ -56,7 +57,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/api\/appointments/, 'Appointments'],
   [/^\/api\/tests/, 'Lab tests'],
   [/^\/api\/users?\/medicines/, 'Medicines'],
-  [/^\/api\/batch$/, 'Sync'],
+  [/^\/api\/(batch|changes)$/, 'Sync'],
   [/^\/api\/(users|admin)\/report/, 'Reports'],
   [/^\/api\/push\//, 'Push'],
   [/^\/api\/icons$/, 'Icons'],

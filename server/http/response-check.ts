@@ -44,6 +44,8 @@ export function installResponseCheck(app: FastifyInstance): void {
     const found = declaredFor(responses, reply.statusCode);
     const declared = isObject(found) ? found : undefined;
     if (!declared && !repeat) throw new HttpError(500, `${where}, a status its route does not declare`);
+    // A redirect (the staff sign-in through an identity provider) says where, not what.
+    if (declared && reply.statusCode >= 300 && reply.statusCode < 400 && reply.hasHeader('location')) return payload;
     const type = String(reply.getHeader('content-type') ?? '').split(';')[0]?.trim() ?? '';
     // A file answer declares its content types (fileAnswers in schemas/api.ts), a JSON one its shape.
     const content = declared && 'content' in declared && isObject(declared.content) ? declared.content : undefined;

@@ -2,7 +2,8 @@
 // the server has no Lingui catalogs, and these few sentences are all it ever says to a phone.
 // Locales without a row fall back to English.
 import { PUSH_ACTION_LATER, PUSH_ACTION_TAKEN, type PushAction, type SevereLowAlertJson } from '../../schemas/push.ts';
-import { asTaken, formatGlucose, shownAgreeing } from '../../schemas/report/judgement.ts';
+import { asTaken, formatGlucose } from '../../schemas/glucose-units.ts';
+import { shownAgreeing } from '../../schemas/judgement.ts';
 import type { Meal } from '../reminders/dose-pattern.ts';
 import type { ReminderPayload } from '../reminders/plan.ts';
 import { LATE_AFTER_MS, type SevereLowPayload } from '../reminders/severe-low.ts';

@@ -4,14 +4,15 @@
 // report is refused with 503 and Retry-After, and every other request goes on being answered.
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { FhirBundle } from '../../schemas/report/fhir.ts';
-import type { DisplayUnit, ReportInput, ReportModel } from '../../schemas/report/types.ts';
+import type { FhirBundle } from '../../report/fhir.ts';
+import type { GlucoseUnit } from '../../schemas/glucose-units.ts';
+import type { ReportInput, ReportModel } from '../../report/types.ts';
 import { serviceUnavailable } from '../http/errors.ts';
 
 export type RenderJob =
-  | { kind: 'model' | 'fhir'; input: ReportInput; unit: DisplayUnit }
-  | { kind: 'csv'; input: ReportInput; unit: DisplayUnit; catalog: string }
-  | { kind: 'pdf'; input: ReportInput; unit: DisplayUnit; catalog: string; intl: string };
+  | { kind: 'model' | 'fhir'; input: ReportInput; unit: GlucoseUnit }
+  | { kind: 'csv'; input: ReportInput; unit: GlucoseUnit; catalog: string }
+  | { kind: 'pdf'; input: ReportInput; unit: GlucoseUnit; catalog: string; intl: string };
 
 export type RenderResult =
   | { kind: 'model'; model: ReportModel }

@@ -2,11 +2,11 @@
 // held /api/health for 1.8 s). Everything after the database read happens here: the statistics
 // (buildReport), then the PDF (pdfmake), the FHIR bundle or the CSV. Input and output cross the
 // thread boundary by structured clone: plain data in, bytes or text or a plain object out.
-import { buildReport } from '../../schemas/report/build-report.ts';
-import { reportCsv, reportFileName } from '../../schemas/report/csv.ts';
-import { fhirBundle } from '../../schemas/report/fhir.ts';
-import { loadFontFromPackages } from '../../schemas/report/fonts-node.ts';
-import { renderReportPdf } from '../../schemas/report/pdf.ts';
+import { buildReport } from '../../report/build-report.ts';
+import { reportCsv, reportFileName } from '../../report/csv.ts';
+import { fhirBundle } from '../../report/fhir.ts';
+import { loadFontFromPackages } from '../../report/fonts-node.ts';
+import { renderReportPdf } from '../../report/pdf.ts';
 import type { RenderJob, RenderResult } from './pool.ts';
 import { reportTranslator } from '../services/report-i18n.ts';
 

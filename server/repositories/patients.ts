@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { hospitals, patients, sessions, type NotificationTimings } from '../db/schema.ts';
+import { hospitals, patients, sessions, syncCounters, type NotificationTimings } from '../db/schema.ts';
 
 export type PatientRow = typeof patients.$inferSelect;
 export type PatientInsert = typeof patients.$inferInsert;
@@ -12,6 +12,12 @@ export const patientRepo = {
   async byHospNo(db: Db, hospNo: string): Promise<PatientRow | undefined> {
     const [row] = await db.select().from(patients).where(eq(patients.hospNo, hospNo)).limit(1);
     return row;
+  },
+
+  /** The last version handed out for this patient's records and profile (0 before any). */
+  async version(db: Db, id: string): Promise<number> {
+    const [row] = await db.select({ version: syncCounters.version }).from(syncCounters).where(eq(syncCounters.patientId, id));
+    return Number(row?.version ?? 0);
   },
 
   async byId(db: Db, id: string): Promise<PatientRow | undefined> {

@@ -5,8 +5,11 @@ import { and, count, eq, gt, inArray, isNull, lt, ne, notInArray, or } from 'dri
 import type { Db } from '../db/client.ts';
 import { adminHospitals, adminRecoveryCodes, admins, sessions } from '../db/schema.ts';
 
-/** The session methods that had a second factor: the others end when one becomes required. */
-export const SECOND_FACTOR_METHODS = ['password+totp', 'password+recovery-code'] as const;
+/**
+ * The session methods that had a second factor: the others end when one becomes required. A sign-in
+ * through the hospital's identity provider ('oidc') had the provider's own policy for it.
+ */
+export const SECOND_FACTOR_METHODS = ['password+totp', 'password+recovery-code', 'oidc'] as const;
 
 export const staffMfaRepo = {
   /** A new secret for a setup: it signs nobody in until confirmed. */

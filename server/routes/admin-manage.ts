@@ -11,6 +11,7 @@ import {
   idParams,
   patientCreateSchema,
   patientPatchSchema,
+  reviewQuerySchema,
   worklistQuerySchema,
 } from '../../schemas/admin.ts';
 import {
@@ -23,6 +24,7 @@ import {
   hospitalWritten,
   message,
   patientRead,
+  patientReview as patientReviewAnswer,
   patientWritten,
   prescriptions,
   prescriptionWritten,
@@ -32,11 +34,13 @@ import {
 import { isoDate, hospNo, uuid } from '../../schemas/common.ts';
 import { prescriptionInputSchema, prescriptionPatchSchema } from '../../schemas/medicine.ts';
 import { audit, originOf, requireStaff, staffAccess } from '../http/guards.ts';
+import { sendJsonText } from '../http/json-text.ts';
 import * as auditLog from '../services/admin/audit.ts';
 import * as doctorTokenAdmin from '../services/admin/doctor-tokens.ts';
 import * as hospitalAdmin from '../services/admin/hospitals.ts';
 import * as patientAdmin from '../services/admin/patients.ts';
 import * as prescriptionAdmin from '../services/admin/prescriptions.ts';
+import { patientReview } from '../services/admin/review.ts';
 import { patientForStaff } from '../services/admin/scope.ts';
 import { worklist } from '../services/worklist-service.ts';
 
@@ -91,6 +95,19 @@ export function adminManageRoutes(api: TypedApp, ctx: AppContext): void {
     await audited(req, req.params.hospNo, 'GET /api/admin/patients/:hospNo/prescriptions');
     return prescriptionAdmin.listPrescriptions(ctx, requireStaff(req), req.params.hospNo);
   });
+  api.get(
+    '/admin/patients/:hospNo/review',
+    { ...staff, schema: { summary: "A patient's whole review in one snapshot (audited once); with ?since= only what changed after that version", params: hospNoParams, querystring: reviewQuerySchema, response: answers(patientReviewAnswer) } },
+    async (req, reply) => {
+      const principal = requireStaff(req);
+      const since = req.query.since === undefined ? undefined : Number(req.query.since);
+      // The snapshot finds the patient in the staff member's hospitals (or refuses as for none); the
+      // read is audited once it is made (a read-only transaction writes nothing).
+      const review = await patientReview(ctx, principal, req.params.hospNo, since);
+      await audit(ctx, req, principal, review.patient, 'GET /api/admin/patients/:hospNo/review');
+      return sendJsonText(reply, review.body);
+    },
+  );
   api.post('/admin/patients/:hospNo/prescriptions', { ...adminOnly, schema: { summary: 'Prescribe a medicine', params: hospNoParams, body: prescriptionInputSchema, response: answers(prescriptionWritten, 201) } }, async (req, reply) =>
     reply.status(201).send(await prescriptionAdmin.addPrescription(ctx, asAdmin(req), req.params.hospNo, req.body)),
   );

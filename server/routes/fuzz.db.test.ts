@@ -58,6 +58,8 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/users/glucometerAlerts': { base: { day: 'Monday' }, extra: ['mutationId'] },
   'POST /api/users/glucometerAlerts/remove': { base: { day: 'Monday' }, extra: ['mutationId'] },
   'POST /api/sync/history': { base: {}, extra: ['seen', 'acked'] },
+  // A stream only for a client that asks for one (Accept: text/event-stream), which the probes never do.
+  'GET /api/changes': { base: undefined },
   'POST /api/batch': { base: { mutations: [{ path: '/glucose/add', body: { type: 'Random', value: 120 } }] } },
   'GET /api/glucose': { base: undefined },
   'POST /api/glucose/add': { base: { type: 'Fasting', value: 100 }, extra: ['_id', 'recordedAt', 'mutationId'] },
@@ -84,6 +86,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/admin/mfa/setup': { base: { email: 'admin@test.hospital', password: 'not-the-password' } },
   'POST /api/admin/logout': { base: undefined },
   'POST /api/admin/verifyToken': { base: undefined },
+  'GET /api/admin/oidc/providers': { base: undefined },
+  'GET /api/admin/oidc/:provider/start': { base: undefined },
+  'GET /api/admin/oidc/callback': { base: undefined },
+  'POST /api/admin/oidc/redeem': { base: { code: 'a'.repeat(43) } },
   'GET /api/admin/users': { base: undefined },
   'GET /api/admin/hospitals': { base: undefined },
   'POST /api/admin/hospitals': { base: { name: 'Fuzz Hospital', timeZone: 'Europe/London' }, extra: ['severeLowMgDl'] },
@@ -102,6 +108,7 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/admin/patients/:hospNo/access-key': { base: { expiresInDays: 30 } },
   'POST /api/admin/patients/:hospNo/temporary-password': { base: undefined },
   'GET /api/admin/patients/:hospNo/prescriptions': { base: undefined },
+  'GET /api/admin/patients/:hospNo/review': { base: undefined },
   'POST /api/admin/patients/:hospNo/prescriptions': { base: { prescrNo: 'RX-NEW', name: 'Metformin', dose: '500 mg' }, extra: ['startDate', 'endDate'] },
   'PATCH /api/admin/patients/:hospNo/prescriptions/:id': { base: { name: 'Metformin', dose: '500 mg' }, extra: ['startDate', 'endDate'] },
   'POST /api/admin/patients/:hospNo/prescriptions/:id/end': { base: { endDate: '2026-12-31' } },
@@ -256,6 +263,7 @@ function authHeaders(auth: Auth): Record<string, string> {
 function concretePath(r: Route): string {
   return r.path
     .replace(':hospNo', fx.patientA.hospNo)
+    .replace(':provider', 'no-such-provider')
     .replace(':id', r.path.includes('/prescriptions/') ? prescriptionId : r.path.includes('/hospitals/') ? fx.hospitalA.id : randomUUID());
 }
 

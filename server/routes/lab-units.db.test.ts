@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfText, writeTemp } from '../../schemas/report/testing/pdf-tools.ts';
+import { pdfText, writeTemp } from '../../report/testing/pdf-tools.ts';
 import { labTests } from '../db/schema.ts';
 import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 

@@ -69,12 +69,20 @@ function write<S extends object>(
       // An edit or removal notes when it was made; one sent again on no version after a heal, made
       // before the change its record holds, changes nothing (services/record-made.ts). Noted first,
       // in the same transaction: a change refused after it leaves no note.
+      // What a write was made on (`madeOn`) tests for another's change in between: none is when the
+      // record holds this device's own earlier change (sent again ahead of it by a heal).
       const key = record?.(accepted(body));
-      if (key !== undefined) await claimChange(tx.db, s.patientId, key, made(body));
-      return change(tx, s, accepted(body));
+      const own = key !== undefined && (await claimChange(tx.db, s.patientId, key, made(body))).own;
+      return change(tx, s, accepted(own ? withoutMadeOn(body) : body));
     },
     ...(add ? { add: (ctx, s, body, id) => add(ctx, s, accepted(body), id) } : {}),
   };
+}
+
+/** The body without what it was made on. */
+function withoutMadeOn(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || !('madeOn' in body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => key !== 'madeOn'));
 }
 
 const glucoseRecord = (b: { glucoseId: string }) => `glucose:${b.glucoseId}`;

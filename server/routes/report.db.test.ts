@@ -1,10 +1,10 @@
-// The report endpoints end to end: the known data set (schemas/report/testing/fixture.ts, numbers
+// The report endpoints end to end: the known data set (report/testing/fixture.ts, numbers
 // computed by hand there) entered through the API, reports made by the server from the database,
 // the PDF read back with pdftotext, the FHIR bundle checked against HL7's R4 JSON Schema.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureInput } from '../../schemas/report/testing/fixture.ts';
-import { pdfPages, pdfText, writeTemp } from '../../schemas/report/testing/pdf-tools.ts';
+import { fixtureInput } from '../../report/testing/fixture.ts';
+import { pdfPages, pdfText, writeTemp } from '../../report/testing/pdf-tools.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 

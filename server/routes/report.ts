@@ -5,7 +5,7 @@ import type { FastifyReply } from 'fastify';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { fileAnswers } from '../../schemas/api.ts';
-import { reportRequestSchema } from '../../schemas/report/request.ts';
+import { reportRequestSchema } from '../../schemas/report-request.ts';
 import { patientAccess, requireSubject, staffPatientAccess } from '../http/guards.ts';
 import * as report from '../services/report-service.ts';
 

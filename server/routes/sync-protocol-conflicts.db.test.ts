@@ -156,6 +156,28 @@ describe('meal times merge field by field', () => {
     expect((await setTimes({ lunch: '12:10' }, base)).status).toBe(200);
   });
 
+  it("a meal time sent again on no version with what it was made on: another device's change since is a conflict, the same device's own is not (chaos seed 1838412833)", async () => {
+    // Made after every change of the tests before (the server notes no time later than its own).
+    const made = (order: number) => new Date(Date.now() + order * 1_000).toISOString();
+    const before = (await profile()).notificationTimings;
+    // Device A's change, sent again by its heal: breakfast 05:30, made a while ago.
+    expect((await post('/api/users/notificationTimings', { breakfast: '05:30', madeAt: made(1), mutationId: 'device-a-1838:7' })).status).toBe(200);
+    // Device B changes breakfast on what it held before: the server holds another's 05:30.
+    const theirs = await post('/api/users/notificationTimings', { breakfast: '09:10', madeOn: { breakfast: before.breakfast }, madeAt: made(2), mutationId: 'device-b-1838:3' });
+    expect(theirs.status).toBe(409);
+    expect(theirs.json['fields']).toEqual(['breakfast']);
+    // Device A's later change, made on what it held before its heal: its own 05:30 is no conflict.
+    const mine = await post('/api/users/notificationTimings', { breakfast: '08:40', madeOn: { breakfast: before.breakfast }, madeAt: made(3), mutationId: 'device-a-1838:9' });
+    expect(mine.status).toBe(200);
+    expect((await profile()).notificationTimings.breakfast).toBe('08:40');
+    // Staff change it: device A's next change made on 08:40 is refused as a conflict again.
+    const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
+    expect((await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { breakfast: '07:20' } } })).status).toBe(200);
+    const afterStaff = await post('/api/users/notificationTimings', { breakfast: '08:50', madeOn: { breakfast: '08:40' }, madeAt: made(4), mutationId: 'device-a-1838:10' });
+    expect(afterStaff.status).toBe(409);
+    expect((await profile()).notificationTimings.breakfast).toBe('07:20');
+  });
+
   it("staff changing lunch while the patient's breakfast edit waits: both are kept", async () => {
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
     const before = await profile();

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { AppointmentAdd, AppointmentDelete, AppointmentUpdate } from '../../schemas/appointment.ts';
+import type { AppointmentAdd, AppointmentDelete, AppointmentMadeOn, AppointmentUpdate } from '../../schemas/appointment.ts';
 import { appointmentRepo } from '../repositories/records.ts';
 import { appointmentDto } from './dto.ts';
 import { guardedDelete, guardedUpdate, type ConflictWords } from './record-conflicts.ts';
@@ -43,11 +43,14 @@ export async function addAppointmentAnswered(ctx: AppContext, patientId: string,
   return appointmentRepo.insertAnswered(ctx.db, addRow(patientId, input), { message: APPOINTMENT_MSG.added, mutationId });
 }
 
+/** What an edit or removal was made on, as the row would hold it (see glucose-service.ts). */
+const madeOnValues = (on: AppointmentMadeOn | undefined) => on && { doctor: on.doctor.trim(), date: new Date(on.date), notes: on.notes ?? '' };
+
 export async function updateAppointment(ctx: AppContext, patientId: string, input: AppointmentUpdate) {
   const row = await guardedUpdate(
     ctx.db,
     appointmentRepo,
-    { patientId, id: input.appointmentId, baseVersion: input.baseVersion },
+    { patientId, id: input.appointmentId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) },
     {
       doctor: input.doctor.trim(),
       date: calendarTime('date', input.date),
@@ -60,6 +63,6 @@ export async function updateAppointment(ctx: AppContext, patientId: string, inpu
 }
 
 export async function deleteAppointment(ctx: AppContext, patientId: string, input: AppointmentDelete) {
-  await guardedDelete(ctx.db, appointmentRepo, { patientId, id: input.appointmentId, baseVersion: input.baseVersion }, appointmentDto, APPOINTMENT_CONFLICT);
+  await guardedDelete(ctx.db, appointmentRepo, { patientId, id: input.appointmentId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) }, appointmentDto, APPOINTMENT_CONFLICT);
   return { message: APPOINTMENT_MSG.removed };
 }

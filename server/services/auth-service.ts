@@ -166,12 +166,17 @@ export async function validate(ctx: AppContext, token: string | undefined): Prom
 /**
  * Ends the session of `token` at the patients' logout (`as` 'patient') or the staff's ('staff'): each
  * ends only its own kind, and says so for any other. A doctor token is no session: it stays valid
- * until it expires or an admin revokes it, and the answer says that instead of a logout that did not
+ * until it expires or an admin revokes it (unless the doctor signed in through an identity provider), and the answer says that instead of a logout that did not
  * happen. An unknown or ended token is logged out already.
  */
 export async function logout(ctx: AppContext, token: string | undefined, as: 'patient' | 'staff'): Promise<{ message: string }> {
   const principal = await resolvePrincipal(ctx.db, token);
   if (!principal) return { message: MSG.loggedOut };
+  // A doctor signed in through the hospital's identity provider holds a session, not a link: it ends here.
+  if (principal.kind === 'doctor' && principal.providerId !== null && as === 'staff') {
+    await staffRepo.revokeDoctorToken(ctx.db, principal.doctorTokenId);
+    return { message: MSG.loggedOut };
+  }
   if (principal.kind === 'doctor') throw new HttpError(as === 'staff' ? 400 : 403, as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly, as === 'staff' ? { code: DOCTOR_LINK_CODE } : undefined);
   if ((principal.kind === 'patient') !== (as === 'patient')) throw forbidden(as === 'patient' ? MSG.patientsOnly : MSG.staffOnly);
   await sessionRepo.revoke(ctx.db, principal.sessionId);

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import { SEVERE_LOW_LEVEL } from '../../schemas/admin.ts';
-import { enteredMismatch, type EntryUnit, type GlucoseAdd, type GlucoseDelete, type GlucoseUpdate } from '../../schemas/glucose.ts';
+import type { GlucoseUnit } from '../../schemas/glucose-units.ts';
+import { enteredMismatch, type GlucoseAdd, type GlucoseDelete, type GlucoseMadeOn, type GlucoseUpdate } from '../../schemas/glucose.ts';
 import { badRequest } from '../http/errors.ts';
 import { glucoseRepo, type GlucoseRow } from '../repositories/records.ts';
 import { glucoseDto } from './dto.ts';
@@ -35,7 +36,7 @@ export async function listGlucose(ctx: AppContext, patientId: string, since?: Si
  * The value as typed, kept beside the stored mg/dL (issue 16), or none when the client sent none (an
  * older client: a changed value without it must not keep the previous one's).
  */
-function asEntered(value: number, unit: EntryUnit | undefined, enteredValue: number | undefined) {
+function asEntered(value: number, unit: GlucoseUnit | undefined, enteredValue: number | undefined) {
   const wrong = enteredMismatch(value, unit, enteredValue);
   if (wrong) throw badRequest(`The glucose value as entered does not match: ${wrong}`);
   return { enteredUnit: unit ?? null, enteredValue: enteredValue ?? null };
@@ -81,6 +82,22 @@ export async function addGlucoseAnswered(ctx: AppContext, patientId: string, inp
   return glucoseRepo.insertAnswered(ctx.db, addRow(patientId, input), { message: GLUCOSE_MSG.added, mutationId });
 }
 
+/**
+ * What an edit or removal was made on, as the row would hold it (a reading's fields as the device
+ * held them, in an edit's shape): compared with the row, never stored.
+ */
+function madeOnValues(on: GlucoseMadeOn | undefined): Partial<GlucoseRow> | undefined {
+  if (!on) return undefined;
+  return {
+    type: on.gtype,
+    valueMgDl: on.gvalue,
+    // Only compared: a value as typed that does not match is left out rather than refused.
+    ...(enteredMismatch(on.gvalue, on.unit, on.enteredValue) ? {} : asEntered(on.gvalue, on.unit, on.enteredValue)),
+    ...(on.recordedAt ? { recordedAt: new Date(on.recordedAt) } : {}),
+    ...(on.utcOffsetMinutes !== undefined ? { utcOffsetMinutes: on.utcOffsetMinutes } : {}),
+  };
+}
+
 export async function updateGlucose(ctx: AppContext, patientId: string, input: GlucoseUpdate) {
   wakeIfLow(ctx, input.gvalue);
   const recordedAt = input.recordedAt ? measurementTime('recordedAt', input.recordedAt) : undefined;
@@ -93,7 +110,7 @@ export async function updateGlucose(ctx: AppContext, patientId: string, input: G
   const row = await guardedUpdate(
     ctx.db,
     glucoseRepo,
-    { patientId, id: input.glucoseId, baseVersion: input.baseVersion },
+    { patientId, id: input.glucoseId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) },
     (current) => ({ ...values, ...offsetOf(input, recordedAt, current) }),
     glucoseDto,
     GLUCOSE_CONFLICT,
@@ -102,6 +119,6 @@ export async function updateGlucose(ctx: AppContext, patientId: string, input: G
 }
 
 export async function deleteGlucose(ctx: AppContext, patientId: string, input: GlucoseDelete) {
-  await guardedDelete(ctx.db, glucoseRepo, { patientId, id: input.glucoseId, baseVersion: input.baseVersion }, glucoseDto, GLUCOSE_CONFLICT);
+  await guardedDelete(ctx.db, glucoseRepo, { patientId, id: input.glucoseId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) }, glucoseDto, GLUCOSE_CONFLICT);
   return { message: GLUCOSE_MSG.deleted };
 }

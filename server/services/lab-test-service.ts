@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import type { LabTestAdd, LabTestDelete, LabTestUpdate } from '../../schemas/lab-test.ts';
+import type { LabTestAdd, LabTestDelete, LabTestMadeOn, LabTestUpdate } from '../../schemas/lab-test.ts';
 import { checkLabResult, labRefusalMessage } from '../../schemas/lab-units.ts';
 import { badRequest, HttpError } from '../http/errors.ts';
 import { labTestRepo } from '../repositories/records.ts';
@@ -93,12 +93,23 @@ export async function addLabTestAnswered(ctx: AppContext, patientId: string, inp
   return labTestRepo.insertAnswered(ctx.db, row, { message: LAB_MSG.added, mutationId });
 }
 
+/**
+ * What an edit or removal was made on, as the row would hold it (see glucose-service.ts): its unit
+ * as an add of it would store it, or as sent when today's rules would refuse it (it is only compared).
+ */
+async function madeOnValues(ctx: AppContext, on: LabTestMadeOn | undefined) {
+  if (!on) return undefined;
+  const name = on.name.trim();
+  const checked = checkLabResult(name, on.value, on.unit, await referenceRepo.labTests(ctx.db));
+  return { name, value: on.value, unit: 'refused' in checked ? (on.unit ?? null) : checked.unit, recordedAt: new Date(on.recordedAt) };
+}
+
 export async function updateLabTest(ctx: AppContext, patientId: string, input: LabTestUpdate) {
   const name = input.name.trim();
   const row = await guardedUpdate(
     ctx.db,
     labTestRepo,
-    { patientId, id: input.testId, baseVersion: input.baseVersion },
+    { patientId, id: input.testId, baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx, input.madeOn) },
     {
       name,
       value: input.value,
@@ -112,6 +123,6 @@ export async function updateLabTest(ctx: AppContext, patientId: string, input: L
 }
 
 export async function deleteLabTest(ctx: AppContext, patientId: string, input: LabTestDelete) {
-  await guardedDelete(ctx.db, labTestRepo, { patientId, id: input.testId, baseVersion: input.baseVersion }, labTestDto, LAB_CONFLICT);
+  await guardedDelete(ctx.db, labTestRepo, { patientId, id: input.testId, baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx, input.madeOn) }, labTestDto, LAB_CONFLICT);
   return { message: LAB_MSG.deleted };
 }

@@ -13,12 +13,14 @@ export interface MealTimeChange {
 /**
  * Sending a meal time's current value is no change (and no conflict, whoever set it). A new value
  * conflicts only when that meal time's own version moved past `baseVersion`, so an edit of
- * breakfast made on an old version still applies after someone else changed lunch.
+ * breakfast made on an old version still applies after someone else changed lunch; on no version,
+ * only when that meal time no longer holds what the change was made on (`madeOn`, when sent).
  */
 export function mealTimeChange(
   current: { notificationTimings: NotificationTimings; timingsVersions: TimingsVersions },
   sent: Partial<Record<MealSlot, string>>,
   baseVersion: number | undefined,
+  madeOn?: Partial<Record<MealSlot, string>>,
 ): MealTimeChange {
   const changes: Partial<NotificationTimings> = {};
   const conflicts: MealSlot[] = [];
@@ -26,6 +28,9 @@ export function mealTimeChange(
     const value = sent[meal];
     if (value === undefined || value === current.notificationTimings[meal]) continue;
     if (baseVersion !== undefined && (current.timingsVersions[meal] ?? 0) > baseVersion) conflicts.push(meal);
+    // On no version (sent again after a heal), with the time it was made on: another change since is a conflict.
+    const on = madeOn?.[meal];
+    if (baseVersion === undefined && on !== undefined && on !== current.notificationTimings[meal]) conflicts.push(meal);
     changes[meal] = value;
   }
   return { changes, conflicts };

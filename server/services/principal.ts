@@ -19,7 +19,15 @@ export type Principal =
       passwordChangeRequired: boolean;
     }
   | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date; /** May add hospitals (admins.group_admin). */ groupAdmin: boolean }
-  | { kind: 'doctor'; doctorTokenId: string; label: string; hospitalIds: string[]; expiresAt: Date };
+  | {
+      kind: 'doctor';
+      doctorTokenId: string;
+      label: string;
+      hospitalIds: string[];
+      expiresAt: Date;
+      /** The identity provider the doctor signed in through (a session that ends at logout), or null for a doctor link. */
+      providerId: string | null;
+    };
 
 /** The method of a session opened with a temporary password staff set (mustChangePassword); 'password' once changed. */
 export const TEMPORARY_PASSWORD_METHOD = 'temporary-password';
@@ -61,7 +69,7 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
   }
   const doctor = await staffRepo.liveDoctorToken(db, hash, now);
   if (doctor) {
-    return { kind: 'doctor', doctorTokenId: doctor.id, label: doctor.doctorName, hospitalIds: doctor.hospitalIds, expiresAt: doctor.expiresAt };
+    return { kind: 'doctor', doctorTokenId: doctor.id, label: doctor.doctorName, hospitalIds: doctor.hospitalIds, expiresAt: doctor.expiresAt, providerId: doctor.providerId };
   }
   return null;
 }

@@ -15,7 +15,7 @@ import { sessionRepo } from '../repositories/sessions.ts';
 import { hospitalDto } from './dto.ts';
 import { mealList, mealTimeChange } from './meal-times.ts';
 import { baseUnknown, baseUnknownConflict } from './record-conflicts.ts';
-import { noteChange, supersededConflict, type MadeChange } from './record-made.ts';
+import { holdsOwnChange, noteChange, supersededConflict, type MadeChange } from './record-made.ts';
 
 export const PROFILE_MSG = {
   timings: 'Notification timings saved successfully',
@@ -94,7 +94,7 @@ async function profileUserDto(ctx: AppContext, p: PatientRow, hospital: Hospital
 export async function saveTimings(ctx: AppContext, patientId: string, input: NotificationTimingsInput) {
   const current = await patientRepo.lock(ctx.db, patientId);
   if (!current) throw unauthorized();
-  const { changes, conflicts } = mealTimeChange(current, input, input.baseVersion);
+  const { changes, conflicts } = mealTimeChange(current, input, input.baseVersion, await madeOnOthers(ctx, patientId, input));
   const currentDto = async () => {
     const found = await patientRepo.withHospital(ctx.db, patientId);
     return found ? await profileUserDto(ctx, found.patient, found.hospital) : null;
@@ -111,6 +111,21 @@ export async function saveTimings(ctx: AppContext, patientId: string, input: Not
   const row = Object.keys(changes).length > 0 ? await patientRepo.update(ctx.db, patientId, {}, changes) : current;
   if (!row) throw unauthorized();
   return { message: PROFILE_MSG.timings, notificationTimings: row.notificationTimings, version: row.version };
+}
+
+/**
+ * What the meal times sent on no version were made on, less those whose current time this same
+ * device set (holdsOwnChange): only another's change in between is a conflict.
+ */
+async function madeOnOthers(ctx: AppContext, patientId: string, input: NotificationTimingsInput): Promise<NotificationTimingsInput['madeOn']> {
+  const madeOn = input.madeOn;
+  if (madeOn === undefined) return undefined;
+  const kept: Partial<Record<MealSlot, string>> = {};
+  for (const meal of MEAL_SLOTS) {
+    const on = madeOn[meal];
+    if (on !== undefined && !(await holdsOwnChange(ctx.db, patientId, `meal:${meal}`, input))) kept[meal] = on;
+  }
+  return kept;
 }
 
 /** Notes each changed meal time (noteChange); those that hold a later change leave `changes`, and are returned. */

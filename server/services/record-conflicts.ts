@@ -1,7 +1,9 @@
 // Stated conflicts for one-person records (docs/sync-protocol.md): a glucose reading, lab test or
 // appointment edited on a version that has moved on is refused with 409 {message, current}, so a
 // stale edit never silently reverts a newer one; an edit that changes nothing is accepted as is. An
-// edit on a version the record never had (a restored server) is refused with its own code.
+// edit on a version the record never had (a restored server) is refused with its own code. One
+// sent on no version with what it was made on (`madeOn`: a write sent again after a heal) is a
+// stated conflict when the record no longer holds that.
 import type { Db } from '../db/client.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { BASE_VERSION_UNKNOWN } from '../../schemas/history.ts';
@@ -53,16 +55,40 @@ export function sameValues(row: object, values: object): boolean {
   });
 }
 
+/** The record a write goes to, and what it was made on: a version, or (sent again after a heal) the record's values. */
+export interface WriteTarget<Insert> {
+  patientId: string;
+  id: string;
+  baseVersion: number | undefined;
+  /**
+   * The record's values as the device held them when the patient made the change, read only when
+   * the write states no version (docs/sync-protocol.md, "What a write sent again was made on").
+   */
+  madeOn?: Partial<Insert> | undefined;
+}
+
+/**
+ * A write sent again on no version after a heal lost the version it was made on, not what it was
+ * made on. A record that no longer holds that was changed by someone else meanwhile (another
+ * device, before or after the restore): a stated conflict, as a stale version is, never a silent
+ * overwrite of that change: two devices that edited one reading offline after the database was
+ * replaced must not have the one that heals second overwrite the other (docs/findings.md).
+ */
+const changedSinceMadeOn = <Insert>(target: WriteTarget<Insert>, current: object): boolean =>
+  target.baseVersion === undefined && target.madeOn !== undefined && !sameValues(current, target.madeOn);
+
 /**
  * Updates the patient's row under its lock. Without `baseVersion` the spec's rules apply (a
- * deleted or unknown row is 404). With it: a deleted row is 409 with current null; a row whose
- * version moved past `baseVersion` is 409 with the current row, unless the values are the same.
- * `values` may be a function of the locked row, for a field whose new value depends on the old one.
+ * deleted or unknown row is 404), unless the write says what it was made on (`madeOn`): then a
+ * deleted row is 409 with current null, and a row that no longer holds it is 409 with the current
+ * row, unless the values are the same. With `baseVersion`: a deleted row is 409 with current null;
+ * a row whose version moved past `baseVersion` is 409 with the current row, unless the values are
+ * the same. `values` may be a function of the locked row, for a field whose new value depends on the old one.
  */
 export async function guardedUpdate<Row extends VersionedRow, Insert, Dto>(
   db: Db,
   repo: LockingRepo<Row, Insert>,
-  target: { patientId: string; id: string; baseVersion: number | undefined },
+  target: WriteTarget<Insert>,
   valuesOf: Partial<Insert> | ((current: Row) => Partial<Insert>),
   dto: (row: Row) => Dto,
   words: ConflictWords,
@@ -77,6 +103,9 @@ export async function guardedUpdate<Row extends VersionedRow, Insert, Dto>(
       if (sameValues(current, values)) return current;
       throw conflict(words.changed, { current: dto(current) });
     }
+  } else if (target.madeOn !== undefined) {
+    if (current.deletedAt !== null) throw conflict(words.deleted, { current: null });
+    if (changedSinceMadeOn(target, current) && !sameValues(current, values)) throw conflict(words.changed, { current: dto(current) });
   }
   const row = await repo.updateOwn(db, target.patientId, target.id, values);
   if (!row) throw notFound(words.notFound); // deleted, and no baseVersion: as the spec answers
@@ -85,12 +114,13 @@ export async function guardedUpdate<Row extends VersionedRow, Insert, Dto>(
 
 /**
  * Soft-deletes the patient's row under its lock. Deleting a deleted row is accepted (a repeat);
- * with `baseVersion`, a live row that moved on since is 409 with the current row.
+ * with `baseVersion`, a live row that moved on since is 409 with the current row, and so is one
+ * that no longer holds what a removal on no version was made on (`madeOn`).
  */
 export async function guardedDelete<Row extends VersionedRow, Insert, Dto>(
   db: Db,
   repo: LockingRepo<Row, Insert>,
-  target: { patientId: string; id: string; baseVersion: number | undefined },
+  target: WriteTarget<Insert>,
   dto: (row: Row) => Dto,
   words: ConflictWords,
 ): Promise<void> {
@@ -99,5 +129,6 @@ export async function guardedDelete<Row extends VersionedRow, Insert, Dto>(
   if (baseUnknown(target.baseVersion, current)) throw baseUnknownConflict(current.deletedAt === null ? dto(current) : null);
   if (current.deletedAt !== null) return;
   if (target.baseVersion !== undefined && current.version > target.baseVersion) throw conflict(words.changedNotDeleted, { current: dto(current) });
+  if (changedSinceMadeOn(target, current)) throw conflict(words.changedNotDeleted, { current: dto(current) });
   await repo.softDeleteOwn(db, target.patientId, target.id);
 }

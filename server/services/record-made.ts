@@ -15,6 +15,27 @@ import type { Db } from '../db/client.ts';
 export interface MadeChange {
   baseVersion?: number | undefined;
   madeAt?: string | undefined;
+  /** `<device>:<sequence>`: which device made it. */
+  mutationId?: string | undefined;
+}
+
+/** The device a mutation id names (`<device>:<sequence>`), or null. */
+export function deviceOf(change: MadeChange): string | null {
+  const id = change.mutationId;
+  const at = id?.lastIndexOf(':') ?? -1;
+  return id !== undefined && at > 0 ? id.slice(0, at) : null;
+}
+
+/**
+ * Whether `record` holds a change the device making `change` made itself (sent again ahead of it
+ * after a heal, say). What a write on no version was made on (`madeOn`) is then no test of a
+ * concurrent change: nobody else's change is in between, and the device's later change stands
+ * (otherwise a device's own meal time sent again by its heal is taken for another device's change,
+ * and its next change refused as a conflict with itself).
+ */
+export async function holdsOwnChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<boolean> {
+  const device = deviceOf(change);
+  return device !== null && (await recordMadeRepo.deviceOf(db, patientId, record)) === device;
 }
 
 export const supersededConflict = () => conflict(SUPERSEDED_MESSAGE, { code: SUPERSEDED });
@@ -30,14 +51,24 @@ const instant = (at: string | undefined): Date | undefined => {
  * change that does not say (a client of the spec's API) is noted at the server's time and applies
  * as the spec says, whatever was noted before.
  */
-export function noteChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<boolean> {
-  const madeAt = instant(change.madeAt);
-  return recordMadeRepo.note(db, patientId, record, madeAt, change.baseVersion === undefined && madeAt !== undefined);
+export async function noteChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<boolean> {
+  return (await noted(db, patientId, record, change)).noted;
 }
 
-/** noteChange, refusing a change made before the one the record holds (409 superseded). */
-export async function claimChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<void> {
-  if (!(await noteChange(db, patientId, record, change))) throw supersededConflict();
+function noted(db: Db, patientId: string, record: string, change: MadeChange) {
+  const madeAt = instant(change.madeAt);
+  return recordMadeRepo.note(db, patientId, record, madeAt, change.baseVersion === undefined && madeAt !== undefined, deviceOf(change));
+}
+
+/**
+ * noteChange, refusing a change made before the one the record holds (409 superseded). `own`: the
+ * record held a change of the same device (holdsOwnChange), read before this one was noted.
+ */
+export async function claimChange(db: Db, patientId: string, record: string, change: MadeChange): Promise<{ own: boolean }> {
+  const { noted: made, before } = await noted(db, patientId, record, change);
+  if (!made) throw supersededConflict();
+  const device = deviceOf(change);
+  return { own: device !== null && before?.device === device };
 }
 
 /** Notes a change made now, on the server (by staff): later than anything a device made before it. */

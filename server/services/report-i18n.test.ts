@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PDF_LABELS } from '../../schemas/report/labels.ts';
+import { PDF_LABELS } from '../../report/labels.ts';
 import { reportTranslator, resolveReportLocale } from './report-i18n.ts';
 
 function catalogs(): string {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setupI18n } from '@lingui/core';
 import { formatter } from '@lingui/format-po';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
-import type { Translate } from '../../schemas/report/labels.ts';
+import type { Translate } from '../../report/labels.ts';
 import { projectRoot } from '../paths.ts';
 
 export const SOURCE_LOCALE = 'en';

@@ -1,12 +1,12 @@
 // Reports on the server (docs/requirements.md §7 POST /users/report; staff: /admin/report and its FHIR export),
 // made by the same buildReport + renderReportPdf + fhirBundle as on the device, from PostgreSQL.
 import type { AppContext } from '../context.ts';
-import { previousRange } from '../../schemas/report/build-report.ts';
+import { previousRange } from '../../report/build-report.ts';
 import { defaultIdentifierSystem } from '../../schemas/admin.ts';
-import { addDays, daysInclusive, isIsoDate } from '../../schemas/report/dates.ts';
-import type { FhirBundle } from '../../schemas/report/fhir.ts';
-import { MAX_REPORT_DAYS, type ReportRequest } from '../../schemas/report/request.ts';
-import type { ReportInput, ReportModel } from '../../schemas/report/types.ts';
+import { addDays, daysInclusive, isIsoDate } from '../../report/dates.ts';
+import type { FhirBundle } from '../../report/fhir.ts';
+import { MAX_REPORT_DAYS, type ReportRequest } from '../../schemas/report-request.ts';
+import type { ReportInput, ReportModel } from '../../report/types.ts';
 import { badRequest, unauthorized } from '../http/errors.ts';
 import { patientRepo } from '../repositories/patients.ts';
 import { referenceRepo } from '../repositories/reference.ts';
@@ -118,7 +118,7 @@ export async function reportFhir(
   return { fileName, body: bundle };
 }
 
-/** The readings as CSV (schemas/report/csv.ts) in the language and unit asked for. */
+/** The readings as CSV (report/csv.ts) in the language and unit asked for. */
 export async function reportCsvFile(ctx: AppContext, patientId: string, body: ReportRequest, acceptLanguage?: string, now = new Date()): Promise<ReportFile<string>> {
   const input = await reportInput(ctx, patientId, checkRange(body), now);
   const { catalog } = resolveReportLocale(body.locale ?? preferredLanguage(acceptLanguage));

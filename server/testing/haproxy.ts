@@ -12,11 +12,14 @@ import { root, waitFor } from './server-process.ts';
 
 export const HAPROXY_CONFIG = path.join(root, 'deploy', 'haproxy.cfg');
 
-/** The haproxy program (Debian's package puts it in /usr/sbin), or undefined when not installed. */
-export function haproxyBinary(): string | undefined {
+/** A program in /usr/sbin (where Debian's packages put daemons), /usr/local/sbin or on PATH; undefined when not installed. */
+export function programPath(name: string): string | undefined {
   const dirs = ['/usr/sbin', '/usr/local/sbin', ...(process.env['PATH'] ?? '').split(path.delimiter)];
-  return dirs.map((d) => path.join(d, 'haproxy')).find((p) => existsSync(p));
+  return dirs.map((d) => path.join(d, name)).find((p) => existsSync(p));
 }
+
+/** The haproxy program, or undefined when not installed. */
+export const haproxyBinary = (): string | undefined => programPath('haproxy');
 
 export interface Backend {
   /** As named in deploy/haproxy.cfg: eddy1, eddy2. */
@@ -24,9 +27,10 @@ export interface Backend {
   port: number;
 }
 
-function replaceOnce(text: string, pattern: RegExp, replacement: string): string {
+/** `pattern` replaced where it matches exactly once in the documented file `file` (else the test's template is out of date). */
+export function replaceOnce(text: string, pattern: RegExp, replacement: string, file = 'deploy/haproxy.cfg'): string {
   const found = text.match(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)) ?? [];
-  if (found.length !== 1) throw new Error(`deploy/haproxy.cfg: expected one line matching ${pattern}, found ${found.length}: the test templates that line`);
+  if (found.length !== 1) throw new Error(`${file}: expected one line matching ${pattern}, found ${found.length}: the test templates that line`);
   return text.replace(pattern, replacement);
 }
 

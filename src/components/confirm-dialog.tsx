@@ -2,6 +2,7 @@
 // to the control that opened it, with no code of ours to get wrong.
 import { Trans } from '@lingui/react/macro';
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { toasts } from '../lib/ui/toast-store.ts';
 
 export interface ModalProps {
   open: boolean;
@@ -32,6 +33,8 @@ export function Modal({ open, title, children, onClose, role, describedBy, initi
     }
     if (!open && dialog.open) dialog.close();
   }, [open, initialFocus]);
+  // A question being asked has the screen to itself: toasts wait, their time stopped (issue 50).
+  useEffect(() => (open ? toasts.hold() : undefined), [open]);
   return (
     <dialog
       ref={ref}

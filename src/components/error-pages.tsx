@@ -3,7 +3,8 @@
 import { Link, useLocation, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
-import { inBackground, log } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
+import { log } from '../../sync/log.ts';
 import { loader } from '../lib/ui/loader-store.ts';
 import { Icon } from './icon.tsx';
 import { usePageTitle } from './page-title.tsx';

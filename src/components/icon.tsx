@@ -1,10 +1,9 @@
 // Icons render from data bundled with the app (so they work offline and on first paint); an icon that
 // is not bundled is fetched once from our own server's icon endpoint.
-import { Icon as IconifyIcon } from '@iconify/react/offline';
 import { useEffect, useState } from 'react';
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
-import { iconLoaded, registerIcons, requestIcon } from '../lib/ui/icons/custom-icons.ts';
+import { registeredIcon, registerIcons, requestIcon } from '../lib/ui/icons/custom-icons.ts';
 import { shellIcons } from '../lib/ui/icons/shell-icons.ts';
 
 // The shell's icons draw in the first render; the app's others load before its pages show.
@@ -28,7 +27,8 @@ export interface IconProps {
 }
 
 export function Icon({ icon, label, size = '1em', className }: IconProps) {
-  const loaded = iconLoaded(icon);
+  const svg = registeredIcon(icon);
+  const loaded = svg !== undefined;
   const [, setAnswered] = useState(0);
   useEffect(() => {
     if (loaded) return;
@@ -43,17 +43,22 @@ export function Icon({ icon, label, size = '1em', className }: IconProps) {
       live = false;
     };
   }, [icon, loaded]);
-  // Iconify hides every icon from screen readers unless told otherwise: a labelled one is an image.
-  const a11y = label ? { role: 'img', 'aria-label': label, 'aria-hidden': false } : { 'aria-hidden': true };
+  // A labelled icon is an image with that name; any other is decoration, hidden from screen readers.
+  const a11y = label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true };
   // Until the server answers (or when it has no such icon), an empty box of the icon's size.
-  if (!loaded) return <span className="icon" style={{ inlineSize: size, blockSize: size }} {...a11y} />;
+  if (!svg) return <span className="icon" style={{ inlineSize: size, blockSize: size }} {...a11y} />;
+  // The body is Iconify JSON from the app's bundle or our own server's icon data (never a user's
+  // text), drawn as Iconify's own component drew it.
   return (
-    <IconifyIcon
-      icon={icon}
+    <svg
+      xmlns="http://www.w3.org/2000/svg"
+      viewBox={svg.viewBox}
       width={size}
       height={size}
       className={['icon', DIRECTIONAL.has(icon) ? 'icon--directional' : '', className ?? ''].filter(Boolean).join(' ')}
+      focusable="false"
       {...a11y}
+      dangerouslySetInnerHTML={{ __html: svg.body }}
     />
   );
 }

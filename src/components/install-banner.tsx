@@ -1,10 +1,10 @@
 // The in-page offer to install the app (docs/requirements.md §2, §4, §9). src/lib/pwa.ts keeps the browser's
 // install prompt; browsers refuse to show it without a tap (its automatic showing after 2 s then
 // fails and the prompt is kept), so this banner gives the patient that tap, 2 s after the offer,
-// without blocking the page. "Don't show again" is remembered in local storage for good.
+// at the end of the page's content: it covers nothing and moves nothing above it (issue 50). "Don't show again" is remembered in local storage for good.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 import { getPwa, INSTALL_PROMPT_DELAY_MS, type InstallState, type Pwa } from '../lib/pwa.ts';
 import { toast } from '../lib/ui/toast-store.ts';
 import { Icon } from './icon.tsx';

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useRouter } from '@tanstack/react-router';
 import { useId } from 'react';
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 import { activateLocale, isLocale, LANGUAGE_NAMES, LOCALES, stripLocale, withLocale } from '../lib/i18n.ts';
 import { Icon } from './icon.tsx';
 import './language-select.css';

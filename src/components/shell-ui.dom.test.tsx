@@ -69,7 +69,7 @@ describe('LoaderOverlay', () => {
 });
 
 describe('Toaster', () => {
-  it('announces errors as alerts and other toasts as status', () => {
+  it('announces errors as alerts and other toasts as status, one at a time', () => {
     wrap(<Toaster />);
     act(() => {
       toast({ type: 'error', title: 'Sync', text: 'Something went wrong.' });
@@ -77,8 +77,11 @@ describe('Toaster', () => {
     });
     expect(screen.getByRole('alert').textContent).toContain('Something went wrong.');
     expect(screen.getByRole('alert').textContent).toContain('Sync');
-    expect(screen.getByRole('status').textContent).toContain('Data synchronized successfully');
     expect(screen.getByRole('alert').style.backgroundColor).toBe('rgb(255, 82, 82)');
+    expect(screen.queryByRole('status')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Close notification' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('status').textContent).toContain('Data synchronized successfully');
     expect(screen.getByRole('status').style.backgroundColor).toBe('rgb(76, 175, 80)');
   });
 

@@ -4,7 +4,7 @@
 // login pages' own catalog stays within the login route's budget.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 
 /** What the server gives to set an authenticator up: the key, its otpauth:// URI and that URI as a QR code. */
 export interface AuthenticatorSetup {

@@ -5,7 +5,7 @@
 // unloaded (`persisted` false); a page kept in the back/forward cache is not going away, and keeps
 // its leadership (the browser does not keep a page that holds a Web Lock there anyway).
 // The same API: add(fn) → { remove, run }, runAll, removeAll, getSize.
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 
 type Listener = () => unknown;
 

@@ -5,7 +5,8 @@
 //
 // Framework-free on purpose: React reads the two stores with useSyncExternalStore, and the tests
 // run it in Node with fakes for window, navigator.serviceWorker and the storages (see PwaEnv).
-import { inBackground, log } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
+import { log } from '../../sync/log.ts';
 import type { ReplayDoneMessage } from '../../sync/drain.ts';
 
 export type { ReplayDoneMessage };

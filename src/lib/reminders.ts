@@ -9,7 +9,8 @@
 // start would subscribe again just because the browser still grants the permission.
 import { msg } from '@lingui/core/macro';
 import { ApiError } from '../../sync/api-client.ts';
-import { inBackground, log } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
+import { log } from '../../sync/log.ts';
 import type { PushSubscriptions } from '../../sync/push-subscription.ts';
 import type { ReadableStore, StorageLike } from './pwa.ts';
 import type { ToastOptions } from './ui/toast-store.ts';

@@ -1,6 +1,6 @@
 import { setupI18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
-import { CSV_LABELS, TYPE_LABELS } from '../../schemas/report/labels.ts';
+import { CSV_LABELS, TYPE_LABELS } from '../../report/labels.ts';
 import { reportTranslate } from './report-translate.ts';
 
 describe('report translate', () => {

@@ -1,13 +1,16 @@
 // The app's one set of long-lived parts, wired together: API client → session → local database →
 // replication. Screens reach them through useRuntime(); nothing else creates them.
 import { msg, plural } from '@lingui/core/macro';
+import { openedAfterAWhile } from './welcome-back.ts';
 import type { RxCollection } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import { createApiClient, deviceId, MSG_RESPONSE_FAILED } from '../../sync/api-client.ts';
-import { inBackground, log } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
+import { log } from '../../sync/log.ts';
 import type { Replication, SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
-import type { Checkpoint, RestMapping, UpstreamView } from '../../sync/replication.ts';
+import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
+import type { UpstreamView } from '../../sync/rxdb-internals.ts';
 import { freshness, secureStorage } from '../../sync/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
@@ -74,9 +77,19 @@ const setEnded = (v: boolean) => {
 /**
  * Any 401 (a call or a replayed write): the patient goes to / (docs/requirements.md §8). The app locks rather than
  * wipes: unsent entries stay sealed for the same patient's next login (docs/sync-protocol.md).
+ * `token`: the one the refused call was sent with; an answer to a session that has ended since, or
+ * to a call sent with none (sent before the patient logged in again, answered after) says nothing of the session now in use,
+ * and is let go (otherwise a history check sent on the old token locks the app a second after the
+ * patient has logged in again).
  */
-function handleUnauthorized(): void {
+function handleUnauthorized(token?: string): void {
   if (session.state.status !== 'logged-in') return;
+  // A call sent on another token, or on none (sent while the app was locked, answered after the
+  // patient logged in again), says nothing of the session in use.
+  if (token !== session.state.session.token) {
+    log.warn('A 401 for an earlier session was let go', { why: token === undefined ? 'the call was sent with no session' : 'the patient has logged in again since' });
+    return;
+  }
   log.warn('Session ended', { why: 'a call was answered 401' });
   setEnded(true);
   inBackground(
@@ -326,7 +339,27 @@ async function startSync(owner: StoredSession): Promise<void> {
   // step, so a patient who opens the app briefly every day is not locked out after 7 days.
   if (navigator.onLine) inBackground(session.validate(), 'Session check failed');
   inBackground(syncNow({ announce: false, refresh: false }), 'sync failed');
+  inBackground(followLiveChanges(owner), 'the live changes could not be followed');
   inBackground(startReminders(db, owner), 'reminders could not be started');
+}
+
+/**
+ * While the app is shown, the server says when this patient's records take a new version (a
+ * prescription or a meal time staff changed, a reading from the patient's other device), and the
+ * app pulls then (issue 46; sync/live-pull.ts). The stream's code loads after login.
+ */
+let stopLiveChanges: (() => void) | undefined;
+async function followLiveChanges(owner: StoredSession): Promise<void> {
+  const [{ followChanges }, { followOwnChanges }] = await Promise.all([import('../../sync/change-stream.ts'), import('../../sync/live-pull.ts')]);
+  const current = () => session.state.status === 'logged-in' && session.state.session.token === owner.token;
+  // Logged out, or in again, while the modules loaded; or already following.
+  if (!current() || stopLiveChanges) return;
+  stopLiveChanges = followOwnChanges({
+    follow: (onChange) => followChanges({ baseUrl: '', getToken: () => (current() ? owner.token : undefined), onChange }),
+    pull: () => {
+      if (current() && navigator.onLine) inBackground(syncNow({ announce: false }), 'sync failed');
+    },
+  });
 }
 
 /** Reminder pushes: the inbox the worker fills, its messages, then the subscription (docs/requirements.md §4). */
@@ -345,6 +378,8 @@ async function startReminders(db: EddyDatabase, owner: StoredSession): Promise<v
 
 function stopSync(): void {
   session.stopValidation();
+  stopLiveChanges?.();
+  stopLiveChanges = undefined;
   stopPushMessages?.();
   stopPushMessages = undefined;
   inBackground(controller?.then((c) => c.stop()), 'Stopping sync failed');
@@ -368,7 +403,7 @@ if (typeof window !== 'undefined') {
 
 let restoring: Promise<unknown> | undefined;
 // Whether this page's session came from the stored one (auto-login) rather than a login form: the
-// dashboard then greets with 'Welcome back, {name}!' once.
+// dashboard then greets with 'Welcome back, {name}!' once, when the patient was away a while.
 let restoredFromStorage = false;
 let welcomed = false;
 /** Auto-login from the stored session; the first caller starts it, everyone else waits for it. */
@@ -397,11 +432,15 @@ export const runtime = {
   notifySaved: (online: UiText) => toast(savedNotice(online, savesOffline())),
   /** Reminders on this device: the dashboard's prompt and the profile's section. */
   reminders,
-  /** True once per page load after an auto-login; later calls (and fresh logins) get false. */
+  /**
+   * True once per page load after an auto-login when the app was last opened on this device long
+   * enough ago (welcome-back.ts); later calls, fresh logins and quick returns get false.
+   */
   takeWelcomeBack(): boolean {
-    if (!restoredFromStorage || welcomed) return false;
+    if (welcomed) return false;
     welcomed = true;
-    return true;
+    const away = openedAfterAWhile(typeof localStorage === 'undefined' ? undefined : localStorage, Date.now());
+    return restoredFromStorage && away;
   },
   /** The session ended by a 401 (the screens lock at once): a store for useSyncExternalStore. */
   sessionEnded: {

@@ -4,14 +4,15 @@
 // area's own namespace of the secure store, so it leaves with the staff session.
 import { ApiError } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
-import { createPushSubscriptions, type PushTokenRecord } from '../../sync/push-subscription.ts';
+import { createPushSubscriptions, PushServiceUnreachableError, type PushTokenRecord } from '../../sync/push-subscription.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { setStaffAlertsOn, staffAlertsOn } from '../../sync/staff-alerts-flag.ts';
 import { i18n } from './i18n.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
 export type AlertsState = 'on' | 'off' | 'blocked' | 'unsupported';
-export type TurnOnResult = 'on' | 'blocked' | 'unsupported' | 'offline' | 'failed';
+/** `no-push-service`: the browser's push service did not answer (a network without internet). */
+export type TurnOnResult = 'on' | 'blocked' | 'unsupported' | 'offline' | 'no-push-service' | 'failed';
 
 const subscriptions = createPushSubscriptions({
   api: staffRuntime.api,
@@ -44,6 +45,10 @@ export async function turnAlertsOn(): Promise<TurnOnResult> {
     await subscriptions.subscribe();
   } catch (err) {
     if (err instanceof ApiError && err.status === 0) return 'offline';
+    if (err instanceof PushServiceUnreachableError) {
+      log.warn('staff alerts: the browser cannot reach its push service from this network', err);
+      return 'no-push-service';
+    }
     log.warn('staff alerts could not be turned on', err);
     return 'failed';
   }

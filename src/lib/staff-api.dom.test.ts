@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { staffReads } from './staff-api.ts';
+import { patientWrites, staffReads } from './staff-api.ts';
 
 describe('staffReads', () => {
   it('writes each query in the order the server documents, leaving out what is undefined but keeping an empty search', () => {
@@ -14,5 +14,26 @@ describe('staffReads', () => {
   it('puts a hospital number into a path as one segment', () => {
     expect(staffReads.patient('H/1 2').path).toBe('/admin/patients/H%2F1%202');
     expect(staffReads.prescriptions('100001').path).toBe('/admin/patients/100001/prescriptions');
+  });
+});
+
+describe('patientWrites', () => {
+  it("counts a patient's writes while they are on their way, and says when each is answered or fails", async () => {
+    const answered: string[] = [];
+    const stop = patientWrites.subscribe((hospNo) => answered.push(hospNo));
+    let ok: (v: string) => void = () => undefined;
+    let fail: (e: Error) => void = () => undefined;
+    const first = patientWrites.track('100001', new Promise<string>((resolve) => (ok = resolve)));
+    const second = patientWrites.track('100001', new Promise<string>((_, reject) => (fail = reject)));
+    expect(patientWrites.onTheirWay('100001')).toBe(true);
+    expect(patientWrites.onTheirWay('100002')).toBe(false);
+    ok('added');
+    expect(await first).toBe('added');
+    expect(patientWrites.onTheirWay('100001')).toBe(true);
+    fail(new Error('refused'));
+    await expect(second).rejects.toThrow('refused');
+    expect(patientWrites.onTheirWay('100001')).toBe(false);
+    expect(answered).toEqual(['100001', '100001']);
+    stop();
   });
 });

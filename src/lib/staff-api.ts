@@ -3,7 +3,7 @@
 // from the schema the server validates with (schemas/admin.ts, schemas/medicine.ts). A screen never
 // spells a URL or states the type it hopes to get back; a changed answer on the server is a type
 // error here. Reads are descriptions (`StaffRead`) that lib/use-staff-query.ts fetches (the review
-// bundle fetches its own at once); writes are sent at once.
+// fetches its own, features/staff-review/fetch-bundle.ts); writes are sent at once.
 import type { AuditQuery, DoctorTokenInput, HospitalInput, PatientCreate, PatientPatch, UsersQuery, WorklistQuery } from '../../schemas/admin.ts';
 import type * as Answers from '../../schemas/api.ts';
 import type { Answer } from '../../schemas/api.ts';
@@ -44,34 +44,54 @@ export const staffReads = {
   worklist: (q: Params<WorklistQuery>) => read<typeof Answers.worklistPage>(`/admin/worklist${query({ hospitalId: q.hospitalId, days: q.days, page: q.page, limit: q.limit })}`),
   patient: (hospNo: string) => read<typeof Answers.patientRead>(patientPath(hospNo)),
   prescriptions: (hospNo: string) => read<typeof Answers.prescriptions>(`${patientPath(hospNo)}/prescriptions`),
+  /** One patient's review in one snapshot; with `since` (a version it answered) only what changed after it. */
+  review: (hospNo: string, since?: number) => read<typeof Answers.patientReview>(`${patientPath(hospNo)}/review${query({ since })}`),
   doctorTokens: () => read<typeof Answers.doctorTokens>('/admin/doctor-tokens'),
   hospitals: () => read<typeof Answers.hospitals>('/admin/hospitals'),
   audit: (q: Params<AuditQuery>) => read<typeof Answers.auditEntries>(`/admin/audit${query({ hospNo: q.hospNo, before: q.before, limit: q.limit })}`),
 };
 
 /**
- * The patient's own record lists, read by staff: the patient endpoints, for the patient the staff
- * API client names in X-Hosp-No (the chosen patient), read-only and audited by the server.
+ * A staff member's writes to one patient's record on their way (issue 46). The live signal of such
+ * a write can reach an open review before the write's own answer does; the review waits for the
+ * write (whose answer asks it to refresh) instead of reading the review a second time.
  */
-export const chosenPatientReads = {
-  profile: () => read<typeof Answers.profile>('/users/'),
-  glucose: () => read<typeof Answers.glucoseList>('/glucose'),
-  symptoms: () => read<typeof Answers.symptomList>('/symptoms'),
-  labTests: () => read<typeof Answers.labTestList>('/tests'),
-  appointments: () => read<typeof Answers.appointmentList>('/appointments'),
-  dosesTaken: () => read<typeof Answers.intakeList>('/user/medicines/taken'),
-};
+export const patientWrites = (() => {
+  const onTheirWay = new Map<string, number>();
+  const listeners = new Set<(hospNo: string) => void>();
+  const add = (hospNo: string, n: number) => {
+    const left = (onTheirWay.get(hospNo) ?? 0) + n;
+    if (left > 0) onTheirWay.set(hospNo, left);
+    else onTheirWay.delete(hospNo);
+  };
+  return {
+    /** `write` counted as on its way for `hospNo` until it is answered (or fails). */
+    track<T>(hospNo: string, write: Promise<T>): Promise<T> {
+      add(hospNo, 1);
+      return write.finally(() => {
+        add(hospNo, -1);
+        for (const l of listeners) l(hospNo);
+      });
+    },
+    onTheirWay: (hospNo: string): boolean => onTheirWay.has(hospNo),
+    /** Called as each write for a patient is answered. */
+    subscribe(listener: (hospNo: string) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+})();
 
 /** The staff API's writes (admins only: the server refuses a doctor). */
 export const staffWrites = {
   createPatient: (body: PatientCreate) => staffRuntime.api.post<Answer<typeof Answers.patientWritten>>('/admin/patients', body),
-  updatePatient: (hospNo: string, body: PatientPatch) => staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body),
+  updatePatient: (hospNo: string, body: PatientPatch) => patientWrites.track(hospNo, staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body)),
   issueAccessKey: (hospNo: string, expiresInDays: number) => staffRuntime.api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
   setTemporaryPassword: (hospNo: string) => staffRuntime.api.post<Answer<typeof Answers.temporaryPassword>>(`${patientPath(hospNo)}/temporary-password`),
-  addPrescription: (hospNo: string, body: PrescriptionInput) => staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body),
+  addPrescription: (hospNo: string, body: PrescriptionInput) => patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body)),
   /** Its last day is `endDate`. */
   endPrescription: (hospNo: string, id: string, endDate: string) =>
-    staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
+    patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate })),
   createDoctorToken: (body: DoctorTokenInput) => staffRuntime.api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
   /** Changes the fields sent; a null text setting goes back to none (or its default). */
   updateHospital: (id: string, body: Partial<HospitalInput>) => staffRuntime.api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),

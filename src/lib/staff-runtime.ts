@@ -4,7 +4,8 @@
 // the patient runtime: a patient token can never reach the staff area and the other way round.
 import { msg } from '@lingui/core/macro';
 import { createApiClient } from '../../sync/api-client.ts';
-import { inBackground, log } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
+import { log } from '../../sync/log.ts';
 import { secureStorage } from '../../sync/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
 import { loaderActivity } from './ui/loader-store.ts';

@@ -1,14 +1,14 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
-import { makeFmt } from '../../schemas/report/format.ts';
-import { CONSENSUS_EDGES, type Judgeable } from '../../schemas/report/judgement.ts';
-import { labDecimals, labValue } from '../../schemas/report/statistics.ts';
-import type { GlucoseUnit } from './units.ts';
+import { makeFmt } from '../../report/format.ts';
+import type { GlucoseUnit, Judgeable } from '../../schemas/glucose-units.ts';
+import { CONSENSUS_EDGES } from '../../schemas/judgement.ts';
+import { labDecimals, labValue } from '../../report/statistics.ts';
 import { reportTranslate } from './report-translate.ts';
 
 /**
  * Numbers, glucose values and dates of a report in the interface's language: the PDF's rules
- * (schemas/report/format.ts), so a mean, an SD, a CV, a share or a target reads the same on screen,
+ * (report/format.ts), so a mean, an SD, a CV, a share or a target reads the same on screen,
  * in the staff review and on paper.
  */
 export function useReportFormat(unit: GlucoseUnit, timeZone: string) {

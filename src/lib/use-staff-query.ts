@@ -21,14 +21,21 @@ const keyOf = (path: string, attempt: number) => `${attempt} ${path}`;
 const answerIn = <T>(settled: Settled<T> | undefined): T | undefined =>
   settled?.result.status === 'ready' ? settled.result.data : undefined;
 
+/** What a failed fetch was: `offline` when no answer came or the server failed (5xx). */
+export interface StaffQueryFailure {
+  offline: boolean;
+}
+
 /**
  * GETs `read` (lib/staff-api.ts; none while it is undefined) whenever its path or `attempt` changes;
  * a newer path wins over an answer still on its way. `onFailure` is called once per failed fetch,
  * except a 401, which has already ended the session and said so. "Loading" is not stored: it is
  * what a request without an answer yet looks like, so the effect only ever sets state from an answer.
+ * `quiet`: the screen shows its own progress (and its kept copy), so no full-screen loader covers it.
  */
-export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: () => void = () => undefined, attempt = 0): StaffQueryResult<T> {
+export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: (failure: StaffQueryFailure) => void = () => undefined, attempt = 0, opts: { quiet?: boolean } = {}): StaffQueryResult<T> {
   const path = read?.path;
+  const quiet = opts.quiet ?? false;
   const [settled, setSettled] = useState<Settled<T> | undefined>();
   const failure = useRef(onFailure);
   useEffect(() => {
@@ -38,21 +45,21 @@ export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: () =
     if (path === undefined) return undefined;
     const key = keyOf(path, attempt);
     let current = true;
-    staffRuntime.api.get<T>(path).then(
+    staffRuntime.api.get<T>(path, { quiet }).then(
       (data) => current && setSettled({ key, result: { status: 'ready', data } }),
       (err: unknown) => {
         if (!current) return;
         const expired = err instanceof ApiError && err.status === 401;
         const offline = err instanceof ApiError && (err.status === 0 || err.status >= 500);
         setSettled((before) => ({ key, result: { status: 'error', expired, offline, error: err, last: answerIn(before) } }));
-        if (!expired) failure.current();
+        if (!expired) failure.current({ offline });
       },
     );
     return () => {
       current = false;
     };
     // onFailure only raises a notice; the path alone decides when to fetch.
-  }, [path, attempt]);
+  }, [path, attempt, quiet]);
   const answered = path !== undefined && settled?.key === keyOf(path, attempt) ? settled.result : undefined;
   // One object per answer, not per render: useKeptAnswer saves each answer once.
   return useMemo(() => answered ?? { status: 'loading', last: answerIn(settled) }, [answered, settled]);
@@ -60,11 +67,14 @@ export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: () =
 
 /**
  * The answer to `path` kept in the staff member's encrypted offline copy (lib/db/staff-cache.ts):
- * each answer is saved under its path, and while the server cannot be reached the one saved last is
- * returned instead (undefined while looking or when there is none). The copy's code loads only here.
+ * each answer is saved under its path, and the one saved last is returned while no answer is in yet
+ * (local-first, issue 46: the screen shows it at once, as of when it was fetched) and while the
+ * server cannot be reached; undefined once the answer is in, while looking, or when there is none.
+ * The copy's code loads only here.
  */
 export function useKeptAnswer<T extends object>(path: string, result: StaffQueryResult<T>): T | undefined {
   const [kept, setKept] = useState<{ path: string; data: T } | undefined>();
+  const wanted = result.status === 'loading' || (result.status === 'error' && result.offline);
   useEffect(() => {
     if (result.status === 'ready') {
       void import('./db/staff-cache.ts')
@@ -72,7 +82,7 @@ export function useKeptAnswer<T extends object>(path: string, result: StaffQuery
         .catch((err: unknown) => log.error('Failed to keep a staff list for offline use', err));
       return undefined;
     }
-    if (result.status !== 'error' || !result.offline) return undefined;
+    if (!wanted) return undefined;
     let live = true;
     void import('./db/staff-cache.ts')
       .then((cache) => cache.loadList(path))
@@ -83,6 +93,6 @@ export function useKeptAnswer<T extends object>(path: string, result: StaffQuery
     return () => {
       live = false;
     };
-  }, [path, result]);
-  return result.status === 'error' && kept?.path === path ? kept.data : undefined;
+  }, [path, result, wanted]);
+  return wanted && kept?.path === path ? kept.data : undefined;
 }

@@ -10,7 +10,7 @@ import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { ProfileZoneProvider, useClock } from '../lib/clock.tsx';
 import { useDatabase } from '../lib/db/use-live.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
-import { inBackground } from '../../sync/log.ts';
+import { inBackground } from '../../sync/background.ts';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { APP_NAME } from '../lib/locales.ts';
 import { runtime } from '../lib/runtime.ts';
@@ -244,8 +244,8 @@ function PatientShell() {
         <RefusedNotice />
         <main id="main" tabIndex={-1}>
           <Outlet />
+          <InstallBanner />
         </main>
-        <InstallBanner />
       </div>
     </ProfileZoneProvider>
   );

@@ -454,14 +454,25 @@ export interface ShownRefusal {
   buttons: string[];
 }
 
-/** The refused entries the review dialog lists, or [] when the notice is not shown. */
-export async function openRefusals(page: Page): Promise<ShownRefusal[]> {
+/**
+ * The refused entries the review dialog lists, [] when the notice is not shown, or 'gone' when it
+ * went away while Review was being tapped (seed 1838412833 once: the click waited 30 s on a notice
+ * that was being taken down, and the run crashed before its checks).
+ */
+export async function openRefusals(page: Page): Promise<ShownRefusal[] | 'gone'> {
   const notice = page.getByTestId('refused-notice');
   if ((await notice.count()) === 0) return [];
   const review = notice.getByRole('button', { name: 'Review' });
   if ((await review.count()) === 0) return [];
   const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
-  if ((await dialog.count()) === 0) await review.click();
+  if ((await dialog.count()) === 0) {
+    try {
+      await review.click({ timeout: T });
+    } catch (err) {
+      if ((await notice.count()) === 0) return 'gone';
+      throw err;
+    }
+  }
   await dialog.getByTestId('refused-item').first().waitFor({ timeout: T });
   const items = dialog.getByTestId('refused-item');
   const out: ShownRefusal[] = [];

@@ -3,7 +3,7 @@
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
-import { apiLogin, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, coveredControls, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
 
 let server: EddyServer;
@@ -64,6 +64,33 @@ test.describe('dashboard', () => {
     await page.getByRole('button', { name: 'Save reading' }).click();
     await page.getByText('6.5 mg/dL is unusual. Did you mean 6.5 mmol/L?').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // Nothing covers what must be tapped while the question waits (issue 50).
+    expect(await coveredControls(page)).toEqual([]);
+    // Nor does a toast: with the question at the screen's foot, where toasts stand, one raised now
+    // stands at its head; with the question at the head, at the foot. And one toast at a time.
+    const question = page.locator('.unit-question');
+    const notice = (text: string) => page.evaluate((t) => window.dispatchEvent(new CustomEvent('eddy:toast', { detail: { type: 'info', text: t } })), text);
+    const toastOverQuestion = () =>
+      page.evaluate(() => {
+        const t = document.querySelector('.toast')?.getBoundingClientRect();
+        const q = document.querySelector('.unit-question')?.getBoundingClientRect();
+        return t && q ? { overlaps: t.top < q.bottom && q.top < t.bottom, toastTop: Math.round(t.top) } : undefined;
+      });
+    await question.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    await notice('A notice while a question is asked');
+    await page.locator('.toast').getByText('A notice while a question is asked').waitFor();
+    expect(await toastOverQuestion()).toMatchObject({ overlaps: false });
+    expect((await toastOverQuestion())?.toastTop).toBeLessThan(200);
+    await notice('A second notice');
+    await notice('A third notice');
+    expect(await page.locator('.toast').count()).toBe(1);
+    await question.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.locator('.toast').getByText('A second notice').waitFor({ timeout: 5_000 });
+    expect(await page.locator('.toast').count()).toBe(1);
+    await expect.poll(async () => (await toastOverQuestion())?.overlaps).toBe(false);
+    await page.locator('.toast').getByText('A third notice').waitFor({ timeout: 5_000 });
+    expect(await page.locator('.toast').count()).toBe(1);
+    await screenshot(page, 'dashboard-toast-clear-of-question-360');
     await page.getByRole('button', { name: 'Save as 6.5 mmol/L' }).click();
     await toast('Glucose reported successfully');
     // 6.5 mmol/L is stored as 117.1 mg/dL and shown in the Fasting list as 117.

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { formatter } from '@lingui/format-po';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { launchChromium, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, overflowingContent, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
 
 /**
  * The words pdftotext reads from a PDF, each as its sorted letters: Devanagari comes back in the
@@ -171,9 +171,17 @@ test.describe('five languages', () => {
         await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
         await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
         await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+        if (locale === 'hi') {
+          // The chart's canvas draws its Hindi month names with the app's Devanagari font, loaded
+          // before it draws (issue 50: boxes on a device without a Devanagari font of its own).
+          expect(await page.locator('.trend-canvas').first().getAttribute('data-axis-font')).toMatch(/^12px "Noto Sans Devanagari", /);
+          expect(await page.evaluate(() => document.fonts.check('12px "Noto Sans Devanagari"', 'नवंबर'))).toBe(true);
+          await page.locator('.trend-canvas').first().screenshot({ path: path.join(SCREENSHOT_DIR, 'i18n-trend-hi-360.png') });
+        }
         // The nav's links keep the prefix.
         expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
         expect(await untranslated(page, locale)).toEqual([]);
+        expect(await overflowingContent(page)).toEqual([]);
         await screenshot(page, `i18n-dashboard-${locale}-360`);
         if (locale === 'ar') {
           // Mirrored: the nav's first item (Dashboard) is at the right, the brand at the right of the header.
@@ -195,6 +203,9 @@ test.describe('five languages', () => {
         await page.getByTestId('report-period').waitFor({ timeout: 30_000 });
         await page.locator('.report-svg').first().waitFor({ timeout: 30_000 });
         expect(await untranslated(page, locale)).toEqual([]);
+        // Nothing sticks out of the 360 px page, every table open (issue 50: the Arabic report's "Every low" table did).
+        await page.evaluate(() => document.querySelectorAll('main details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
+        expect(await overflowingContent(page)).toEqual([]);
         if (locale === 'ar' || locale === 'hi') {
           await screenshot(page, `i18n-reports-${locale}-360`);
           // The PDF made on the device, in the language: its script's font embedded, its title translated.

@@ -109,7 +109,10 @@ test.describe('patient login page', () => {
     await notice(page, 'You have successfully logged in.');
     await page.waitForURL(/\/app$/);
 
-    // A logged-in patient who opens / goes to the app (docs/requirements.md §2).
+    // A logged-in patient who opens / goes to the app (docs/requirements.md §2), after a night away:
+    // "Welcome back" (not at every opening: issue 50).
+    await page.getByRole('heading', { name: /Maria/ }).waitFor();
+    await page.evaluate(() => localStorage.setItem('eddy_last_opened_at', String(Date.now() - 9 * 3600_000)));
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/app$/);
 
@@ -123,6 +126,12 @@ test.describe('patient login page', () => {
     const shown = await toast.boundingBox();
     expect(header && shown && shown.y >= header.y + header.height).toBe(true);
     expect(tabs && shown && shown.y + shown.height <= tabs.y).toBe(true);
+    expect(await toast.innerText()).toContain('Welcome back, Maria Lopez!');
+    // Opened again minutes later: no welcome back over the screen.
+    await page.reload();
+    await page.getByRole('heading', { name: /Maria/ }).waitFor();
+    await page.waitForTimeout(1500);
+    expect(await page.getByText('Welcome back, Maria Lopez!').count()).toBe(0);
     await page.getByRole('button', { name: 'Log out' }).click();
     await notice(page, 'You have successfully logged out.');
     await page.waitForURL(`${server.url}/`);

@@ -3,7 +3,7 @@
 // changed offline), the unit and language of the device, and the install banner.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, coveredControls, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
 
 let server: EddyServer;
@@ -252,6 +252,8 @@ test.describe('profile in Chromium', () => {
     // The profile offers the same installation.
     await page.getByRole('button', { name: 'Install app' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // In the flow after the content, it covers no control of the page (issue 50).
+    expect(await coveredControls(page)).toEqual([]);
     await screenshot(page, 'install-banner-360');
     await page.setViewportSize({ width: 1280, height: 900 });
     await screenshot(page, 'install-banner-1280');

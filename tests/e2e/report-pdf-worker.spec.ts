@@ -1,5 +1,5 @@
 // The report PDF made in a real browser's module Web Worker: Vite bundles tests/support/report-worker
-// (which imports schemas/report as the app's worker does; pdfmake resolves to its browser build,
+// (which imports report/ as the app's worker does; pdfmake resolves to its browser build,
 // the fonts to its vfs), Chromium runs it, and pdftotext reads what came back.
 import { expect, test } from '../fixtures/index.ts';
 import { execFileSync } from 'node:child_process';
@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { build } from 'vite';
 import { pdfmakeBidi } from '../../scripts/pdfmake-bidi-plugin.ts';
-import { pdfText, writeTemp } from '../../schemas/report/testing/pdf-tools.ts';
+import { pdfText, writeTemp } from '../../report/testing/pdf-tools.ts';
 import { launchChromium } from '../fixtures/index.ts';
 
 const root = path.resolve(import.meta.dirname, 'report-worker');

@@ -9,10 +9,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Download, Page } from '@playwright/test';
-import { buildReport } from '../../schemas/report/build-report.ts';
-import type { ReportModel } from '../../schemas/report/types.ts';
-import { makeFmt } from '../../schemas/report/format.ts';
-import { formatGlucose } from '../../schemas/report/units.ts';
+import { buildReport } from '../../report/build-report.ts';
+import { formatGlucose } from '../../schemas/glucose-units.ts';
+import type { ReportModel } from '../../report/types.ts';
+import { makeFmt } from '../../report/format.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
 import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, waitForLaterFiles, type EddyServer } from '../fixtures/index.ts';
 
@@ -119,7 +119,7 @@ test.describe('reports', () => {
     expected = await reportOfLast30Days();
     expect(expected.overall.count).toBeGreaterThan(30);
     const mean = formatGlucose(expected.overall.mean ?? 0, 'mg/dL', 'en');
-    // Shares and the CV as every output prints them (schemas/report/format.ts).
+    // Shares and the CV as every output prints them (report/format.ts).
     const fmt = makeFmt('en', 'mg/dL', expected.input.patient.timeZone);
     await expect.poll(() => page.getByTestId('report-period').textContent()).toContain('(30 days)');
     await expect.poll(() => figure('report-mean')).toBe(mean);

@@ -7,11 +7,12 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startPushPeer, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
 import {
+  apiAddReading,
   apiLogin,
-  DEMO_ADMIN,
   DEMO_PATIENT,
   expect,
   launchChromium,
+  loginAdmin,
   SCREENSHOT_DIR,
   screenshot,
   seedCookieChoice,
@@ -49,21 +50,10 @@ test.afterAll(async () => {
 const alertsFor = (hospNo: string): PushRequest[] => peer.of('nurse-tablet').filter((r) => (r.json['data'] as { hospNo?: string } | undefined)?.hospNo === hospNo);
 
 async function recordReading(token: string, value: number): Promise<void> {
-  const res = await fetch(`${server.url}/api/glucose/add`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
-    body: JSON.stringify({ _id: crypto.randomUUID(), type: 'Random', value, recordedAt: new Date().toISOString() }),
-  });
-  expect(res.status).toBe(201);
+  expect(await apiAddReading(server.url, token, { type: 'Random', value })).toBe(201);
 }
 
-async function adminLogin(page: Page): Promise<void> {
-  await page.goto(`${server.url}/admin`);
-  await page.getByLabel('Email').fill(DEMO_ADMIN.email);
-  await page.getByLabel('Password').fill(DEMO_ADMIN.password);
-  await page.getByRole('button', { name: 'Log in', exact: true }).click();
-  await page.waitForURL(/\/admin\/hospital-select$/);
-}
+const adminLogin = (page: Page): Promise<void> => loginAdmin(page, server.url);
 
 /** What the service worker had to go on when an alert did not show: the alerts flag, its registration, what it shows. */
 async function workerState(page: Page): Promise<string> {

@@ -19,10 +19,12 @@ export interface Route {
   rateLimited: boolean;
   /** Whether it checks a token first (declares a preHandler: patientAccess, staffAccess, …). */
   guarded: boolean;
+  /** Left out of the API's document (schema.hide): a browser's navigation, not an API call. */
+  hidden: boolean;
 }
 
 interface RouteOptions {
-  schema?: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; response?: Record<string, unknown> };
+  schema?: { body?: JsonSchema; querystring?: JsonSchema; params?: JsonSchema; response?: Record<string, unknown>; hide?: boolean };
   config?: { rateLimit?: unknown };
   preHandler?: unknown;
 }
@@ -40,6 +42,7 @@ function recorder(prefix: string, out: Route[]): unknown {
       ...(s.response ? { response: s.response } : {}),
       rateLimited: opts.config?.rateLimit !== undefined,
       guarded: opts.preHandler !== undefined,
+      hidden: s.hide === true,
     });
   };
   const self: Record<string, unknown> = {

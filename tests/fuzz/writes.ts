@@ -39,10 +39,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { BatchPath } from '../../schemas/batch.ts';
 import { MAX_FUTURE_MS } from '../../schemas/common.ts';
 import { MEAL_SLOTS, mealSlotOf, type MealSlot } from '../../schemas/dose-slot.ts';
-import { GLUCOSE_TYPES, storedMgDl } from '../../schemas/glucose.ts';
+import { storedMgDl } from '../../schemas/glucose-units.ts';
+import { GLUCOSE_TYPES } from '../../schemas/glucose.ts';
 import { BASE_VERSION_UNKNOWN, SUPERSEDED } from '../../schemas/history.ts';
 import { LAB_TEST_UNITS } from '../../schemas/lab-units.ts';
-import { MAX_REPORT_DAYS } from '../../schemas/report/request.ts';
+import { MAX_REPORT_DAYS } from '../../schemas/report-request.ts';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;

@@ -6,6 +6,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import { isUniqueViolation } from '../../lib/db-errors.ts';
 import { isRealDate, localDate } from '../../lib/time.ts';
 import { medicineRepo } from '../../repositories/medicines.ts';
+import type { PatientRow } from '../../repositories/patients.ts';
 import { intakeRepo } from '../../repositories/records.ts';
 import { intakeDto, medicineDto } from '../dto.ts';
 import type { StaffPrincipal } from '../principal.ts';
@@ -19,12 +20,14 @@ function checkDates(startDate: string | null | undefined, endDate: string | null
 
 export async function listPrescriptions(ctx: AppContext, principal: StaffPrincipal, hospNo: string) {
   const p = await patientForStaff(ctx, principal, hospNo);
+  return { prescriptions: await prescriptionsOf(ctx, p), taken: (await intakeRepo.listChanges(ctx.db, p.id)).rows.map(intakeDto) };
+}
+
+/** A patient's prescriptions, each said active while its last day has not passed in the patient's time zone. */
+export async function prescriptionsOf(ctx: AppContext, p: Pick<PatientRow, 'id' | 'timeZone'>) {
   const today = localDate(new Date(), p.timeZone);
   const rows = await medicineRepo.all(ctx.db, p.id);
-  return {
-    prescriptions: rows.map((r) => ({ ...medicineDto(r), active: r.endDate === null || r.endDate >= today })),
-    taken: (await intakeRepo.listChanges(ctx.db, p.id)).rows.map(intakeDto),
-  };
+  return rows.map((r) => ({ ...medicineDto(r), active: r.endDate === null || r.endDate >= today }));
 }
 
 export async function addPrescription(ctx: AppContext, principal: Admin, hospNo: string, input: PrescriptionInput) {

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
 import type { Appointment } from '../../../schemas/appointment.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';

@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, WEAK_PASSWORD_CODE, type PasswordProblem } from '../../../schemas/auth.ts';
 import { ApiError } from '../../../sync/api-client.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import './auth.css';

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { Suspense, useId, useRef, useState, type FormEvent } from 'react';
 import { hospNo as hospNoSchema } from '../../../schemas/common.ts';
 import type { LoginInput, PasswordChangeRequired } from '../../../sync/session.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { preloadPatientCode } from '../../lib/preload.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';

@@ -1,6 +1,6 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type RefObject } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { patientAuthApi } from '../../../sync/auth-api.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { failureMessage } from './auth-errors.ts';
@@ -34,7 +34,7 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
     try {
       await patientAuthApi(runtime.api).sendOtp({ hospNo });
       markSent();
-      runtime.notify({ type: 'success', text: t`Please check admin's email for the OTP.` });
+      // Said beside the code field (its hint, a live region), never as a toast over what explains it (issue 50).
       codeRef.current?.focus();
     } catch (err) {
       onFailure(failureMessage(err, t`Something went wrong. Please try again.`));
@@ -68,17 +68,19 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
           onValueChange={onCodeChange}
           error={error}
           hint={
-            sent ? (
-              // The toast has announced it; this copy stays for whoever looks away and back. The
-              // spec's words speak of the admin's email: the sentence after it says what that means
-              // for a patient, who would otherwise search their own inbox.
-              <>
-                <span className="auth-notice">{t`Please check admin's email for the OTP.`}</span>{' '}
-                <Trans>The code went to your hospital's care team, not to your own phone or email: ask them for it (at the ward desk or by phone).</Trans>
-              </>
-            ) : (
-              <Trans>Tap “Send code”: the code goes to your hospital's care team, who give it to you.</Trans>
-            )
+            // One live region, always there, so the change to "sent" is announced. The spec's words
+            // speak of the admin's email: the sentence after them says what that means for a patient,
+            // who would otherwise search their own inbox.
+            <span role="status">
+              {sent ? (
+                <>
+                  <span className="auth-notice">{t`Please check admin's email for the OTP.`}</span>{' '}
+                  <Trans>The code went to your hospital's care team, not to your own phone or email: ask them for it (at the ward desk or by phone).</Trans>
+                </>
+              ) : (
+                <Trans>Tap “Send code”: the code goes to your hospital's care team, who give it to you.</Trans>
+              )}
+            </span>
           }
         />
       </div>

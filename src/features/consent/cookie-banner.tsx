@@ -3,7 +3,8 @@
 // browser that refuses to store anything leaves nothing half-saved: the banner stays and the error
 // is only logged (docs/requirements.md §4).
 import { useEffect, useRef, useState } from 'react';
-import { inBackground, log } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { log } from '../../../sync/log.ts';
 import { useConsentStore, type ConsentStoreApi, type SaveType } from './c15t.ts';
 import { PURPOSE_OF } from './consent-config.ts';
 import { removeConsentRecord, writeConsentRecord, type ConsentChoice } from './consent-record.ts';

@@ -3,7 +3,7 @@
 // so on a first visit it loads only once the person starts to answer (a touch, a key, focus inside
 // the sheet) and takes over at the press of a button, which then shows "Saving..." until c15t saved.
 import { useState } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import type { SaveType } from './c15t.ts';
 import type { ConsentChoice } from './consent-record.ts';
 import { CookieBannerView } from './cookie-banner-view.tsx';

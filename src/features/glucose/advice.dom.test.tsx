@@ -5,10 +5,10 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { storedMgDl, type EntryUnit } from '../../../schemas/report/judgement.ts';
+import { type GlucoseUnit, storedMgDl } from '../../../schemas/glucose-units.ts';
 import { adviceSettingsOf, type AdviceSettings } from '../../../schemas/user-profile.ts';
 import { toasts } from '../../lib/ui/toast-store.ts';
-import { setGlucoseUnit } from '../../lib/units.ts';
+import { setGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { adviceFor, GlucoseAdvice, type AdviceGrade, type GlucoseAdviceState } from './advice.tsx';
 
 beforeAll(() => {
@@ -26,9 +26,9 @@ afterEach(cleanup);
 
 const DEFAULTS = adviceSettingsOf(undefined);
 /** A reading as the dashboard saves it: typed in `unit`. */
-const typed = (value: number, unit: EntryUnit) => (unit === 'mg/dL' ? { value, unit, enteredValue: value } : { value: storedMgDl(value), unit, enteredValue: value });
+const typed = (value: number, unit: GlucoseUnit) => (unit === 'mg/dL' ? { value, unit, enteredValue: value } : { value: storedMgDl(value), unit, enteredValue: value });
 
-function show(value: number, unit: EntryUnit, settings: AdviceSettings = DEFAULTS, offline = false) {
+function show(value: number, unit: GlucoseUnit, settings: AdviceSettings = DEFAULTS, offline = false) {
   setGlucoseUnit(unit);
   const reading = typed(value, unit);
   const grade = adviceFor(reading, unit, settings);
@@ -43,7 +43,7 @@ function show(value: number, unit: EntryUnit, settings: AdviceSettings = DEFAULT
   return { grade, dialog, text: within(dialog).getByTestId('glucose-advice').textContent ?? '' };
 }
 
-const CASES: { value: number; unit: EntryUnit; grade: AdviceGrade; title: string; says: RegExp[] }[] = [
+const CASES: { value: number; unit: GlucoseUnit; grade: AdviceGrade; title: string; says: RegExp[] }[] = [
   {
     value: 45,
     unit: 'mg/dL',
@@ -151,16 +151,19 @@ describe('the dialog and the notices', () => {
     expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: 'I understand' }));
   });
 
-  it('dismisses a success notice still shown, and shows none while it is open', () => {
+  it('dismisses a success notice still shown, drops new ones while it is open, and shows no toast over it', () => {
     toasts.toast({ type: 'success', text: 'Glucose reported successfully' });
     toasts.toast({ type: 'error', text: 'Could not send' });
     show(420, 'mg/dL');
-    expect(toasts.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    // The error waits for the dialog to close; the success notice is gone.
+    expect(toasts.getSnapshot()).toEqual([]);
+    expect(toasts.waiting()).toBe(1);
     toasts.toast({ type: 'success', text: 'Data synchronized successfully' });
-    expect(toasts.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    expect(toasts.waiting()).toBe(1);
     cleanup();
+    expect(toasts.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
     toasts.toast({ type: 'success', text: 'Data synchronized successfully' });
-    expect(toasts.getSnapshot().map((t) => t.text)).toEqual(['Could not send', 'Data synchronized successfully']);
+    expect(toasts.waiting()).toBe(1);
   });
 
   it('says offline that the reading is kept on the device and will be sent', () => {

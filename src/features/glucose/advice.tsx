@@ -1,4 +1,4 @@
-// Advice at once after a dangerous reading, graded by severity (schemas/report/judgement.ts,
+// Advice at once after a dangerous reading, graded by severity (schemas/judgement.ts,
 // adviceGrade; README "Clinical wording"): the reading is judged as shown, in the patient's unit,
 // with the urgent level of the patient's hospital. It is never answered with a green "reported
 // successfully": while the advice is open no success notice shows under it.
@@ -24,11 +24,12 @@ import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef } from 'react';
-import { adviceGrade, CONSENSUS, METER_TOP, type AdviceGrade, type Judgeable } from '../../../schemas/report/judgement.ts';
+import { formatGlucose, type GlucoseUnit, type Judgeable } from '../../../schemas/glucose-units.ts';
+import { adviceGrade, CONSENSUS, METER_TOP, type AdviceGrade } from '../../../schemas/judgement.ts';
 import type { AdviceSettings } from '../../../schemas/user-profile.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { toasts } from '../../lib/ui/toast-store.ts';
-import { formatGlucose, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 
 export type { AdviceGrade };
 

@@ -5,7 +5,7 @@ import { uuidv7 } from '../../../sync/ids.ts';
 import { adviceFor, GlucoseAdvice, type GlucoseAdviceState } from './advice.tsx';
 import { GlucoseForm } from './glucose-form.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
-import { useGlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { defaultGlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
 

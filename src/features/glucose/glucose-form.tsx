@@ -2,9 +2,9 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { deviceUtcOffset, toLocalInput } from '../../lib/dates.ts';
 import { isInTheFuture } from '../../../schemas/common.ts';
-import { mgDlOf } from '../../../schemas/glucose.ts';
-import { inBackground } from '../../../sync/log.ts';
-import { formatGlucose, plausibleRange, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
+import { formatGlucose, type GlucoseUnit, mgDlOf, plausibleRange } from '../../../schemas/glucose-units.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 

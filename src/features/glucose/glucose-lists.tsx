@@ -1,14 +1,15 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
+import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { useClock } from '../../lib/clock.tsx';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { GlucoseForm } from './glucose-form.tsx';
 import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';

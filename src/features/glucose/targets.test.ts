@@ -4,7 +4,7 @@ import { classifyGlucose } from './targets.ts';
 /** A reading typed in mg/dL, decimals and all. */
 const typed = (v: number) => ({ value: v, unit: 'mg/dL' as const, enteredValue: v });
 
-describe('glucose targets on the dashboard (judged as shown: schemas/report/judgement.ts)', () => {
+describe('glucose targets on the dashboard (judged as shown: schemas/judgement.ts)', () => {
   it('uses the consensus boundaries: < 54, < 70, > 180, > 250 mg/dL', () => {
     expect(classifyGlucose(typed(53.9), 'Random', 'mg/dL')).toBe('very-low');
     expect(classifyGlucose(54, 'Random', 'mg/dL')).toBe('low');

@@ -1,9 +1,9 @@
 // What the dashboard says of a reading, in words and colour: the judging module's word
-// (schemas/report/judgement.ts) for the reading as shown in the patient's unit, so the number on the
+// (schemas/judgement.ts) for the reading as shown in the patient's unit, so the number on the
 // screen and the word beside it always agree (docs/requirements.md §11).
+import type { GlucoseUnit, Judgeable } from '../../../schemas/glucose-units.ts';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import { readingWord, type Judgeable, type ReadingWord } from '../../../schemas/report/judgement.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
+import { readingWord, type ReadingWord } from '../../../schemas/judgement.ts';
 
 export type GlucoseBand = ReadingWord;
 

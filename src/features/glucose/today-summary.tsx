@@ -1,8 +1,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useClock } from '../../lib/clock.tsx';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';

@@ -1,11 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useMemo, useState } from 'react';
+import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { useClock } from '../../lib/clock.tsx';
 import { localDateKey } from '../../lib/dates.ts';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
-import { bandOf, CONSENSUS } from '../../../schemas/report/judgement.ts';
-import { shareText } from '../../../schemas/report/format.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
+import { bandOf, CONSENSUS } from '../../../schemas/judgement.ts';
+import { shareText } from '../../../report/format.ts';
 import { loadTrendCanvas, TrendCanvasLoader } from './trend-canvas-loader.tsx';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 import { useNow } from '../../lib/use-now.ts';

@@ -1,7 +1,7 @@
-import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
-import { plausibleRange, toMgDl, type GlucoseUnit } from '../../lib/units.ts';
+import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, type GlucoseUnit, mgDlOf, plausibleRange } from '../../../schemas/glucose-units.ts';
+import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
 
-export { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, GLUCOSE_TYPES, type GlucoseType };
+export { GLUCOSE_TYPES, type GlucoseType };
 
 
 /**
@@ -39,9 +39,9 @@ export function checkGlucose(text: string, unit: GlucoseUnit): GlucoseCheck {
   if (trimmed === '') return { kind: 'error', error: 'empty' };
   if (!/^\d+(\.\d+)?$/.test(trimmed)) return { kind: 'error', error: 'not-a-number' };
   const value = Number(trimmed);
-  const mgdl = toMgDl(value, unit);
+  const mgdl = mgDlOf(value, unit);
   const other = otherUnit(unit);
-  const asOther = toMgDl(value, other);
+  const asOther = mgDlOf(value, other);
   const otherRange = plausibleRange(other);
   const fitsOther = value >= otherRange.min && value <= otherRange.max && inRange(asOther);
   if (unit === 'mg/dL' && fitsOther && (mgdl < 40 || !Number.isInteger(value))) {

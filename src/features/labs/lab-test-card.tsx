@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { shownLabUnit, withLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { labSeriesDecimals, labValue } from '../../../schemas/report/statistics.ts';
+import { labSeriesDecimals, labValue } from '../../../report/statistics.ts';
 import { Icon } from '../../components/icon.tsx';
 import { trendSpan, type TestGroup } from './lab-rules.ts';
 import { LabSparkline } from './lab-sparkline.tsx';

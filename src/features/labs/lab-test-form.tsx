@@ -6,7 +6,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { acceptedLabUnit, checkLabResult, labUnitRule } from '../../../schemas/lab-units.ts';
 import { shownLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { fromDateInput, LAB_NAME_MAX_LENGTH, LAB_UNIT_MAX_LENGTH, parseLabValue, recordedAtFor, testKey, toDateInput } from './lab-rules.ts';
 import './labs.css';
 import { plainText } from '../../../schemas/common.ts';

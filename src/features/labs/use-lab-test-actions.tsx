@@ -6,7 +6,7 @@ import type { RxCollection } from 'rxdb';
 import type { LabTest } from '../../../schemas/lab-test.ts';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';

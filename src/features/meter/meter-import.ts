@@ -4,7 +4,8 @@
 // measured and meal tag, or a record skipped with the reason shown to the patient.
 import { isInTheFuture } from '../../../schemas/common.ts';
 import { deviceUtcOffset } from '../../lib/dates.ts';
-import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, mgDlOf, type EntryUnit, type GlucoseType } from '../../../schemas/glucose.ts';
+import { GLUCOSE_MAX_MG_DL, GLUCOSE_MIN_MG_DL, type GlucoseUnit, mgDlOf } from '../../../schemas/glucose-units.ts';
+import type { GlucoseType } from '../../../schemas/glucose.ts';
 import {
   CONTROL_SOLUTION_LOCATION,
   CONTROL_SOLUTION_TYPE,
@@ -134,7 +135,7 @@ export type SkipReason =
   | { kind: 'hi' }
   | { kind: 'lo' }
   | { kind: 'no-value' }
-  | { kind: 'out-of-range'; value: number; unit: EntryUnit }
+  | { kind: 'out-of-range'; value: number; unit: GlucoseUnit }
   | { kind: 'time-unknown' }
   | { kind: 'future'; at: Date }
   | { kind: 'already-imported' };
@@ -144,7 +145,7 @@ export interface PlannedReading {
   type: GlucoseType;
   /** mg/dL as stored, and the value and unit as the meter measured them. */
   value: number;
-  unit: EntryUnit;
+  unit: GlucoseUnit;
   enteredValue: number;
   recordedAt: Date;
   /**
@@ -196,7 +197,7 @@ function typeOf(context: GlucoseContext | undefined, preprandialIsFasting: boole
 }
 
 /** mmol/L to one decimal and whole mg/dL, as meters show them and the app stores them. */
-function asMeasured(c: { value: number; unit: EntryUnit }): { value: number; unit: EntryUnit; enteredValue: number } {
+function asMeasured(c: { value: number; unit: GlucoseUnit }): { value: number; unit: GlucoseUnit; enteredValue: number } {
   const enteredValue = c.unit === 'mmol/L' ? Math.round(c.value * 10) / 10 : Math.round(c.value);
   return { value: mgDlOf(enteredValue, c.unit), unit: c.unit, enteredValue };
 }

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { WEEKDAYS } from '../../../schemas/user-profile.ts';
-import { inBackground, log } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { log } from '../../../sync/log.ts';
 import { addGlucometerDay } from './glucometer-day-edits.ts';
 import { checkNewDay, localIsoDate, weekdayName, type NewDayProblem } from './glucometer-days.ts';
 import { useDayLabel } from './use-day-label.ts';

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useState } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { isRunningInstalled, useInstallState } from '../../components/install-banner.tsx';
 import { promptInstall } from '../../lib/pwa.ts';
 

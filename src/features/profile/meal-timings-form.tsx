@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
-import { inBackground, log } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { log } from '../../../sync/log.ts';
 import { useClock } from '../../lib/clock.tsx';
 import { checkMealTimings, MEALS, type Meal, type MealTimeProblem, type MealTimings } from './meal-timings.ts';
 import type { ProfileDocument } from './use-profile.ts';

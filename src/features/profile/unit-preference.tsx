@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { useRuntime } from '../../lib/runtime-context.tsx';
-import { GLUCOSE_UNITS, setGlucoseUnit, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
+import { GLUCOSE_UNITS, type GlucoseUnit } from '../../../schemas/glucose-units.ts';
+import { setGlucoseUnit, useGlucoseUnit } from '../../lib/glucose-unit.ts';
 
 /** mg/dL or mmol/L for this device; every screen reading useGlucoseUnit follows at once. */
 export function UnitPreference() {

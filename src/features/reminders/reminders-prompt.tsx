@@ -3,7 +3,7 @@
 // "Not now" on this device; the browser's own question comes only from the tap on the button.
 import { Trans } from '@lingui/react/macro';
 import { useId } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useReminders } from './use-reminders.ts';

@@ -1,7 +1,7 @@
 // The profile's Reminders section: whether this device gets reminders, and the one thing the patient
 // can do about it (turn them on or off; when the browser blocks them, how to allow them there).
 import { Trans } from '@lingui/react/macro';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { Icon } from '../../components/icon.tsx';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useReminders } from './use-reminders.ts';

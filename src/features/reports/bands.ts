@@ -2,9 +2,9 @@
 // written out per unit rather than converted: 181 mg/dL is 10.05 mmol/L, which rounds to 10.0 and
 // would print "10.0–13.9" next to "3.9–10.0"; the consensus itself publishes these mmol/L edges, and
 // the statistics module judges each reading by them (bandEdgesIn).
-import { bandEdgesIn, ENTRY_DECIMALS } from '../../../schemas/report/judgement.ts';
-import type { GlucoseSummary } from '../../../schemas/report/types.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
+import { ENTRY_DECIMALS, type GlucoseUnit } from '../../../schemas/glucose-units.ts';
+import { bandEdgesIn } from '../../../schemas/judgement.ts';
+import type { GlucoseSummary } from '../../../report/types.ts';
 
 export type BandKey = keyof GlucoseSummary['bands'];
 

@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
+import type { GlucoseValue } from '../../../schemas/glucose-units.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
-import type { GlucoseValue } from '../../../schemas/report/judgement.ts';
-import type { GlucoseSummary, ReportModel } from '../../../schemas/report/types.ts';
+import type { GlucoseSummary, ReportModel } from '../../../report/types.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /** Every statistic per meal tag and overall; '–' where there is nothing to compute from. */

@@ -1,8 +1,8 @@
 import { Plural, Trans } from '@lingui/react/macro';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { labSeriesDecimals } from '../../../schemas/report/statistics.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import { labSeriesDecimals } from '../../../report/statistics.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { DoseText } from '../../components/dose-text.tsx';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
@@ -20,39 +20,41 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
         </EmptyState>
       ) : (
         <>
-          <table className="report-table" data-testid="report-adherence">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>Medicine</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Taken / expected</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Adherence</Trans>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {model.adherence.map((a) => (
-                <tr key={a.prescrNo}>
-                  <th scope="row">
-                    {a.name} <span className="muted"><DoseText dose={a.dose} /></span>
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-adherence-title">
+            <table className="report-table" data-testid="report-adherence">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>Medicine</Trans>
                   </th>
-                  <td>
-                    {f.whole(a.taken)} / {f.whole(a.expected)}
-                  </td>
-                  <td>
-                    <span className="report-bar" aria-hidden>
-                      <span style={{ inlineSize: `${Math.min(100, a.percent ?? 0)}%` }} />
-                    </span>
-                    {f.share(a.percent)}
-                  </td>
+                  <th scope="col">
+                    <Trans>Taken / expected</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Adherence</Trans>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {model.adherence.map((a) => (
+                  <tr key={a.prescrNo}>
+                    <th scope="row">
+                      {a.name} <span className="muted"><DoseText dose={a.dose} /></span>
+                    </th>
+                    <td>
+                      {f.whole(a.taken)} / {f.whole(a.expected)}
+                    </td>
+                    <td>
+                      <span className="report-bar" aria-hidden>
+                        <span style={{ inlineSize: `${Math.min(100, a.percent ?? 0)}%` }} />
+                      </span>
+                      {f.share(a.percent)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           <p className="field-hint">
             <Trans>Expected doses follow the dose pattern (for example 1-0-1 is two a day) on the days the medicine was active, up to today.</Trans>
           </p>
@@ -77,34 +79,36 @@ export function LowsSection({ model, f, labels }: { model: ReportModel; f: Repor
           <Trans>No low readings in this period.</Trans>
         </EmptyState>
       ) : (
-        <table className="report-table" data-testid="report-lows-list">
-          <thead>
-            <tr>
-              <th scope="col">
-                <Trans>When</Trans>
-              </th>
-              <th scope="col">
-                <Trans>Tag</Trans>
-              </th>
-              <th scope="col">{f.unit}</th>
-              <th scope="col">
-                <Trans>Symptoms that day</Trans>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {model.lows.map((l) => (
-              <tr key={l.id} data-band={l.band}>
-                <th scope="row">{f.dateTime(l.recordedAt)}</th>
-                <td>{labels[l.type]}</td>
-                <td>
-                  <strong className={l.band === 'veryLow' ? 'report-low report-low--very' : 'report-low'}>{f.glucose(l)}</strong>
-                </td>
-                <td>{l.symptoms.length ? l.symptoms.join(', ') : '–'}</td>
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-lows-title">
+          <table className="report-table" data-testid="report-lows-list">
+            <thead>
+              <tr>
+                <th scope="col">
+                  <Trans>When</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Tag</Trans>
+                </th>
+                <th scope="col">{f.unit}</th>
+                <th scope="col">
+                  <Trans>Symptoms that day</Trans>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {model.lows.map((l) => (
+                <tr key={l.id} data-band={l.band}>
+                  <th scope="row">{f.dateTime(l.recordedAt)}</th>
+                  <td>{labels[l.type]}</td>
+                  <td>
+                    <strong className={l.band === 'veryLow' ? 'report-low report-low--very' : 'report-low'}>{f.glucose(l)}</strong>
+                  </td>
+                  <td>{l.symptoms.length ? l.symptoms.join(', ') : '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

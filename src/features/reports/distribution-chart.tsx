@@ -1,5 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { GlucoseSummary } from '../../../schemas/report/types.ts';
+import type { GlucoseSummary } from '../../../report/types.ts';
 import { BAND_COLOURS, BAND_ORDER, bandEdges, type BandKey } from './bands.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
@@ -39,47 +39,49 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
               return share > 0 ? <span key={band} style={{ flexGrow: share, background: BAND_COLOURS[band] }} /> : null;
             })}
           </div>
-          <table className="report-table report-bands">
-            <caption className="visually-hidden">
-              <Trans>Readings in each glucose range ({{ unit: f.unit }})</Trans>
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <Trans>Range</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Share</Trans>
-                </th>
-                <th scope="col">
-                  <Trans>Readings</Trans>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {top.map((band) => {
-                const { count, percent } = summary.bands[band];
-                return (
-                  <tr key={band} data-band={band}>
-                    <th scope="row">
-                      <span className="report-swatch" style={{ background: BAND_COLOURS[band] }} aria-hidden /> {names[band]}
-                      <span className="report-when">
-                        {/* A comparison like "< 54" reads left to right in every language. */}
-                        <span dir="ltr">{bandEdges(band, f.unit, f.locale)}</span> {f.unit}
-                      </span>
-                    </th>
-                    <td>
-                      <span className="report-bar" aria-hidden>
-                        <span style={{ inlineSize: `${percent ?? 0}%`, background: BAND_COLOURS[band] }} />
-                      </span>
-                      {f.share(percent)}
-                    </td>
-                    <td>{f.whole(count)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="report-distribution-title">
+            <table className="report-table report-bands">
+              <caption className="visually-hidden">
+                <Trans>Readings in each glucose range ({{ unit: f.unit }})</Trans>
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <Trans>Range</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Share</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Readings</Trans>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {top.map((band) => {
+                  const { count, percent } = summary.bands[band];
+                  return (
+                    <tr key={band} data-band={band}>
+                      <th scope="row">
+                        <span className="report-swatch" style={{ background: BAND_COLOURS[band] }} aria-hidden /> {names[band]}
+                        <span className="report-when">
+                          {/* A comparison like "< 54" reads left to right in every language. */}
+                          <span dir="ltr">{bandEdges(band, f.unit, f.locale)}</span> {f.unit}
+                        </span>
+                      </th>
+                      <td>
+                        <span className="report-bar" aria-hidden>
+                          <span style={{ inlineSize: `${percent ?? 0}%`, background: BAND_COLOURS[band] }} />
+                        </span>
+                        {f.share(percent)}
+                      </td>
+                      <td>{f.whole(count)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
           <p className="field-hint">
             <Trans>
               Consensus goals: more than 70% in range; less than 4% below {{ low: f.edge(f.edges.low) }} and less than 1% below {{ veryLow: f.edge(f.edges.veryLow) }}; less than 25%

@@ -1,6 +1,6 @@
 // Saving a report made on the device: a Blob URL on a temporary link, so it works offline and the
 // data never leaves the device on the way to the file. File names come from the core
-// (schemas/report/csv.ts reportFileName), the same as the server's.
+// (report/csv.ts reportFileName), the same as the server's.
 export function downloadFile(data: BlobPart, type: string, fileName: string): void {
   const url = URL.createObjectURL(new Blob([data], { type }));
   const link = document.createElement('a');

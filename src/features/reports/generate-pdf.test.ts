@@ -3,8 +3,8 @@
 // The Worker itself is replaced by a peer that speaks the same messages (Node has no Web Workers;
 // the real one runs in tests/reports.e2e.test.ts).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import { fixtureInput } from '../../../report/testing/fixture.ts';
 import { generatePdf, PDF_PROGRESS, PdfCancelled, PdfNotOnDevice, writingProgress } from './generate-pdf.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 

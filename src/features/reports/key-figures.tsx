@@ -1,10 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
-import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from '../../../schemas/report/a1c.ts';
-import { MIN_READINGS_FOR_VARIABILITY } from '../../../schemas/report/statistics.ts';
-import { PDF_LABELS } from '../../../schemas/report/labels.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
-import { toUnit as toShown } from '../../../schemas/report/units.ts';
+import { MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from '../../../schemas/a1c.ts';
+import { MIN_READINGS_FOR_VARIABILITY } from '../../../report/statistics.ts';
+import { PDF_LABELS } from '../../../report/labels.ts';
+import { toUnit as toShown } from '../../../schemas/glucose-units.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 function Figure({ label, value, testId, children }: { label: ReactNode; value: ReactNode; testId: string; children?: ReactNode }) {

@@ -7,16 +7,17 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { asTaken, type GlucoseUnit, shownGlucose, storedMgDl } from '../../../schemas/glucose-units.ts';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import { reportCsv } from '../../../schemas/report/csv.ts';
-import { fhirBundle } from '../../../schemas/report/fhir.ts';
-import { bandOf, interpretation, asTaken, shownGlucose, storedMgDl, targetStatus, type EntryUnit } from '../../../schemas/report/judgement.ts';
-import { BAND_LABELS, TARGET_LABELS } from '../../../schemas/report/labels.ts';
-import { renderReportPdf } from '../../../schemas/report/pdf.ts';
-import { kolkata, fixtureInput } from '../../../schemas/report/testing/fixture.ts';
-import { pdfText, writeTemp } from '../../../schemas/report/testing/pdf-tools.ts';
-import type { ReportInput, ReportModel } from '../../../schemas/report/types.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import { reportCsv } from '../../../report/csv.ts';
+import { fhirBundle } from '../../../report/fhir.ts';
+import { bandOf, interpretation, targetStatus } from '../../../schemas/judgement.ts';
+import { BAND_LABELS, TARGET_LABELS } from '../../../report/labels.ts';
+import { renderReportPdf } from '../../../report/pdf.ts';
+import { kolkata, fixtureInput } from '../../../report/testing/fixture.ts';
+import { pdfText, writeTemp } from '../../../report/testing/pdf-tools.ts';
+import type { ReportInput, ReportModel } from '../../../report/types.ts';
 import { useReportFormat } from '../../lib/use-report-format.ts';
 import { GlucoseStatsCard } from '../staff-review/glucose-stats.tsx';
 import { ReportView } from './report-view.tsx';
@@ -31,7 +32,7 @@ function input(): ReportInput {
   const base = fixtureInput();
   const readings: ReportInput['readings'] = [];
   let n = 0;
-  const add = (type: GlucoseType, day: number, time: string, value: number, typedIn?: EntryUnit) => {
+  const add = (type: GlucoseType, day: number, time: string, value: number, typedIn?: GlucoseUnit) => {
     const date = `2026-03-${String(day).padStart(2, '0')}`;
     const mmol = typedIn === 'mmol/L';
     readings.push({

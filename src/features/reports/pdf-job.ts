@@ -2,7 +2,7 @@
 // structured-cloneable: the model is plain data, and the translations go over as the active
 // catalog's compiled messages, because a translate function cannot cross into a worker.
 import type { Messages } from '@lingui/core';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import type { ReportModel } from '../../../report/types.ts';
 
 export interface PdfRequest {
   model: ReportModel;

@@ -4,8 +4,8 @@
 // the server (POST /api/users/report), so both say the same. Translations arrive as the active
 // catalog's compiled messages and are looked up with a worker-local Lingui instance.
 import { setupI18n } from '@lingui/core';
-import { loadPdfMake } from '../../../schemas/report/pdf-engine.ts';
-import { renderReportPdf } from '../../../schemas/report/pdf.ts';
+import { loadPdfMake } from '../../../report/pdf-engine.ts';
+import { renderReportPdf } from '../../../report/pdf.ts';
 import { FontNotOnDevice, loadFontAsset } from './pdf-fonts.ts';
 import type { PdfReply, PdfRequest } from './pdf-job.ts';
 import { reportTranslate } from '../../lib/report-translate.ts';

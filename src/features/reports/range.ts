@@ -1,7 +1,7 @@
 // The report's period: inclusive calendar dates (YYYY-MM-DD) in the patient's time zone, as
 // ReportInput wants them. "Today" is the patient's today, not the device's (a ward PC abroad, a
 // patient travelling), and a report never covers days that have not happened yet.
-import { addDays, daysInclusive, isIsoDate } from '../../../schemas/report/dates.ts';
+import { addDays, daysInclusive, isIsoDate } from '../../../report/dates.ts';
 
 export { addDays, isIsoDate };
 

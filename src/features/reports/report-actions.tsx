@@ -1,11 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
-import { inBackground, log } from '../../../sync/log.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { log } from '../../../sync/log.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import { Icon } from '../../components/icon.tsx';
 import { loader } from '../../lib/ui/loader-store.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
-import { reportCsv, reportFileName } from '../../../schemas/report/csv.ts';
+import { reportCsv, reportFileName } from '../../../report/csv.ts';
 import { downloadFile } from './download.ts';
 import { generatePdf, PdfCancelled, PdfNotOnDevice, type PdfTask } from './generate-pdf.ts';
 import { reportTranslate } from '../../lib/report-translate.ts';
@@ -53,7 +54,7 @@ export function ReportActions({ model, downloads }: { model: ReportModel; downlo
   }
 
   async function fhir() {
-    const { fhirBundle } = await import('../../../schemas/report/fhir.ts');
+    const { fhirBundle } = await import('../../../report/fhir.ts');
     downloadFile(JSON.stringify(fhirBundle(model), null, 2), 'application/fhir+json', reportFileName(model, 'json'));
   }
 

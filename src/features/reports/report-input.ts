@@ -1,7 +1,7 @@
-// The patient's local RxDB documents → ReportInput (schemas/report/types.ts), the one shape the
+// The patient's local RxDB documents → ReportInput (report/types.ts), the one shape the
 // statistics, the PDF, the CSV and the FHIR export are made from. Only the fields the report uses
 // are copied: the input crosses into the PDF worker, and nothing else of the record should.
-import type { MealSlot, ReportInput } from '../../../schemas/report/types.ts';
+import type { MealSlot, ReportInput } from '../../../report/types.ts';
 import type { Appointment, GlucoseReading, LabTest, Medicine, MedicineIntake, ProfileDoc, Symptom } from '../../lib/db/collections.ts';
 import { addDays, daysInRange, type DateRange } from './range.ts';
 

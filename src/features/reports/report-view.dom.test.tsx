@@ -1,12 +1,12 @@
-// The report on screen against the core's hand-computed data set (schemas/report/testing/fixture.ts):
+// The report on screen against the core's hand-computed data set (report/testing/fixture.ts):
 // the numbers shown are buildReport's, in the chosen unit, and the range picker says what is wrong.
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState, type ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import { fixtureInput } from '../../../report/testing/fixture.ts';
 import type { DateRange } from './range.ts';
 import { RangePicker } from './range-picker.tsx';
 import { ReportView } from './report-view.tsx';

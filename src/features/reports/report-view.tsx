@@ -1,7 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo, type ReactNode } from 'react';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import { ByTypeTable } from './by-type-table.tsx';
 import { AdherenceSection, AppointmentsSection, ChecksSection, LabsSection, LowsSection, SymptomsSection } from './care-sections.tsx';
 import { DistributionChart } from './distribution-chart.tsx';

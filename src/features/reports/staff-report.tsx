@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import type { ReportInput, ReportModel } from '../../../schemas/report/types.ts';
-import { useGlucoseUnit } from '../../lib/units.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import type { ReportInput, ReportModel } from '../../../report/types.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { KeyFigures } from './key-figures.tsx';
 import { todayIn, type DateRange } from './range.ts';
 import { RangePicker } from './range-picker.tsx';

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { shownGlucose, toUnit } from '../../../schemas/glucose-units.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
-import { shownGlucose } from '../../../schemas/report/judgement.ts';
-import { toDisplay } from '../../lib/units.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import { TYPE_COLOURS } from './bands.ts';
-import { MIN_PROFILE_READINGS, PROFILE_BAND_HOURS, timeOfDayProfile } from '../../../schemas/report/statistics.ts';
+import { MIN_PROFILE_READINGS, PROFILE_BAND_HOURS, timeOfDayProfile } from '../../../report/statistics.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 const HEIGHT = 240;
@@ -39,7 +38,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
   const hourFmt = useMemo(() => new Intl.DateTimeFormat(f.locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }), [f.locale]);
   const clock = (hour: number) => hourFmt.format(Date.UTC(2000, 0, 1, hour));
 
-  const yMax = Math.max(toDisplay(300, f.unit), ...points.map((p) => shownGlucose(p, f.unit).value)) * 1.05;
+  const yMax = Math.max(toUnit(300, f.unit), ...points.map((p) => shownGlucose(p, f.unit).value)) * 1.05;
   const plotW = Math.max(0, width - PAD.left - PAD.right);
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const x = (hour: number) => PAD.left + (hour / 24) * plotW;
@@ -63,7 +62,7 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
           <div ref={ref} className="report-svg-host">
             {width > 0 && (
               <svg width={width} height={HEIGHT} role="img" aria-label={summary} className="report-svg">
-                <rect x={PAD.left} width={plotW} y={y(toDisplay(TARGET.high, f.unit))} height={y(toDisplay(TARGET.low, f.unit)) - y(toDisplay(TARGET.high, f.unit))} fill="rgba(0, 155, 126, 0.12)" />
+                <rect x={PAD.left} width={plotW} y={y(toUnit(TARGET.high, f.unit))} height={y(toUnit(TARGET.low, f.unit)) - y(toUnit(TARGET.high, f.unit))} fill="rgba(0, 155, 126, 0.12)" />
                 {yTicks.map((v) => (
                   <g key={v}>
                     <line x1={PAD.left} x2={PAD.left + plotW} y1={y(v)} y2={y(v)} stroke="#eef2f1" />
@@ -94,8 +93,8 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                     )
                   ) : (
                     <g key={b.start} data-testid="profile-band">
-                      <rect x={x(b.start) + 3} width={Math.max(0, x(b.end) - x(b.start) - 6)} y={y(toDisplay(b.q3, f.unit))} height={Math.max(1, y(toDisplay(b.q1, f.unit)) - y(toDisplay(b.q3, f.unit)))} fill="rgba(30, 42, 47, 0.16)" />
-                      <line x1={x(b.start) + 3} x2={x(b.end) - 3} y1={y(toDisplay(b.median, f.unit))} y2={y(toDisplay(b.median, f.unit))} stroke="#1d2a2f" strokeWidth={3} strokeLinecap="round" />
+                      <rect x={x(b.start) + 3} width={Math.max(0, x(b.end) - x(b.start) - 6)} y={y(toUnit(b.q3, f.unit))} height={Math.max(1, y(toUnit(b.q1, f.unit)) - y(toUnit(b.q3, f.unit)))} fill="rgba(30, 42, 47, 0.16)" />
+                      <line x1={x(b.start) + 3} x2={x(b.end) - 3} y1={y(toUnit(b.median, f.unit))} y2={y(toUnit(b.median, f.unit))} stroke="#1d2a2f" strokeWidth={3} strokeLinecap="round" />
                     </g>
                   ),
                 )}

@@ -1,8 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
+import type { GlucoseUnit } from '../../../schemas/glucose-units.ts';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import type { LoggedValue, ReportModel } from '../../../schemas/report/types.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
+import type { LoggedValue, ReportModel } from '../../../report/types.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /** What a trend chart needs: the period's readings and its first and last instant (ms). */

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import type { ReportModel } from '../../../schemas/report/types.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import type { GlucoseUnit } from '../../../schemas/glucose-units.ts';
+import type { ReportModel } from '../../../report/types.ts';
 import { PROFILE_ID, type Appointment, type GlucoseReading, type LabTest, type Medicine, type MedicineIntake, type ProfileDoc, type Symptom } from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
 import type { DateRange } from './range.ts';
 import { queryWindow, reportInputFromLocal } from './report-input.ts';
 

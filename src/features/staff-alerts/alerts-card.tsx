@@ -5,7 +5,7 @@ import { alertsState, refreshAlerts, turnAlertsOff, turnAlertsOn, type AlertsSta
 import { toast } from '../../lib/ui/toast-store.ts';
 import { SEVERE_LOW_LEVEL } from '../../../schemas/admin.ts';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import './staff-alerts.css';
 
 
@@ -18,6 +18,8 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
   const { t, i18n } = useLingui();
   const [state, setState] = useState<AlertsState | undefined>();
   const [busy, setBusy] = useState(false);
+  // The last try found that this network does not reach the browser's push service.
+  const [noPushService, setNoPushService] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -44,6 +46,7 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         return;
       }
       const result = await turnAlertsOn();
+      setNoPushService(result === 'no-push-service');
       if (result === 'on') toast({ type: 'success', text: t`Severe-low alerts are on: this device will show a notification within a minute of a severe low.` });
       else if (result === 'offline') toast({ type: 'error', text: t`You are offline. Alerts can be turned on once this device is back online.` });
       else if (result === 'failed') toast({ type: 'error', text: t`Alerts could not be turned on. Please try again.` });
@@ -81,6 +84,14 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         {state === 'blocked' && (
           <p className="staff-alerts-problem" role="status">
             <Trans>Notifications are blocked for this site in the browser’s settings. Allow them there, then turn alerts on.</Trans>
+          </p>
+        )}
+        {noPushService && state !== 'on' && (
+          <p className="staff-alerts-problem" role="alert">
+            <Trans>
+              This network does not reach the browser’s push service (a hospital network without internet, for example), so alerts cannot be turned on here. Severe lows head the worklist
+              below each time this page is opened or refreshed; try again on a network with internet.
+            </Trans>
           </p>
         )}
         {state === 'unsupported' && (

@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '../../../sync/api-client.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import type { SecondFactorInput } from '../../../sync/staff-session.ts';
 import { MFA_INVALID_CODE, MFA_REQUIRED_CODE, MFA_SETUP_REQUIRED_CODE, TOTP_CODE_PATTERN } from '../../../schemas/auth.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';

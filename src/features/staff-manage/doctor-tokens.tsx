@@ -2,7 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { useNow } from '../../lib/use-now.ts';

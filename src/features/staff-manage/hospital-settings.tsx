@@ -5,11 +5,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { CARE_CONTACT_MAX, defaultIdentifierSystem, URGENT_HIGH_LEVEL } from '../../../schemas/admin.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { TextField } from '../../components/text-field.tsx';
 import { staffReads, staffWrites, type ManagedHospital } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
-import { formatGlucose } from '../../lib/units.ts';
+import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { fieldsOf, settingsPatch, settingsProblems, type HospitalSettingsFields, type HospitalSettingsProblem } from './hospital-settings-rules.ts';
 import { failureText } from './staff-api.ts';

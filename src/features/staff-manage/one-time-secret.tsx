@@ -2,7 +2,7 @@
 // box the admin can copy from, with a warning that it cannot be shown again.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 
 export interface OneTimeSecretProps {
   label: string;

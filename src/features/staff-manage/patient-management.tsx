@@ -6,21 +6,26 @@ import { staffReads } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PatientEdit } from './patient-edit.tsx';
 import { PatientSecrets } from './patient-secrets.tsx';
-import { Prescriptions } from './prescriptions.tsx';
+import { Prescriptions, type ListedPrescription } from './prescriptions.tsx';
 import { failureText, type AdminPatient } from './staff-api.ts';
 import { useStaffMember } from './use-staff.ts';
 import './staff-manage.css';
 
-export function PatientManagement({ hospNo }: { hospNo: string }) {
+/**
+ * `kept`: the patient and prescriptions the patient's review already holds (issue 46: the review is
+ * one read, audited once); a change asks the review to refresh. Without it (the Manage page) they are
+ * read here.
+ */
+export function PatientManagement({ hospNo, kept }: { hospNo: string; kept?: { patient: AdminPatient; prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined }) {
   const { t } = useLingui();
   const { staff } = useStaffMember();
   const isAdmin = staff?.role === 'admin';
   const [attempt, setAttempt] = useState(0);
   // Only admins fetch; another patient, or another try, shows "Loading" rather than what was there.
-  const result = useStaffQuery(isAdmin ? staffReads.patient(hospNo) : undefined, undefined, attempt);
+  const result = useStaffQuery(isAdmin && !kept ? staffReads.patient(hospNo) : undefined, undefined, attempt);
   // What the edit form saved stands in for the fetched patient until the next fetch.
   const [saved, setSaved] = useState<{ over: AdminPatient; patient: AdminPatient } | undefined>();
-  const fetched = result.status === 'ready' ? result.data.patient : undefined;
+  const fetched = kept ? kept.patient : result.status === 'ready' ? result.data.patient : undefined;
   const patient = fetched && saved?.over === fetched ? saved.patient : fetched;
   const error = result.status === 'error' ? failureText(result.error, t`The patient could not be loaded. Please try again.`) : undefined;
 
@@ -51,9 +56,17 @@ export function PatientManagement({ hospNo }: { hospNo: string }) {
           {{ patientName: patient.name }} (hospital number {{ hospitalNumber: patient.hospNo }})
         </Trans>
       </h2>
-      <PatientEdit key={patient._id} patient={patient} hospitals={staff.hospitals} onSaved={(p) => fetched && setSaved({ over: fetched, patient: p })} />
+      <PatientEdit
+        key={patient._id}
+        patient={patient}
+        hospitals={staff.hospitals}
+        onSaved={(p) => {
+          if (fetched) setSaved({ over: fetched, patient: p });
+          kept?.onChanged();
+        }}
+      />
       <PatientSecrets hospNo={patient.hospNo} />
-      <Prescriptions hospNo={patient.hospNo} />
+      <Prescriptions hospNo={patient.hospNo} kept={kept && { prescriptions: kept.prescriptions, onChanged: kept.onChanged }} />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 // Adding a prescription for a patient (POST /admin/patients/:hospNo/prescriptions).
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { staffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { failureText } from './staff-api.ts';

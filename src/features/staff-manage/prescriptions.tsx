@@ -1,7 +1,7 @@
 // A patient's prescriptions as staff manage them: the list, adding one, ending one.
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { DoseText } from '../../components/dose-text.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
@@ -11,18 +11,25 @@ import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PrescriptionAdd } from './prescription-add.tsx';
 import { failureText, type AdminPrescription } from './staff-api.ts';
 
-export function Prescriptions({ hospNo }: { hospNo: string }) {
+/** A prescription as the list shows it: from its own GET, or from the patient's review. */
+export type ListedPrescription = Pick<AdminPrescription, '_id' | 'prescrNo' | 'name' | 'dose' | 'active'> & { startDate?: string | null; endDate?: string | null };
+
+/**
+ * `kept`: the list the patient's review already holds (issue 46: the review is one read); a change
+ * asks the review for what changed instead of reading the list again. Without it the list is read here.
+ */
+export function Prescriptions({ hospNo, kept }: { hospNo: string; kept?: { prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined }) {
   const { t, i18n } = useLingui();
   const id = useId();
   const [attempt, setAttempt] = useState(0);
-  const result = useStaffQuery(staffReads.prescriptions(hospNo), undefined, attempt);
-  const [ending, setEnding] = useState<AdminPrescription | undefined>();
+  const result = useStaffQuery(kept ? undefined : staffReads.prescriptions(hospNo), undefined, attempt);
+  const [ending, setEnding] = useState<ListedPrescription | undefined>();
   const [endDate, setEndDate] = useState(() => localDateKey(new Date()));
   const [endError, setEndError] = useState<string | undefined>();
-  const reload = () => setAttempt((n) => n + 1);
+  const reload = () => (kept ? kept.onChanged() : setAttempt((n) => n + 1));
   // The list stays while it reloads, and while a reload fails.
-  const list = result.status === 'ready' ? result.data.prescriptions : result.last?.prescriptions;
-  const loadError = result.status === 'error' ? failureText(result.error, t`The prescriptions could not be loaded. Please try again.`) : undefined;
+  const list = kept ? kept.prescriptions : result.status === 'ready' ? result.data.prescriptions : result.last?.prescriptions;
+  const loadError = !kept && result.status === 'error' ? failureText(result.error, t`The prescriptions could not be loaded. Please try again.`) : undefined;
 
   const today = localDateKey(new Date());
   const day = (d: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${d}T00:00:00Z`));

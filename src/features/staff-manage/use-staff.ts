@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import type { StoredStaff } from '../../../sync/staff-session.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { useStaffSession } from '../../lib/staff-hooks.ts';
 import { staffRuntime } from '../../lib/staff-runtime.ts';
 

@@ -5,11 +5,11 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { GlucoseUnit } from '../../../schemas/glucose-units.ts';
 import type { GlucoseType } from '../../../schemas/glucose.ts';
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
-import type { ReportInput } from '../../../schemas/report/types.ts';
-import type { GlucoseUnit } from '../../lib/units.ts';
+import { buildReport } from '../../../report/build-report.ts';
+import { fixtureInput } from '../../../report/testing/fixture.ts';
+import type { ReportInput } from '../../../report/types.ts';
 import { useReportFormat } from '../../lib/use-report-format.ts';
 import { GlucoseStatsCard } from './glucose-stats.tsx';
 

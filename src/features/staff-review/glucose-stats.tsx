@@ -1,7 +1,7 @@
 import { Trans } from '@lingui/react/macro';
 import { GLUCOSE_TYPES } from '../../../schemas/glucose.ts';
-import { PDF_LABELS, TYPE_LABELS } from '../../../schemas/report/labels.ts';
-import type { GlucoseSummary, ReportModel } from '../../../schemas/report/types.ts';
+import { PDF_LABELS, TYPE_LABELS } from '../../../report/labels.ts';
+import type { GlucoseSummary, ReportModel } from '../../../report/types.ts';
 import type { ReportFormat } from '../../lib/use-report-format.ts';
 
 /**

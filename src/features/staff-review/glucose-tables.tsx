@@ -1,9 +1,11 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useState } from 'react';
+import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { formatGlucose, useGlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { useFormat } from './format.ts';
+import { NewTag } from './new-since-open.tsx';
 import type { ReviewGlucose } from './types.ts';
 
 const PAGE = 20;
@@ -39,7 +41,9 @@ function ReadingTable({ id, title, readings }: { id: string; title: string; read
               {sorted.slice(0, visible).map((r) => (
                 <tr key={r._id}>
                   <td>{f.dateTime(r.recordedAt)}</td>
-                  <td>{formatGlucose(r, unit, f.locale)}</td>
+                  <td>
+                    {formatGlucose(r, unit, f.locale)} <NewTag ids={[r._id]} />
+                  </td>
                 </tr>
               ))}
             </tbody>

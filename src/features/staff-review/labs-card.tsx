@@ -1,8 +1,9 @@
 import { Trans } from '@lingui/react/macro';
 import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
-import { labSeriesDecimals, labValue } from '../../../schemas/report/statistics.ts';
+import { labSeriesDecimals, labValue } from '../../../report/statistics.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useFormat } from './format.ts';
+import { NewTag } from './new-since-open.tsx';
 import { labSeries } from './summaries.ts';
 import type { ReviewLabTest } from './types.ts';
 
@@ -41,7 +42,9 @@ export function LabsCard({ tests }: { tests: ReviewLabTest[] }) {
             <tbody>
               {series.map(({ name, latest, previous }) => (
                 <tr key={name}>
-                  <th scope="row">{name}</th>
+                  <th scope="row">
+                    {name} <NewTag ids={[latest._id, ...(previous ? [previous._id] : [])]} />
+                  </th>
                   <td>
                     {result(latest, labSeriesDecimals([latest.value, previous?.value]))} <span className="muted">({f.date(latest.recordedAt)})</span>
                   </td>

@@ -1,7 +1,7 @@
-// The staff member's cached review bundle → ReportInput (schemas/report/types.ts), so /admin/report
+// The staff member's cached review bundle → ReportInput (report/types.ts), so /admin/report
 // makes the same report as the patient's device and the server, from what is on the ward PC (it
 // works offline). The bundle holds the whole record; buildReport keeps what the range needs.
-import type { ReportInput } from '../../../schemas/report/types.ts';
+import type { ReportInput } from '../../../report/types.ts';
 import type { ReviewBundle } from './types.ts';
 
 /** The patient's time zone, or the device's when the bundle's profile does not name one. */

@@ -6,8 +6,11 @@ import { Icon } from '../../components/icon.tsx';
 import { useFormat } from './format.ts';
 import './staff-review.css';
 
-/** Where the data on screen comes from, and Reset. */
-export function ReviewStatus({ name, fetchedAt, offline, onReset }: { name: string; fetchedAt: number; offline: boolean; onReset: () => void }) {
+/**
+ * Where the data on screen comes from, and Reset. `refreshing`: the device's own copy, shown at once
+ * while the server is asked what changed since; it says as of when until the answer is in.
+ */
+export function ReviewStatus({ name, fetchedAt, offline, refreshing, onReset }: { name: string; fetchedAt: number; offline: boolean; refreshing: boolean; onReset: () => void }) {
   const { t } = useLingui();
   const f = useFormat();
   const [confirming, setConfirming] = useState(false);
@@ -23,8 +26,8 @@ export function ReviewStatus({ name, fetchedAt, offline, onReset }: { name: stri
         </p>
       )}
       <div className="section-head">
-        <p className="muted">
-          <Trans>Fetched {when}</Trans>
+        <p className="muted" role="status">
+          {refreshing ? <Trans>As of {when}, from this device; checking for newer data…</Trans> : <Trans>Fetched {when}</Trans>}
         </p>
         <button type="button" className="button button--secondary" onClick={() => setConfirming(true)}>
           <Trans>Reset</Trans>

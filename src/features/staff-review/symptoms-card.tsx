@@ -2,6 +2,7 @@ import { Trans } from '@lingui/react/macro';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { useFormat } from './format.ts';
+import { NewTag } from './new-since-open.tsx';
 import { symptomsByDay } from './summaries.ts';
 import type { ReviewSymptom } from './types.ts';
 
@@ -22,7 +23,7 @@ export function SymptomsCard({ symptoms }: { symptoms: ReviewSymptom[] }) {
           {days.map(([day, list]) => (
             <li key={day}>
               <span className="list-main">
-                <strong>{f.day((list[0] as ReviewSymptom).recordedAt)}</strong>
+                <strong>{f.day((list[0] as ReviewSymptom).recordedAt)}</strong> <NewTag ids={list.map((s) => s._id)} />
                 <br />
                 {new Intl.ListFormat(f.locale, { type: 'conjunction' }).format(list.map((s) => s.symptom))}
               </span>

@@ -5,6 +5,7 @@
 // fetch-bundle.ts assigns each answer, typed from its schema, to them: an answer that no longer
 // fits is a type error there.
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
+import type { StaffPatient } from '../../lib/staff-api.ts';
 
 export interface ReviewProfile {
   name: string;
@@ -77,4 +78,10 @@ export type ReviewBundle = {
   doses: ReviewDose[];
   /** The patient's device's last contact with the server (ISO), or null if never. */
   lastSyncAt: string | null;
+  /** The patient's record as admins edit it (absent in copies saved before issue 46). */
+  patient?: StaffPatient;
+  /** The patient's version this copy reflects (absent in copies saved before issue 46: those are fetched whole). */
+  version?: number;
+  /** When the server read it (ISO). */
+  asOf?: string;
 };

@@ -28,7 +28,11 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
     setPage(1);
   }
 
-  const result = useUsers({ search: settled, page, limit, hospitalId }, () => toast({ type: 'error', text: t`Failed to fetch users list` }));
+  // Offline the list below says what it searches instead (issue 46): no toast on top of it.
+  const result = useUsers({ search: settled, page, limit, hospitalId }, ({ offline }) => {
+    if (!offline) toast({ type: 'error', text: t`Failed to fetch users list` });
+  });
+  const offline = result.status === 'error' && result.offline;
   const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : undefined;
   const pages = Math.max(1, data?.pages ?? 1);
 
@@ -62,12 +66,12 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
           <Icon icon="mdi:refresh" /> <Trans>Loading patients…</Trans>
         </p>
       )}
-      {result.status === 'error' && !result.expired && (
+      {result.status === 'error' && !result.expired && !offline && (
         <p className="error-text users-error" role="alert">
           <Trans>Failed to fetch users list</Trans>
         </p>
       )}
-      {result.status === 'error' && result.offline && <OpenedHere onOpen={onOpen} />}
+      {offline && <OpenedHere search={settled} onOpen={onOpen} />}
       {data && data.users.length > 0 && <UsersTable users={data.users} onOpen={onOpen} />}
       {result.status === 'ready' && result.data.users.length === 0 && (
         <EmptyState icon="mdi:magnify">

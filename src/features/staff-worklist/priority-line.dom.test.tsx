@@ -4,7 +4,7 @@ import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { setGlucoseUnit } from '../../lib/units.ts';
+import { setGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { PriorityLine } from './priority-line.tsx';
 import type { WorklistPatient } from './types.ts';
 

@@ -1,6 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
-import { shownAgreeing } from '../../../schemas/report/judgement.ts';
-import { formatGlucose, useGlucoseUnit, type GlucoseUnit } from '../../lib/units.ts';
+import { formatGlucose, type GlucoseUnit } from '../../../schemas/glucose-units.ts';
+import { shownAgreeing } from '../../../schemas/judgement.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 
 /** The severe-low level the worklist judges the lowest reading by (server/services/worklist-rules.ts), mg/dL. */
 const SEVERE_LOW_MG_DL = 54;

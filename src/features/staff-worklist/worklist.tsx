@@ -3,12 +3,15 @@ import { useId, useState } from 'react';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
+import { useLiveChanges } from '../../lib/live-changes.ts';
 import { staffReads } from '../../lib/staff-api.ts';
+import { staffRuntime } from '../../lib/staff-runtime.ts';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
 import { OpenReportButton } from '../../components/open-report-button.tsx';
 import { PriorityLine } from './priority-line.tsx';
 import { ReasonChip } from './reason-chip.tsx';
+import { UpdatedSinceOpenStatus, UpdatedTag, useUpdatedSinceOpen } from './updated-since-open.tsx';
 import { useWorklistFormat } from './use-worklist-format.ts';
 import './staff-worklist.css';
 
@@ -30,11 +33,19 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
   const [attempt, setAttempt] = useState(0);
   const periodId = useId();
   const read = staffReads.worklist({ hospitalId, days, page, limit: PAGE_SIZE });
-  const result = useStaffQuery(read, undefined, attempt);
-  // Offline (or the server failing), the page as this device last fetched it, saying when.
+  // The list shows its own progress, over the page this device kept: no full-screen loader.
+  const result = useStaffQuery(read, undefined, attempt, { quiet: true });
+  // Local-first (issue 46): the page as this device last fetched it shows at once, saying when,
+  // until the server answers; offline (or the server failing) it stays.
   const kept = useKeptAnswer(read.path, result);
-  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? result.last : kept;
+  // Live (issue 46): a change of any patient of the hospital asks for the page again, in place.
+  useLiveChanges(`?hospitalId=${encodeURIComponent(hospitalId)}`, () => staffRuntime.session.token(), (change) => {
+    if (change.kind !== 'ready' || change.gap) setAttempt((n) => n + 1);
+  });
+  const data = result.status === 'ready' ? result.data : result.status === 'loading' ? (result.last ?? kept) : kept;
   const pages = Math.max(1, data?.pages ?? 1);
+  // Only the server's answers move rows; the kept page shown while it is asked is not compared.
+  const updated = useUpdatedSinceOpen(`${hospitalId} ${days}`, result.status === 'ready' ? result.data : undefined);
   const when = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' });
   const at = (iso: string | null) => (iso ? when.format(new Date(iso)) : t`never`);
 
@@ -81,6 +92,11 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
           <Icon icon="mdi:refresh" /> <Trans>Loading the worklist…</Trans>
         </p>
       )}
+      {result.status === 'loading' && !result.last && kept && (
+        <p className="muted worklist-status" role="status">
+          <Icon icon="mdi:refresh" /> <Trans>As of {{ when: at(kept.computedAt) }}, from this device; checking for newer data…</Trans>
+        </p>
+      )}
       {result.status === 'error' && !result.expired && (
         <div className="worklist-status" role="alert">
           <p className={kept ? 'worklist-offline' : 'error-text'}>
@@ -105,12 +121,14 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
           <p className="muted worklist-computed">
             <Trans>Worked out {{ computedAt: at(data.computedAt) }}.</Trans>
           </p>
+          <UpdatedSinceOpenStatus count={updated.size} />
           <ol className="worklist-items" start={(data.page - 1) * data.limit + 1}>
             {data.patients.map((p) => (
               <li key={p.hospNo} className="worklist-item">
                 <div className="worklist-who">
                   <span className="worklist-name">{p.name}</span>
                   <span className="worklist-hospno">{p.hospNo}</span>
+                  {updated.has(p.hospNo) && <UpdatedTag />}
                 </div>
                 <div className="worklist-reasons">
                   {p.reasons.length > 0 ? (

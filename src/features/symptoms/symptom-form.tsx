@@ -7,7 +7,7 @@ import type { RxCollection } from 'rxdb';
 import { isInTheFuture } from '../../../schemas/common.ts';
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { SymptomPicker } from './symptom-picker.tsx';
 import { findSameDayReport, localDayBounds, localDayKey, parseSymptomName, SYMPTOM_MAX_LENGTH, symptomKey, toLocalInput } from './symptom-rules.ts';
 import './symptoms.css';

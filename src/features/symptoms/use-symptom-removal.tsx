@@ -4,7 +4,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
 import type { RxCollection } from 'rxdb';
 import type { Symptom } from '../../../schemas/symptom.ts';
-import { inBackground } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { copyForUndo } from '../../lib/db/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';

@@ -3,7 +3,7 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { OutboxOp } from '../../../sync/outbox.ts';
-import { formatGlucose, GLUCOSE_UNITS, type GlucoseUnit } from '../../lib/units.ts';
+import { formatGlucose, GLUCOSE_UNITS, type GlucoseUnit } from '../../../schemas/glucose-units.ts';
 import { formatClockTime, type TimeFormat } from '../../lib/dates.ts';
 
 type Fields = Record<string, unknown>;

@@ -1,12 +1,13 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
-import { inBackground, log } from '../../../sync/log.ts';
+import { inBackground } from '../../../sync/background.ts';
+import { log } from '../../../sync/log.ts';
 import { discardRefused, keepMine, refusedRecords, retryRefused, type RefusedRecord } from '../../../sync/refusals.ts';
 import { Modal } from '../../components/confirm-dialog.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { useClock } from '../../lib/clock.tsx';
 import { useRuntime, useSyncStatus } from '../../lib/runtime-context.tsx';
-import { useGlucoseUnit } from '../../lib/units.ts';
+import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { describeRecord, kindLabel } from './describe-write.ts';
 import './sync-issues.css';
 

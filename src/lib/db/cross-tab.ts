@@ -4,8 +4,8 @@
 // before the moment the listener was added. On one device that is a clock comparison across tabs:
 // once the device clock goes back (a patient or the network correcting the time), every change
 // made in a tab opened after that was dropped by a tab opened before it. When the older tab led the
-// replication, those changes were never sent (randomized fault runs, seed 215329923: a meal time set
-// in a reloaded tab, with the clock 5 h behind, stayed on the device). With the browser's own
+// replication, those changes were never sent (a meal time set in a reloaded tab, with the clock 5 h
+// behind, stayed on the device). With the browser's own
 // BroadcastChannel, which the package uses wherever it exists, a listener only ever receives
 // messages posted after it was added, so the stamp adds nothing: listeners here take every message.
 import { BroadcastChannel } from 'broadcast-channel';

@@ -41,7 +41,7 @@ import {
   type RxStorageQueryResult,
 } from 'rxdb';
 import { decryptString, DecryptionError, encryptString } from '../../../sync/crypto.ts';
-import { BehaviorSubject, filter, firstValueFrom, mergeMap, tap } from 'rxjs';
+import { BehaviorSubject, concatMap, filter, firstValueFrom, tap } from 'rxjs';
 import { REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
 import { groupAdditionalData, groupRef, newGroupId, parseGroupRef, SEALED_FIELD, sealedGroupsOf } from './sealed-groups.ts';
 
@@ -472,7 +472,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       wrapped.bulkWrite = async (writes: BulkWriteRow<RxDocType>[], context: string): Promise<RxStorageBulkWriteResponse<RxDocType>> => {
         const key = await getKey();
         // The version before each change goes into the change events, which other tabs receive
-        // as stored and must open (chaos seed 676317062): it carries the sealed data it was read
+        // as stored and must open: it carries the sealed data it was read
         // with when that is known (no new encryption), else it is sealed alone. Looked up before
         // the new versions are sealed, which replace the cached entries.
         const known = plainCache.get(key);
@@ -527,7 +527,11 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       wrapped.changeStream = () =>
         instance.changeStream().pipe(
           tap(() => processing.next(processing.getValue() + 1)),
-          mergeMap(async (bulk: EventBulk<RxStorageChangeEvent<RxDocType>, unknown>) => {
+          // In the order they came: opened concurrently, a later bulk that opened first was handed on
+          // before an earlier one (the full unit run under load: another tab saw a group's updates
+          // before the update written ahead of them), and two changes of one document would arrive
+          // newest first.
+          concatMap(async (bulk: EventBulk<RxStorageChangeEvent<RxDocType>, unknown>) => {
             const plain = await plainsOf(bulk.events.flatMap((event) => [event.documentData, event.previousDocumentData]));
             const events = bulk.events.map(
               (event, i) =>

@@ -1,11 +1,11 @@
 // RxDB finds the changes it has not pushed yet by their write time (`_meta.lwt`, taken from the
 // device's clock) past its push checkpoint. A clock set back (by hand, or corrected by the network)
 // made later changes look older than that checkpoint, and one whose push a reload interrupted was
-// never found again: a lost write (seed 2003727760 of the randomized fault runs,
-// sync/clock-back.test.ts). So write times keep rising across page loads whatever the clock does:
-// the highest one written is remembered, and RxDB's clock starts past it before the database opens.
-import { now as rxdbNow } from 'rxdb';
+// never found again: a lost write (sync/clock-back.test.ts). So write times keep rising across page
+// loads whatever the clock does: the highest one written is remembered, and RxDB's clock starts past
+// it before the database opens.
 import type { Observable, Subscription } from 'rxjs';
+import { moveRxdbClockPast, writeTimeOf } from '../../../sync/rxdb-internals.ts';
 
 /** Where the highest write time is kept (localStorage in the app: a number, no patient data). */
 export interface WriteClockStore {
@@ -19,21 +19,6 @@ const highestIn = (store: WriteClockStore): number => {
   const n = Number(store.getItem(KEY));
   return Number.isFinite(n) ? n : 0;
 };
-
-/** Moves RxDB's clock (which never goes back within a page) past `time`, if it is behind it. */
-function moveRxdbClockPast(time: number): void {
-  const past = Math.ceil(time);
-  if (past <= Date.now()) return;
-  // RxDB's clock takes Date.now() when it is ahead of the last value it gave: one call with this
-  // time moves it there (synchronously; nothing else runs meanwhile).
-  const deviceNow = Date.now;
-  Date.now = () => past;
-  try {
-    rxdbNow();
-  } finally {
-    Date.now = deviceNow;
-  }
-}
 
 /**
  * Makes RxDB's clock start past the highest write time this device has made, so a clock set back
@@ -54,8 +39,8 @@ export function rememberWriteTimes(changes: Observable<{ events: readonly { docu
   return changes.subscribe((bulk) => {
     let top = highest;
     for (const e of bulk.events) {
-      const lwt = (e.documentData as { _meta?: { lwt?: unknown } } | undefined)?._meta?.lwt;
-      if (typeof lwt === 'number' && lwt > top) top = lwt;
+      const lwt = writeTimeOf(e.documentData);
+      if (lwt !== undefined && lwt > top) top = lwt;
     }
     if (top <= highest) return;
     highest = top;

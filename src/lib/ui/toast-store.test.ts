@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createToastStore, MAX_TOASTS, TOAST_COLOURS, TOAST_EVENT, TOAST_Z_INDEX, type ToastStore } from './toast-store.ts';
+import { createToastStore, MAX_TOASTS, MIN_TOAST_SHOWN_MS, TOAST_COLOURS, TOAST_EVENT, TOAST_Z_INDEX, type ToastStore } from './toast-store.ts';
 
 let store: ToastStore;
 beforeEach(() => {
@@ -40,24 +40,97 @@ describe('toast store', () => {
     expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
     second();
     store.toast({ type: 'success', text: 'Shown again' });
-    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send', 'Shown again']);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Could not send']);
+    expect(store.waiting()).toBe(1);
   });
 
   it('gives errors 3000 ms unless told otherwise', () => {
     store.toast({ type: 'error', text: 'Something went wrong.' });
-    store.toast({ type: 'error', text: 'Other', duration: 6000 });
-    expect(store.getSnapshot().map((t) => t.duration)).toEqual([3000, 6000]);
+    const other = store.toast({ type: 'error', text: 'Other', duration: 6000 });
+    expect(store.getSnapshot().map((t) => t.duration)).toEqual([3000]);
+    vi.advanceTimersByTime(MIN_TOAST_SHOWN_MS);
+    expect(store.getSnapshot().map((t) => [t.id, t.duration])).toEqual([[other, 6000]]);
   });
 
-  it('expires toasts after their duration', () => {
-    store.toast({ type: 'info', text: 'Four seconds' });
+  it('expires a toast after its duration', () => {
     store.toast({ type: 'error', text: 'Three seconds' });
     vi.advanceTimersByTime(2999);
-    expect(store.getSnapshot()).toHaveLength(2);
+    expect(store.getSnapshot()).toHaveLength(1);
     vi.advanceTimersByTime(1);
-    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Four seconds']);
-    vi.advanceTimersByTime(1000);
     expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('shows one toast at a time: the one shown gives way after a moment, the next gets its full time', () => {
+    store.toast({ type: 'success', text: 'Glucose reported successfully' });
+    vi.advanceTimersByTime(500);
+    store.toast({ type: 'info', text: 'Data synchronized successfully' });
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Glucose reported successfully']);
+    expect(store.waiting()).toBe(1);
+    vi.advanceTimersByTime(MIN_TOAST_SHOWN_MS - 501);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Glucose reported successfully']);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Data synchronized successfully']);
+    expect(store.waiting()).toBe(0);
+    vi.advanceTimersByTime(3999);
+    expect(store.getSnapshot()).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('gives the one shown its own time back when those waiting are dismissed', () => {
+    store.toast({ type: 'info', text: 'Four seconds' });
+    const other = store.toast({ type: 'info', text: 'Waiting' });
+    vi.advanceTimersByTime(1000);
+    store.dismiss(other);
+    vi.advanceTimersByTime(2999);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Four seconds']);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
+  it('lets a toast that stays until dismissed give way, and shows it again after the others', () => {
+    store.toast({ type: 'error', text: 'Session Expired. Please login again.', duration: 0 });
+    store.toast({ type: 'info', text: 'Brief' });
+    vi.advanceTimersByTime(MIN_TOAST_SHOWN_MS);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Brief']);
+    vi.advanceTimersByTime(4000);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Session Expired. Please login again.']);
+    vi.advanceTimersByTime(60 * 60_000);
+    expect(store.getSnapshot()).toHaveLength(1);
+  });
+
+  it('does not take away a toast held open for the next one', () => {
+    const id = store.toast({ type: 'info', text: 'Read me' });
+    store.pause(id);
+    store.toast({ type: 'info', text: 'Next' });
+    vi.advanceTimersByTime(60_000);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Read me']);
+    store.resume(id);
+    vi.advanceTimersByTime(999);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Read me']);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Next']);
+  });
+
+  it('shows nothing while held: the one shown waits with its time stopped, and comes back after', () => {
+    store.toast({ type: 'success', text: 'Saved' });
+    vi.advanceTimersByTime(3000);
+    const release = store.hold();
+    const nested = store.hold();
+    expect(store.getSnapshot()).toEqual([]);
+    store.toast({ type: 'info', text: 'Later' });
+    vi.advanceTimersByTime(60_000);
+    expect(store.waiting()).toBe(2);
+    release();
+    release();
+    expect(store.getSnapshot()).toEqual([]);
+    nested();
+    // Back for at least a moment before it gives way to the one waiting.
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Saved']);
+    vi.advanceTimersByTime(999);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Saved']);
+    vi.advanceTimersByTime(1);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Later']);
   });
 
   it('keeps a duration 0 toast until it is dismissed', () => {
@@ -95,12 +168,14 @@ describe('toast store', () => {
     store.toast({ type: 'error', text: 'Same' });
     store.toast({ type: 'warning', text: 'Same' });
     store.toast({ type: 'error', title: 'Heading', text: 'Same' });
-    expect(store.getSnapshot()).toHaveLength(3);
+    expect(store.waiting()).toBe(2);
     // Descriptors as msg`…` makes them (written by hand here to keep test text out of the catalog).
     store.toast({ type: 'success', text: { id: 'synced', message: 'Synced' } });
     store.toast({ type: 'success', text: { id: 'synced', message: 'Synced' }, repeat: 2 });
-    expect(store.getSnapshot()).toHaveLength(4);
-    expect(store.getSnapshot()[3]?.repeat).toBe(3);
+    expect(store.waiting()).toBe(3);
+    store.dismissType('error');
+    store.dismissType('warning');
+    expect(store.getSnapshot()[0]?.repeat).toBe(3);
   });
 
   it('pauses the clock while the toast is held open', () => {
@@ -116,9 +191,16 @@ describe('toast store', () => {
     expect(store.getSnapshot()).toEqual([]);
   });
 
-  it(`keeps at most ${MAX_TOASTS}, dropping the oldest`, () => {
+  it(`keeps at most ${MAX_TOASTS}, dropping the oldest waiting, not the one shown`, () => {
     for (let i = 1; i <= MAX_TOASTS + 2; i++) store.toast({ type: 'info', text: `n${i}`, duration: 0 });
-    expect(store.getSnapshot().map((t) => t.text)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['n1']);
+    expect(store.waiting()).toBe(MAX_TOASTS - 1);
+    const shown: string[] = [];
+    for (let i = 0; i < MAX_TOASTS; i++) {
+      shown.push(...store.getSnapshot().map((t) => String(t.text)));
+      vi.advanceTimersByTime(MIN_TOAST_SHOWN_MS);
+    }
+    expect(shown).toEqual(['n1', 'n4', 'n5', 'n6', 'n7']);
   });
 
   it('clear removes everything and their timers', () => {

@@ -1,9 +1,9 @@
 // A module Web Worker that makes the report PDF from the known data set, as the app's worker does
-// from local data: proof that schemas/report bundles with Vite and runs in a browser worker.
-import { buildReport } from '../../../schemas/report/build-report.ts';
-import type { Translate } from '../../../schemas/report/labels.ts';
-import { renderReportPdf } from '../../../schemas/report/pdf.ts';
-import { fixtureInput } from '../../../schemas/report/testing/fixture.ts';
+// from local data: proof that report/ bundles with Vite and runs in a browser worker.
+import { buildReport } from '../../../report/build-report.ts';
+import type { Translate } from '../../../report/labels.ts';
+import { renderReportPdf } from '../../../report/pdf.ts';
+import { fixtureInput } from '../../../report/testing/fixture.ts';
 import { loadFontAsset } from '../../../src/features/reports/pdf-fonts.ts';
 
 // A few Arabic labels: enough to need the Arabic font and the right-to-left hook in the browser build.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { log } from '../../../../sync/log.ts';
-import { ICON_FETCH_TIMEOUT_MS, iconLoaded, loadCustomIcons, requestIcon } from './custom-icons.ts';
+import { ICON_FETCH_TIMEOUT_MS, iconLoaded, iconSvg, loadCustomIcons, registeredIcon, registerIcons, requestIcon } from './custom-icons.ts';
 
 const iconSet = (names: string[]) => ({
   prefix: 'mdi',
@@ -81,5 +81,31 @@ describe('requestIcon', () => {
     // The one the server does not have is not asked for again by every icon that shows it.
     await requestIcon('mdi:screen-c');
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('iconSvg', () => {
+  const body = '<path d="M0 0h4v2z"/>';
+  it('draws an icon in its box, the set giving the size an icon lacks', () => {
+    expect(iconSvg({ body }, { width: 24, height: 24 })).toEqual({ viewBox: '0 0 24 24', body });
+    expect(iconSvg({ body, left: 2, top: 1, width: 20 }, { width: 24, height: 24 })).toEqual({ viewBox: '2 1 20 24', body });
+  });
+
+  it('mirrors and turns as Iconify does: a flip inside the box, a quarter turn about the centre with the box turned too', () => {
+    const square = { width: 24, height: 24 };
+    expect(iconSvg({ body, hFlip: true }, square).body).toBe(`<g transform="translate(24 0) scale(-1 1)">${body}</g>`);
+    expect(iconSvg({ body, vFlip: true }, square).body).toBe(`<g transform="translate(0 24) scale(1 -1)">${body}</g>`);
+    // Both flips are half a turn.
+    expect(iconSvg({ body, hFlip: true, vFlip: true }, square).body).toBe(`<g transform="rotate(180 12 12)">${body}</g>`);
+    expect(iconSvg({ body, rotate: 1 }, { width: 16, height: 24 })).toEqual({ viewBox: '0 0 24 16', body: `<g transform="rotate(90 12 12)">${body}</g>` });
+    expect(iconSvg({ body, rotate: 3 }, { width: 16, height: 24 })).toEqual({ viewBox: '0 0 24 16', body: `<g transform="rotate(-90 8 8)">${body}</g>` });
+    expect(iconSvg({ body, rotate: 4 }, square)).toEqual({ viewBox: '0 0 24 24', body });
+  });
+
+  it("registers a set's aliases with their parent's drawing and their own turn", () => {
+    registerIcons({ prefix: 'test', icons: { arrow: { body } }, aliases: { 'arrow-down': { parent: 'arrow', rotate: 1 }, lost: { parent: 'missing' } }, width: 24, height: 24 });
+    expect(registeredIcon('test:arrow')).toEqual({ viewBox: '0 0 24 24', body });
+    expect(registeredIcon('test:arrow-down')?.body).toBe(`<g transform="rotate(90 12 12)">${body}</g>`);
+    expect(iconLoaded('test:lost')).toBe(false);
   });
 });

@@ -2,11 +2,10 @@
 // a public icon service: the app must work on a ward without internet and must not leak which screens
 // a patient opens. A missing icon is cosmetic, so every failure is logged and swallowed.
 //
-// Icons render with Iconify's offline component, which never asks any API by itself (and weighs a
-// half of the full one on the login route); the app keeps its own list of what is registered, and
-// <Icon> asks for a missing one here (requestIcon).
-import { addCollection } from '@iconify/react/offline';
-import type { IconifyJSON } from '@iconify/types';
+// Icons are Iconify JSON data (the server resolves aliases, server/routes/icons.ts) drawn by <Icon>
+// from the registry kept here; a missing one is asked for here (requestIcon). Iconify's own React
+// component cost 3 KB of gzipped script on the login route (issue 49) for what iconSvg does below.
+import type { IconifyIcon, IconifyJSON } from '@iconify/types';
 import { log } from '../../../../sync/log.ts';
 
 export const ICONS_ENDPOINT = '/api/icons';
@@ -33,14 +32,50 @@ async function fetchIconSet(names: readonly string[]): Promise<IconifyJSON> {
   return set;
 }
 
-/** Full names ("mdi:stethoscope") of every icon registered, bundled or fetched. */
-const registered = new Set<string>();
-
-/** Registers an icon set (its icons and aliases) for <Icon>. */
-export function registerIcons(set: IconifyJSON): void {
-  addCollection(set);
-  for (const name of [...Object.keys(set.icons), ...Object.keys(set.aliases ?? {})]) registered.add(`${set.prefix}:${name}`);
+/** An icon ready to draw: its SVG viewBox and body, with flips and rotation applied (Iconify's rules). */
+export interface IconSvg {
+  viewBox: string;
+  body: string;
 }
+
+/** Every icon registered, bundled or fetched, by full name ("mdi:stethoscope"). */
+const registered = new Map<string, IconSvg>();
+
+/**
+ * An Iconify icon as SVG. Its box is left/top/width/height (the set's defaults where the icon has
+ * none); a flip mirrors it inside its box, a rotation turns it by quarter turns about its centre.
+ */
+export function iconSvg(icon: IconifyIcon, defaults: { width?: number | undefined; height?: number | undefined }): IconSvg {
+  let [left, top] = [icon.left ?? 0, icon.top ?? 0];
+  let [width, height] = [icon.width ?? defaults.width ?? 16, icon.height ?? defaults.height ?? 16];
+  const transforms: string[] = [];
+  let rotate = icon.rotate ?? 0;
+  if (icon.hFlip && icon.vFlip) rotate += 2;
+  else if (icon.hFlip || icon.vFlip) {
+    transforms.push(icon.hFlip ? `translate(${width + left} ${-top}) scale(-1 1)` : `translate(${-left} ${height + top}) scale(1 -1)`);
+    left = top = 0;
+  }
+  rotate = ((rotate % 4) + 4) % 4;
+  if (rotate === 1) transforms.unshift(`rotate(90 ${height / 2 + top} ${height / 2 + top})`);
+  else if (rotate === 2) transforms.unshift(`rotate(180 ${width / 2 + left} ${height / 2 + top})`);
+  else if (rotate === 3) transforms.unshift(`rotate(-90 ${width / 2 + left} ${width / 2 + left})`);
+  if (rotate % 2 === 1) [left, top, width, height] = [top, left, height, width];
+  const body = transforms.length > 0 ? `<g transform="${transforms.join(' ')}">${icon.body}</g>` : icon.body;
+  return { viewBox: `${left} ${top} ${width} ${height}`, body };
+}
+
+/** Registers an icon set for <Icon>. Aliases are resolved by the server; a set's own ones are kept too. */
+export function registerIcons(set: IconifyJSON): void {
+  const defaults = { width: set.width, height: set.height };
+  for (const [name, icon] of Object.entries(set.icons)) registered.set(`${set.prefix}:${name}`, iconSvg(icon, defaults));
+  for (const [name, alias] of Object.entries(set.aliases ?? {})) {
+    const parent = Object.hasOwn(set.icons, alias.parent) ? set.icons[alias.parent] : undefined;
+    if (parent) registered.set(`${set.prefix}:${name}`, iconSvg({ ...parent, ...alias, body: parent.body, rotate: (parent.rotate ?? 0) + (alias.rotate ?? 0), hFlip: !parent.hFlip !== !alias.hFlip, vFlip: !parent.vFlip !== !alias.vFlip }, defaults));
+  }
+}
+
+/** The icon to draw, or undefined while it is not registered. */
+export const registeredIcon = (name: string): IconSvg | undefined => registered.get(name);
 
 /** Whether <Icon> can draw this icon now. */
 export const iconLoaded = (name: string): boolean => registered.has(name);

@@ -1,11 +1,12 @@
-import { createFileRoute, redirect } from '@tanstack/react-router';
+import { createFileRoute, redirect, useLocation } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { inBackground } from '../../../../sync/log.ts';
+import { inBackground } from '../../../../sync/background.ts';
 import { Icon } from '../../../components/icon.tsx';
 import { LanguageSelect } from '../../../components/language-select.tsx';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { AdminLoginForm } from '../../../features/staff-auth/admin-login-form.tsx';
 import { DoctorEntry } from '../../../features/staff-auth/doctor-entry.tsx';
+import { ProviderSignIn } from '../../../features/staff-auth/provider-sign-in.tsx';
 import { staffRuntime } from '../../../lib/staff-runtime.ts';
 
 interface AdminSearch {
@@ -27,6 +28,8 @@ function StaffLoginPage() {
   const { t } = useLingui();
   const { doctorToken } = Route.useSearch();
   const navigate = Route.useNavigate();
+  // What the hospital's identity provider sent back (a one-time code) travels in the fragment.
+  const hash = useLocation({ select: (l) => l.hash });
   usePageTitle(t`Staff login`);
   return (
     <div className="staff-login">
@@ -39,6 +42,7 @@ function StaffLoginPage() {
         </p>
         <LanguageSelect compact />
       </header>
+      <ProviderSignIn hash={hash} onHashUsed={() => inBackground(navigate({ to: '/admin', search: {}, hash: '', replace: true }), 'Removing the used sign-in code from the address failed')} />
       <section className="card" aria-labelledby="staff-login-title">
         <h1 id="staff-login-title">
           <Trans>Staff login</Trans>

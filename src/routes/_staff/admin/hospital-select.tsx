@@ -1,7 +1,7 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
-import { inBackground } from '../../../../sync/log.ts';
+import { inBackground } from '../../../../sync/background.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { AlertsCard } from '../../../features/staff-alerts/alerts-card.tsx';
 import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';

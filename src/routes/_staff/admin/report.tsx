@@ -3,20 +3,21 @@ import { hospNo } from '../../../../schemas/common.ts';
 import { staffRuntime } from '../../../lib/staff-runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useMemo, useState } from 'react';
-import { addDays, localMidnight } from '../../../../schemas/report/dates.ts';
-import { inBackground } from '../../../../sync/log.ts';
+import { addDays, localMidnight } from '../../../../report/dates.ts';
+import { inBackground } from '../../../../sync/background.ts';
 import { usePageTitle } from '../../../components/page-title.tsx';
 import { ProfileZoneProvider } from '../../../lib/clock.tsx';
 import { TrendChart } from '../../../features/glucose/trend-chart.tsx';
 import { presetRange, todayIn, type DateRange } from '../../../features/reports/range.ts';
 import { DEFAULT_STAFF_REPORT_DAYS, StaffReport, useStaffReportModel } from '../../../features/reports/staff-report.tsx';
 import { PatientManagement } from '../../../features/staff-manage/patient-management.tsx';
-import { AppointmentsCard } from '../../../features/staff-review/appointments-card.tsx';
+import { ReviewAppointments } from '../../../features/staff-review/review-appointments.tsx';
 import { GlucoseStatsCard } from '../../../features/staff-review/glucose-stats.tsx';
 import { PatientTimeZone } from '../../../features/staff-review/format.ts';
 import { GlucoseTables } from '../../../features/staff-review/glucose-tables.tsx';
 import { LabsCard } from '../../../features/staff-review/labs-card.tsx';
-import { MedicinesCard } from '../../../features/staff-review/medicines-card.tsx';
+import { ReviewMedicines } from '../../../features/staff-review/review-medicines.tsx';
+import { NewSinceOpen, NewSinceOpenStatus, useNewSinceOpen } from '../../../features/staff-review/new-since-open.tsx';
 import { PatientBanner } from '../../../features/staff-review/patient-banner.tsx';
 import { ProfileCard } from '../../../features/staff-review/profile-card.tsx';
 import { reportInputFromReview, reviewTimeZone } from '../../../features/staff-review/report-input.ts';
@@ -93,7 +94,8 @@ function Page() {
   const { t } = useLingui();
   usePageTitle(t`Patient report`);
   const navigate = useNavigate();
-  const { state, reload, reset } = useReview();
+  const { state, reload, refresh, reset } = useReview();
+  const arrived = useNewSinceOpen(state.status === 'ready' ? state.hospNo : undefined, state.status === 'ready' ? state.bundle : undefined);
 
   return (
     <section className="review" aria-labelledby="review-title">
@@ -131,21 +133,28 @@ function Page() {
             name={state.bundle.profile.name}
             fetchedAt={state.fetchedAt}
             offline={state.offline}
+            refreshing={state.refreshing}
             onReset={() => inBackground(reset().then(() => navigate({ to: '/admin/hospital-select' })), 'Choosing another patient failed')}
           />
+          <NewSinceOpen.Provider value={arrived}>
+          <NewSinceOpenStatus />
           <PatientTimeZone.Provider value={reviewTimeZone(state.bundle)}>
             <ReviewCards bundle={state.bundle} />
             <div className="review-grid">
-              <MedicinesCard prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
+              <ReviewMedicines prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
               <div>
                 <LabsCard tests={state.bundle.tests} />
                 <SymptomsCard symptoms={state.bundle.symptoms} />
-                <AppointmentsCard appointments={state.bundle.appointments} />
+                <ReviewAppointments appointments={state.bundle.appointments} />
               </div>
             </div>
           </PatientTimeZone.Provider>
-          {/* Admins manage the patient here too (it renders nothing for doctors); it needs the server. */}
-          {!state.offline && <PatientManagement hospNo={state.hospNo} />}
+          </NewSinceOpen.Provider>
+          {/* Admins manage the patient here too (it renders nothing for doctors); it needs the server, and
+              reads nothing of its own: the review holds the patient and the prescriptions. */}
+          {!state.offline && state.bundle.patient && (
+            <PatientManagement hospNo={state.hospNo} kept={{ patient: state.bundle.patient, prescriptions: state.bundle.prescriptions, onChanged: refresh }} />
+          )}
         </>
       )}
     </section>

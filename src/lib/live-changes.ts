@@ -1,0 +1,29 @@
+// A screen that follows the live change feed while it is open (issue 46, sync/change-stream.ts):
+// the staff review (one patient) and the worklist (one hospital). The stream's code loads with the
+// first screen that follows one; it closes with the screen, and while the page is hidden.
+import { useEffect, useRef } from 'react';
+import { log } from '../../sync/log.ts';
+import type { ChangeInfo } from '../../sync/change-stream.ts';
+
+/** Follows `query` ('?hospNo=…', '?hospitalId=…'; undefined: nothing) and calls `onChange` for each event. */
+export function useLiveChanges(query: string | undefined, getToken: () => string | undefined, onChange: (info: ChangeInfo) => void): void {
+  const latest = useRef({ onChange, getToken });
+  useEffect(() => {
+    latest.current = { onChange, getToken };
+  });
+  useEffect(() => {
+    if (query === undefined) return undefined;
+    let stop: (() => void) | undefined;
+    let open = true;
+    import('../../sync/change-stream.ts').then(
+      ({ followChanges }) => {
+        if (open) stop = followChanges({ baseUrl: '', query, getToken: () => latest.current.getToken(), onChange: (info) => latest.current.onChange(info) });
+      },
+      (err: unknown) => log.warn('The live changes could not be followed', err),
+    );
+    return () => {
+      open = false;
+      stop?.();
+    };
+  }, [query]);
+}

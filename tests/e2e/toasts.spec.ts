@@ -1,0 +1,41 @@
+// Toasts and the pointer (issue 50, one notice at a time): a toast is held open while the person
+// reads it, with the pointer moved onto it; one that comes up under a pointer at rest (where the
+// last tap was, as a dialog's button at the screen's foot left it) is not, and gives way to the next.
+// Before, that one was held for good and every later notice waited behind it (a deletion's "Reading
+// deleted" never showed after "Reading updated" in a full browser run).
+import type { Page } from '@playwright/test';
+import { expect, test } from '../fixtures/index.ts';
+
+const notice = (page: Page, text: string) => page.evaluate((t) => window.dispatchEvent(new CustomEvent('eddy:toast', { detail: { type: 'info', text: t } })), text);
+
+test('a toast that comes up under the pointer at rest gives way to the next; one the pointer moves onto is held until it leaves', async ({ patient }) => {
+  test.setTimeout(90_000);
+  const { page } = patient;
+  const shown = page.locator('.toast');
+
+  // Where toasts stand, found with a first one, which then goes.
+  await notice(page, 'Where toasts stand');
+  await shown.getByText('Where toasts stand').waitFor();
+  const box = await shown.boundingBox();
+  if (!box) throw new Error('the toast has no box');
+  await shown.getByText('Where toasts stand').waitFor({ state: 'detached', timeout: 15_000 });
+
+  // The pointer rests there (a tap's place); a toast comes up under it, and another waits.
+  const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await page.mouse.move(at.x, at.y);
+  await notice(page, 'Up under a resting pointer');
+  await notice(page, 'The next one');
+  await shown.getByText('Up under a resting pointer').waitFor();
+  // Not held: it gives way (after 1.5 s, with another waiting), the next shows.
+  await shown.getByText('The next one').waitFor({ timeout: 8_000 });
+
+  // The pointer moves onto it: held while another waits, well past when it would have given way.
+  await page.mouse.move(at.x + 12, at.y, { steps: 4 });
+  await notice(page, 'Waits while one is read');
+  await page.waitForTimeout(5_000);
+  await expect(shown).toHaveCount(1);
+  await expect(shown.getByText('The next one')).toBeVisible();
+  // The pointer leaves: it gives way.
+  await page.mouse.move(at.x, 20, { steps: 4 });
+  await shown.getByText('Waits while one is read').waitFor({ timeout: 8_000 });
+});
