@@ -79,13 +79,15 @@ describe('following the changes', () => {
     }
   });
 
-  it('stops at a refusal: a session that ended is not asked again and again', async () => {
+  it('stops at a refusal: a session that ended is not asked again and again, and its 401 is told at once', async () => {
     let asked = 0;
     const seen: ChangeInfo[] = [];
+    const ended: string[] = [];
     const stop = followChanges({
       baseUrl,
       getToken: () => 'x'.repeat(43),
       onChange: (i) => seen.push(i),
+      onUnauthorized: (t) => ended.push(t),
       page: fakePage(),
       fetch: (input, init) => {
         asked++;
@@ -96,5 +98,26 @@ describe('following the changes', () => {
     stop();
     expect(asked).toBe(1);
     expect(seen).toEqual([]);
+    expect(ended).toEqual(['x'.repeat(43)]);
+  });
+
+  it("a captive portal's 401 page ends no session: the stream is tried again", async () => {
+    let asked = 0;
+    const ended: string[] = [];
+    const stop = followChanges({
+      baseUrl,
+      getToken: () => token,
+      onChange: () => undefined,
+      onUnauthorized: (t) => ended.push(t),
+      page: fakePage(),
+      fetch: async () => {
+        asked++;
+        return new Response('<html>Sign in to the ward Wi-Fi</html>', { status: 401, headers: { 'content-type': 'text/html' } });
+      },
+    });
+    // The first retry comes after FIRST_RETRY_MS (3 s).
+    await until('asked again', () => (asked >= 2 ? true : undefined), 6_000);
+    stop();
+    expect(ended).toEqual([]);
   });
 });

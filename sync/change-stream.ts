@@ -11,7 +11,9 @@
 //   longer than two heartbeats is taken for lost.
 // - A stream that cannot be held (a proxy that buffers it: no `ready` within 10 s, or opened and
 //   closed again and again) turns into polling: `onChange` every `pollMs`.
-// - A refusal (401, 403, 404, 400) stops it: the session's own checks say what happened.
+// - A refusal (401, 403, 404, 400) stops it. A 401 of our API (JSON, not a captive portal's page)
+//   is the session's end like any call's: `onUnauthorized` hears it at once, so nothing else is sent
+//   on that session while the stream's screen goes on loading.
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { inBackground } from './background.ts';
 
@@ -31,6 +33,8 @@ export interface ChangeStreamOptions {
   /** '?hospNo=…' or '?hospitalId=…' for staff; '' for the patient's own records. */
   query?: string;
   onChange(info: ChangeInfo): void;
+  /** The server answered 401 to the stream opened with `token`: that session has ended. */
+  onUnauthorized?(token: string): void;
   /** The fallback's period (default 30 s). */
   pollMs?: number;
   fetch?: typeof fetch;
@@ -115,7 +119,11 @@ export function followChanges(opts: ChangeStreamOptions): () => void {
         cache: 'no-store',
       });
       if (REFUSED.has(res.status)) {
+        await res.body?.cancel().catch(() => undefined);
+        // A captive portal's page (hospital Wi-Fi before its login) is no answer: tried again later.
+        if (!(res.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) throw new Error(`change stream answered ${res.status}, not from the API`);
         refused = true;
+        if (res.status === 401) opts.onUnauthorized?.(token);
         return;
       }
       if (!res.ok || !res.body) throw new Error(`change stream answered ${res.status}`);

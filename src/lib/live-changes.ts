@@ -5,11 +5,17 @@ import { useEffect, useRef } from 'react';
 import { log } from '../../sync/log.ts';
 import type { ChangeInfo } from '../../sync/change-stream.ts';
 
+/** How a screen's stream reaches the session: its token, and the end of it when the stream is answered 401. */
+export interface LiveSession {
+  getToken(): string | undefined;
+  onUnauthorized(token: string): void;
+}
+
 /** Follows `query` ('?hospNo=…', '?hospitalId=…'; undefined: nothing) and calls `onChange` for each event. */
-export function useLiveChanges(query: string | undefined, getToken: () => string | undefined, onChange: (info: ChangeInfo) => void): void {
-  const latest = useRef({ onChange, getToken });
+export function useLiveChanges(query: string | undefined, session: LiveSession, onChange: (info: ChangeInfo) => void): void {
+  const latest = useRef({ onChange, session });
   useEffect(() => {
-    latest.current = { onChange, getToken };
+    latest.current = { onChange, session };
   });
   useEffect(() => {
     if (query === undefined) return undefined;
@@ -17,7 +23,13 @@ export function useLiveChanges(query: string | undefined, getToken: () => string
     let open = true;
     import('../../sync/change-stream.ts').then(
       ({ followChanges }) => {
-        if (open) stop = followChanges({ baseUrl: '', query, getToken: () => latest.current.getToken(), onChange: (info) => latest.current.onChange(info) });
+        if (open) stop = followChanges({
+            baseUrl: '',
+            query,
+            getToken: () => latest.current.session.getToken(),
+            onUnauthorized: (token) => latest.current.session.onUnauthorized(token),
+            onChange: (info) => latest.current.onChange(info),
+          });
       },
       (err: unknown) => log.warn('The live changes could not be followed', err),
     );

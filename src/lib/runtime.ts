@@ -355,7 +355,7 @@ async function followLiveChanges(owner: StoredSession): Promise<void> {
   // Logged out, or in again, while the modules loaded; or already following.
   if (!current() || stopLiveChanges) return;
   stopLiveChanges = followOwnChanges({
-    follow: (onChange) => followChanges({ baseUrl: '', getToken: () => (current() ? owner.token : undefined), onChange }),
+    follow: (onChange) => followChanges({ baseUrl: '', getToken: () => (current() ? owner.token : undefined), onUnauthorized: handleUnauthorized, onChange }),
     pull: () => {
       if (current() && navigator.onLine) inBackground(syncNow({ announce: false }), 'sync failed');
     },

@@ -42,19 +42,25 @@ const api = createApiClient({
   getHospNo: () => choices.userHospNo,
   onActivity: loaderActivity(),
   isStopped: () => endedToken !== undefined && session.token() === endedToken,
-  onUnauthorized: () => {
-    const token = session.token();
-    if (session.state.status !== 'logged-in' || token === undefined || token === endedToken) return;
-    endedToken = token;
-    inBackground(
-      session.expire().then(() => {
-        toast({ type: 'error', text: msg`Session Expired. Please login again.` });
-        onExpired();
-      }),
-      'Ending the expired staff session failed',
-    );
-  },
+  onUnauthorized: (token) => unauthorized(token),
 });
+
+/**
+ * A 401 to a call (or to a screen's live stream) sent with `token`: the session on that token has
+ * ended. One sent on an earlier session, or on none, says nothing of the one in use.
+ */
+function unauthorized(token: string | undefined): void {
+  const current = session.token();
+  if (session.state.status !== 'logged-in' || current === undefined || current === endedToken || token !== current) return;
+  endedToken = current;
+  inBackground(
+    session.expire().then(() => {
+      toast({ type: 'error', text: msg`Session Expired. Please login again.` });
+      onExpired();
+    }),
+    'Ending the expired staff session failed',
+  );
+}
 
 const session = createStaffSession({
   api,
@@ -99,6 +105,8 @@ async function restore(): Promise<StaffState> {
 export const staffRuntime = {
   api,
   session,
+  /** What a screen's live stream needs of the session (src/lib/live-changes.ts). */
+  live: { getToken: () => session.token(), onUnauthorized: unauthorized },
   /** Start-up: the stored staff session, if any; every caller waits for the same restore. */
   ensureRestored: () => (restoring ??= restore()),
   getChoices: () => choices,

@@ -170,7 +170,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
     }, LIVE_SETTLE_MS);
   }, [refresh]);
   const following = state.status === 'ready' ? state.hospNo : undefined;
-  useLiveChanges(following === undefined ? undefined : `?hospNo=${encodeURIComponent(following)}`, () => staffRuntime.session.token(), (change) => {
+  useLiveChanges(following === undefined ? undefined : `?hospNo=${encodeURIComponent(following)}`, staffRuntime.live, (change) => {
     const was = announced.current;
     announced.current = { version: Math.max(was.version, change.version ?? -1), any: was.any || change.kind === 'poll' || change.gap || change.version === undefined };
     askIfNewer();

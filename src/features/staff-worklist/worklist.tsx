@@ -39,7 +39,7 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
   // until the server answers; offline (or the server failing) it stays.
   const kept = useKeptAnswer(read.path, result);
   // Live (issue 46): a change of any patient of the hospital asks for the page again, in place.
-  useLiveChanges(`?hospitalId=${encodeURIComponent(hospitalId)}`, () => staffRuntime.session.token(), (change) => {
+  useLiveChanges(`?hospitalId=${encodeURIComponent(hospitalId)}`, staffRuntime.live, (change) => {
     if (change.kind !== 'ready' || change.gap) setAttempt((n) => n + 1);
   });
   const data = result.status === 'ready' ? result.data : result.status === 'loading' ? (result.last ?? kept) : kept;
