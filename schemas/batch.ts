@@ -3,23 +3,10 @@
 // (with its mutation id); the server runs them in order in one transaction, each at most once, and
 // stops at the first it refuses.
 
-/** The routes whose writes may go in a batch: the records a patient makes most offline. */
-export const BATCH_PATHS = [
-  '/glucose/add',
-  '/glucose/update',
-  '/glucose/delete',
-  '/symptoms/add',
-  '/symptoms/remove',
-  '/appointments/add',
-  '/appointments/update',
-  '/appointments/delete',
-  '/tests/add',
-  '/tests/update',
-  '/tests/delete',
-  '/user/medicines/taken',
-  '/user/medicines/taken/delete',
-] as const;
-export type BatchPath = (typeof BATCH_PATHS)[number];
+import { BATCH_PATHS } from './mutations.ts';
+
+// The routes whose writes may go in a batch are the registry's (schemas/mutations.ts, `batch`).
+export { BATCH_PATHS, type BatchPath } from './mutations.ts';
 
 /** Writes per batch: a day's offline writes in a handful of requests, each answered in well under the device's request timeout. */
 export const BATCH_MAX = 100;

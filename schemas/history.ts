@@ -35,16 +35,3 @@ export const BASE_VERSION_UNKNOWN = 'base-version-unknown';
  */
 export const SUPERSEDED = 'superseded';
 export const SUPERSEDED_MESSAGE = 'A later change to this entry, made on another device, is already on the server: it stays.';
-
-/** The writes whose body says when the change was made (`madeAt`): the edits and removals, and the meal times. */
-export const MADE_AT_PATHS: ReadonlySet<string> = new Set([
-  '/glucose/update',
-  '/glucose/delete',
-  '/symptoms/remove',
-  '/appointments/update',
-  '/appointments/delete',
-  '/tests/update',
-  '/tests/delete',
-  '/user/medicines/taken/delete',
-  '/users/notificationTimings',
-]);

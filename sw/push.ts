@@ -25,6 +25,7 @@ import { log } from '../sync/log.ts';
 import { enqueue, getReplaySession } from '../sync/outbox.ts';
 import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
 import { staffAlertsOn } from '../sync/staff-alerts-flag.ts';
+import { mutation } from '../schemas/mutations.ts';
 import type { PushConfigJson } from '../schemas/push.ts';
 import {
   DEFAULT_ACTION_TITLES,
@@ -187,7 +188,7 @@ async function markTaken(reminder: MedicineReminderData, inboxId: string | undef
   // Answered: the reminder must not become a pending entry afterwards.
   if (inboxId) await removeFromInbox([inboxId]);
   if (await recordThroughPage(intake)) return;
-  await enqueue({ collection: 'medicineIntakes', docId: intake._id, kind: 'add', path: '/user/medicines/taken', body: { ...intake }, madeAt: Date.now() });
+  await enqueue({ collection: 'medicineIntakes', docId: intake._id, ...mutation('dose.markTaken', intake), madeAt: Date.now() });
   // The next page to open shows the dose at once and clears the reminder from its pending list.
   await addToInbox({ kind: 'taken', id: crypto.randomUUID(), receivedAt: Date.now(), intake });
   await onReplay();
@@ -197,7 +198,7 @@ async function remindLater(reminder: MedicineReminderData, onReplay: () => Promi
   const id = uuidv7();
   const remindAt = new Date(Date.now() + REMIND_LATER_MS).toISOString();
   const { prescrNo, medicineName, dose, time } = reminder;
-  await enqueue({ collection: 'reminders', docId: id, kind: 'add', path: '/users/medicines/remindLater', body: { _id: id, prescrNo, medicineName, dose, time, remindAt }, madeAt: Date.now() });
+  await enqueue({ collection: 'reminders', docId: id, ...mutation('dose.remindLater', { _id: id, prescrNo, medicineName, dose, time, remindAt }), madeAt: Date.now() });
   await tellPages({ type: 'remind later', data: reminder, remindAt });
   await onReplay();
 }
@@ -259,7 +260,7 @@ async function resubscribe(event: PushSubscriptionChangeEvent, onReplay: () => P
   if (!endpoint || !keys?.['p256dh'] || !keys['auth']) return;
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const body = { token: { endpoint, keys: { p256dh: keys['p256dh'], auth: keys['auth'] } }, ...(timeZone ? { timeZone } : {}) };
-  await enqueue({ collection: 'pushToken', docId: uuidv7(), kind: 'update', path: '/users/notificationToken', body, madeAt: Date.now() });
+  await enqueue({ collection: 'pushToken', docId: uuidv7(), ...mutation('push.register', body), madeAt: Date.now() });
   await onReplay();
 }
 

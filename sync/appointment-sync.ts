@@ -1,6 +1,7 @@
 // Where appointments are synced (docs/requirements.md §7: add, update, delete).
 import type { Appointment } from '../schemas/appointment.ts';
 import type { Answer, appointmentList } from '../schemas/api.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, madeOnOf, type RestMapping } from './replication.ts';
 
 export const appointmentMapping: RestMapping<Appointment, Answer<typeof appointmentList>> = {
@@ -13,11 +14,9 @@ export const appointmentMapping: RestMapping<Appointment, Answer<typeof appointm
   },
   toOp(doc, isNew, previous) {
     const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.doctor === 'string' && typeof p.date === 'string', editFields) };
-    if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'appointment.delete', path: '/appointments/delete', body: { appointmentId: doc._id, ...base }, versioned: true };
+    if (doc._deleted) return isNew ? undefined : mutation('appointment.delete', { appointmentId: doc._id, ...base });
     const fields = editFields(doc);
-    return isNew
-      ? { kind: 'add', name: 'appointment.add', path: '/appointments/add', body: { _id: doc._id, ...fields } }
-      : { kind: 'update', name: 'appointment.change', path: '/appointments/update', body: { appointmentId: doc._id, ...fields, ...base }, versioned: true };
+    return isNew ? mutation('appointment.add', { _id: doc._id, ...fields }) : mutation('appointment.update', { appointmentId: doc._id, ...fields, ...base });
   },
 };
 

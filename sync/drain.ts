@@ -36,7 +36,8 @@
 import { findDataKey } from './crypto.ts';
 import { log } from './log.ts';
 import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
-import { BASE_VERSION_UNKNOWN, MADE_AT_PATHS, SUPERSEDED } from '../schemas/history.ts';
+import { BASE_VERSION_UNKNOWN, SUPERSEDED } from '../schemas/history.ts';
+import { MADE_AT_PATHS, mutationNamed } from '../schemas/mutations.ts';
 import { checkHistoryWith, sessionDigest } from './history.ts';
 import { withOutboxLock } from './outbox-lock.ts';
 import { addOverride, addRefusal, appliedVersion, JOURNAL_KEEP_MS, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, readHistory, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
@@ -462,8 +463,8 @@ async function outgoing(op: OutboxOp, doc: string, unbased: boolean): Promise<Ou
 async function onOwnVersion(op: OutboxOp, doc: string): Promise<OutboxOp> {
   if (!op.versioned) return op;
   const base = typeof op.body['baseVersion'] === 'number' ? op.body['baseVersion'] : undefined;
-  // The first meal times a device sets are a whole set, stated on no version (sync/profile-sync.ts).
-  if (base === undefined && op.name === 'profile.setMealTimes') return op;
+  // The first meal times a device sets are a whole set, stated on no version (schemas/mutations.ts `wholeSet`).
+  if (base === undefined && mutationNamed(op.name)?.wholeSet) return op;
   const own = await appliedVersion(doc);
   if (own === undefined || (base !== undefined && base >= own)) return op;
   return { ...op, body: { ...op.body, baseVersion: own } };

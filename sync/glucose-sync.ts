@@ -2,6 +2,7 @@
 import type { GlucoseUnit } from '../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../schemas/glucose.ts';
 import type { Answer, glucoseList } from '../schemas/api.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, madeOnOf, type RestMapping } from './replication.ts';
 
 export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseList>> = {
@@ -14,15 +15,9 @@ export const glucoseMapping: RestMapping<GlucoseReading, Answer<typeof glucoseLi
   },
   toOp(doc, isNew, previous) {
     const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.value === 'number' && typeof p.type === 'string', editFields) };
-    if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'glucose.delete', path: '/glucose/delete', body: { glucoseId: doc._id, ...base }, versioned: true };
-    if (isNew) return { kind: 'add', name: 'glucose.add', path: '/glucose/add', body: { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc) } };
-    return {
-      kind: 'update',
-      name: changeName(doc, previous),
-      path: '/glucose/update',
-      body: { glucoseId: doc._id, ...editFields(doc), ...base },
-      versioned: true,
-    };
+    if (doc._deleted) return isNew ? undefined : mutation('glucose.delete', { glucoseId: doc._id, ...base });
+    if (isNew) return mutation('glucose.add', { _id: doc._id, type: doc.type, value: doc.value, ...entered(doc), recordedAt: doc.recordedAt, ...offset(doc) });
+    return mutation('glucose.update', { glucoseId: doc._id, ...editFields(doc), ...base });
   },
 };
 
@@ -39,11 +34,4 @@ function entered(doc: GlucoseReading): { unit?: GlucoseUnit; enteredValue?: numb
 /** The device's UTC offset when the reading was taken, when it carries one (older readings do not). */
 function offset(doc: GlucoseReading): { utcOffsetMinutes?: number } {
   return typeof doc.utcOffsetMinutes === 'number' ? { utcOffsetMinutes: doc.utcOffsetMinutes } : {};
-}
-
-/** The intent of an edit, named by what changed (the server applies the whole reading either way). */
-function changeName(doc: GlucoseReading, previous: GlucoseReading | undefined): string {
-  if (!previous) return 'glucose.change';
-  const changed = [doc.value !== previous.value && 'Value', doc.type !== previous.type && 'Type', doc.recordedAt !== previous.recordedAt && 'Time'].filter(Boolean);
-  return changed.length === 1 ? `glucose.change${String(changed[0])}` : 'glucose.change';
 }

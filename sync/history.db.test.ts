@@ -147,7 +147,7 @@ describe('a server restored from a backup', () => {
     await pushChanges(glucoseMapping, [row({ ...known, value: 166 }, known)]);
     const result = await drainOutbox({ baseUrl });
     expect(result.rejected).toEqual([]);
-    expect(result.sent.map((op) => op.name)).toEqual(['glucose.add', 'glucose.changeValue']);
+    expect(result.sent.map((op) => op.name)).toEqual(['glucose.add', 'glucose.update']);
     expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([166]);
     expect(await pendingCount()).toBe(0);
   });
@@ -200,7 +200,7 @@ describe('a server restored from a backup', () => {
     expect((await otherDevice('/glucose/add', add)).status).toBe(201);
     expect((await drainOutbox({ baseUrl, now: () => t0 + 1_000 })).sent).toEqual([]);
     const second = await drainOutbox({ baseUrl, now: () => t0 + 6_000 });
-    expect(second.sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
+    expect(second.sent.map((op) => op.name)).toEqual(['glucose.update']);
     expect((await onServer()).filter((d) => d._id === theirs._id).map((d) => d.value)).toEqual([199]);
     expect(await pendingCount()).toBe(0);
   });
@@ -253,7 +253,7 @@ describe('a server restored from a backup', () => {
     const result = await drainOutbox({ baseUrl });
     expect(result.rejected).toEqual([]);
     expect(await listRefusals()).toEqual([]);
-    expect(result.sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
+    expect(result.sent.map((op) => op.name)).toEqual(['glucose.update']);
     expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([230]);
   });
 
@@ -278,7 +278,7 @@ describe('a server restored from a backup', () => {
     // heal sends it on no version; sent so, it overwrote 294 without a word to either device.
     await pushChanges(glucoseMapping, [row({ ...held, value: 293 }, held)]);
     const result = await drainOutbox({ baseUrl });
-    expect(result.rejected.map((r) => [r.op.name, r.status])).toEqual([['glucose.changeValue', 409]]);
+    expect(result.rejected.map((r) => [r.op.name, r.status])).toEqual([['glucose.update', 409]]);
     expect((await listRefusals()).map((r) => r.op.docId)).toEqual([mine._id]);
     expect((await onServer()).filter((d) => d._id === mine._id).map((d) => d.value)).toEqual([294]);
     expect(await pendingCount()).toBe(0);
@@ -378,7 +378,7 @@ describe('a server restored from a backup', () => {
     // Checked once for this session: the next edit goes straight out.
     const now = (await onServer()).find((d) => d._id === mine._id) as Doc;
     await pushChanges(glucoseMapping, [row({ ...now, value: 175 }, now)]);
-    expect((await drainOutbox({ baseUrl })).sent.map((op) => op.name)).toEqual(['glucose.changeValue']);
+    expect((await drainOutbox({ baseUrl })).sent.map((op) => op.name)).toEqual(['glucose.update']);
   });
 
   it('a replaced database (a mark it never gave) is healed the same way', async () => {

@@ -1,6 +1,7 @@
 // Where lab tests are synced (docs/requirements.md §7: add, update, delete).
 import type { LabTest } from '../schemas/lab-test.ts';
 import type { Answer, labTestList } from '../schemas/api.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, madeOnOf, type RestMapping } from './replication.ts';
 
 export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = {
@@ -13,11 +14,9 @@ export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = 
   },
   toOp(doc, isNew, previous) {
     const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.name === 'string' && typeof p.value === 'number' && typeof p.recordedAt === 'string', editFields) };
-    if (doc._deleted) return isNew ? undefined : { kind: 'delete', name: 'labTest.delete', path: '/tests/delete', body: { testId: doc._id, ...base }, versioned: true };
+    if (doc._deleted) return isNew ? undefined : mutation('labTest.delete', { testId: doc._id, ...base });
     const fields = editFields(doc);
-    return isNew
-      ? { kind: 'add', name: 'labTest.add', path: '/tests/add', body: { _id: doc._id, ...fields } }
-      : { kind: 'update', name: 'labTest.change', path: '/tests/update', body: { testId: doc._id, ...fields, ...base }, versioned: true };
+    return isNew ? mutation('labTest.add', { _id: doc._id, ...fields }) : mutation('labTest.update', { testId: doc._id, ...fields, ...base });
   },
 };
 

@@ -4,6 +4,7 @@
 // patient says it was an extra one (docs/sync-protocol.md); undo removes it.
 import type { MedicineIntake } from '../schemas/medicine.ts';
 import type { Answer, intakeList } from '../schemas/api.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
 export const medicineIntakeMapping: RestMapping<MedicineIntake, Answer<typeof intakeList>> = {
@@ -17,22 +18,17 @@ export const medicineIntakeMapping: RestMapping<MedicineIntake, Answer<typeof in
   toOp(doc, isNew, previous) {
     if (doc._deleted) {
       if (isNew) return undefined;
-      return { kind: 'delete', name: 'dose.undo', path: '/user/medicines/taken/delete', body: { intakeId: doc._id, ...baseOf(previous) }, versioned: true };
+      return mutation('dose.undo', { intakeId: doc._id, ...baseOf(previous) });
     }
     if (!isNew) return undefined;
-    return {
-      kind: 'add',
-      name: doc.extra ? 'dose.markExtra' : 'dose.markTaken',
-      path: '/user/medicines/taken',
-      body: {
-        _id: doc._id,
-        prescrNo: doc.prescrNo,
-        medicineName: doc.medicineName,
-        dose: doc.dose,
-        takenAt: doc.takenAt,
-        ...(doc.slot ? { slot: doc.slot } : {}),
-        ...(doc.extra ? { extra: true } : {}),
-      },
-    };
+    return mutation('dose.markTaken', {
+      _id: doc._id,
+      prescrNo: doc.prescrNo,
+      medicineName: doc.medicineName,
+      dose: doc.dose,
+      takenAt: doc.takenAt,
+      ...(doc.slot ? { slot: doc.slot } : {}),
+      ...(doc.extra ? { extra: true } : {}),
+    });
   },
 };

@@ -82,7 +82,7 @@ const updateOp = (id: string, gtype: Type, gvalue: number): OutboxOp => ({
   collection: 'glucose',
   docId: id,
   kind: 'update',
-  name: 'glucose.change',
+  name: 'glucose.update',
   mutationId: mutationId(),
   path: '/glucose/update',
   body: { glucoseId: id, gtype, gvalue },

@@ -19,7 +19,10 @@ export interface OutboxOp {
   collection: string;
   docId: string;
   kind: 'add' | 'update' | 'delete';
-  /** The intent, e.g. "glucose.changeValue", "dose.markTaken", "profile.setMealTimes". */
+  /**
+   * The mutation's name in the registry (schemas/mutations.ts: "glucose.update", "dose.markTaken"),
+   * or, on an entry an older version of the app queued, the intent it named ("glucose.changeValue").
+   */
   name: string;
   /** API path under /api, e.g. "/glucose/add". Always POST (docs/requirements.md §7). */
   path: string;

@@ -6,6 +6,7 @@
 // Name, age and the other identity fields belong to the hospital's record and are never pushed.
 import type { Answer, profile } from '../schemas/api.ts';
 import type { HospitalSettings, MealTimings, UserProfile } from '../schemas/user-profile.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, type OpDraft, type RestMapping } from './replication.ts';
 
 export const PROFILE_DOC_ID = 'profile';
@@ -13,7 +14,6 @@ export const PROFILE_DOC_ID = 'profile';
 export type ProfileDoc = UserProfile & { _id: string };
 
 const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
-const MEAL_MUTATION = { breakfast: 'profile.setBreakfast', lunch: 'profile.setLunch', dinner: 'profile.setDinner' } as const;
 
 export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
   collection: 'profile',
@@ -32,17 +32,17 @@ export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
     const t = doc.notificationTimings;
     const before = previous?.notificationTimings;
     if (!before) {
-      ops.push({ kind: 'update', name: 'profile.setMealTimes', path: '/users/notificationTimings', body: { breakfast: t.breakfast, lunch: t.lunch, dinner: t.dinner }, versioned: true });
+      ops.push(mutation('profile.setMealTimes', { breakfast: t.breakfast, lunch: t.lunch, dinner: t.dinner }));
     } else {
       for (const meal of MEALS) {
         if (t[meal] === before[meal]) continue;
-        ops.push({ kind: 'update', name: MEAL_MUTATION[meal], path: '/users/notificationTimings', body: { [meal]: t[meal], ...baseOf(previous), madeOn: { [meal]: before[meal] } }, versioned: true });
+        ops.push(mutation('profile.setMealTime', { [meal]: t[meal], ...baseOf(previous), madeOn: { [meal]: before[meal] } }));
       }
     }
     const had = new Set(previous?.glucometerAlerts ?? []);
     const has = new Set(doc.glucometerAlerts);
-    for (const day of has) if (!had.has(day)) ops.push({ kind: 'add', name: 'profile.addGlucometerDay', path: '/users/glucometerAlerts', body: { day } });
-    for (const day of had) if (!has.has(day)) ops.push({ kind: 'delete', name: 'profile.removeGlucometerDay', path: '/users/glucometerAlerts/remove', body: { day } });
+    for (const day of has) if (!had.has(day)) ops.push(mutation('profile.addGlucometerDay', { day }));
+    for (const day of had) if (!has.has(day)) ops.push(mutation('profile.removeGlucometerDay', { day }));
     return ops;
   },
 };

@@ -22,9 +22,10 @@ import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/rep
 import { BehaviorSubject, combineLatest, filter, firstValueFrom, type Observable } from 'rxjs';
 import { assumedServerStates, downstreamActive, firstUpstreamPass, pullMarks, type UpstreamView } from './rxdb-internals.ts';
 import { PULL_LIMIT_MAX } from '../schemas/common.ts';
+import type { MutationDraft } from '../schemas/mutations.ts';
 import type { ApiClient } from './api-client.ts';
 import { markQueued, notedIds, whenQueued } from './local-writes.ts';
-import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingCount, pendingOps, readHistory, refusedCount, takeOverrides, watchOverrides, type OutboxOp } from './outbox.ts';
+import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingCount, pendingOps, readHistory, refusedCount, takeOverrides, watchOverrides } from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
@@ -45,7 +46,8 @@ export interface Checkpoint {
   history?: string;
 }
 
-export type OpDraft = Pick<OutboxOp, 'kind' | 'name' | 'path' | 'body'> & { versioned?: boolean };
+/** A named mutation as a mapping makes it (schemas/mutations.ts `mutation`). */
+export type OpDraft = MutationDraft;
 
 /** How long a failed pull waits before it is tried again (see `replicate`). */
 export const PULL_RETRY_MS = 5_000;

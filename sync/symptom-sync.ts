@@ -1,6 +1,7 @@
 // Where symptoms are synced. The API has no update for a symptom report: it is added or removed.
 import type { Symptom } from '../schemas/symptom.ts';
 import type { Answer, symptomList } from '../schemas/api.ts';
+import { mutation } from '../schemas/mutations.ts';
 import { baseOf, type RestMapping } from './replication.ts';
 
 export const symptomMapping: RestMapping<Symptom, Answer<typeof symptomList>> = {
@@ -14,8 +15,8 @@ export const symptomMapping: RestMapping<Symptom, Answer<typeof symptomList>> = 
   toOp(doc, isNew, previous) {
     if (doc._deleted) {
       if (isNew) return undefined;
-      return { kind: 'delete', name: 'symptom.remove', path: '/symptoms/remove', body: { _id: doc._id, symptom: doc.symptom, recordedAt: doc.recordedAt, ...baseOf(previous) }, versioned: true };
+      return mutation('symptom.remove', { _id: doc._id, symptom: doc.symptom, recordedAt: doc.recordedAt, ...baseOf(previous) });
     }
-    return isNew ? { kind: 'add', name: 'symptom.report', path: '/symptoms/add', body: { _id: doc._id, symptom: doc.symptom, recordedAt: doc.recordedAt } } : undefined;
+    return isNew ? mutation('symptom.add', { _id: doc._id, symptom: doc.symptom, recordedAt: doc.recordedAt }) : undefined;
   },
 };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MUTATIONS } from '../../schemas/mutations.ts';
 import { admins } from '../db/schema.ts';
 import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 
@@ -17,18 +18,25 @@ interface Route {
   path: string;
 }
 
-/** Every route, read from the route files themselves so a new route cannot escape the fuzzing. */
+/**
+ * Every route, read from the route files themselves so a new route cannot escape the fuzzing: each
+ * `api.post('/path', …)`, and the patient writes, whose paths are the registry's
+ * (schemas/mutations.ts: `postPatientWrite(api, ctx, 'glucose.add')`, `api.post(register.path, …)`).
+ * A route registered in any other way fails the list's own check below.
+ */
 function routesFromSource(): Route[] {
   const dir = path.dirname(fileURLToPath(import.meta.url));
-  const out: Route[] = [];
+  const out: Route[] = Object.values(MUTATIONS).map((m) => ({ method: 'POST', path: `/api${m.path}` }));
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
     const src = readFileSync(path.join(dir, file), 'utf8');
-    // `api.post('/path', …)`, and the patient writes registered from one table (patient-writes.ts).
-    for (const m of src.matchAll(/\b(?:api\.(get|post|put|patch|delete)\(|postPatientWrite\(\s*api,\s*ctx,)\s*'([^']+)'/g)) {
-      out.push({ method: (m[1] ?? 'post').toUpperCase(), path: `/api${m[2] ?? ''}` });
-    }
+    const literal = [...src.matchAll(/\bapi\.(get|post|put|patch|delete)\(\s*'([^']+)'/g)];
+    for (const m of literal) out.push({ method: (m[1] ?? 'post').toUpperCase(), path: `/api${m[2] ?? ''}` });
+    const fromRegistry = [...src.matchAll(/\bapi\.post\(\s*\w+\.path\b/g), ...src.matchAll(/\bpostPatientWrite\(\s*api,\s*ctx,\s*'([^']+)'/g)];
+    const all = [...src.matchAll(/\bapi\.(get|post|put|patch|delete)\(/g)].length;
+    if (all !== literal.length + fromRegistry.filter((m) => m[0].startsWith('api.')).length) throw new Error(`${file}: a route registered other than with a literal path or a registry path`);
+    for (const m of fromRegistry) if (m[1] !== undefined && !Object.hasOwn(MUTATIONS, m[1])) throw new Error(`${file}: ${m[1]} is no mutation of the registry`);
   }
-  return out;
+  return [...new Map(out.map((r) => [`${r.method} ${r.path}`, r])).values()];
 }
 
 const key = (r: Route) => `${r.method} ${r.path}`;

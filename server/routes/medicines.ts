@@ -2,7 +2,8 @@ import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { answers, intakeList, medicineList, remindLater } from '../../schemas/api.ts';
 import { sinceQuery } from '../../schemas/common.ts';
-import { medicineListQuery, remindLaterSchema } from '../../schemas/medicine.ts';
+import { medicineListQuery } from '../../schemas/medicine.ts';
+import { MUTATIONS } from '../../schemas/mutations.ts';
 import { patientAccess, requireSubject } from '../http/guards.ts';
 import { sendJsonText } from '../http/json-text.ts';
 import { answerWrite } from '../http/mutation-reply.ts';
@@ -29,9 +30,10 @@ export function medicineRoutes(api: TypedApp, ctx: AppContext): void {
   );
 
   // The path really is singular `user` here (docs/requirements.md §7).
-  postPatientWrite(api, ctx, '/user/medicines/taken');
-  postPatientWrite(api, ctx, '/user/medicines/taken/delete');
-  api.post('/users/medicines/remindLater', { ...write, schema: { summary: 'Remind again about a dose in a while', body: remindLaterSchema, response: answers(remindLater) } }, async (req, reply) =>
+  postPatientWrite(api, ctx, 'dose.markTaken');
+  postPatientWrite(api, ctx, 'dose.undo');
+  const later = MUTATIONS['dose.remindLater'];
+  api.post(later.path, { ...write, schema: { summary: 'Remind again about a dose in a while', body: later.body, response: answers(remindLater) } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => ok(await medicines.remindLater(tx, s.patientId, req.body))),
   );
   api.get('/user/medicines/taken', read('The doses marked taken; incremental with ?since=', intakeList), async (req, reply) =>

@@ -1,14 +1,9 @@
-// The patient writes a device queues most while offline, once: each route's path, its body schema and
-// the change it makes. Their own routes (records.ts, medicines.ts) and the batch route (batch.ts)
-// both run them from here, so a write in a batch is the same write, checked the same way.
-import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+// The patient writes a device queues most while offline (the registry's batch writes,
+// schemas/mutations.ts), once: each by its name, with the change it makes; the path and the body's
+// schema are the registry's. Their own routes (records.ts, medicines.ts) and the batch route
+// (batch.ts) both run them from here, so a write in a batch is the same write, checked the same way.
 import { answers, appointmentWritten, glucoseWritten, intakeWritten, labTestWritten, message, symptomWritten } from '../../schemas/api.ts';
-import { appointmentAddSchema, appointmentDeleteSchema, appointmentUpdateSchema } from '../../schemas/appointment.ts';
-import { BATCH_PATHS, type BatchPath } from '../../schemas/batch.ts';
-import { glucoseAddSchema, glucoseDeleteSchema, glucoseUpdateSchema } from '../../schemas/glucose.ts';
-import { labTestAddSchema, labTestDeleteSchema, labTestUpdateSchema } from '../../schemas/lab-test.ts';
-import { medicineTakenDeleteSchema, medicineTakenSchema } from '../../schemas/medicine.ts';
-import { symptomAddSchema, symptomRemoveSchema } from '../../schemas/symptom.ts';
+import { BATCH_MUTATIONS, MUTATIONS, type BatchMutation, type BatchPath, type FromBody } from '../../schemas/mutations.ts';
 import type { TypedApp } from '../app.ts';
 import type { AppContext } from '../context.ts';
 import { patientAccess, type Subject } from '../http/guards.ts';
@@ -22,6 +17,7 @@ import { claimChange, type MadeChange } from '../services/record-made.ts';
 import * as symptoms from '../services/symptom-service.ts';
 
 export interface PatientWrite {
+  name: BatchMutation;
   path: BatchPath;
   /** The body's JSON Schema (the route's, with `mutationId`). */
   schema: object;
@@ -38,30 +34,27 @@ export interface PatientWrite {
   add?(ctx: AppContext, subject: Subject, body: unknown, mutationId: string): Promise<string | undefined>;
 }
 
+/** A write's body as its route has accepted it: its schema's type in the registry. */
+type BodyOf<N extends BatchMutation> = FromBody<(typeof MUTATIONS)[N]['body']>;
+
 type Add<Body> = (ctx: AppContext, s: Subject, body: Body, mutationId: string) => Promise<string | undefined>;
 
-/**
- * The body `schema` accepts, as FromSchema types it. Behind a conditional type: TypeScript would
- * otherwise try to infer `write`'s schema back from its callbacks through FromSchema, which goes
- * too deep for it.
- */
-type BodyOf<S> = S extends JSONSchema ? FromSchema<S> : never;
-
-/** The change (and an add's shortcut) take the body as its schema types it. */
-function write<S extends object>(
-  path: BatchPath,
-  doc: { summary: string; answer: Readonly<Record<string, unknown>>; record?: (body: BodyOf<S>) => string | undefined },
-  schema: S,
-  change: (tx: AppContext, s: Subject, body: BodyOf<S>) => Promise<WriteAnswer>,
-  add?: Add<BodyOf<S>>,
+/** The change (and an add's shortcut) take the body as the registry types it. */
+function write<N extends BatchMutation>(
+  name: N,
+  doc: { summary: string; answer: Readonly<Record<string, unknown>>; record?: (body: BodyOf<N>) => string | undefined },
+  change: (tx: AppContext, s: Subject, body: BodyOf<N>) => Promise<WriteAnswer>,
+  add?: Add<BodyOf<N>>,
 ): PatientWrite {
+  const { path, body: schema } = MUTATIONS[name];
   // The one cast: a PatientWrite is only handed a body `schema` has accepted (Fastify checks the
   // route's body before its handler runs; the batch checks each write's body with the same schema
   // before it runs it), and one list of writes of different bodies cannot carry each one's type.
-  const accepted = (body: unknown) => body as BodyOf<S>;
+  const accepted = (body: unknown) => body as BodyOf<N>;
   const { record, ...described } = doc;
   const made = (body: unknown): MadeChange => (typeof body === 'object' && body !== null ? (body as MadeChange) : {});
   return {
+    name,
     path,
     ...described,
     schema,
@@ -91,51 +84,47 @@ const testRecord = (b: { testId: string }) => `test:${b.testId}`;
 
 export const PATIENT_WRITES: readonly PatientWrite[] = [
   write(
-    '/glucose/add',
+    'glucose.add',
     { summary: 'Record a glucose reading', answer: glucoseWritten },
-    glucoseAddSchema,
     async (tx, s, b) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
     (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
   ),
-  write('/glucose/update', { summary: 'Change a glucose reading', answer: glucoseWritten, record: glucoseRecord }, glucoseUpdateSchema, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
-  write('/glucose/delete', { summary: 'Delete a glucose reading', answer: message, record: glucoseRecord }, glucoseDeleteSchema, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
-  write('/symptoms/add', { summary: 'Record a symptom', answer: symptomWritten }, symptomAddSchema, async (tx, s, b) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
-  write('/symptoms/remove', { summary: 'Remove a symptom', answer: message, record: (b) => (b._id === undefined ? undefined : `symptom:${b._id}`) }, symptomRemoveSchema, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write('glucose.update', { summary: 'Change a glucose reading', answer: glucoseWritten, record: glucoseRecord }, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
+  write('glucose.delete', { summary: 'Delete a glucose reading', answer: message, record: glucoseRecord }, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('symptom.add', { summary: 'Record a symptom', answer: symptomWritten }, async (tx, s, b) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
+  write('symptom.remove', { summary: 'Remove a symptom', answer: message, record: (b) => (b._id === undefined ? undefined : `symptom:${b._id}`) }, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
   write(
-    '/appointments/add',
+    'appointment.add',
     { summary: 'Add an appointment', answer: appointmentWritten },
-    appointmentAddSchema,
     async (tx, s, b) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
     (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
   ),
-  write('/appointments/update', { summary: 'Change an appointment', answer: appointmentWritten, record: appointmentRecord }, appointmentUpdateSchema, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
-  write('/appointments/delete', { summary: 'Delete an appointment', answer: message, record: appointmentRecord }, appointmentDeleteSchema, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write('appointment.update', { summary: 'Change an appointment', answer: appointmentWritten, record: appointmentRecord }, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
+  write('appointment.delete', { summary: 'Delete an appointment', answer: message, record: appointmentRecord }, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
   write(
-    '/tests/add',
+    'labTest.add',
     { summary: 'Record a lab test result', answer: labTestWritten },
-    labTestAddSchema,
     async (tx, s, b) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
     (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
   ),
-  write('/tests/update', { summary: 'Change a lab test result', answer: labTestWritten, record: testRecord }, labTestUpdateSchema, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
-  write('/tests/delete', { summary: 'Delete a lab test result', answer: message, record: testRecord }, labTestDeleteSchema, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
-  // The path really is singular `user` here (docs/requirements.md §7).
-  write('/user/medicines/taken', { summary: 'Mark a dose taken', answer: intakeWritten }, medicineTakenSchema, async (tx, s, b) => ok(await medicines.markTaken(tx, s, b))),
-  write('/user/medicines/taken/delete', { summary: 'Undo a dose marked taken', answer: message, record: (b) => `dose:${b.intakeId}` }, medicineTakenDeleteSchema, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
+  write('labTest.update', { summary: 'Change a lab test result', answer: labTestWritten, record: testRecord }, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
+  write('labTest.delete', { summary: 'Delete a lab test result', answer: message, record: testRecord }, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  write('dose.markTaken', { summary: 'Mark a dose taken', answer: intakeWritten }, async (tx, s, b) => ok(await medicines.markTaken(tx, s, b))),
+  write('dose.undo', { summary: 'Undo a dose marked taken', answer: message, record: (b) => `dose:${b.intakeId}` }, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
 ];
 
-export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.path, w]));
-const missing = BATCH_PATHS.filter((p) => !patientWrite.has(p));
-if (missing.length > 0) throw new Error(`batch paths without a write: ${missing.join(', ')}`);
+export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.name, w]));
+const missing = BATCH_MUTATIONS.filter((name) => !patientWrite.has(name));
+if (missing.length > 0) throw new Error(`batch writes without a change: ${missing.join(', ')}`);
 
-/** Registers the route of the write at `path`: the patient's own, in one transaction, once per mutation id. */
-export function postPatientWrite(api: TypedApp, ctx: AppContext, path: BatchPath): void {
-  const w = patientWrite.get(path);
-  if (!w) throw new Error(`no patient write at ${path}`);
+/** Registers the route of the write `name`: the patient's own, in one transaction, once per mutation id. */
+export function postPatientWrite(api: TypedApp, ctx: AppContext, name: BatchMutation): void {
+  const w = patientWrite.get(name);
+  if (!w) throw new Error(`no patient write named ${name}`);
   const add = w.add;
   // An add answers 201 when it created the record, 200 when a record with that _id was there already.
-  const response = path.endsWith('/add') ? answers(w.answer, 200, 201) : answers(w.answer);
-  api.post(path, { preHandler: patientAccess(ctx, { write: true }), schema: { summary: w.summary, body: w.schema, response } }, async (req, reply) =>
+  const response = w.path.endsWith('/add') ? answers(w.answer, 200, 201) : answers(w.answer);
+  api.post(w.path, { preHandler: patientAccess(ctx, { write: true }), schema: { summary: w.summary, body: w.schema, response } }, async (req, reply) =>
     add
       ? answerAdd(ctx, req, reply, (s, id) => add(ctx, s, req.body, id), (tx, s) => w.change(tx, s, req.body))
       : answerWrite(ctx, req, reply, (tx, s) => w.change(tx, s, req.body)),

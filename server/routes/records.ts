@@ -20,25 +20,25 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
   const list = (summary: string, response: Readonly<Record<string, unknown>>) => ({ ...read, schema: { summary, querystring: sinceQuery, response: answers(response) } });
 
   api.get('/glucose', list('Glucose readings, by type; incremental with ?since=', glucoseList), async (req, reply) => sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
-  postPatientWrite(api, ctx, '/glucose/add');
-  postPatientWrite(api, ctx, '/glucose/update');
-  postPatientWrite(api, ctx, '/glucose/delete');
+  postPatientWrite(api, ctx, 'glucose.add');
+  postPatientWrite(api, ctx, 'glucose.update');
+  postPatientWrite(api, ctx, 'glucose.delete');
 
   api.get('/symptoms', list('Symptoms; incremental with ?since=', symptomList), async (req, reply) => sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   api.get('/symptoms/list', { ...read, schema: { summary: 'The symptoms a patient can pick from', response: answers(symptomNames) } }, async () => symptoms.symptomReferenceList(ctx));
-  postPatientWrite(api, ctx, '/symptoms/add');
-  postPatientWrite(api, ctx, '/symptoms/remove');
+  postPatientWrite(api, ctx, 'symptom.add');
+  postPatientWrite(api, ctx, 'symptom.remove');
 
   api.get('/appointments', list('Appointments; incremental with ?since=', appointmentList), async (req, reply) =>
     sendJsonText(reply, await appointments.listAppointments(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
   );
-  postPatientWrite(api, ctx, '/appointments/add');
-  postPatientWrite(api, ctx, '/appointments/update');
-  postPatientWrite(api, ctx, '/appointments/delete');
+  postPatientWrite(api, ctx, 'appointment.add');
+  postPatientWrite(api, ctx, 'appointment.update');
+  postPatientWrite(api, ctx, 'appointment.delete');
 
   api.get('/tests', list('Lab test results; incremental with ?since=', labTestList), async (req, reply) => sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
   api.get('/tests/list', { ...read, schema: { summary: 'The lab tests a patient can record, with units and ranges', response: answers(labTestNames) } }, async () => labs.labTestReferenceList(ctx));
-  postPatientWrite(api, ctx, '/tests/add');
-  postPatientWrite(api, ctx, '/tests/update');
-  postPatientWrite(api, ctx, '/tests/delete');
+  postPatientWrite(api, ctx, 'labTest.add');
+  postPatientWrite(api, ctx, 'labTest.update');
+  postPatientWrite(api, ctx, 'labTest.delete');
 }
