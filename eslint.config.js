@@ -14,16 +14,23 @@ const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', '**/testing/**', '**/test-s
 const CAST_RULES = [
   {
     selector: 'TSAsExpression > TSAsExpression.expression[typeAnnotation.type="TSUnknownKeyword"]',
-    message: 'A double cast (`as unknown as T`) overrides what the types say: derive the type, check the value, or say why it is safe in an eslint-disable-next-line comment.',
+    message:
+      'A double cast (`as unknown as T`) overrides what the types say: derive the type, check the value, or say why it is safe in an eslint-disable-next-line comment.',
   },
-  { selector: 'CatchClause TSAsExpression[typeAnnotation.typeName.name="Error"]', message: 'A caught value need not be an Error: check it (`err instanceof Error`).' },
+  {
+    selector: 'CatchClause TSAsExpression[typeAnnotation.typeName.name="Error"]',
+    message: 'A caught value need not be an Error: check it (`err instanceof Error`).',
+  },
 ];
 /** What RxDB does not promise across versions is read in sync/rxdb-internals.ts only. */
 const RXDB_INTERNALS_MESSAGE = "RxDB's internals are read in sync/rxdb-internals.ts only, whose contract test runs on every upgrade: add what you need there.";
 const RXDB_INTERNALS = [
   { selector: 'MemberExpression[property.name=/^(internalReplicationState|forkInstance|metaInstance)$/]', message: RXDB_INTERNALS_MESSAGE },
   { selector: 'MemberExpression[object.property.name="_meta"], MemberExpression[object.name="_meta"]', message: RXDB_INTERNALS_MESSAGE },
-  { selector: 'ImportDeclaration[source.value="rxdb"] ImportSpecifier[imported.name=/^(getAssumedMasterState|getHeightOfRevision|now)$/]', message: RXDB_INTERNALS_MESSAGE },
+  {
+    selector: 'ImportDeclaration[source.value="rxdb"] ImportSpecifier[imported.name=/^(getAssumedMasterState|getHeightOfRevision|now)$/]',
+    message: RXDB_INTERNALS_MESSAGE,
+  },
 ];
 
 /**
@@ -46,13 +53,20 @@ const serverDb = [
 ];
 const layers = [
   layer(['schemas/**/*.ts'], ['src', 'sync', 'sw', 'server', 'report', 'scripts', 'tests'], 'schemas/ is the shared contract: it imports no other layer.'),
-  layer(['report/**/*.ts'], ['src', 'sync', 'sw', 'server', 'scripts', 'tests'], 'report/ builds the report from schemas/ only (the app, its PDF worker and the server all run it).'),
+  layer(
+    ['report/**/*.ts'],
+    ['src', 'sync', 'sw', 'server', 'scripts', 'tests'],
+    'report/ builds the report from schemas/ only (the app, its PDF worker and the server all run it).',
+  ),
   layer(['sync/**/*.ts'], ['src', 'sw', 'server', 'report', 'scripts', 'tests'], 'sync/ depends on schemas/ only (src and sw build on it, not the other way).'),
   layer(['sw/**/*.ts'], ['src', 'server', 'report', 'scripts', 'tests'], 'The service worker depends on sync/ and schemas/ only.'),
   layer(['src/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/, schemas/ and report/, never on the server or the worker.'),
-  layer(['src/features/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/, schemas/ and report/, never on the server or the worker.', [
-    { regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' },
-  ]),
+  layer(
+    ['src/features/**/*.{ts,tsx}'],
+    ['server', 'sw', 'scripts', 'tests'],
+    'The app depends on sync/, schemas/ and report/, never on the server or the worker.',
+    [{ regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' }],
+  ),
   layer(['server/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ and report/ only.', serverDb),
   // Routes and the HTTP layer call services, never a repository (README "Folders": routes → services → repositories).
   layer(['server/routes/**/*.ts', 'server/http/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ and report/ only.', [
@@ -60,7 +74,11 @@ const layers = [
     { regex: '/repositories/', allowTypeImports: true, message: 'Routes and the HTTP layer call services; services call repositories.' },
   ]),
   // Repositories, the database's setup and the demo data's bulk load are where the query builder belongs.
-  layer(['server/repositories/**/*.ts', 'server/db/**/*.ts', 'server/seed/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ and report/ only.'),
+  layer(
+    ['server/repositories/**/*.ts', 'server/db/**/*.ts', 'server/seed/**/*.ts'],
+    ['src', 'sync', 'sw', 'tests'],
+    'The server depends on schemas/ and report/ only.',
+  ),
 ];
 
 export default tseslint.config(
@@ -86,8 +104,26 @@ export default tseslint.config(
         {
           // …, and CSS font lists and sizes (a canvas's font: '12px "Noto Sans Devanagari", sans-serif').
           ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', 'T\\d\\d:\\d\\d', '^rgba?\\(', '^Arrow(Up|Down|Left|Right)$', 'sans-serif$', '^\\d+px '],
-          ignoreNames: [{ regex: { pattern: '^(className|id|key|type|to|href|rel|role|autoComplete|inputMode|name|lang|dir|method|src|d|viewBox|fill|stroke|fillStyle|strokeStyle|icon|htmlFor|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$' } }],
-          ignoreFunctions: ['log.*', 'console.*', 'inBackground', 'Error', 'URLSearchParams', 'Intl.*', 'document.*', '*.addEventListener', 'matchMedia', 'import'],
+          ignoreNames: [
+            {
+              regex: {
+                pattern:
+                  '^(className|id|key|type|to|href|rel|role|autoComplete|inputMode|name|lang|dir|method|src|d|viewBox|fill|stroke|fillStyle|strokeStyle|icon|htmlFor|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$',
+              },
+            },
+          ],
+          ignoreFunctions: [
+            'log.*',
+            'console.*',
+            'inBackground',
+            'Error',
+            'URLSearchParams',
+            'Intl.*',
+            'document.*',
+            '*.addEventListener',
+            'matchMedia',
+            'import',
+          ],
         },
       ],
     },

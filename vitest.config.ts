@@ -29,10 +29,19 @@ export default defineConfig({
     // databases, so two run side by side (measured: 334 s with one, 206 s with two).
     maxWorkers: 2,
     projects: [
-      ...(databaseOnly ? [] : [
-      { test: { name: 'unit', include: everywhere, exclude: ['**/*.db.test.ts', '**/*.dom.test.{ts,tsx}', '**/*.alone.test.ts', '**/node_modules/**'], sequence: { groupOrder: 0 } } },
-      { test: { name: 'browser', include: ['src/**/*.dom.test.{ts,tsx}'], environment: 'jsdom', sequence: { groupOrder: 0 } } },
-      ]),
+      ...(databaseOnly
+        ? []
+        : [
+            {
+              test: {
+                name: 'unit',
+                include: everywhere,
+                exclude: ['**/*.db.test.ts', '**/*.dom.test.{ts,tsx}', '**/*.alone.test.ts', '**/node_modules/**'],
+                sequence: { groupOrder: 0 },
+              },
+            },
+            { test: { name: 'browser', include: ['src/**/*.dom.test.{ts,tsx}'], environment: 'jsdom', sequence: { groupOrder: 0 } } },
+          ]),
       { test: { name: 'server', include: ['**/*.db.test.ts'], exclude: ['**/node_modules/**'], sequence: { groupOrder: 0 } } },
       { test: { name: 'alone', include: ['**/*.alone.test.ts'], exclude: ['**/node_modules/**'], fileParallelism: false, sequence: { groupOrder: 1 } } },
     ],

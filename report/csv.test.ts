@@ -74,7 +74,10 @@ describe('reportCsv', () => {
       { _id: 'r-181', type: 'Postprandial' as const, value: 181, unit: 'mg/dL' as const, enteredValue: 181, recordedAt: at },
       { _id: 'r-69', type: 'Random' as const, value: 69.5, unit: 'mg/dL' as const, enteredValue: 69.5, recordedAt: at },
     ];
-    const cells = (unit: 'mg/dL' | 'mmol/L') => table(reportCsv(oneOf(readings, unit))).slice(1).map((r) => r.slice(3, 5));
+    const cells = (unit: 'mg/dL' | 'mmol/L') =>
+      table(reportCsv(oneOf(readings, unit)))
+        .slice(1)
+        .map((r) => r.slice(3, 5));
     // The row "…,After a meal,10.0,High" is now "10.0,In range".
     expect(cells('mmol/L')).toEqual([
       ['10.0', 'In range'],
@@ -103,8 +106,15 @@ describe('reportCsv', () => {
   });
 
   it('keeps the recording device’s UTC offset beside the patient’s local time', () => {
-    const readings = [{ _id: 'r-paris', type: 'Random' as const, value: 140, recordedAt: at, utcOffsetMinutes: 60 }, { _id: 'r-ny', type: 'Random' as const, value: 141, recordedAt: at, utcOffsetMinutes: -300 }];
-    expect(table(reportCsv(oneOf(readings, 'mg/dL'))).slice(1).map((r) => r[7])).toEqual(['UTC+01:00', 'UTC-05:00']);
+    const readings = [
+      { _id: 'r-paris', type: 'Random' as const, value: 140, recordedAt: at, utcOffsetMinutes: 60 },
+      { _id: 'r-ny', type: 'Random' as const, value: 141, recordedAt: at, utcOffsetMinutes: -300 },
+    ];
+    expect(
+      table(reportCsv(oneOf(readings, 'mg/dL')))
+        .slice(1)
+        .map((r) => r[7]),
+    ).toEqual(['UTC+01:00', 'UTC-05:00']);
   });
 
   it('writes mmol/L with one decimal', () => {

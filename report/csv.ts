@@ -45,7 +45,16 @@ export function reportCsv(model: ReportModel, { translate = englishTranslate }: 
   ];
   // Both judgements, each named: the consensus range ("In range") and the meal tag's target
   // ("Above target", as the dashboard says), so a fasting 148 mg/dL reads the same everywhere.
-  const header = [t(CSV_LABELS.date), t(CSV_LABELS.time), t(CSV_LABELS.type), t(CSV_LABELS.value, { unit }), t(CSV_LABELS.band), t(CSV_LABELS.target), t(CSV_LABELS.recordedAt), t(CSV_LABELS.deviceOffset)];
+  const header = [
+    t(CSV_LABELS.date),
+    t(CSV_LABELS.time),
+    t(CSV_LABELS.type),
+    t(CSV_LABELS.value, { unit }),
+    t(CSV_LABELS.band),
+    t(CSV_LABELS.target),
+    t(CSV_LABELS.recordedAt),
+    t(CSV_LABELS.deviceOffset),
+  ];
   const rows = model.readings.map((r) =>
     csvRow([
       r.date,

@@ -39,7 +39,11 @@ function medplum(resource: unknown): string[] {
 }
 
 /** Both validators' findings for a bundle and each of its resources. */
-const findings = (bundle: FhirBundle): unknown[] => [...medplum(bundle), ...schema.validate(bundle), ...bundle.entry.flatMap((e) => schema.validate(e.resource))];
+const findings = (bundle: FhirBundle): unknown[] => [
+  ...medplum(bundle),
+  ...schema.validate(bundle),
+  ...bundle.entry.flatMap((e) => schema.validate(e.resource)),
+];
 
 interface Qty {
   value: number;
@@ -161,7 +165,11 @@ describe('fhirBundle', () => {
       ['m-old', '14743-9', 10, 'mmol/L', 'H'],
     ]);
     expect(g[0]?.referenceRange[0]).toMatchObject({ low: { value: 3.9, code: 'mmol/L' }, high: { value: 10, code: 'mmol/L' } });
-    expect(g[3]?.referenceRange[0]).toMatchObject({ low: { value: 3.9 }, high: { value: 9.9 }, text: 'Target after a meal (below 10.0 mmol/L): 3.9–9.9 mmol/L' });
+    expect(g[3]?.referenceRange[0]).toMatchObject({
+      low: { value: 3.9 },
+      high: { value: 9.9 },
+      text: 'Target after a meal (below 10.0 mmol/L): 3.9–9.9 mmol/L',
+    });
     expect(findings(b)).toEqual([]);
   });
 
@@ -171,7 +179,10 @@ describe('fhirBundle', () => {
       { _id: 'kolkata', type: 'Random', value: 141, recordedAt: '2026-03-04T17:43:00.000Z', utcOffsetMinutes: 330 },
       { _id: 'unknown', type: 'Random', value: 142, recordedAt: '2026-03-04T17:43:00.000Z' },
     ]);
-    const times = b.entry.map((e) => e.resource).filter((r) => r['performer']).map((r) => r['effectiveDateTime']);
+    const times = b.entry
+      .map((e) => e.resource)
+      .filter((r) => r['performer'])
+      .map((r) => r['effectiveDateTime']);
     expect(times).toEqual(['2026-03-04T18:43:00+01:00', '2026-03-04T23:13:00+05:30', '2026-03-04T17:43:00.000Z']);
     expect(times.map((t) => Date.parse(String(t)))).toEqual(Array<number>(3).fill(Date.parse('2026-03-04T17:43:00.000Z')));
     expect(findings(b)).toEqual([]);
@@ -182,7 +193,8 @@ describe('fhirBundle', () => {
     let n = 0;
     for (const type of ['Fasting', 'Postprandial', 'Random'] as const) {
       for (let v = 20; v <= 600; v += 1) readings.push({ _id: `g-${++n}`, type, value: v, recordedAt: at });
-      for (let t = 11; t <= 333; t += 1) readings.push({ _id: `g-${++n}`, type, value: storedMgDl(t / 10), unit: 'mmol/L', enteredValue: t / 10, recordedAt: at });
+      for (let t = 11; t <= 333; t += 1)
+        readings.push({ _id: `g-${++n}`, type, value: storedMgDl(t / 10), unit: 'mmol/L', enteredValue: t / 10, recordedAt: at });
     }
     for (const o of glucoseOf(withReadings(readings))) {
       const range = o.referenceRange[0];

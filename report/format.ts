@@ -5,7 +5,17 @@
 import { ENTRY_DECIMALS, formatGlucose, type GlucoseUnit, type Judgeable } from '../schemas/glucose-units.ts';
 import type { GlucoseType } from '../schemas/glucose.ts';
 import { TAG_TARGETS } from '../schemas/judgement.ts';
-import { englishTranslate, PDF_LABELS, SHARE_LABELS, TAG_TARGET_LABELS, DEFINITION_LABELS, UNIT_LABELS, type MessageDescriptor, type Translate, type TranslateValues } from './labels.ts';
+import {
+  englishTranslate,
+  PDF_LABELS,
+  SHARE_LABELS,
+  TAG_TARGET_LABELS,
+  DEFINITION_LABELS,
+  UNIT_LABELS,
+  type MessageDescriptor,
+  type Translate,
+  type TranslateValues,
+} from './labels.ts';
 import { percentShown } from './statistics.ts';
 
 export interface Fmt {
@@ -82,7 +92,9 @@ export function makeFmt(locale: string, unit: GlucoseUnit, timeZone: string, tra
   const num = (v: number | null | undefined, digits = 0) =>
     v === null || v === undefined ? dash : numberFormat(`n${digits}`, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v);
   const pct = (v: number | null | undefined, digits = 0) =>
-    v === null || v === undefined ? dash : numberFormat(`p${digits}`, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v / 100);
+    v === null || v === undefined
+      ? dash
+      : numberFormat(`p${digits}`, { style: 'percent', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(v / 100);
   const edge = (v: number) => num(v, ENTRY_DECIMALS[unit]);
   const unitName = t(UNIT_LABELS[unit]);
   const tagTarget = (tag: GlucoseType) => {

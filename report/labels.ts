@@ -129,7 +129,10 @@ export const PDF_LABELS = {
   average: /*i18n*/ { id: 'report.pdf.average', message: 'Average glucose' },
   timeInRange: /*i18n*/ { id: 'report.pdf.timeInRange', message: 'In range {low}–{high}' },
   gmi: /*i18n*/ { id: 'report.pdf.gmi', message: 'GMI (estimated A1c)' },
-  gmiCgm: /*i18n*/ { id: 'report.gmi.definedForCgm', message: 'GMI is defined for continuous glucose monitoring; from fingerstick readings it is only a guide.' },
+  gmiCgm: /*i18n*/ {
+    id: 'report.gmi.definedForCgm',
+    message: 'GMI is defined for continuous glucose monitoring; from fingerstick readings it is only a guide.',
+  },
   readings: /*i18n*/ { id: 'report.pdf.readings', message: 'Readings' },
   readingsPerDay: /*i18n*/ { id: 'report.pdf.readingsPerDay', message: '{perDay} per day' },
   lows: /*i18n*/ { id: 'report.pdf.lows', message: 'Lows below {low}' },
@@ -145,7 +148,10 @@ export const PDF_LABELS = {
   change: /*i18n*/ { id: 'report.pdf.change', message: 'Change' },
   percentPoints: /*i18n*/ { id: 'report.pdf.percentPoints', message: '{value} points' },
 
-  distribution: /*i18n*/ { id: 'report.pdf.distribution', message: 'Readings in ranges (International Consensus edges; shares of fingerstick readings, not of time)' },
+  distribution: /*i18n*/ {
+    id: 'report.pdf.distribution',
+    message: 'Readings in ranges (International Consensus edges; shares of fingerstick readings, not of time)',
+  },
   statistics: /*i18n*/ { id: 'report.pdf.statistics', message: 'Statistics by meal tag' },
   overall: /*i18n*/ { id: 'report.pdf.overall', message: 'All readings' },
   mean: /*i18n*/ { id: 'report.pdf.mean', message: 'Mean ({unit})' },

@@ -63,7 +63,7 @@ export function visualOrder(classes: readonly BidiClass[], rtlParagraph: boolean
   });
   const order = levels.map((_, i) => i);
   for (let level = Math.max(para, ...levels); level >= 1; level--) {
-    for (let i = 0; i < order.length; ) {
+    for (let i = 0; i < order.length;) {
       if ((levels[order[i] ?? 0] ?? 0) < level) {
         i++;
         continue;

@@ -33,7 +33,12 @@ interface PdfMake {
 export const FONTS = {
   Roboto: { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' },
   // Neither script has italics: notes in italics print upright.
-  NotoSansArabic: { normal: 'NotoSansArabic-Regular.ttf', bold: 'NotoSansArabic-Bold.ttf', italics: 'NotoSansArabic-Regular.ttf', bolditalics: 'NotoSansArabic-Bold.ttf' },
+  NotoSansArabic: {
+    normal: 'NotoSansArabic-Regular.ttf',
+    bold: 'NotoSansArabic-Bold.ttf',
+    italics: 'NotoSansArabic-Regular.ttf',
+    bolditalics: 'NotoSansArabic-Bold.ttf',
+  },
   NotoSansDevanagari: {
     normal: 'NotoSansDevanagari-Regular.ttf',
     bold: 'NotoSansDevanagari-Bold.ttf',

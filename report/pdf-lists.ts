@@ -68,7 +68,9 @@ export function lowsSection(model: ReportModel, f: Fmt): Content {
     { text: f.glu(l), alignment: 'right', color: BAND_TEXT_COLORS[l.band], bold: l.band === 'veryLow' },
     l.symptoms.join(', ') || f.t(L.dash),
   ]);
-  return section(title, rows.length, [table([80, 40, 80, 50, '*'], [f.t(L.date), f.t(L.lowsTime), f.t(L.lowsTag), f.t(L.lowsValue), f.t(L.lowsSymptoms)], rows, [3])]);
+  return section(title, rows.length, [
+    table([80, 40, 80, 50, '*'], [f.t(L.date), f.t(L.lowsTime), f.t(L.lowsTag), f.t(L.lowsValue), f.t(L.lowsSymptoms)], rows, [3]),
+  ]);
 }
 
 export function symptomsSection(model: ReportModel, f: Fmt): Content {

@@ -75,7 +75,6 @@ type TextPart = string | { text?: unknown; [key: string]: unknown };
  */
 const BIDI_CONTROLS = /[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g;
 
-
 function textRuns(text: unknown, rtl: boolean): unknown {
   if (typeof text === 'number') return textRuns(String(text), rtl);
   if (typeof text === 'string') {
@@ -141,7 +140,9 @@ function localize(node: unknown, rtl: boolean, mirror: boolean): unknown {
  */
 export function localizeDocument(doc: TDocumentDefinitions, { rtl }: { rtl: boolean }): TDocumentDefinitions {
   const wrap = (part: DynamicContent | Content | undefined) =>
-    typeof part === 'function' ? ((...args: Parameters<DynamicContent>) => localize(part(...args), rtl, rtl) as Content) : part && (localize(part, rtl, rtl) as Content);
+    typeof part === 'function'
+      ? (...args: Parameters<DynamicContent>) => localize(part(...args), rtl, rtl) as Content
+      : part && (localize(part, rtl, rtl) as Content);
   const out: TDocumentDefinitions = { ...doc, content: localize(doc.content, rtl, rtl) as Content };
   const header = wrap(doc.header);
   const footer = wrap(doc.footer);

@@ -20,7 +20,16 @@ const translating =
 
 describe('word order of a line', () => {
   it('classifies words as right to left, left to right (numbers too) or neutral', () => {
-    expect(['تقرير ', 'Report ', '12 ', '– ', '(العشاء،', 'मधुमेह', '14/03/2026', '23/11/2026،'].map(bidiClass)).toEqual(['R', 'L', 'EN', 'N', 'R', 'L', 'EN', 'EN']);
+    expect(['تقرير ', 'Report ', '12 ', '– ', '(العشاء،', 'मधुमेह', '14/03/2026', '23/11/2026،'].map(bidiClass)).toEqual([
+      'R',
+      'L',
+      'EN',
+      'N',
+      'R',
+      'L',
+      'EN',
+      'EN',
+    ]);
   });
 
   it('reverses right-to-left words and keeps left-to-right islands in their order', () => {
@@ -102,7 +111,12 @@ describe('word order of a line', () => {
     };
     reorderLine(inside);
     expect(inside.inlines.map((i) => i.text)).toEqual(['mg/dL. ', 'Metformin']);
-    const english: LineLike = { inlines: [{ text: 'Hello ', x: 0, width: 10, trailingCut: 2 }, { text: 'world', x: 10, width: 10 }] };
+    const english: LineLike = {
+      inlines: [
+        { text: 'Hello ', x: 0, width: 10, trailingCut: 2 },
+        { text: 'world', x: 10, width: 10 },
+      ],
+    };
     reorderLine(english);
     expect(english.inlines.map((i) => i.x)).toEqual([0, 10]);
   });
@@ -143,7 +157,10 @@ function fontsOf(file: string): string {
 describe('the PDF in Hindi and Arabic', () => {
   it('embeds Noto Sans Devanagari and reads back the Hindi labels', async () => {
     const translate = translating({ 'report.pdf.title': 'मधुमेह रिपोर्ट', 'report.pdf.average': 'औसत शुगर', 'report.pdf.pageOf': 'पृष्ठ {page} / {pages}' });
-    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'hi', translate, loadFont: loadFontFromPackages }), 'report-hi.pdf');
+    const file = writeTemp(
+      await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'hi', translate, loadFont: loadFontFromPackages }),
+      'report-hi.pdf',
+    );
     expect(fontsOf(file)).toMatch(/NotoSansDevanagari-Regular.*Identity-H\s+yes\s+yes/);
     const text = squash(pdfText(file));
     expect(text).toContain('औसत');
@@ -158,7 +175,10 @@ describe('the PDF in Hindi and Arabic', () => {
 
   it('embeds Noto Sans Arabic, and the Arabic words come back in reading order', async () => {
     const translate = translating({ 'report.pdf.title': 'تقرير السكري', 'report.pdf.average': 'متوسط السكر', 'report.pdf.patient': 'المريض' });
-    const file = writeTemp(await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'ar', translate, loadFont: loadFontFromPackages }), 'report-ar.pdf');
+    const file = writeTemp(
+      await renderReportPdf(buildReport(fixtureInput(), 'mg/dL'), { locale: 'ar', translate, loadFont: loadFontFromPackages }),
+      'report-ar.pdf',
+    );
     expect(fontsOf(file)).toMatch(/NotoSansArabic-Regular.*Identity-H\s+yes\s+yes/);
     const text = squash(pdfText(file));
     // poppler reads right-to-left lines back in logical order. (A few joined letters share one glyph

@@ -33,7 +33,10 @@ describe('renderReportPdf (English, mg/dL)', () => {
   it('names the patient with two identifiers at the top of every page (issue 16)', () => {
     const pages = pdfPages(file);
     for (let n = 1; n <= pages; n++) {
-      const top = execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-f', String(n), '-l', String(n), file, '-'], { encoding: 'utf8' }).trimStart().split('\n')[0] ?? '';
+      const top =
+        execFileSync('pdftotext', ['-layout', '-enc', 'UTF-8', '-f', String(n), '-l', String(n), file, '-'], { encoding: 'utf8' })
+          .trimStart()
+          .split('\n')[0] ?? '';
       expect(squash(top), `page ${n}`).toMatch(/^Asha Verma · Hospital number H-2040 · 58 \/ Female Mar 1, 2026 – Mar 14, 2026$/);
     }
   });
@@ -138,9 +141,13 @@ describe('renderReportPdf in the patient’s language and unit', () => {
 
   it('says why the GMI is not shown for a short range, and renders an empty range', async () => {
     const input = fixtureInput();
-    const short = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-05' } }, 'mg/dL'), { locale: 'en' }))));
+    const short = squash(
+      pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-03-01', to: '2026-03-05' } }, 'mg/dL'), { locale: 'en' }))),
+    );
     expect(short).toContain('needs at least 30 readings (15 in this period)');
-    const empty = squash(pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-05-01', to: '2026-05-07' } }, 'mg/dL'), { locale: 'en' }))));
+    const empty = squash(
+      pdfText(writeTemp(await renderReportPdf(buildReport({ ...input, range: { from: '2026-05-01', to: '2026-05-07' } }, 'mg/dL'), { locale: 'en' }))),
+    );
     expect(empty).toContain('No glucose readings in this period.');
     expect(empty).toContain('Page 1 of');
   }, 60_000);

@@ -117,7 +117,12 @@ function charts(model: ReportModel, f: Fmt): Content[] {
   return [
     { stack: [heading(f.t(L.trend)), trendChart(model, { ...o, height: 190 }), typeLegend(f), { text: note, style: 'note' }], unbreakable: true },
     {
-      stack: [heading(f.t(L.timeOfDay)), timeOfDayChart(model, { ...o, height: 170 }), typeLegend(f), { text: f.t(L.timeOfDayNote, { min: MIN_PROFILE_READINGS }), style: 'note' }],
+      stack: [
+        heading(f.t(L.timeOfDay)),
+        timeOfDayChart(model, { ...o, height: 170 }),
+        typeLegend(f),
+        { text: f.t(L.timeOfDayNote, { min: MIN_PROFILE_READINGS }), style: 'note' },
+      ],
       unbreakable: true,
     },
   ];

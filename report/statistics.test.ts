@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { formatGlucose, MG_DL_PER_MMOL_L, mgDlToMmolL, mmolLToMgDl, storedMgDl, toUnit } from '../schemas/glucose-units.ts';
 import type { GlucoseType } from '../schemas/glucose.ts';
 import { a1cEstimates, eA1cPercent, gmiPercent, hbA1cPercent, isHbA1c, MIN_DAYS_FOR_ESTIMATE, MIN_READINGS_FOR_ESTIMATE } from '../schemas/a1c.ts';
-import { glucoseSummary, labDecimals, labSeriesDecimals, labValue, median, MIN_PROFILE_READINGS, MIN_READINGS_FOR_VARIABILITY, percentShown, quantile, sampleSd, timeOfDayProfile } from './statistics.ts';
+import {
+  glucoseSummary,
+  labDecimals,
+  labSeriesDecimals,
+  labValue,
+  median,
+  MIN_PROFILE_READINGS,
+  MIN_READINGS_FOR_VARIABILITY,
+  percentShown,
+  quantile,
+  sampleSd,
+  timeOfDayProfile,
+} from './statistics.ts';
 
 const r = (value: number, type: GlucoseType = 'Random') => ({ type, value });
 

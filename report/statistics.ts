@@ -145,7 +145,10 @@ export function timeOfDayProfile(readings: readonly { minutes: number; value: nu
   const bands: ProfileBand[] = [];
   for (let start = 0; start < 24; start += PROFILE_BAND_HOURS) {
     const end = start + PROFILE_BAND_HOURS;
-    const values = readings.filter((r) => r.minutes >= start * 60 && r.minutes < end * 60).map((r) => r.value).sort((a, b) => a - b);
+    const values = readings
+      .filter((r) => r.minutes >= start * 60 && r.minutes < end * 60)
+      .map((r) => r.value)
+      .sort((a, b) => a - b);
     const enough = values.length >= MIN_PROFILE_READINGS;
     bands.push({
       start,

@@ -60,7 +60,11 @@ export type WorklistQuery = FromSchema<typeof worklistQuerySchema>;
 export const reviewQuerySchema = {
   type: 'object',
   properties: {
-    since: { type: 'string', pattern: '^[0-9]{1,15}$', description: 'the version of the review this device holds (up to 15 digits): only what changed after it' },
+    since: {
+      type: 'string',
+      pattern: '^[0-9]{1,15}$',
+      description: 'the version of the review this device holds (up to 15 digits): only what changed after it',
+    },
   },
 } as const;
 
@@ -70,7 +74,12 @@ export const hospitalInputSchema = {
     name: text(120),
     timeZone,
     // A reading below this alerts the hospital's staff who turned alerts on (issue 18; 54 by default).
-    severeLowMgDl: { type: 'number', minimum: SEVERE_LOW_LEVEL.min, maximum: SEVERE_LOW_LEVEL.max, description: 'the severe-low alert level in mg/dL, 40 to 70' },
+    severeLowMgDl: {
+      type: 'number',
+      minimum: SEVERE_LOW_LEVEL.min,
+      maximum: SEVERE_LOW_LEVEL.max,
+      description: 'the severe-low alert level in mg/dL, 40 to 70',
+    },
     // The namespace of the hospital's numbers in exported records (FHIR Patient.identifier.system).
     identifierSystem: {
       anyOf: [{ type: 'string', maxLength: IDENTIFIER_SYSTEM_MAX, pattern: IDENTIFIER_SYSTEM_PATTERN }, { type: 'null' }],
@@ -82,8 +91,15 @@ export const hospitalInputSchema = {
       maximum: URGENT_HIGH_LEVEL.max,
       description: 'the level in mg/dL from which advice says to contact the care team now, 300 to 500',
     },
-    careContact: { anyOf: [{ type: 'string', maxLength: CARE_CONTACT_MAX }, { type: 'null' }], description: 'how patients reach the care team, shown in the advice (at most 200 characters), or null for none' },
-    requireStaffMfa: { type: 'boolean', description: "every admin of the hospital signs in with an authenticator app as well (set up at their next login); turning it on ends their sessions opened without one, but the caller's" },
+    careContact: {
+      anyOf: [{ type: 'string', maxLength: CARE_CONTACT_MAX }, { type: 'null' }],
+      description: 'how patients reach the care team, shown in the advice (at most 200 characters), or null for none',
+    },
+    requireStaffMfa: {
+      type: 'boolean',
+      description:
+        "every admin of the hospital signs in with an authenticator app as well (set up at their next login); turning it on ends their sessions opened without one, but the caller's",
+    },
   },
   required: ['name'],
 } as const;

@@ -33,7 +33,9 @@ const num = { type: 'number' } as const;
 const nullableIso = { anyOf: [iso, { type: 'null' }] } as const;
 
 /** An object with exactly these properties (all required unless `required` says otherwise). */
-export function obj<const P extends Record<string, unknown>>(properties: P): { type: 'object'; properties: P; required: (keyof P & string)[]; additionalProperties: false };
+export function obj<const P extends Record<string, unknown>>(
+  properties: P,
+): { type: 'object'; properties: P; required: (keyof P & string)[]; additionalProperties: false };
 export function obj<const P extends Record<string, unknown>, const R extends readonly (keyof P & string)[]>(
   properties: P,
   required: R,
@@ -84,7 +86,11 @@ export const written = <T>(data: T) => obj({ message: str, data });
 export const pullList = <const K extends Record<string, unknown>>(keys: K) =>
   ({ ...obj({ ...keys, deleted: deletedIds, checkpoint: syncVersion, next: syncVersion }), required: Object.keys(keys) as (keyof K & string)[] }) as const;
 
-export const glucoseList = pullList({ fasting: list(row(glucoseReadingSchema)), postprandial: list(row(glucoseReadingSchema)), random: list(row(glucoseReadingSchema)) });
+export const glucoseList = pullList({
+  fasting: list(row(glucoseReadingSchema)),
+  postprandial: list(row(glucoseReadingSchema)),
+  random: list(row(glucoseReadingSchema)),
+});
 export const symptomList = pullList({ symptoms: list(row(symptomSchema)) });
 export const appointmentList = pullList({ appointments: list(row(appointmentSchema)) });
 export const labTestList = pullList({ tests: list(row(labTestSchema)) });
@@ -105,13 +111,22 @@ export const readiness = {
 
 /** One icon in Iconify's JSON (docs/requirements.md §7 icon-data endpoint). */
 const iconData = obj(
-  { body: str, width: { type: 'number' }, height: { type: 'number' }, left: { type: 'number' }, top: { type: 'number' }, rotate: { type: 'integer' }, hFlip: bool, vFlip: bool },
+  {
+    body: str,
+    width: { type: 'number' },
+    height: { type: 'number' },
+    left: { type: 'number' },
+    top: { type: 'number' },
+    rotate: { type: 'integer' },
+    hFlip: bool,
+    vFlip: bool,
+  },
   ['body'],
 );
-export const iconSet = obj({ prefix: str, icons: { type: 'object', additionalProperties: iconData }, width: { type: 'number' }, height: { type: 'number' }, not_found: list(str) }, [
-  'prefix',
-  'icons',
-]);
+export const iconSet = obj(
+  { prefix: str, icons: { type: 'object', additionalProperties: iconData }, width: { type: 'number' }, height: { type: 'number' }, not_found: list(str) },
+  ['prefix', 'icons'],
+);
 
 export const patientLogin = obj({ token, expiresAt: iso });
 export const passwordLogin = obj({ token, expiresAt: iso, mustChangePassword: bool }, ['token']);
@@ -133,10 +148,29 @@ export const batchAnswer = batchResponseSchema;
  * What a write repeated under a mutation id already applied may answer (X-Mutation-Repeat: 1): the
  * first answer given to that id (docs/sync-protocol.md), whichever route gave it.
  */
-export const REPEATABLE_ANSWERS = [glucoseWritten, symptomWritten, appointmentWritten, labTestWritten, intakeWritten, message, timingsSaved, alertDaysSaved, remindLater];
+export const REPEATABLE_ANSWERS = [
+  glucoseWritten,
+  symptomWritten,
+  appointmentWritten,
+  labTestWritten,
+  intakeWritten,
+  message,
+  timingsSaved,
+  alertDaysSaved,
+  remindLater,
+];
 
 /** A hospital with its settings (server/services/dto.ts hospitalDto); `careContact` null when none is set. */
-const hospital = obj({ _id: uuid, name: str, timeZone: str, severeLowMgDl: num, identifierSystem: str, urgentHighMgDl: num, careContact: { type: ['string', 'null'] }, requireStaffMfa: bool });
+const hospital = obj({
+  _id: uuid,
+  name: str,
+  timeZone: str,
+  severeLowMgDl: num,
+  identifierSystem: str,
+  urgentHighMgDl: num,
+  careContact: { type: ['string', 'null'] },
+  requireStaffMfa: bool,
+});
 const patient = obj(
   {
     _id: uuid,
@@ -182,7 +216,13 @@ export const oidcSignIn = obj({
 });
 export const adminMfaSetup = obj({ secret: str, uri: str, qrCode: str });
 export const doctorVerified = obj({ message: str, doctor: obj({ name: str, role: { const: 'doctor' }, expiresAt: iso, hospitals: list(hospital) }) });
-export const usersPage = obj({ users: list(patient), total: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, pages: { type: 'integer' } });
+export const usersPage = obj({
+  users: list(patient),
+  total: { type: 'integer' },
+  page: { type: 'integer' },
+  limit: { type: 'integer' },
+  pages: { type: 'integer' },
+});
 const reasonCode = { type: 'string', enum: WORKLIST_REASON_CODES } as const;
 const nullableCount = { type: ['integer', 'null'] } as const;
 /**
@@ -198,7 +238,14 @@ export const worklistPage = obj({
         hospNo: str,
         name: str,
         reasons: list(obj({ code: reasonCode, text: str, value: { type: ['number', 'null'] } })),
-        priority: obj({ rank: { type: 'integer', minimum: 1 }, tier: { anyOf: [reasonCode, { type: 'null' }] }, weight: num, count: nullableCount, outOf: nullableCount, summary: str }),
+        priority: obj({
+          rank: { type: 'integer', minimum: 1 },
+          tier: { anyOf: [reasonCode, { type: 'null' }] },
+          weight: num,
+          count: nullableCount,
+          outOf: nullableCount,
+          summary: str,
+        }),
         lastReadingAt: nullableIso,
         lastSyncAt: nullableIso,
       },
@@ -243,7 +290,16 @@ export const doctorTokens = obj({ tokens: list(doctorToken) });
 export const doctorTokenCreated = obj({ message: str, token, data: doctorToken });
 export const auditEntries = obj({
   entries: list(
-    obj({ _id: uuid, at: iso, actorKind: { enum: ['admin', 'doctor'] }, actor: str, hospNo: { type: ['string', 'null'] }, action: str, ip: { type: ['string', 'null'] }, userAgent: { type: ['string', 'null'] } }),
+    obj({
+      _id: uuid,
+      at: iso,
+      actorKind: { enum: ['admin', 'doctor'] },
+      actor: str,
+      hospNo: { type: ['string', 'null'] },
+      action: str,
+      ip: { type: ['string', 'null'] },
+      userAgent: { type: ['string', 'null'] },
+    }),
   ),
 });
 
@@ -254,7 +310,11 @@ export function answers<T extends Schema>(ok: T, ...statuses: (200 | 201)[]) {
   // Typed as a 200 for Fastify's type provider, which types a handler's reply from its success
   // answer: a 201 route's answer has the same shape under its own status.
   // eslint-disable-next-line @typescript-eslint/consistent-type-assertions -- the statuses are computed; the shape of each is T
-  return { ...Object.fromEntries(codes.map((c) => [c, said(c)])), '4xx': apiError, '5xx': apiError } as { 200: T; '4xx': typeof apiError; '5xx': typeof apiError };
+  return { ...Object.fromEntries(codes.map((c) => [c, said(c)])), '4xx': apiError, '5xx': apiError } as {
+    200: T;
+    '4xx': typeof apiError;
+    '5xx': typeof apiError;
+  };
 }
 
 /** A file answer (reports): a body of `contentType`, not JSON. */

@@ -8,7 +8,15 @@ import type { FromSchema } from 'json-schema-to-ts';
 import { isoDateTime, uuid } from './common.ts';
 
 /** The consent kinds a c15t client may send; the banner sends `cookie_banner` (docs/requirements.md §3 default). */
-export const CONSENT_TYPES = ['cookie_banner', 'privacy_policy', 'dpa', 'terms_and_conditions', 'marketing_communications', 'age_verification', 'other'] as const;
+export const CONSENT_TYPES = [
+  'cookie_banner',
+  'privacy_policy',
+  'dpa',
+  'terms_and_conditions',
+  'marketing_communications',
+  'age_verification',
+  'other',
+] as const;
 
 /** The jurisdiction codes this server answers (c15t 1.x's `JurisdictionCodeSchema`; all are c15t 2.x codes too). */
 export const JURISDICTION_CODES = ['GDPR', 'CH', 'BR', 'PIPEDA', 'AU', 'APPI', 'PIPA', 'NONE'] as const;
@@ -150,10 +158,7 @@ export const consentVerifySchema = {
     type: consentType,
     domain,
     preferences: {
-      oneOf: [
-        { type: 'array', items: purposeName, maxItems: 20 },
-        consentPreferences,
-      ],
+      oneOf: [{ type: 'array', items: purposeName, maxItems: 20 }, consentPreferences],
     },
     subjectId: { anyOf: [uuid, subjectId] },
   },
@@ -299,7 +304,19 @@ export const OPT_IN_BANNER_POLICY: ConsentInit['policy'] = {
   consent: { expiryDays: 365 },
   ui: {
     mode: 'banner',
-    banner: { allowedActions: ['accept', 'reject', 'customize'], layout: [['reject', 'accept'], 'customize'], direction: 'row', primaryActions: ['customize'], uiProfile: 'compact' },
-    dialog: { allowedActions: ['accept', 'reject', 'customize'], layout: [['reject', 'accept'], 'customize'], direction: 'row', primaryActions: ['customize'], uiProfile: 'compact' },
+    banner: {
+      allowedActions: ['accept', 'reject', 'customize'],
+      layout: [['reject', 'accept'], 'customize'],
+      direction: 'row',
+      primaryActions: ['customize'],
+      uiProfile: 'compact',
+    },
+    dialog: {
+      allowedActions: ['accept', 'reject', 'customize'],
+      layout: [['reject', 'accept'], 'customize'],
+      direction: 'row',
+      primaryActions: ['customize'],
+      uiProfile: 'compact',
+    },
   },
 };

@@ -75,7 +75,19 @@ export type GlucoseMadeOn = FromSchema<typeof glucoseMadeOnSchema>;
 
 export const glucoseUpdateSchema = {
   type: 'object',
-  properties: { glucoseId: uuid, gtype: glucoseType, gvalue: glucoseValue, unit: entryUnit, enteredValue, recordedAt: isoDateTime, utcOffsetMinutes, baseVersion, madeAt, madeOn: glucoseMadeOnSchema, mutationId },
+  properties: {
+    glucoseId: uuid,
+    gtype: glucoseType,
+    gvalue: glucoseValue,
+    unit: entryUnit,
+    enteredValue,
+    recordedAt: isoDateTime,
+    utcOffsetMinutes,
+    baseVersion,
+    madeAt,
+    madeOn: glucoseMadeOnSchema,
+    mutationId,
+  },
   required: ['glucoseId', 'gtype', 'gvalue'],
 } as const;
 export type GlucoseUpdate = FromSchema<typeof glucoseUpdateSchema>;

@@ -4,7 +4,20 @@
 import { describe, expect, it } from 'vitest';
 import { asTaken, type GlucoseUnit, type GlucoseValue, inferredUnit, shownGlucose, storedMgDl } from './glucose-units.ts';
 import type { GlucoseType } from './glucose.ts';
-import { adviceGrade, bandEdgesIn, bandOf, BANDS, CONSENSUS_EDGES, inclusiveTarget, interpretation, readingWord, shownAgreeing, TAG_TARGETS, targetStatus, type Band } from './judgement.ts';
+import {
+  adviceGrade,
+  bandEdgesIn,
+  bandOf,
+  BANDS,
+  CONSENSUS_EDGES,
+  inclusiveTarget,
+  interpretation,
+  readingWord,
+  shownAgreeing,
+  TAG_TARGETS,
+  targetStatus,
+  type Band,
+} from './judgement.ts';
 
 const typedMgDl = (v: number): GlucoseValue => ({ value: v, unit: 'mg/dL', enteredValue: v });
 const typedMmol = (v: number): GlucoseValue => ({ value: storedMgDl(v), unit: 'mmol/L', enteredValue: v });
@@ -89,33 +102,51 @@ describe('the consensus bands, judged as shown', () => {
     expect(bandOf(180.2, 'mmol/L')).toBe('inRange');
   });
 
-  it.each(UNITS.flatMap((from) => UNITS.map((to) => [from, to] as const)))('every value a meter shows in %s, viewed in %s: the band is the published band of the printed value', (from, to) => {
-    for (const v of meterValues(from)) {
-      const r = typed(v, from);
-      const printed = shownGlucose(r, to).value;
-      expect(bandOf(r, to), `${v} ${from} printed ${printed} ${to}`).toBe(publishedBand(printed, to));
-    }
-  });
-
-  it.each(UNITS.flatMap((from) => UNITS.map((to) => [from, to] as const)))('every value a meter shows in %s, viewed in %s: the meal targets hold for the printed value', (from, to) => {
-    for (const v of meterValues(from)) {
-      const r = typed(v, from);
-      const printed = shownGlucose(r, to).value;
-      for (const tag of TAGS) {
-        const t = TAG_TARGETS[to][tag];
-        const expected = printed < t.min ? 'below' : (t.maxInclusive ? printed <= t.max : printed < t.max) ? 'in' : 'above';
-        expect(targetStatus(r, tag, to), `${v} ${from} ${tag} printed ${printed} ${to}`).toBe(expected);
+  it.each(UNITS.flatMap((from) => UNITS.map((to) => [from, to] as const)))(
+    'every value a meter shows in %s, viewed in %s: the band is the published band of the printed value',
+    (from, to) => {
+      for (const v of meterValues(from)) {
+        const r = typed(v, from);
+        const printed = shownGlucose(r, to).value;
+        expect(bandOf(r, to), `${v} ${from} printed ${printed} ${to}`).toBe(publishedBand(printed, to));
       }
-    }
-  });
+    },
+  );
+
+  it.each(UNITS.flatMap((from) => UNITS.map((to) => [from, to] as const)))(
+    'every value a meter shows in %s, viewed in %s: the meal targets hold for the printed value',
+    (from, to) => {
+      for (const v of meterValues(from)) {
+        const r = typed(v, from);
+        const printed = shownGlucose(r, to).value;
+        for (const tag of TAGS) {
+          const t = TAG_TARGETS[to][tag];
+          const expected = printed < t.min ? 'below' : (t.maxInclusive ? printed <= t.max : printed < t.max) ? 'in' : 'above';
+          expect(targetStatus(r, tag, to), `${v} ${from} ${tag} printed ${printed} ${to}`).toBe(expected);
+        }
+      }
+    },
+  );
 
   it('in the unit it was taken in, a reading is always judged by its meter’s value', () => {
     for (const unit of UNITS) for (const v of meterValues(unit)) expect(bandOf(typed(v, unit), unit)).toBe(publishedBand(v, unit));
   });
 
   it('publishes the edges of each band in each unit', () => {
-    expect(BANDS.map((b) => bandEdgesIn(b, 'mg/dL'))).toEqual([[null, 54], [54, 69], [70, 180], [181, 250], [null, 250]]);
-    expect(BANDS.map((b) => bandEdgesIn(b, 'mmol/L'))).toEqual([[null, 3.0], [3.0, 3.8], [3.9, 10.0], [10.1, 13.9], [null, 13.9]]);
+    expect(BANDS.map((b) => bandEdgesIn(b, 'mg/dL'))).toEqual([
+      [null, 54],
+      [54, 69],
+      [70, 180],
+      [181, 250],
+      [null, 250],
+    ]);
+    expect(BANDS.map((b) => bandEdgesIn(b, 'mmol/L'))).toEqual([
+      [null, 3.0],
+      [3.0, 3.8],
+      [3.9, 10.0],
+      [10.1, 13.9],
+      [null, 13.9],
+    ]);
     expect(CONSENSUS_EDGES['mmol/L']).toEqual({ veryLow: 3.0, low: 3.9, high: 10.0, veryHigh: 13.9 });
   });
 });

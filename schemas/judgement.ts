@@ -221,7 +221,7 @@ export function adviceGrade(r: Judgeable, unit: GlucoseUnit, levels: AdviceLevel
 export function shownAgreeing(r: Judgeable, unit: GlucoseUnit, edgeMgDl: number, judgedBelow: boolean): Shown {
   const first = shownGlucose(r, unit);
   const edge = levelIn(edgeMgDl, unit);
-  const agrees = (v: number) => (v < edge) === judgedBelow;
+  const agrees = (v: number) => v < edge === judgedBelow;
   if (agrees(first.value)) return first;
   const mgdl = typeof r === 'number' ? r : r.value;
   const exact = unit === 'mmol/L' ? mgdl / MG_DL_PER_MMOL_L : mgdl;

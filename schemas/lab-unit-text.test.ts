@@ -9,7 +9,8 @@ describe('shownLabUnit', () => {
   });
 
   it('leaves every other unit as typed', () => {
-    for (const unit of ['%', 'mmol/mol', 'mg/dL', 'µmol/L', 'mIU/L', 'mg/mmol', 'pg/mL', 'mL/min/1.73 m²', 'mm2x', 'cm', 'm23']) expect(shownLabUnit(unit)).toBe(unit);
+    for (const unit of ['%', 'mmol/mol', 'mg/dL', 'µmol/L', 'mIU/L', 'mg/mmol', 'pg/mL', 'mL/min/1.73 m²', 'mm2x', 'cm', 'm23'])
+      expect(shownLabUnit(unit)).toBe(unit);
   });
 
   it('joins a value and its unit, or gives the value alone', () => {

@@ -4,7 +4,10 @@
 
 /** A unit as printed: a square or cubic metre's exponent as a superscript, set off from its number. */
 export function shownLabUnit(unit: string): string {
-  return unit.replace(/(\d?)(m)([23])(?![\p{L}\p{N}])/gu, (_, digit: string, m: string, power: string) => `${digit ? `${digit} ` : ''}${m}${power === '2' ? '²' : '³'}`);
+  return unit.replace(
+    /(\d?)(m)([23])(?![\p{L}\p{N}])/gu,
+    (_, digit: string, m: string, power: string) => `${digit ? `${digit} ` : ''}${m}${power === '2' ? '²' : '³'}`,
+  );
 }
 
 /** "75 mL/min/1.73 m²": a formatted value with its unit, or the value alone. */

@@ -34,9 +34,18 @@ describe('the units of the listed tests', () => {
     for (const test of LAB_TEST_UNITS) {
       for (const u of test.units) {
         const value = inRange(u.min, u.max);
-        const variants = [u.unit, ` ${u.unit} `, u.unit.toUpperCase(), u.unit.toLowerCase(), u.unit.split('').join(' '), `${u.unit}\u200b`, ...(u.aliases ?? [])];
+        const variants = [
+          u.unit,
+          ` ${u.unit} `,
+          u.unit.toUpperCase(),
+          u.unit.toLowerCase(),
+          u.unit.split('').join(' '),
+          `${u.unit}\u200b`,
+          ...(u.aliases ?? []),
+        ];
         for (const spelling of variants) expect(accepted(test.name, value, spelling), `${test.name} in ${JSON.stringify(spelling)}`).toBe(u.unit);
-        for (const name of [test.name, test.name.toUpperCase(), ` ${test.name.toLowerCase()} `, test.name.replace(' ', '  ')]) expect(accepted(name, value, u.unit), name).toBe(u.unit);
+        for (const name of [test.name, test.name.toUpperCase(), ` ${test.name.toLowerCase()} `, test.name.replace(' ', '  ')])
+          expect(accepted(name, value, u.unit), name).toBe(u.unit);
       }
     }
     // The spellings people and lab systems write for these units.
@@ -73,7 +82,8 @@ describe('the units of the listed tests', () => {
     for (const [name, unit, message] of refusals) expect(accepted(name, 5, unit), `${name} ${unit}`).toBe(`refused: ${message}`);
     // Every test refuses the made-up units of the issue, and every other test's units.
     for (const test of LAB_TEST_UNITS) {
-      for (const unit of ['pct', '%%', 'PCT', 'x', '-', '0']) expect(check(test.name, 5, unit), `${test.name} ${unit}`).toMatchObject({ refused: { kind: 'unit', test: test.name } });
+      for (const unit of ['pct', '%%', 'PCT', 'x', '-', '0'])
+        expect(check(test.name, 5, unit), `${test.name} ${unit}`).toMatchObject({ refused: { kind: 'unit', test: test.name } });
       const own = new Set(test.units.map((u) => u.unit.toLowerCase()));
       for (const other of LAB_TEST_UNITS.flatMap((t) => t.units.map((u) => u.unit)).filter((u) => !own.has(u.toLowerCase())))
         expect(check(test.name, 5, other), `${test.name} ${other}`).toMatchObject({ refused: { kind: 'unit' } });
@@ -83,8 +93,12 @@ describe('the units of the listed tests', () => {
   it('refuses a listed test without a unit when its list has none to give', () => {
     const list = [{ name: 'HbA1c', unit: null }];
     expect(checkLabResult('HbA1c', 7, undefined, list)).toEqual({ refused: { kind: 'unit', test: 'HbA1c', accepted: ['%', 'mmol/mol'], given: null } });
-    expect(labRefusalMessage({ kind: 'unit', test: 'HbA1c', accepted: ['%', 'mmol/mol'], given: null })).toBe('The unit of HbA1c must be % or mmol/mol; none was given');
-    expect(labRefusalMessage({ kind: 'unit', test: 'Lipids', accepted: ['mg/dL', 'mmol/L', 'g/L'], given: 'x' })).toBe('The unit of Lipids must be mg/dL, mmol/L or g/L, not "x"');
+    expect(labRefusalMessage({ kind: 'unit', test: 'HbA1c', accepted: ['%', 'mmol/mol'], given: null })).toBe(
+      'The unit of HbA1c must be % or mmol/mol; none was given',
+    );
+    expect(labRefusalMessage({ kind: 'unit', test: 'Lipids', accepted: ['mg/dL', 'mmol/L', 'g/L'], given: 'x' })).toBe(
+      'The unit of Lipids must be mg/dL, mmol/L or g/L, not "x"',
+    );
   });
 
   it('checks the value against the range of the unit it is in, edges included', () => {
@@ -132,7 +146,22 @@ describe('HbA1c 75 in a made-up unit', () => {
     '% mmol/mol',
     '',
   ];
-  const names = ['HbA1c', 'hba1c', 'HBA1C', ' HbA1c ', 'HbA1c\u200b', 'Hb\u200bA1c', 'ＨｂＡ１ｃ', 'Hb A1c', 'HbA1C', 'A1c', 'A1C', 'Glycated haemoglobin', 'glycosylated hemoglobin', 'HbA1c (lab)'];
+  const names = [
+    'HbA1c',
+    'hba1c',
+    'HBA1C',
+    ' HbA1c ',
+    'HbA1c\u200b',
+    'Hb\u200bA1c',
+    'ＨｂＡ１ｃ',
+    'Hb A1c',
+    'HbA1C',
+    'A1c',
+    'A1C',
+    'Glycated haemoglobin',
+    'glycosylated hemoglobin',
+    'HbA1c (lab)',
+  ];
 
   it('is never stored, whatever the name’s or the unit’s spelling', () => {
     for (const name of names) {

@@ -153,15 +153,19 @@ export function acceptedLabUnit(rule: LabUnitRule, given: string): LabUnit | und
 }
 
 export type LabRefusal =
-  | { kind: 'unit'; test: string; accepted: readonly string[]; given: string | null }
-  | { kind: 'range'; test: string; unit: string; min: number; max: number };
+  { kind: 'unit'; test: string; accepted: readonly string[]; given: string | null } | { kind: 'range'; test: string; unit: string; min: number; max: number };
 
 /**
  * A result's unit as stored, or why the result is refused. Without a unit a test takes its list's
  * unit (the API's body has no unit, docs/api.md); a test that accepts only certain units then needs
  * one of them, and its value must lie in that unit's plausible range.
  */
-export function checkLabResult(name: string, value: number, unit: string | null | undefined, listed: readonly ListedLabTest[]): { unit: string | null } | { refused: LabRefusal } {
+export function checkLabResult(
+  name: string,
+  value: number,
+  unit: string | null | undefined,
+  listed: readonly ListedLabTest[],
+): { unit: string | null } | { refused: LabRefusal } {
   const rule = labUnitRule(name, listed);
   const given = unit?.trim() ? unit.trim() : null;
   if (!rule) return { unit: given };
@@ -169,7 +173,8 @@ export function checkLabResult(name: string, value: number, unit: string | null 
   const accepted = wanted === null ? undefined : acceptedLabUnit(rule, wanted);
   if (!accepted) return { refused: { kind: 'unit', test: rule.test, accepted: rule.units.map((u) => u.unit), given } };
   const { min, max } = accepted;
-  if (min !== undefined && max !== undefined && !(value >= min && value <= max)) return { refused: { kind: 'range', test: rule.test, unit: accepted.unit, min, max } };
+  if (min !== undefined && max !== undefined && !(value >= min && value <= max))
+    return { refused: { kind: 'range', test: rule.test, unit: accepted.unit, min, max } };
   return { unit: accepted.unit };
 }
 

@@ -35,7 +35,11 @@ export const medicineListQuery = {
   ...sinceQuery,
   properties: {
     ...sinceQuery.properties,
-    include: { type: 'string', enum: ['ended'], description: 'ended: every prescription, with its start and end dates; `deleted` then lists only prescriptions that no longer exist' },
+    include: {
+      type: 'string',
+      enum: ['ended'],
+      description: 'ended: every prescription, with its start and end dates; `deleted` then lists only prescriptions that no longer exist',
+    },
   },
 } as const;
 

@@ -41,7 +41,11 @@ describe('the registry of mutations', () => {
       body: { glucoseId: id, gtype: 'Fasting', gvalue: 104, baseVersion: 7 },
       versioned: true,
     });
-    expect(mutation('profile.removeGlucometerDay', { day: 'Monday' })).toMatchObject({ kind: 'delete', path: '/users/glucometerAlerts/remove', versioned: false });
+    expect(mutation('profile.removeGlucometerDay', { day: 'Monday' })).toMatchObject({
+      kind: 'delete',
+      path: '/users/glucometerAlerts/remove',
+      versioned: false,
+    });
   });
 
   it('a body with a wrong field, a missing field or a wrong type does not compile', () => {
@@ -59,6 +63,7 @@ describe('the registry of mutations', () => {
   it('knows the names it holds; an older app’s intent names (queued before the registry) are none of them', () => {
     expect(mutationNamed('profile.setMealTimes')?.wholeSet).toBe(true);
     expect(mutationNamed('profile.setMealTime')?.wholeSet).toBeUndefined();
-    for (const old of ['glucose.changeValue', 'profile.setBreakfast', 'dose.markExtra', 'symptom.report', 'toString', '__proto__']) expect(mutationNamed(old), old).toBeUndefined();
+    for (const old of ['glucose.changeValue', 'profile.setBreakfast', 'dose.markExtra', 'symptom.report', 'toString', '__proto__'])
+      expect(mutationNamed(old), old).toBeUndefined();
   });
 });

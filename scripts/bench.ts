@@ -43,7 +43,11 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     figures: [{ key: 'loginRouteGzipKb', unit: 'KB', budget: atMost(130, 'KB') }],
     measure: async () => {
       const login = await loginRouteJs();
-      log(`loginRouteGzipKb, where the gzipped KB go: ${Object.entries(login.profile).map(([part, kb]) => `${part} ${kb}`).join(', ')}`);
+      log(
+        `loginRouteGzipKb, where the gzipped KB go: ${Object.entries(login.profile)
+          .map(([part, kb]) => `${part} ${kb}`)
+          .join(', ')}`,
+      );
       return { loginRouteGzipKb: login.gzipKb };
     },
   },
@@ -66,7 +70,9 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     ],
     measure: async () => {
       const r = await staffReviewOpen();
-      log(`staffReview (3 years of readings): cold ${r.colds.join(', ')} ms; from the device ${r.cacheds.join(', ')} ms; reloaded, from the device ${r.reloads.join(', ')} ms; medians shown`);
+      log(
+        `staffReview (3 years of readings): cold ${r.colds.join(', ')} ms; from the device ${r.cacheds.join(', ')} ms; reloaded, from the device ${r.reloads.join(', ')} ms; medians shown`,
+      );
       return { staffReviewOpenCachedMs: r.cachedMs, staffReviewOpenColdMs: r.coldMs };
     },
   },
@@ -78,7 +84,9 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     figures: [{ key: 'openStreamsPerInstance', unit: 'KB per stream', budget: atMost(64, 'KB per stream') }],
     measure: async () => {
       const o = await openStreams({ log });
-      log(`openStreamsPerInstance: ${o.streams} streams on one instance, ${o.kbPerStream} KB each (${o.rssBeforeMb} → ${o.rssAfterMb} MB resident), slowest signal ${o.slowestSignalMs} ms`);
+      log(
+        `openStreamsPerInstance: ${o.streams} streams on one instance, ${o.kbPerStream} KB each (${o.rssBeforeMb} → ${o.rssAfterMb} MB resident), slowest signal ${o.slowestSignalMs} ms`,
+      );
       return { openStreamsPerInstance: o.kbPerStream };
     },
   },
@@ -116,7 +124,9 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     figures: [{ key: 'apiP99DuringReportsMs', unit: 'ms', budget: atMost(100, 'ms') }],
     measure: async () => {
       const r = await apiP99DuringReports();
-      log(`apiP99DuringReportsMs: GET /api/health every 20 ms while three 366-day PDFs build (${r.reportsMs} ms): ${r.samples} answers, p99 ${r.p99Ms} ms, slowest ${r.maxMs} ms`);
+      log(
+        `apiP99DuringReportsMs: GET /api/health every 20 ms while three 366-day PDFs build (${r.reportsMs} ms): ${r.samples} answers, p99 ${r.p99Ms} ms, slowest ${r.maxMs} ms`,
+      );
       return { apiP99DuringReportsMs: r.p99Ms };
     },
   },
@@ -162,7 +172,6 @@ const GROUPS: { figures: Figure[]; measure: () => Promise<Results> }[] = [
     measure: async () => ({ lighthouse: await lighthouseScores({ log }) }),
   },
 ];
-
 
 const { values } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: false });
 const known = GROUPS.flatMap((g) => g.figures.map((f) => f.key));
@@ -211,6 +220,12 @@ for (const f of GROUPS.flatMap((g) => g.figures)) {
   rows.push([f.key, f.show ? f.show(v) : `${v.toLocaleString('en-US')} ${f.unit}`.trim(), f.budget?.text ?? '—', verdict]);
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+for (const r of rows)
+  process.stdout.write(
+    `${r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd()}\n`,
+  );
 process.stdout.write(`bench: written to ${path.relative(process.cwd(), file) || file}\n`);
 process.exit(over > 0 || failed.size > 0 ? 1 : 0);

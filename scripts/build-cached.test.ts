@@ -9,8 +9,10 @@ import { buildInputsDigest, isBuildInput } from './build-cached.ts';
 
 describe('the build inputs', () => {
   it('are the sources and settings, not tests, documentation, CI or deployment examples', () => {
-    for (const f of ['src/main.tsx', 'sw/sw.ts', 'schemas/glucose.ts', 'locales/ar/messages.po', 'package-lock.json', 'vite.config.ts', 'index.html']) expect(isBuildInput(f), f).toBe(true);
-    for (const f of ['tests/e2e/login.spec.ts', 'src/lib/pwa.test.ts', 'README.md', 'docs/sync-protocol.md', '.ci/run', 'deploy/haproxy.cfg']) expect(isBuildInput(f), f).toBe(false);
+    for (const f of ['src/main.tsx', 'sw/sw.ts', 'schemas/glucose.ts', 'locales/ar/messages.po', 'package-lock.json', 'vite.config.ts', 'index.html'])
+      expect(isBuildInput(f), f).toBe(true);
+    for (const f of ['tests/e2e/login.spec.ts', 'src/lib/pwa.test.ts', 'README.md', 'docs/sync-protocol.md', '.ci/run', 'deploy/haproxy.cfg'])
+      expect(isBuildInput(f), f).toBe(false);
   });
 
   describe('digest', () => {

@@ -22,7 +22,8 @@ const OUTPUTS = ['dist/index.html', 'dist/sw.js', 'build/server/main.js'];
 
 /** Not read by the build: tests, documentation, CI, deployment examples. */
 export function isBuildInput(file: string): boolean {
-  if (file.startsWith('tests/') || file.startsWith('docs/') || file.startsWith('.ci/') || file.startsWith('.github/') || file.startsWith('deploy/')) return false;
+  if (file.startsWith('tests/') || file.startsWith('docs/') || file.startsWith('.ci/') || file.startsWith('.github/') || file.startsWith('deploy/'))
+    return false;
   if (/\.test\.tsx?$/.test(file) || file.endsWith('.md')) return false;
   return true;
 }
@@ -55,7 +56,10 @@ export async function buildInputsDigest(dir = root): Promise<string> {
   const files = await inputFiles(dir);
   const hash = createHash('sha256');
   hash.update(`node ${process.version}\n`);
-  for (const [k, v] of Object.entries(process.env).filter(([k]) => k.startsWith('VITE_')).sort(([a], [b]) => a.localeCompare(b))) hash.update(`env ${k}=${v}\n`);
+  for (const [k, v] of Object.entries(process.env)
+    .filter(([k]) => k.startsWith('VITE_'))
+    .sort(([a], [b]) => a.localeCompare(b)))
+    hash.update(`env ${k}=${v}\n`);
   for (const file of files) {
     const full = path.join(dir, file);
     // A file deleted but not yet staged is listed by git and gone: its absence is part of the input.

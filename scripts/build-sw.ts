@@ -86,14 +86,16 @@ export async function buildServiceWorker(): Promise<{ count: number; size: numbe
   const source = await readFile(swFile, 'utf8');
   const at = source.split(LATER_TOKEN).length - 1;
   if (at !== 1) throw new Error(`dist/sw.js should hold ${LATER_TOKEN} exactly once, found ${at}`);
-  await writeFile(swFile, source.replace(LATER_TOKEN, () => JSON.stringify(later)));
+  await writeFile(
+    swFile,
+    source.replace(LATER_TOKEN, () => JSON.stringify(later)),
+  );
   return { count, size, later: later.length };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   buildServiceWorker().then(
-    ({ count, size, later }) =>
-      process.stdout.write(`dist/sw.js: ${count} files precached (${(size / 1024).toFixed(0)} KiB); ${later} fetched after login\n`),
+    ({ count, size, later }) => process.stdout.write(`dist/sw.js: ${count} files precached (${(size / 1024).toFixed(0)} KiB); ${later} fetched after login\n`),
     (err: unknown) => {
       process.stderr.write(`building the service worker failed: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exit(1);

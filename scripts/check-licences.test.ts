@@ -10,7 +10,17 @@ const pkg = (name: string, licence: string | undefined, version = '1.0.0'): Inst
 
 describe('judgeLicence', () => {
   it('passes permissive licences and expressions that can be satisfied by them', () => {
-    for (const licence of ['MIT', 'Apache-2.0', 'ISC', 'BSD-3-Clause', '(MIT OR GPL-3.0)', 'GPL-3.0-or-later OR Apache-2.0', '(MIT AND Zlib)', '(MIT OR Apache-2.0) AND BSD-2-Clause', 'Apache-2.0 WITH LLVM-exception']) {
+    for (const licence of [
+      'MIT',
+      'Apache-2.0',
+      'ISC',
+      'BSD-3-Clause',
+      '(MIT OR GPL-3.0)',
+      'GPL-3.0-or-later OR Apache-2.0',
+      '(MIT AND Zlib)',
+      '(MIT OR Apache-2.0) AND BSD-2-Clause',
+      'Apache-2.0 WITH LLVM-exception',
+    ]) {
       expect(judgeLicence(licence), licence).toEqual({ verdict: 'permissive' });
     }
   });
@@ -106,7 +116,13 @@ describe('checkLicences on an installed fixture tree', () => {
   };
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'eddy-licences-'));
-    await write('package.json', { name: 'fixture', version: '1.0.0', license: 'Apache-2.0', dependencies: { app: '1.0.0' }, devDependencies: { 'test-tool': '1.0.0' } });
+    await write('package.json', {
+      name: 'fixture',
+      version: '1.0.0',
+      license: 'Apache-2.0',
+      dependencies: { app: '1.0.0' },
+      devDependencies: { 'test-tool': '1.0.0' },
+    });
     await write('node_modules/app/package.json', { name: 'app', version: '1.0.0', license: 'MIT', dependencies: { 'deep-gpl': '1.0.0', dual: '1.0.0' } });
     await write('node_modules/deep-gpl/package.json', { name: 'deep-gpl', version: '1.0.0', license: 'GPL-3.0-only' });
     await write('node_modules/dual/package.json', { name: 'dual', version: '1.0.0', license: '(MIT OR GPL-3.0)' });

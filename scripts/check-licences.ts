@@ -126,7 +126,11 @@ export function judgeLicence(licence: string | undefined): { verdict: Verdict; d
 /** The licence a package.json declares: `license` (a string, or the old { type } object), or the old `licenses` list as a choice. */
 export function declaredLicence(pkg: Record<string, unknown>): string | undefined {
   const typeOf = (v: unknown): string | undefined =>
-    typeof v === 'string' ? v : typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string' ? (v as { type: string }).type : undefined;
+    typeof v === 'string'
+      ? v
+      : typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string'
+        ? (v as { type: string }).type
+        : undefined;
   const single = typeOf(pkg['license']);
   if (single !== undefined) return single;
   if (Array.isArray(pkg['licenses'])) {
@@ -144,7 +148,7 @@ export function parseAllowList(text: string): AllowedEntry[] {
   return value.map((entry: unknown, i) => {
     const e = entry as Record<string, unknown>;
     for (const key of ['package', 'licence', 'reason']) {
-      if (typeof e?.[key] !== 'string' || (e[key]).trim() === '') throw new Error(`${ALLOW_FILE} entry ${i + 1}: "${key}" must be a non-empty string`);
+      if (typeof e?.[key] !== 'string' || e[key].trim() === '') throw new Error(`${ALLOW_FILE} entry ${i + 1}: "${key}" must be a non-empty string`);
     }
     return { package: e['package'] as string, licence: e['licence'] as string, reason: e['reason'] as string };
   });
@@ -198,10 +202,13 @@ export function formatReport(report: Report): string {
   const lines: string[] = [];
   const allowed = report.packages.filter((p) => p.allowed);
   const permissive = report.packages.filter((p) => p.verdict === 'permissive').length;
-  lines.push(`licences: ${report.packages.length} runtime packages: ${permissive} permissive, ${allowed.length} allowed in ${ALLOW_FILE}, ${report.failures.length} not allowed`);
+  lines.push(
+    `licences: ${report.packages.length} runtime packages: ${permissive} permissive, ${allowed.length} allowed in ${ALLOW_FILE}, ${report.failures.length} not allowed`,
+  );
   for (const p of allowed) lines.push(`  allowed  ${p.name}@${p.version}  ${p.licence ?? NONE_DECLARED}: ${p.allowed?.reason ?? ''}`);
   for (const a of report.unused) lines.push(`  unused   ${ALLOW_FILE} entry ${a.package} (${a.licence}) matches no runtime package: remove it`);
-  for (const p of report.failures) lines.push(`  FAIL     ${p.name}@${p.version}  ${p.licence ?? NONE_DECLARED}: ${p.verdict}${p.detail ? ` (${p.detail})` : ''}`);
+  for (const p of report.failures)
+    lines.push(`  FAIL     ${p.name}@${p.version}  ${p.licence ?? NONE_DECLARED}: ${p.verdict}${p.detail ? ` (${p.detail})` : ''}`);
   if (report.failures.length > 0) {
     lines.push(`Replace these packages, or list each in ${ALLOW_FILE} as { "package", "licence", "reason" } with a reason that holds (see README, Licences).`);
   }

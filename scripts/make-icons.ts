@@ -131,7 +131,9 @@ function svg(mark: Mark, cornerRadius: number): string {
   const { tip, centre } = mark;
   const h = mark.crossHalfLength;
   const w = mark.crossHalfWidth;
-  const hex = `#${BRAND.map((c) => c.toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+  const hex = `#${BRAND.map((c) => c.toString(16).padStart(2, '0'))
+    .join('')
+    .toUpperCase()}`;
   // The drop: tip, down the right side to its tangent point, the long way round the circle, back up.
   const dropPath = `M${n(tip.x)} ${n(tip.y)}L${n(tip.x + drop.tangentDx)} ${n(drop.tangentY)}A${n(mark.radius)} ${n(mark.radius)} 0 1 1 ${n(tip.x - drop.tangentDx)} ${n(drop.tangentY)}Z`;
   const crossPath =

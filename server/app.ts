@@ -61,7 +61,6 @@ export interface BuildOptions {
 // The project's own package.json, shipped with this code: its shape is known, not checked.
 const APP_VERSION = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 
-
 declare module 'fastify' {
   interface FastifyInstance {
     /** Ends every live change stream open here (routes/changes.ts): call before close(). */
@@ -173,8 +172,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     global: false,
     store: databaseRateLimitStore(ctx.db),
     keyGenerator: (req) => req.ip,
-    errorResponseBuilder: (_req, context) =>
-      new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
+    errorResponseBuilder: (_req, context) => new HttpError(429, `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`),
   });
 
   // Read by the staff sign-in through an identity provider (routes/admin-oidc.ts) and nothing else.
@@ -186,10 +184,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.decorateRequest('subject', null);
 
-  await app.register((api, _o, done) => {
-    registerRoutes(api.withTypeProvider<JsonSchemaToTsProvider>(), ctx);
-    done();
-  }, { prefix: '/api' });
+  await app.register(
+    (api, _o, done) => {
+      registerRoutes(api.withTypeProvider<JsonSchemaToTsProvider>(), ctx);
+      done();
+    },
+    { prefix: '/api' },
+  );
 
   if (hasWebApp) await registerStaticFiles(app, root);
 

@@ -9,7 +9,11 @@ describe('configuration', () => {
 
   it('limits each rate-limited kind of route on its own, 20 logins, 60 consent calls and 30 reports a minute by default', () => {
     expect(loadConfig({})).toMatchObject({ authRateLimit: 20, consentRateLimit: 60, reportRateLimit: 30 });
-    expect(loadConfig({ AUTH_RATE_LIMIT: '5', CONSENT_RATE_LIMIT: '6', REPORT_RATE_LIMIT: '7' })).toMatchObject({ authRateLimit: 5, consentRateLimit: 6, reportRateLimit: 7 });
+    expect(loadConfig({ AUTH_RATE_LIMIT: '5', CONSENT_RATE_LIMIT: '6', REPORT_RATE_LIMIT: '7' })).toMatchObject({
+      authRateLimit: 5,
+      consentRateLimit: 6,
+      reportRateLimit: 7,
+    });
     expect(() => loadConfig({ REPORT_RATE_LIMIT: '0' })).toThrow(/REPORT_RATE_LIMIT/);
   });
 
@@ -36,7 +40,9 @@ describe('configuration', () => {
       pushAllowInsecureEndpoints: false,
     });
     expect(loadConfig({ MAIL_FROM: 'no-reply@eddy.example' }).vapidSubject).toBe('mailto:no-reply@eddy.example');
-    expect(loadConfig({ REMINDERS: '0', REMINDER_INTERVAL_SECONDS: '15', PUSH_ALLOW_INSECURE_ENDPOINTS: '1', VAPID_SUBJECT: 'https://hospital.example' })).toMatchObject({
+    expect(
+      loadConfig({ REMINDERS: '0', REMINDER_INTERVAL_SECONDS: '15', PUSH_ALLOW_INSECURE_ENDPOINTS: '1', VAPID_SUBJECT: 'https://hospital.example' }),
+    ).toMatchObject({
       reminders: false,
       reminderIntervalSeconds: 15,
       pushAllowInsecureEndpoints: true,
@@ -48,8 +54,17 @@ describe('configuration', () => {
   });
 
   it('allows push endpoints of the browsers’ push services, or the ones configured (issue 17)', () => {
-    expect(loadConfig({}).pushEndpointHosts).toEqual(['fcm.googleapis.com', 'android.googleapis.com', 'push.services.mozilla.com', 'notify.windows.com', 'push.apple.com']);
-    expect(loadConfig({ PUSH_ENDPOINT_HOSTS: ' FCM.googleapis.com , push.hospital.example. ' }).pushEndpointHosts).toEqual(['fcm.googleapis.com', 'push.hospital.example']);
+    expect(loadConfig({}).pushEndpointHosts).toEqual([
+      'fcm.googleapis.com',
+      'android.googleapis.com',
+      'push.services.mozilla.com',
+      'notify.windows.com',
+      'push.apple.com',
+    ]);
+    expect(loadConfig({ PUSH_ENDPOINT_HOSTS: ' FCM.googleapis.com , push.hospital.example. ' }).pushEndpointHosts).toEqual([
+      'fcm.googleapis.com',
+      'push.hospital.example',
+    ]);
     expect(() => loadConfig({ PUSH_ENDPOINT_HOSTS: 'fcm.googleapis.com,https://x.example/,10.0.0.1:443' })).toThrow(
       'PUSH_ENDPOINT_HOSTS must be host names separated by commas (not "https://x.example/", "10.0.0.1:443")',
     );
@@ -58,7 +73,12 @@ describe('configuration', () => {
 
   it('reads the Firebase settings when PUSH_PROVIDER=fcm, and says which are missing', () => {
     const firebase = { apiKey: 'k', projectId: 'p', messagingSenderId: '1', appId: 'a' };
-    const c = loadConfig({ PUSH_PROVIDER: 'fcm', FCM_SERVICE_ACCOUNT: '/etc/eddy/sa.json', FIREBASE_WEB_CONFIG: JSON.stringify(firebase), FIREBASE_VAPID_KEY: `B${'x'.repeat(86)}` });
+    const c = loadConfig({
+      PUSH_PROVIDER: 'fcm',
+      FCM_SERVICE_ACCOUNT: '/etc/eddy/sa.json',
+      FIREBASE_WEB_CONFIG: JSON.stringify(firebase),
+      FIREBASE_VAPID_KEY: `B${'x'.repeat(86)}`,
+    });
     expect(c.push).toEqual({ provider: 'fcm', serviceAccountPath: '/etc/eddy/sa.json', webConfig: firebase, vapidKey: `B${'x'.repeat(86)}` });
     const problems = (env: Record<string, string>) => {
       try {
@@ -73,10 +93,12 @@ describe('configuration', () => {
       'FIREBASE_VAPID_KEY is required when PUSH_PROVIDER=fcm (the web push certificate key of the Firebase project)',
       'FIREBASE_WEB_CONFIG is required when PUSH_PROVIDER=fcm (the JSON of the Firebase web app configuration)',
     ]);
-    expect(problems({ PUSH_PROVIDER: 'fcm', FCM_SERVICE_ACCOUNT: 'sa.json', FIREBASE_VAPID_KEY: `B${'x'.repeat(86)}`, FIREBASE_WEB_CONFIG: '{"apiKey":"k"}' })).toEqual([
-      'FIREBASE_WEB_CONFIG must be a JSON object with the text fields apiKey, projectId, messagingSenderId and appId (authDomain optional)',
+    expect(
+      problems({ PUSH_PROVIDER: 'fcm', FCM_SERVICE_ACCOUNT: 'sa.json', FIREBASE_VAPID_KEY: `B${'x'.repeat(86)}`, FIREBASE_WEB_CONFIG: '{"apiKey":"k"}' }),
+    ).toEqual(['FIREBASE_WEB_CONFIG must be a JSON object with the text fields apiKey, projectId, messagingSenderId and appId (authDomain optional)']);
+    expect(problems({ VAPID_PUBLIC_KEY: `B${'a'.repeat(86)}` })).toEqual([
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)',
     ]);
-    expect(problems({ VAPID_PUBLIC_KEY: `B${'a'.repeat(86)}` })).toEqual(['VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)']);
   });
 
   it('treats empty variables as unset', () => {
@@ -86,7 +108,16 @@ describe('configuration', () => {
   it('lists everything that is wrong at once', () => {
     let error: unknown;
     try {
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', SMTP_URL: 'mail.example', LOG_LEVEL: 'loud', VAPID_SUBJECT: 'ward7@hospital.example', PUSH_PROVIDER: 'apns', REMINDER_INTERVAL_SECONDS: '1', VAPID_PRIVATE_KEY: 'short' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        SMTP_URL: 'mail.example',
+        LOG_LEVEL: 'loud',
+        VAPID_SUBJECT: 'ward7@hospital.example',
+        PUSH_PROVIDER: 'apns',
+        REMINDER_INTERVAL_SECONDS: '1',
+        VAPID_PRIVATE_KEY: 'short',
+      });
     } catch (err) {
       error = err;
     }

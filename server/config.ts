@@ -17,7 +17,11 @@ const schema = {
     DATABASE_POOL_MAX: { type: 'integer', minimum: 1, maximum: 200, default: 10 },
     LIST_CACHE_MB: { type: 'integer', minimum: 0, maximum: 65536, default: 64 },
     DEMO: { type: 'string', enum: ['0', '1', 'true', 'false', ''], default: '' },
-    DEMO_NOW: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$', description: 'an ISO 8601 instant such as 2026-03-15T09:00:00Z' },
+    DEMO_NOW: {
+      type: 'string',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2})$',
+      description: 'an ISO 8601 instant such as 2026-03-15T09:00:00Z',
+    },
     SMTP_URL: { type: 'string', pattern: '^smtps?://', description: 'an smtp:// or smtps:// URL' },
     MAIL_FROM: { type: 'string', minLength: 3, default: 'Eddy <no-reply@eddy.local>' },
     PUBLIC_URL: { type: 'string', pattern: '^https?://', description: 'an http(s):// URL' },
@@ -45,9 +49,7 @@ const schema = {
 
 export type { FirebaseWebConfig };
 
-export type PushConfig =
-  | { provider: 'webpush' }
-  | { provider: 'fcm'; serviceAccountPath: string; webConfig: FirebaseWebConfig; vapidKey: string };
+export type PushConfig = { provider: 'webpush' } | { provider: 'fcm'; serviceAccountPath: string; webConfig: FirebaseWebConfig; vapidKey: string };
 
 export interface Config {
   port: number;
@@ -118,13 +120,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = [];
   const publicKey = str('VAPID_PUBLIC_KEY');
   const privateKey = str('VAPID_PRIVATE_KEY');
-  if ((publicKey === undefined) !== (privateKey === undefined)) problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)');
+  if ((publicKey === undefined) !== (privateKey === undefined))
+    problems.push('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together (or neither, to use generated keys)');
   const push = pushConfig(raw['PUSH_PROVIDER'] === 'fcm', str, problems);
-  const pushEndpointHosts = str('PUSH_ENDPOINT_HOSTS')?.split(',').map((h) => h.trim().toLowerCase().replace(/\.$/, '')).filter((h) => h !== '') ?? [...DEFAULT_PUSH_ENDPOINT_HOSTS];
+  const pushEndpointHosts = str('PUSH_ENDPOINT_HOSTS')
+    ?.split(',')
+    .map((h) => h.trim().toLowerCase().replace(/\.$/, ''))
+    .filter((h) => h !== '') ?? [...DEFAULT_PUSH_ENDPOINT_HOSTS];
   const badHosts = pushEndpointHosts.filter((h) => !isHostName(h));
   const metricsAllow = parseAllowList(str('METRICS_ALLOW') ?? '');
-  if (metricsAllow.bad.length > 0) problems.push(`METRICS_ALLOW must be addresses or CIDR ranges separated by commas (not ${metricsAllow.bad.map((b) => JSON.stringify(b)).join(', ')})`);
-  if (badHosts.length > 0 || pushEndpointHosts.length === 0) problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
+  if (metricsAllow.bad.length > 0)
+    problems.push(`METRICS_ALLOW must be addresses or CIDR ranges separated by commas (not ${metricsAllow.bad.map((b) => JSON.stringify(b)).join(', ')})`);
+  if (badHosts.length > 0 || pushEndpointHosts.length === 0)
+    problems.push(`PUSH_ENDPOINT_HOSTS must be host names separated by commas (not ${badHosts.map((h) => JSON.stringify(h)).join(', ') || 'empty'})`);
   const oidcPath = str('OIDC_PROVIDERS');
   const oidcProviders = oidcPath === undefined ? [] : readOidcProviders(oidcPath, env, problems);
   const demoNow = str('DEMO_NOW');
@@ -184,7 +192,8 @@ function pushConfig(fcm: boolean, str: (k: string) => string | undefined, proble
   if (!rawWebConfig) problems.push('FIREBASE_WEB_CONFIG is required when PUSH_PROVIDER=fcm (the JSON of the Firebase web app configuration)');
   else {
     webConfig = parseFirebaseWebConfig(rawWebConfig);
-    if (!webConfig) problems.push('FIREBASE_WEB_CONFIG must be a JSON object with the text fields apiKey, projectId, messagingSenderId and appId (authDomain optional)');
+    if (!webConfig)
+      problems.push('FIREBASE_WEB_CONFIG must be a JSON object with the text fields apiKey, projectId, messagingSenderId and appId (authDomain optional)');
   }
   if (!serviceAccountPath || !vapidKey || !webConfig) return { provider: 'webpush' };
   return { provider: 'fcm', serviceAccountPath, webConfig, vapidKey };

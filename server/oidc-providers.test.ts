@@ -14,7 +14,14 @@ const fileOf = (content: unknown) => {
   writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
   return file;
 };
-const good = { id: 'st-marys', name: "St Mary's staff account", issuer: 'https://login.example.org/tenant/v2.0', clientId: 'eddy', hospitals: ["St Mary's"], adminValues: ['eddy-admins'] };
+const good = {
+  id: 'st-marys',
+  name: "St Mary's staff account",
+  issuer: 'https://login.example.org/tenant/v2.0',
+  clientId: 'eddy',
+  hospitals: ["St Mary's"],
+  adminValues: ['eddy-admins'],
+};
 const problemsOf = (content: unknown, env: NodeJS.ProcessEnv = {}) => {
   const problems: string[] = [];
   readOidcProviders(fileOf(content), env, problems);
@@ -26,14 +33,23 @@ describe('OIDC_PROVIDERS', () => {
     const problems: string[] = [];
     const [p] = readOidcProviders(fileOf({ providers: [good] }), {}, problems);
     expect(problems).toEqual([]);
-    expect(p).toMatchObject({ id: 'st-marys', scopes: ['openid', 'email', 'profile'], roleClaim: 'groups', clientSecret: undefined, doctorValues: [], hospitalClaim: undefined });
+    expect(p).toMatchObject({
+      id: 'st-marys',
+      scopes: ['openid', 'email', 'profile'],
+      roleClaim: 'groups',
+      clientSecret: undefined,
+      doctorValues: [],
+      hospitalClaim: undefined,
+    });
   });
 
   it('takes the client secret from the environment variable it names', () => {
     const problems: string[] = [];
     const [p] = readOidcProviders(fileOf({ providers: [{ ...good, clientSecretEnv: 'ST_MARYS_SECRET' }] }), { ST_MARYS_SECRET: 's3cret' }, problems);
     expect(p?.clientSecret).toBe('s3cret');
-    expect(problemsOf({ providers: [{ ...good, clientSecretEnv: 'ST_MARYS_SECRET' }] })).toEqual([expect.stringContaining('ST_MARYS_SECRET (its client secret) is not set')]);
+    expect(problemsOf({ providers: [{ ...good, clientSecretEnv: 'ST_MARYS_SECRET' }] })).toEqual([
+      expect.stringContaining('ST_MARYS_SECRET (its client secret) is not set'),
+    ]);
   });
 
   it('names every problem of a wrong file', () => {

@@ -13,7 +13,11 @@ import { call, login, prepareDatabase, startServerProcess, type PreparedDatabase
 
 const postgres = process.env['DATABASE_URL'];
 const nginx = nginxBinary();
-const skipped = !postgres ? 'needs PostgreSQL: set DATABASE_URL, as CI’s PostgreSQL pass does' : !nginx && process.env['CI'] !== 'true' ? 'needs nginx (apt-get install nginx-light)' : undefined;
+const skipped = !postgres
+  ? 'needs PostgreSQL: set DATABASE_URL, as CI’s PostgreSQL pass does'
+  : !nginx && process.env['CI'] !== 'true'
+    ? 'needs nginx (apt-get install nginx-light)'
+    : undefined;
 
 /** The change stream through nginx, and the port of the instance serving it (nginx's X-Upstream-Addr). */
 async function openStream(base: string, token: string): Promise<EventStream & { port: number }> {
@@ -51,7 +55,10 @@ describe.skipIf(skipped !== undefined)(`two server instances behind nginx on one
     db = await prepareDatabase('eddy-nginx', postgres);
     const env = { ...db.env, TRUST_PROXY: '1' };
     instances = await Promise.all([startServerProcess('eddy1', env), startServerProcess('eddy2', env)]);
-    proxy = await startNginx(nginx, instances.map((i) => ({ name: i.name, port: i.port })));
+    proxy = await startNginx(
+      nginx,
+      instances.map((i) => ({ name: i.name, port: i.port })),
+    );
     const { patientA } = db.fixture;
     token = await login(proxy.url, patientA.hospNo, patientA.password);
   }, 120_000);
@@ -86,10 +93,14 @@ describe.skipIf(skipped !== undefined)(`two server instances behind nginx on one
       await first.until(/event: change/, 1_000);
       expect(Date.now() - wrote).toBeLessThan(1_000);
       // Each event passes at once, not held back for more to send with it.
-      const delays = await eventDelays(first, async (i) => {
-        const res = await call(other.url, '/api/glucose/add', { token, body: { type: 'Random', value: 150 + i } });
-        expect(res.status, res.text).toBe(201);
-      }, 5);
+      const delays = await eventDelays(
+        first,
+        async (i) => {
+          const res = await call(other.url, '/api/glucose/add', { token, body: { type: 'Random', value: 150 + i } });
+          expect(res.status, res.text).toBe(201);
+        },
+        5,
+      );
       expect(delays[2], `write to event, ms: ${delays.map(Math.round).join(', ')}`).toBeLessThan(180);
 
       // The stream's instance dies: the device opens the stream again through nginx, which tries

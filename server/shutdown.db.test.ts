@@ -51,7 +51,12 @@ it('on SIGTERM refuses new connections, answers the request in flight in full, l
   expect((await post(s.url, '/api/users/notificationToken', { token: peer.subscribe('phone') }, { token })).status).toBe(200);
   peer.delayMs = PUSH_ANSWER_MS;
   const snoozeId = randomUUID();
-  const snooze = await post(s.url, '/api/users/medicines/remindLater', { ...PRESCRIPTION, time: '08:00', _id: snoozeId, remindAt: new Date().toISOString() }, { token });
+  const snooze = await post(
+    s.url,
+    '/api/users/medicines/remindLater',
+    { ...PRESCRIPTION, time: '08:00', _id: snoozeId, remindAt: new Date().toISOString() },
+    { token },
+  );
   expect(snooze.status, snooze.text).toBe(200);
 
   // The server's next pass (within REMINDER_INTERVAL_SECONDS) sends it; the push service has it now
@@ -89,7 +94,10 @@ it('on SIGTERM refuses new connections, answers the request in flight in full, l
   // The write and the pass's outcome reached the database before it was closed.
   const database = await db.open();
   try {
-    const jobs = await database.db.select().from(reminderJobs).where(eq(reminderJobs.dedupeKey, `snooze:${snoozeId}`));
+    const jobs = await database.db
+      .select()
+      .from(reminderJobs)
+      .where(eq(reminderJobs.dedupeKey, `snooze:${snoozeId}`));
     expect(jobs.map((j) => j.status)).toEqual(['sent']);
     const rows = await database.db.select().from(glucoseReadings).where(eq(glucoseReadings.id, reading._id));
     expect(rows).toHaveLength(1);

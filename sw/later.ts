@@ -36,10 +36,7 @@ export function laterFor(locales: readonly string[]): string[] {
 
 export function registerLaterRoute(): void {
   const urls = new Set(LATER);
-  registerRoute(
-    ({ url, sameOrigin }) => sameOrigin && urls.has(url.pathname),
-    new CacheFirst({ cacheName: LATER_CACHE }),
-  );
+  registerRoute(({ url, sameOrigin }) => sameOrigin && urls.has(url.pathname), new CacheFirst({ cacheName: LATER_CACHE }));
 }
 
 /**

@@ -198,7 +198,12 @@ async function remindLater(reminder: MedicineReminderData, onReplay: () => Promi
   const id = uuidv7();
   const remindAt = new Date(Date.now() + REMIND_LATER_MS).toISOString();
   const { prescrNo, medicineName, dose, time } = reminder;
-  await enqueue({ collection: 'reminders', docId: id, ...mutation('dose.remindLater', { _id: id, prescrNo, medicineName, dose, time, remindAt }), madeAt: Date.now() });
+  await enqueue({
+    collection: 'reminders',
+    docId: id,
+    ...mutation('dose.remindLater', { _id: id, prescrNo, medicineName, dose, time, remindAt }),
+    madeAt: Date.now(),
+  });
   await tellPages({ type: 'remind later', data: reminder, remindAt });
   await onReplay();
 }

@@ -52,11 +52,15 @@ describe('api client', () => {
     expect((wrongPassword as ApiError).status).toBe(401);
     expect(unauthorized).toBe(1);
 
-    const bad = await createApiClient({ baseUrl, getToken: () => undefined }).post('/auth/loginWithPassword', { hospNo: '', password: 'x' }).catch((e: unknown) => e);
+    const bad = await createApiClient({ baseUrl, getToken: () => undefined })
+      .post('/auth/loginWithPassword', { hospNo: '', password: 'x' })
+      .catch((e: unknown) => e);
     expect((bad as ApiError).status).toBe(400);
     expect((bad as ApiError).message).toBe('hospNo must not be empty');
 
-    const offline = await createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => undefined }).get('/health').catch((e: unknown) => e);
+    const offline = await createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => undefined })
+      .get('/health')
+      .catch((e: unknown) => e);
     expect(offline).toMatchObject({ status: 0, message: MSG_REQUEST_FAILED });
   });
 
@@ -78,7 +82,9 @@ describe('api client', () => {
     expect((await api.get('/glucose').catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401, message: MSG_SESSION_EXPIRED });
     expect(fetched).toBe(1);
     // A login, or a call with a token of its own, is not the stopped session's.
-    expect(await api.post<{ token: string }>('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password }, { checksCredentials: true })).toHaveProperty('token');
+    expect(
+      await api.post<{ token: string }>('/auth/loginWithPassword', { hospNo: fx.patientA.hospNo, password: fx.patientA.password }, { checksCredentials: true }),
+    ).toHaveProperty('token');
     expect((await api.post('/admin/verifyToken', undefined, { token: 'y'.repeat(43) }).catch((e: unknown) => e)) as ApiError).toMatchObject({ status: 401 });
     expect(fetched).toBe(3);
   });
@@ -107,7 +113,7 @@ describe('api client', () => {
     await expect(api.get('/glucose')).rejects.toMatchObject({ status: 502 });
   });
 
-  it('a captive portal\'s page is no answer, whatever its status: never a session that ended', async () => {
+  it("a captive portal's page is no answer, whatever its status: never a session that ended", async () => {
     // Issue 44: hospital Wi-Fi before its login answers every request with its own HTML page.
     for (const status of [200, 401, 403, 511]) {
       let ended = 0;

@@ -107,7 +107,8 @@ export function createApiClient(opts: ApiClientOptions) {
       if (res.ok) throw new ApiError(0, MSG_REQUEST_FAILED);
       json = undefined;
     }
-    const message = typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string' && json.message ? json.message : undefined;
+    const message =
+      typeof json === 'object' && json !== null && 'message' in json && typeof json.message === 'string' && json.message ? json.message : undefined;
     const detail = typeof json === 'object' && json !== null ? (json as { code?: unknown; reason?: unknown }) : {};
     if (res.status === 401) {
       if (!ro.checksCredentials) opts.onUnauthorized?.(token);

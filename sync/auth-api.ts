@@ -4,8 +4,27 @@
 // sessions (sync/session.ts, sync/staff-session.ts) and the auth forms call these; none spells a URL. The answer is
 // what the server promises, not checked here: a reader that must not trust it says so (session.ts).
 import type { FromSchema } from 'json-schema-to-ts';
-import type { adminLogin, adminMfaSetup, Answer, doctorVerified, message, oidcProviders, oidcSignIn, passwordLogin, patientLogin, validation } from '../schemas/api.ts';
-import type { adminLoginSchema, adminMfaSetupSchema, LoginInput, oidcRedeemSchema, passwordLoginSchema, sendOtpSchema, updatePasswordSchema } from '../schemas/auth.ts';
+import type {
+  adminLogin,
+  adminMfaSetup,
+  Answer,
+  doctorVerified,
+  message,
+  oidcProviders,
+  oidcSignIn,
+  passwordLogin,
+  patientLogin,
+  validation,
+} from '../schemas/api.ts';
+import type {
+  adminLoginSchema,
+  adminMfaSetupSchema,
+  LoginInput,
+  oidcRedeemSchema,
+  passwordLoginSchema,
+  sendOtpSchema,
+  updatePasswordSchema,
+} from '../schemas/auth.ts';
 import type { ApiClient } from './api-client.ts';
 
 export function patientAuthApi(api: ApiClient) {

@@ -51,7 +51,11 @@ async function until<T>(what: string, read: () => T | undefined, ms = 3_000): Pr
 }
 
 const add = (value: number) =>
-  fetch(`${baseUrl}/api/glucose/add`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }, body: JSON.stringify({ type: 'Random', value }) });
+  fetch(`${baseUrl}/api/glucose/add`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' },
+    body: JSON.stringify({ type: 'Random', value }),
+  });
 
 describe('following the changes', () => {
   it('says ready with the version, then each change; closes while the page is hidden and catches up when it is shown', async () => {

@@ -121,24 +121,23 @@ export function followChanges(opts: ChangeStreamOptions): () => void {
       if (REFUSED.has(res.status)) {
         await res.body?.cancel().catch(() => undefined);
         // A captive portal's page (hospital Wi-Fi before its login) is no answer: tried again later.
-        if (!(res.headers.get('content-type') ?? '').toLowerCase().includes('application/json')) throw new Error(`change stream answered ${res.status}, not from the API`);
+        if (!(res.headers.get('content-type') ?? '').toLowerCase().includes('application/json'))
+          throw new Error(`change stream answered ${res.status}, not from the API`);
         refused = true;
         if (res.status === 401) opts.onUnauthorized?.(token);
         return;
       }
       if (!res.ok || !res.body) throw new Error(`change stream answered ${res.status}`);
-      const events = res.body
-        .pipeThrough(new TextDecoderStream())
-        .pipeThrough(
-          new EventSourceParserStream({
-            onRetry: (ms) => {
-              retryMs = Math.max(1_000, Math.min(MAX_RETRY_MS, ms));
-            },
-            onComment: () => {
-              lastHeard = Date.now();
-            },
-          }),
-        );
+      const events = res.body.pipeThrough(new TextDecoderStream()).pipeThrough(
+        new EventSourceParserStream({
+          onRetry: (ms) => {
+            retryMs = Math.max(1_000, Math.min(MAX_RETRY_MS, ms));
+          },
+          onComment: () => {
+            lastHeard = Date.now();
+          },
+        }),
+      );
       const reader = events.getReader();
       for (;;) {
         const { value, done } = await reader.read();

@@ -61,7 +61,13 @@ describe('a clock set back', () => {
     vi.setSystemTime(start);
     let m = await pageLoad();
     let db = await m.database.openEddyDatabase({ name, writeClock });
-    let r = m.replication.replicate({ collection: db.labTests, mapping: m.labs.labTestMapping, api: api as never, owner: '100001', afterPush: () => undefined });
+    let r = m.replication.replicate({
+      collection: db.labTests,
+      mapping: m.labs.labTestMapping,
+      api: api as never,
+      owner: '100001',
+      afterPush: () => undefined,
+    });
     await r.awaitInitialReplication();
     const first = lab('first');
     const written = await db.labTests.internalStorageInstance.bulkWrite(

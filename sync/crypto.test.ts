@@ -42,7 +42,7 @@ describe('IVs', () => {
 });
 
 describe('base64url', () => {
-  it('the codec agrees with Node\'s base64url for every length and byte', () => {
+  it("the codec agrees with Node's base64url for every length and byte", () => {
     for (let length = 0; length <= 70; length++) {
       const bytes = new Uint8Array(length);
       for (let i = 0; i < length; i++) bytes[i] = (i * 151 + length * 17) % 256;

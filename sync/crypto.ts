@@ -95,7 +95,7 @@ const asciiDecoder = new TextDecoder('latin1');
 const toB64 = (bytes: Uint8Array): string => {
   const n = bytes.length;
   const whole = n - (n % 3);
-  const out = new Uint8Array((whole / 3) * 4 + (n === whole ? 0 : (n - whole) + 1));
+  const out = new Uint8Array((whole / 3) * 4 + (n === whole ? 0 : n - whole + 1));
   let o = 0;
   const code = (sextet: number) => B64_CODES[sextet] ?? 0;
   for (let i = 0; i < whole; i += 3) {

@@ -40,7 +40,22 @@ import { BASE_VERSION_UNKNOWN, SUPERSEDED } from '../schemas/history.ts';
 import { MADE_AT_PATHS, mutationNamed } from '../schemas/mutations.ts';
 import { checkHistoryWith, sessionDigest } from './history.ts';
 import { withOutboxLock } from './outbox-lock.ts';
-import { addOverride, addRefusal, appliedVersion, JOURNAL_KEEP_MS, getReplaySession, listRefusals, openEntry, outboxDatabase, pendingCount, readHistory, removeApplied, type Entry, type OutboxOp, type Refusal } from './outbox.ts';
+import {
+  addOverride,
+  addRefusal,
+  appliedVersion,
+  JOURNAL_KEEP_MS,
+  getReplaySession,
+  listRefusals,
+  openEntry,
+  outboxDatabase,
+  pendingCount,
+  readHistory,
+  removeApplied,
+  type Entry,
+  type OutboxOp,
+  type Refusal,
+} from './outbox.ts';
 
 /** Failures of one entry after which it stops holding up the others. */
 export const STUCK_AFTER = 5;
@@ -103,7 +118,11 @@ interface Answer {
   timedOut: boolean;
 }
 
-async function send(op: Pick<OutboxOp, 'path' | 'body'> & { mutationId?: string }, session: { token: string; deviceId: string }, opts: DrainOptions): Promise<Answer> {
+async function send(
+  op: Pick<OutboxOp, 'path' | 'body'> & { mutationId?: string },
+  session: { token: string; deviceId: string },
+  opts: DrainOptions,
+): Promise<Answer> {
   const doFetch = opts.fetchImpl ?? fetch;
   try {
     const res = await doFetch(`${opts.baseUrl ?? ''}/api${op.path}`, {
@@ -184,12 +203,16 @@ async function historyVerdict(session: { token: string; deviceId: string }, opts
   // A server that refuses the question (one without it) cannot say its history went back: the 404
   // is then its answer, as before; one that did not answer is asked again next time.
   let refused = false;
-  const verdict = await checkHistoryWith(async (body) => {
-    const answer = await send({ path: '/sync/history', body }, session, opts);
-    refused = isFinalRefusal(answer.status);
-    if (answer.status !== 200 || typeof answer.json['known'] !== 'boolean' || typeof answer.json['mark'] !== 'string') return undefined;
-    return { known: answer.json['known'], mark: answer.json['mark'] };
-  }, true, digest);
+  const verdict = await checkHistoryWith(
+    async (body) => {
+      const answer = await send({ path: '/sync/history', body }, session, opts);
+      refused = isFinalRefusal(answer.status);
+      if (answer.status !== 200 || typeof answer.json['known'] !== 'boolean' || typeof answer.json['mark'] !== 'string') return undefined;
+      return { known: answer.json['known'], mark: answer.json['mark'] };
+    },
+    true,
+    digest,
+  );
   return refused ? 'intact' : verdict;
 }
 
@@ -341,7 +364,7 @@ async function drainPass(opts: DrainOptions, mayHeal: boolean): Promise<{ result
 
   let batching = true;
   try {
-    for (let i = 0; i < entries.length; ) {
+    for (let i = 0; i < entries.length;) {
       const entry = entries[i] as Entry;
       const op = ops[i];
       if (!op) {

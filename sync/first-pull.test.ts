@@ -62,7 +62,15 @@ describe('a first pull begun at login', () => {
   it('counts a write waiting when it went out as waiting, though it was sent before the replication took the pull', async () => {
     const id = randomUUID();
     const { api, asked } = server([{ _id: id, type: 'Random', value: 120, recordedAt, version: 3 }]);
-    await enqueue({ collection: 'glucose', docId: id, kind: 'update', path: '/glucose/update', body: { glucoseId: id, gvalue: 130, baseVersion: 3 }, madeAt: Date.now(), versioned: true });
+    await enqueue({
+      collection: 'glucose',
+      docId: id,
+      kind: 'update',
+      path: '/glucose/update',
+      body: { glucoseId: id, gvalue: 130, baseVersion: 3 },
+      madeAt: Date.now(),
+      versioned: true,
+    });
     beginFirstPulls(api, mappings, '100001', 'token-1');
     await vi.waitFor(() => expect(asked).toHaveLength(1));
     // The write is sent (the outbox empties) before the replication starts.

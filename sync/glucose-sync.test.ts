@@ -21,7 +21,11 @@ describe('glucoseMapping: the device offset of a reading', () => {
     const paris = reading({ utcOffsetMinutes: 60 });
     expect(bodyOf(glucoseMapping.toOp(paris, true))).toMatchObject({ recordedAt: paris.recordedAt, utcOffsetMinutes: 60 });
     const moved = { ...paris, recordedAt: '2026-11-22T12:13:00.000Z', utcOffsetMinutes: 330, version: 4 };
-    expect(bodyOf(glucoseMapping.toOp(moved, false, { ...paris, version: 4 }))).toMatchObject({ recordedAt: moved.recordedAt, utcOffsetMinutes: 330, baseVersion: 4 });
+    expect(bodyOf(glucoseMapping.toOp(moved, false, { ...paris, version: 4 }))).toMatchObject({
+      recordedAt: moved.recordedAt,
+      utcOffsetMinutes: 330,
+      baseVersion: 4,
+    });
   });
 
   it('sends no offset for a reading that never had one (saved before it was kept), null included', () => {

@@ -56,8 +56,15 @@ async function restore(): Promise<void> {
 }
 
 type Doc = GlucoseReading & { _deleted: boolean };
-const reading = (value: number): Doc => ({ _id: randomUUID(), type: 'Random', value, recordedAt: new Date(Date.now() - 3600_000).toISOString(), _deleted: false });
-const row = (doc: Doc, assumed?: Doc) => (assumed ? { newDocumentState: doc, assumedMasterState: assumed } : { newDocumentState: doc }) as RxReplicationWriteToMasterRow<GlucoseReading>;
+const reading = (value: number): Doc => ({
+  _id: randomUUID(),
+  type: 'Random',
+  value,
+  recordedAt: new Date(Date.now() - 3600_000).toISOString(),
+  _deleted: false,
+});
+const row = (doc: Doc, assumed?: Doc) =>
+  (assumed ? { newDocumentState: doc, assumedMasterState: assumed } : { newDocumentState: doc }) as RxReplicationWriteToMasterRow<GlucoseReading>;
 async function onServer(): Promise<Doc[]> {
   return glucoseMapping.fromList(await api.get('/glucose')).docs.map((d) => ({ ...d, _deleted: false }));
 }
@@ -176,7 +183,16 @@ describe('a server restored from a backup', () => {
 
   /** The patient's other device, as the server sees it: its own device id, its own writes. */
   const otherDevice = (path: string, body: Record<string, unknown>) =>
-    fetch(`${baseUrl}/api${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-device-id': 'device-history-0002', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    fetch(`${baseUrl}/api${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-requested-with': 'XMLHttpRequest',
+        'x-device-id': 'device-history-0002',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(body),
+    });
 
   it('an edit of a reading another device added, sent again before that device healed its add, waits for it instead of being refused as "not found" (chaos seed 317377829)', async () => {
     expect(await checkServerHistory(api)).toBe('intact');
@@ -238,7 +254,8 @@ describe('a server restored from a backup', () => {
     await backup();
     // The other device's writes after the backup, which it never heals here: the versions they took
     // are handed out again by the restored database, lower than those this device saw.
-    for (const n of [1, 2, 3]) expect((await otherDevice('/glucose/add', { type: 'Random', value: 100 + n, mutationId: `device-history-0002:2${n}` })).status).toBe(201);
+    for (const n of [1, 2, 3])
+      expect((await otherDevice('/glucose/add', { type: 'Random', value: 100 + n, mutationId: `device-history-0002:2${n}` })).status).toBe(201);
     const mine = reading(210);
     await pushChanges(glucoseMapping, [row(mine)]);
     await sent(1);
@@ -272,7 +289,14 @@ describe('a server restored from a backup', () => {
     await setReplaySession({ token, deviceId });
     // The other device, healed and pulled, changes the reading on its new version: 294, made first.
     const now = (await onServer()).find((d) => d._id === mine._id) as Doc;
-    const theirs = { glucoseId: mine._id, gtype: now.type, gvalue: 294, baseVersion: now.version, madeAt: new Date(Date.now() - 1_000).toISOString(), mutationId: 'device-history-0002:31' };
+    const theirs = {
+      glucoseId: mine._id,
+      gtype: now.type,
+      gvalue: 294,
+      baseVersion: now.version,
+      madeAt: new Date(Date.now() - 1_000).toISOString(),
+      mutationId: 'device-history-0002:31',
+    };
     expect((await otherDevice('/glucose/update', theirs)).status).toBe(200);
     // This device changed its copy offline a moment later, on 172, never having seen 294: 293. The
     // heal sends it on no version; sent so, it overwrote 294 without a word to either device.
@@ -321,7 +345,17 @@ describe('a server restored from a backup', () => {
     token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
     await setReplaySession({ token, deviceId });
     const now = (await onServer()).find((d) => d._id === changed._id) as Doc;
-    expect((await otherDevice('/glucose/update', { glucoseId: changed._id, gtype: now.type, gvalue: 180, baseVersion: now.version, mutationId: 'device-history-0002:41' })).status).toBe(200);
+    expect(
+      (
+        await otherDevice('/glucose/update', {
+          glucoseId: changed._id,
+          gtype: now.type,
+          gvalue: 180,
+          baseVersion: now.version,
+          mutationId: 'device-history-0002:41',
+        })
+      ).status,
+    ).toBe(200);
     await pushChanges(glucoseMapping, [row({ ...heldChanged, _deleted: true }, heldChanged), row({ ...heldKept, _deleted: true }, heldKept)]);
     const result = await drainOutbox({ baseUrl });
     expect(result.rejected.map((r) => [r.op.docId, r.status])).toEqual([[changed._id, 409]]);
@@ -332,7 +366,11 @@ describe('a server restored from a backup', () => {
   it('a record the device holds but never wrote goes back, by its id, at the first pull after the heal; a prescription the server no longer lists leaves', async () => {
     // Written by the patient's other device; this one pulled it.
     const other = reading(177);
-    const res = await fetch(`${baseUrl}/api/glucose/add`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` }, body: JSON.stringify({ ...other, _deleted: undefined }) });
+    const res = await fetch(`${baseUrl}/api/glucose/add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...other, _deleted: undefined }),
+    });
     expect(res.status).toBe(201);
     const first = await pullChanges(api, glucoseMapping, undefined);
     const held = first.documents.find((d) => d._id === other._id) as Doc;
@@ -348,7 +386,9 @@ describe('a server restored from a backup', () => {
     expect((await onServer()).filter((d) => d._id === other._id).map((d) => d.value)).toEqual([177]);
     // The server's own: a prescription the device lists and the server no longer does.
     const prescription = { _id: randomUUID(), prescrNo: 'RX-GONE-1', medicineName: 'Gone 1 mg', dose: '1-0-0', version: 1 } as unknown as Medicine;
-    const meds = await pullChanges(api, medicineMapping, { version: 1, query: medicineMapping.listQuery ?? '' }, undefined, undefined, async () => [prescription]);
+    const meds = await pullChanges(api, medicineMapping, { version: 1, query: medicineMapping.listQuery ?? '' }, undefined, undefined, async () => [
+      prescription,
+    ]);
     expect(meds.documents.filter((d) => d._id === prescription._id)).toEqual([{ ...prescription, _deleted: true }]);
   });
 

@@ -28,7 +28,11 @@ export type HistoryAnswer = Answer<typeof historyAnswer>;
  * `locked`: the caller holds the outbox lock (the drain); otherwise it is taken for the heal.
  * `session`: the digest of the session asking (sessionDigest), noted as checked.
  */
-export async function checkHistoryWith(ask: (body: HistoryCheck) => Promise<HistoryAnswer | undefined>, locked: boolean, session?: string): Promise<HistoryVerdict | undefined> {
+export async function checkHistoryWith(
+  ask: (body: HistoryCheck) => Promise<HistoryAnswer | undefined>,
+  locked: boolean,
+  session?: string,
+): Promise<HistoryVerdict | undefined> {
   const state = await readHistory();
   const { ids, top } = await ackedSince(state.fence, HISTORY_ACKED_MAX);
   const answer = await ask({ ...(state.mark ? { seen: state.mark } : {}), ...(ids.length > 0 ? { acked: ids } : {}) });

@@ -1,7 +1,18 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { getDataKey } from './crypto.ts';
-import { ackedSince, clearOutbox, enqueue, JOURNAL_KEEP_MS, JOURNAL_MAX, openEntry, outboxDatabase, removeApplied, resendJournal, type OutboxOp } from './outbox.ts';
+import {
+  ackedSince,
+  clearOutbox,
+  enqueue,
+  JOURNAL_KEEP_MS,
+  JOURNAL_MAX,
+  openEntry,
+  outboxDatabase,
+  removeApplied,
+  resendJournal,
+  type OutboxOp,
+} from './outbox.ts';
 
 // The journal of acknowledged writes (sync/history.ts): what goes in, how long it stays, and how it
 // goes back into the outbox when the server's history went back.
@@ -64,10 +75,27 @@ describe('the journal of acknowledged writes', () => {
   });
 
   it('sends what it re-sends, and what waited, on no base version: those versions belong to the history the server lost (chaos "replace")', async () => {
-    const meal = await enqueue({ collection: 'profile', docId: 'me', kind: 'update', name: 'profile.setMealTimes', path: '/users/notificationTimings', body: { breakfast: '07:30', baseVersion: 41 }, versioned: true, madeAt: Date.now() });
+    const meal = await enqueue({
+      collection: 'profile',
+      docId: 'me',
+      kind: 'update',
+      name: 'profile.setMealTimes',
+      path: '/users/notificationTimings',
+      body: { breakfast: '07:30', baseVersion: 41 },
+      versioned: true,
+      madeAt: Date.now(),
+    });
     const journaled = await outboxDatabase().entries.orderBy('seq').toArray();
     await removeApplied(journaled.map((e) => ({ seq: e.seq, doc: `profile|${meal.docId}`, version: 42 })));
-    await enqueue({ collection: 'glucose', docId: 'g1', kind: 'update', path: '/glucose/update', body: { glucoseId: 'g1', gvalue: 120, baseVersion: 7 }, versioned: true, madeAt: Date.now() });
+    await enqueue({
+      collection: 'glucose',
+      docId: 'g1',
+      kind: 'update',
+      path: '/glucose/update',
+      body: { glucoseId: 'g1', gvalue: 120, baseVersion: 7 },
+      versioned: true,
+      madeAt: Date.now(),
+    });
     const key = await getDataKey();
     const before = await Promise.all((await outboxDatabase().entries.toArray()).map((e) => openEntry(key, e)));
     expect(before.map((op) => op?.body['baseVersion'])).toEqual([7]);

@@ -13,7 +13,10 @@ export const labTestMapping: RestMapping<LabTest, Answer<typeof labTestList>> = 
     return { docs: r.tests ?? [], deleted: r.deleted ?? [] };
   },
   toOp(doc, isNew, previous) {
-    const base = { ...baseOf(previous), ...madeOnOf(previous, (p) => typeof p.name === 'string' && typeof p.value === 'number' && typeof p.recordedAt === 'string', editFields) };
+    const base = {
+      ...baseOf(previous),
+      ...madeOnOf(previous, (p) => typeof p.name === 'string' && typeof p.value === 'number' && typeof p.recordedAt === 'string', editFields),
+    };
     if (doc._deleted) return isNew ? undefined : mutation('labTest.delete', { testId: doc._id, ...base });
     const fields = editFields(doc);
     return isNew ? mutation('labTest.add', { _id: doc._id, ...fields }) : mutation('labTest.update', { testId: doc._id, ...fields, ...base });

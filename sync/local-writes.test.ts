@@ -104,7 +104,15 @@ describe('local saves on their way to the outbox', () => {
     try {
       const hooks: Record<string, (d: { _id: string }) => void> = {};
       const keep = (k: string) => (fn: (d: { _id: string }) => void) => void (hooks[k] = fn);
-      noteLocalWrites({ name: 'symptoms', preInsert: keep('preInsert'), preSave: keep('preSave'), preRemove: keep('preRemove'), postInsert: keep('postInsert'), postSave: keep('postSave'), postRemove: keep('postRemove') });
+      noteLocalWrites({
+        name: 'symptoms',
+        preInsert: keep('preInsert'),
+        preSave: keep('preSave'),
+        preRemove: keep('preRemove'),
+        postInsert: keep('postInsert'),
+        postSave: keep('postSave'),
+        postRemove: keep('postRemove'),
+      });
       hooks['preInsert']?.({ _id: 's1' });
       expect(unqueued()).toBe(1);
       hooks['postInsert']?.({ _id: 's1' });
@@ -121,7 +129,15 @@ describe('local saves on their way to the outbox', () => {
 
   it('never drops a note for a state that is not the current one', async () => {
     const docs = new Map([['a', { _id: 'a', value: 2 }]]);
-    noteLocalWrites({ name: 'glucose', preInsert: () => undefined, preSave: () => undefined, preRemove: () => undefined, postInsert: () => undefined, postSave: (fn) => fn({ _id: 'a' }), postRemove: () => undefined });
+    noteLocalWrites({
+      name: 'glucose',
+      preInsert: () => undefined,
+      preSave: () => undefined,
+      preRemove: () => undefined,
+      postInsert: () => undefined,
+      postSave: (fn) => fn({ _id: 'a' }),
+      postRemove: () => undefined,
+    });
     expect(unqueued()).toBe(1);
     await markQueued('glucose', [{ docId: 'a', state: { _id: 'a', value: 1, _deleted: false } }], async () => docs);
     expect(unqueued()).toBe(1);

@@ -82,7 +82,11 @@ export interface HandledRow {
  * the documents as they are now (a removed one is absent). A note goes only if the state handled is
  * the current one and no write came since the read: a later change keeps it (its own push comes).
  */
-export async function markQueued(collection: string, rows: readonly HandledRow[], current: (ids: string[]) => Promise<Map<string, Record<string, unknown>>>): Promise<void> {
+export async function markQueued(
+  collection: string,
+  rows: readonly HandledRow[],
+  current: (ids: string[]) => Promise<Map<string, Record<string, unknown>>>,
+): Promise<void> {
   const docs = noted.get(collection);
   if (!docs || rows.length === 0) return;
   const ids = rows.map((r) => r.docId).filter((id) => docs.has(id));

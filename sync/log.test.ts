@@ -24,7 +24,10 @@ describe('inBackground', () => {
 
   it('logs nothing when the work succeeds', async () => {
     let done = false;
-    inBackground(settle().then(() => (done = true)), 'never logged');
+    inBackground(
+      settle().then(() => (done = true)),
+      'never logged',
+    );
     await settle();
     await settle();
     expect(done).toBe(true);

@@ -22,8 +22,24 @@ afterEach(async () => {
   await destroyDataKey();
 });
 
-const active: Medicine & { version: number } = { _id: randomUUID(), prescrNo: 'RX-1', name: 'Metformin', dose: '1-0-1', startDate: '2026-01-01', endDate: null, version: 4 };
-const ended: Medicine & { version: number } = { _id: randomUUID(), prescrNo: 'RX-2', name: 'Sitagliptin', dose: '1-0-0', startDate: '2026-01-01', endDate: '2026-02-01', version: 6 };
+const active: Medicine & { version: number } = {
+  _id: randomUUID(),
+  prescrNo: 'RX-1',
+  name: 'Metformin',
+  dose: '1-0-1',
+  startDate: '2026-01-01',
+  endDate: null,
+  version: 4,
+};
+const ended: Medicine & { version: number } = {
+  _id: randomUUID(),
+  prescrNo: 'RX-2',
+  name: 'Sitagliptin',
+  dose: '1-0-0',
+  startDate: '2026-01-01',
+  endDate: '2026-02-01',
+  version: 6,
+};
 
 /** The server as it answers: every prescription with `include=ended`, else the active ones and the ended ids as deleted. */
 function server() {

@@ -6,7 +6,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { call, createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
 import { destroyDataKey, encryptJson, getDataKey } from './crypto.ts';
 import { drainOutbox } from './drain.ts';
-import { clearOutbox, enqueue, getReplaySession, listRefusals, nextMutationId, outboxDatabase, pendingCount, pendingOps, setReplaySession, type OutboxOp } from './outbox.ts';
+import {
+  clearOutbox,
+  enqueue,
+  getReplaySession,
+  listRefusals,
+  nextMutationId,
+  outboxDatabase,
+  pendingCount,
+  pendingOps,
+  setReplaySession,
+  type OutboxOp,
+} from './outbox.ts';
 
 // The outbox against the real API server over real HTTP: what a device queued reaches the server
 // once, in order, with the time it was made, whatever the network and the server do meanwhile.
@@ -88,7 +99,16 @@ const updateOp = (id: string, gtype: Type, gvalue: number): OutboxOp => ({
   body: { glucoseId: id, gtype, gvalue },
   madeAt: Date.now(),
 });
-const deleteOp = (id: string): OutboxOp => ({ collection: 'glucose', docId: id, kind: 'delete', name: 'glucose.delete', mutationId: mutationId(), path: '/glucose/delete', body: { glucoseId: id }, madeAt: Date.now() });
+const deleteOp = (id: string): OutboxOp => ({
+  collection: 'glucose',
+  docId: id,
+  kind: 'delete',
+  name: 'glucose.delete',
+  mutationId: mutationId(),
+  path: '/glucose/delete',
+  body: { glucoseId: id },
+  madeAt: Date.now(),
+});
 
 /** Every reading the server holds for the patient, whatever its type. */
 async function serverReadings(): Promise<ServerReading[]> {
@@ -163,7 +183,13 @@ describe('draining the outbox', () => {
     const net = recordingFetch();
     const result = await drainOutbox({ baseUrl, fetchImpl: net.impl });
     expect(net.paths()).toEqual(['/api/batch', '/api/batch']);
-    expect(result).toEqual({ sent: [ops[0], ops[2], ops[3]], rejected: [{ op: ops[1], status: 400, message: 'value must be between 20 and 600 mg/dL' }], kept: 0, stuck: 0, unauthorized: false });
+    expect(result).toEqual({
+      sent: [ops[0], ops[2], ops[3]],
+      rejected: [{ op: ops[1], status: 400, message: 'value must be between 20 and 600 mg/dL' }],
+      kept: 0,
+      stuck: 0,
+      unauthorized: false,
+    });
     expect(await listRefusals()).toEqual([expect.objectContaining({ op: ops[1], status: 400 })]);
     for (const op of [ops[0], ops[2], ops[3]]) expect(await onServer(op?.docId ?? '')).toHaveLength(1);
   });
@@ -188,7 +214,9 @@ describe('draining the outbox', () => {
   it('sends the writes one at a time to a server that does not take batches', async () => {
     const ops = [addOp('Fasting', 120), addOp('Random', 121)];
     for (const op of ops) await enqueue(op);
-    const net = recordingFetch((_n, url) => (url.endsWith('/api/batch') ? Promise.resolve(Response.json({ message: 'Not found: POST /api/batch' }, { status: 404 })) : undefined));
+    const net = recordingFetch((_n, url) =>
+      url.endsWith('/api/batch') ? Promise.resolve(Response.json({ message: 'Not found: POST /api/batch' }, { status: 404 })) : undefined,
+    );
     expect(await drainOutbox({ baseUrl, fetchImpl: net.impl })).toEqual({ sent: ops, rejected: [], kept: 0, stuck: 0, unauthorized: false });
     expect(net.paths()).toEqual(['/api/batch', '/api/glucose/add', '/api/glucose/add']);
     expect(await listRefusals()).toEqual([]);
@@ -416,7 +444,8 @@ describe('what the outbox keeps on the device', () => {
     await enqueue(a);
     const page = '<!doctype html><title>Hospital Wi-Fi</title><form>Room number</form>';
     for (const status of [200, 302, 401, 403, 511]) {
-      const portal: typeof fetch = async () => new Response(page, { status: status === 302 ? 200 : status, headers: { 'content-type': 'text/html; charset=utf-8' } });
+      const portal: typeof fetch = async () =>
+        new Response(page, { status: status === 302 ? 200 : status, headers: { 'content-type': 'text/html; charset=utf-8' } });
       const result = await drainOutbox({ baseUrl, fetchImpl: portal });
       expect(result.sent).toEqual([]);
       expect(result.rejected).toEqual([]);
@@ -425,7 +454,11 @@ describe('what the outbox keeps on the device', () => {
       expect(await listRefusals()).toEqual([]);
     }
     // A 2xx whose body breaks off on the way is no answer either.
-    const cut: typeof fetch = async () => new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }), { status: 200, headers: { 'content-type': 'application/json' } });
+    const cut: typeof fetch = async () =>
+      new Response(new ReadableStream({ start: (c) => c.error(new TypeError('network error')) }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     expect((await drainOutbox({ baseUrl, fetchImpl: cut })).sent).toEqual([]);
     expect(await pendingCount()).toBe(1);
     // The portal gone, the entry goes, once.

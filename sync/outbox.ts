@@ -192,7 +192,16 @@ class OutboxDatabase extends Dexie {
     this.version(1).stores({ entries: '++seq', meta: 'id' });
     this.version(2).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id' });
     this.version(3).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id', applied: 'doc' });
-    this.version(4).stores({ entries: '++seq', meta: 'id', counter: 'id', refused: '++id', overrides: '++id', parked: '++id', applied: 'doc', journal: '++seq, ackedAt' });
+    this.version(4).stores({
+      entries: '++seq',
+      meta: 'id',
+      counter: 'id',
+      refused: '++id',
+      overrides: '++id',
+      parked: '++id',
+      applied: 'doc',
+      journal: '++seq, ackedAt',
+    });
   }
 }
 
@@ -332,7 +341,10 @@ export async function removeApplied(done: readonly { seq: number; doc: string; v
     const journaled = sent.flatMap((e) => (e ? [{ sealed: e.sealed, ackedAt: now }] : []));
     if (journaled.length > 0) {
       await db().journal.bulkAdd(journaled);
-      await db().journal.where('ackedAt').below(now - JOURNAL_KEEP_MS).delete();
+      await db()
+        .journal.where('ackedAt')
+        .below(now - JOURNAL_KEEP_MS)
+        .delete();
       const excess = (await db().journal.count()) - JOURNAL_MAX;
       if (excess > 0) await db().journal.orderBy('seq').limit(excess).delete();
     }

@@ -7,7 +7,14 @@ import { PARK_MAX_MS, prepareForOwner, unparkFor } from './parking.ts';
 
 // A ward tablet shared by two patients: A's session ended (401) with entries unsent; B logs in.
 // B must never see or send A's entries, and A must get them back at their next login.
-const op = (value: number) => ({ collection: 'glucose', docId: crypto.randomUUID(), kind: 'add' as const, path: '/glucose/add', body: { type: 'Fasting', value }, madeAt: Date.now() });
+const op = (value: number) => ({
+  collection: 'glucose',
+  docId: crypto.randomUUID(),
+  kind: 'add' as const,
+  path: '/glucose/add',
+  body: { type: 'Fasting', value },
+  madeAt: Date.now(),
+});
 
 async function wipe(): Promise<void> {
   await clearOutbox();

@@ -49,7 +49,14 @@ export const profileMapping: RestMapping<ProfileDoc, Answer<typeof profile>> = {
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const isMealTimings = (v: unknown): v is MealTimings =>
-  typeof v === 'object' && v !== null && 'breakfast' in v && typeof v.breakfast === 'string' && 'lunch' in v && typeof v.lunch === 'string' && 'dinner' in v && typeof v.dinner === 'string';
+  typeof v === 'object' &&
+  v !== null &&
+  'breakfast' in v &&
+  typeof v.breakfast === 'string' &&
+  'lunch' in v &&
+  typeof v.lunch === 'string' &&
+  'dinner' in v &&
+  typeof v.dinner === 'string';
 const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
 
 /** The hospital's settings as the server sends them; undefined when they are missing or malformed (an older server). */

@@ -36,7 +36,15 @@ describe('a pull that skips a record with a write waiting', () => {
     } as unknown as ApiClient;
 
     // The edit still waits in the outbox when a pull runs.
-    await enqueue({ collection: 'glucose', docId: id, kind: 'update', path: '/glucose/update', body: { glucoseId: id, gvalue: 120, baseVersion: 6 }, madeAt: Date.now(), versioned: true });
+    await enqueue({
+      collection: 'glucose',
+      docId: id,
+      kind: 'update',
+      path: '/glucose/update',
+      body: { glucoseId: id, gvalue: 120, baseVersion: 6 },
+      madeAt: Date.now(),
+      versioned: true,
+    });
     const first = await pullChanges(api, glucoseMapping, { version: 5 });
     expect(first.documents.map((d) => d._id)).not.toContain(id);
     expect(first.checkpoint).toEqual({ version: 6 });

@@ -62,7 +62,10 @@ export async function addToInbox(item: InboxItem): Promise<boolean> {
 
 /** Every item that still opens, oldest first; rows that cannot be opened or are too old are dropped. */
 export async function readInbox(now: number = Date.now()): Promise<InboxItem[]> {
-  await db().items.where('receivedAt').below(now - INBOX_MAX_AGE_MS).delete();
+  await db()
+    .items.where('receivedAt')
+    .below(now - INBOX_MAX_AGE_MS)
+    .delete();
   const key = await findDataKey();
   if (!key) return [];
   const rows = await db().items.orderBy('receivedAt').toArray();

@@ -4,7 +4,15 @@ import { isIntakeFromPush, parsePushPayload, readPushPageMessage } from './push-
 
 const medicine = {
   notification: { title: 'Time for your medicine', body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)', tag: 'med-RX-100001-01-2026-11-24-breakfast' },
-  data: { type: 'medicine', prescrNo: 'RX-100001-01', medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: '2026-11-24T07:00:00.000Z' },
+  data: {
+    type: 'medicine',
+    prescrNo: 'RX-100001-01',
+    medicineName: 'Metformin 500 mg tablet',
+    dose: '1-0-1',
+    time: '08:00',
+    meal: 'breakfast',
+    notificationTime: '2026-11-24T07:00:00.000Z',
+  },
 };
 const gluco = {
   notification: { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-2026-11-24' },
@@ -62,13 +70,22 @@ describe('parsePushPayload', () => {
   });
 
   it('reads a severe-low alert to staff, which needs the patient’s hospital number', () => {
-    const alert = { notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: 'Maria Lopez (100001), measured Nov 29, 02:14', tag: 'severe-low:100001' }, data: { type: 'severeLow', hospNo: '100001', valueMgDl: '45', measuredAt: '2026-11-28T20:44:00.000Z', extra: 'x' } };
-    expect(parsePushPayload(alert)).toEqual({ notification: alert.notification, data: { type: 'severeLow', hospNo: '100001', valueMgDl: 45, measuredAt: '2026-11-28T20:44:00.000Z' } });
+    const alert = {
+      notification: { title: 'Severe low: 45 mg/dL (2.5 mmol/L)', body: 'Maria Lopez (100001), measured Nov 29, 02:14', tag: 'severe-low:100001' },
+      data: { type: 'severeLow', hospNo: '100001', valueMgDl: '45', measuredAt: '2026-11-28T20:44:00.000Z', extra: 'x' },
+    };
+    expect(parsePushPayload(alert)).toEqual({
+      notification: alert.notification,
+      data: { type: 'severeLow', hospNo: '100001', valueMgDl: 45, measuredAt: '2026-11-28T20:44:00.000Z' },
+    });
     expect(parsePushPayload({ ...alert, data: { type: 'severeLow', valueMgDl: 45 } })).toBeUndefined();
   });
 
   it('passes other notices on with their type only (nothing to keep, nothing to check)', () => {
-    expect(parsePushPayload({ notification: { title: 'News' }, data: { message: 'hello', secret: 1 } })).toEqual({ notification: { title: 'News' }, data: { type: '' } });
+    expect(parsePushPayload({ notification: { title: 'News' }, data: { message: 'hello', secret: 1 } })).toEqual({
+      notification: { title: 'News' },
+      data: { type: '' },
+    });
   });
 });
 

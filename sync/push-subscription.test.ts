@@ -81,7 +81,10 @@ function fakeServer() {
     if (path === '/push/config') return state.configStatus === 200 ? json(200, state.config) : json(state.configStatus, { message: 'Not Found' });
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
     state.posted.push({ path, body });
-    if (path === '/users/notificationToken') return state.tokenStatus === 200 ? json(200, { message: 'Notification token saved' }) : json(state.tokenStatus, { message: 'timeZone must be a valid IANA time zone' });
+    if (path === '/users/notificationToken')
+      return state.tokenStatus === 200
+        ? json(200, { message: 'Notification token saved' })
+        : json(state.tokenStatus, { message: 'timeZone must be a valid IANA time zone' });
     return json(200, { message: 'ok' });
   };
   return { state, fetchImpl };
@@ -136,10 +139,22 @@ describe('push subscription', () => {
     expect(tokenPosts(server.state.posted)).toEqual([
       {
         path: '/users/notificationToken',
-        body: { token: { endpoint: 'https://push.example/send/1', keys: { p256dh: 'p256dh-of-https://push.example/send/1', auth: 'auth-secret' } }, timeZone: 'Europe/Madrid', locale: 'es' },
+        body: {
+          token: { endpoint: 'https://push.example/send/1', keys: { p256dh: 'p256dh-of-https://push.example/send/1', auth: 'auth-secret' } },
+          timeZone: 'Europe/Madrid',
+          locale: 'es',
+        },
       },
     ]);
-    expect(record).toEqual({ provider: 'webpush', token: 'https://push.example/send/1', publicKey: KEY_A, expirationTime: null, timeZone: 'Europe/Madrid', locale: 'es', savedAt: clock.now });
+    expect(record).toEqual({
+      provider: 'webpush',
+      token: 'https://push.example/send/1',
+      publicKey: KEY_A,
+      expirationTime: null,
+      timeZone: 'Europe/Madrid',
+      locale: 'es',
+      savedAt: clock.now,
+    });
     expect(store.record).toEqual(record);
   });
 

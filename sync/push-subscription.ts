@@ -103,7 +103,12 @@ export const PUSH_SERVICE_TIMEOUT_MS = 6_000;
  */
 export class PushServiceUnreachableError extends Error {
   constructor(cause?: unknown) {
-    super(cause instanceof Error ? `the browser's push service could not be reached: ${cause.message}` : `the browser's push service did not answer within ${PUSH_SERVICE_TIMEOUT_MS / 1000} s`, { cause });
+    super(
+      cause instanceof Error
+        ? `the browser's push service could not be reached: ${cause.message}`
+        : `the browser's push service did not answer within ${PUSH_SERVICE_TIMEOUT_MS / 1000} s`,
+      { cause },
+    );
     this.name = 'PushServiceUnreachableError';
   }
 }
@@ -143,7 +148,12 @@ function readConfig(json: unknown): PushConfig {
   if (c.provider === 'webpush') return { provider: 'webpush', publicKey: c.publicKey };
   const f = c.firebase;
   if (c.provider === 'fcm' && f && [f.apiKey, f.projectId, f.messagingSenderId, f.appId].every((v) => typeof v === 'string' && v !== '')) {
-    const firebase: FirebaseWebConfig = { apiKey: String(f.apiKey), projectId: String(f.projectId), messagingSenderId: String(f.messagingSenderId), appId: String(f.appId) };
+    const firebase: FirebaseWebConfig = {
+      apiKey: String(f.apiKey),
+      projectId: String(f.projectId),
+      messagingSenderId: String(f.messagingSenderId),
+      appId: String(f.appId),
+    };
     if (typeof f.authDomain === 'string') firebase.authDomain = f.authDomain;
     return { provider: 'fcm', publicKey: c.publicKey, firebase };
   }
@@ -157,7 +167,8 @@ export const loadFirebaseMessaging: FirebaseLoader = async (config) => {
   const firebaseApp = app.getApps().find((a) => a.name === 'eddy') ?? app.initializeApp(config, 'eddy');
   const m = messaging.getMessaging(firebaseApp);
   return {
-    getToken: ({ vapidKey, serviceWorkerRegistration }) => messaging.getToken(m, { vapidKey, serviceWorkerRegistration: serviceWorkerRegistration as ServiceWorkerRegistration }),
+    getToken: ({ vapidKey, serviceWorkerRegistration }) =>
+      messaging.getToken(m, { vapidKey, serviceWorkerRegistration: serviceWorkerRegistration as ServiceWorkerRegistration }),
     deleteToken: () => messaging.deleteToken(m),
   };
 };
@@ -195,7 +206,10 @@ export function createPushSubscriptions(opts: PushSubscriptionsOptions) {
   }
 
   /** The token to give the server and what to remember of it. */
-  async function currentToken(cfg: PushConfig, registration: RegistrationLike): Promise<{ body: unknown; record: Omit<PushTokenRecord, 'savedAt' | 'timeZone' | 'locale'> }> {
+  async function currentToken(
+    cfg: PushConfig,
+    registration: RegistrationLike,
+  ): Promise<{ body: unknown; record: Omit<PushTokenRecord, 'savedAt' | 'timeZone' | 'locale'> }> {
     if (cfg.provider === 'fcm') {
       const messaging = await loadFirebase(cfg.firebase);
       const token = await messaging.getToken({ vapidKey: cfg.publicKey, serviceWorkerRegistration: registration });

@@ -66,7 +66,10 @@ export async function discardRefused(key: string): Promise<void> {
   const list = await take(key);
   const first = list.find((r) => r.status !== 0) ?? list[0];
   if (!first) return;
-  await addOverride(overrideFor(first), list.map((r) => r.id));
+  await addOverride(
+    overrideFor(first),
+    list.map((r) => r.id),
+  );
 }
 
 export function overrideFor(r: StoredRefusal): Override {

@@ -140,7 +140,8 @@ describe('a pull racing a local change', () => {
     await replication.awaitInitialReplication();
     await replication.awaitInSync();
     breakfast = '09:00';
-    const pulled = () => vi.waitFor(async () => expect((await opened.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
+    const pulled = () =>
+      vi.waitFor(async () => expect((await opened.profile.findOne(PROFILE_ID).exec())?.notificationTimings.breakfast).toBe('09:00'), { timeout: 3000 });
     return { replication, pulled, requests: () => requests };
   }
 
@@ -170,7 +171,14 @@ describe('a pull racing a local change', () => {
   });
 
   it('skips a document whose write was waiting when the request went out, even if it was sent before the answer came', async () => {
-    await enqueue({ collection: 'profile', docId: PROFILE_ID, kind: 'update', path: '/users/notificationTimings', body: { breakfast: '06:40', lunch: '12:30', dinner: '19:45' }, madeAt: Date.now() });
+    await enqueue({
+      collection: 'profile',
+      docId: PROFILE_ID,
+      kind: 'update',
+      path: '/users/notificationTimings',
+      body: { breakfast: '06:40', lunch: '12:30', dinner: '19:45' },
+      madeAt: Date.now(),
+    });
     const api = {
       get: async () => {
         // The outbox was drained meanwhile, after the server had answered with what it had then.

@@ -54,7 +54,11 @@ async function pullOnce(database: EddyDatabase, docs: GlucoseReading[]) {
 }
 
 /** Pulls `docs` and then "reloads" before RxDB notes them: no write to the replication's own store lands. */
-async function pullThenLoseTheNote(database: EddyDatabase, docs: GlucoseReading[], written = async () => (await database.glucose.count().exec()) === docs.length) {
+async function pullThenLoseTheNote(
+  database: EddyDatabase,
+  docs: GlucoseReading[],
+  written = async () => (await database.glucose.count().exec()) === docs.length,
+) {
   let reached!: () => void;
   const inPull = new Promise<void>((r) => (reached = r));
   let release!: () => void;
@@ -142,7 +146,11 @@ describe('a reload between writing pulled records and noting them', () => {
     await waitFor(async () => (await pendingOps()).length >= 3);
     const ops = (await pendingOps()).map((o) => ({ docId: o.docId, kind: o.kind, body: o.body }));
     expect(ops).toHaveLength(3);
-    expect(ops).toContainEqual({ docId: docs[1]!._id, kind: 'update', body: expect.objectContaining({ glucoseId: docs[1]!._id, gvalue: 222, baseVersion: 11 }) });
+    expect(ops).toContainEqual({
+      docId: docs[1]!._id,
+      kind: 'update',
+      body: expect.objectContaining({ glucoseId: docs[1]!._id, gvalue: 222, baseVersion: 11 }),
+    });
     expect(ops).toContainEqual({ docId: docs[2]!._id, kind: 'delete', body: { glucoseId: docs[2]!._id, baseVersion: 12 } });
     expect(ops).toContainEqual({ docId: mine._id, kind: 'add', body: expect.objectContaining({ _id: mine._id, value: 140 }) });
     await again.cancel();

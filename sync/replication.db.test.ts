@@ -42,7 +42,7 @@ const reading = (over: Partial<GlucoseReading & { _deleted: boolean }> = {}): Gl
 });
 
 const row = (doc: GlucoseReading & { _deleted: boolean }, assumed?: GlucoseReading & { _deleted: boolean }): RxReplicationWriteToMasterRow<GlucoseReading> =>
-  (assumed ? { newDocumentState: doc, assumedMasterState: assumed } : { newDocumentState: doc });
+  assumed ? { newDocumentState: doc, assumedMasterState: assumed } : { newDocumentState: doc };
 
 describe('glucose replication', () => {
   it('turns a new, a changed and a removed document into add, update and delete, sent in order', async () => {

@@ -25,7 +25,18 @@ import { PULL_LIMIT_MAX } from '../schemas/common.ts';
 import type { MutationDraft } from '../schemas/mutations.ts';
 import type { ApiClient } from './api-client.ts';
 import { markQueued, notedIds, whenQueued } from './local-writes.ts';
-import { appliedVersion, enqueue, listRefusals, peekOverrides, pendingCount, pendingOps, readHistory, refusedCount, takeOverrides, watchOverrides } from './outbox.ts';
+import {
+  appliedVersion,
+  enqueue,
+  listRefusals,
+  peekOverrides,
+  pendingCount,
+  pendingOps,
+  readHistory,
+  refusedCount,
+  takeOverrides,
+  watchOverrides,
+} from './outbox.ts';
 
 export interface Checkpoint {
   /** The server version this collection has been pulled up to (docs/sync-protocol.md). */
@@ -102,10 +113,19 @@ interface Fetched<Doc> {
   version: number | undefined;
 }
 
-async function fetchAll<Doc extends { _id: string }>(api: ApiClient, mapping: RestMapping<Doc>, from: number | undefined, token?: string): Promise<Fetched<Doc>> {
+async function fetchAll<Doc extends { _id: string }>(
+  api: ApiClient,
+  mapping: RestMapping<Doc>,
+  from: number | undefined,
+  token?: string,
+): Promise<Fetched<Doc>> {
   const ro = { quiet: true, ...(token ? { token } : {}) };
   const extra = mapping.listQuery ? `&${mapping.listQuery}` : '';
-  if (!mapping.versioned) return { ...mapping.fromList(await api.get<unknown>(mapping.listQuery ? `${mapping.listPath}?${mapping.listQuery}` : mapping.listPath, ro)), version: undefined };
+  if (!mapping.versioned)
+    return {
+      ...mapping.fromList(await api.get<unknown>(mapping.listQuery ? `${mapping.listPath}?${mapping.listQuery}` : mapping.listPath, ro)),
+      version: undefined,
+    };
   const docs: Doc[] = [];
   const deleted: string[] = [];
   let version = from ?? 0;
@@ -247,7 +267,14 @@ export async function pullChanges<Doc extends { _id: string }>(
     }
   }
   if (version === undefined) return { documents, checkpoint };
-  return { documents, checkpoint: { version: heldBack(version, skipped, from, documents.length), ...(mapping.listQuery ? { query: mapping.listQuery } : {}), ...(epoch ? { history: epoch } : {}) } };
+  return {
+    documents,
+    checkpoint: {
+      version: heldBack(version, skipped, from, documents.length),
+      ...(mapping.listQuery ? { query: mapping.listQuery } : {}),
+      ...(epoch ? { history: epoch } : {}),
+    },
+  };
 }
 
 /**
@@ -348,7 +375,11 @@ export const baseOf = (previous: { version?: number } | undefined): { baseVersio
  * (docs/sync-protocol.md, "What a write sent again was made on"); otherwise it leaves the device
  * only then (openEntry, sync/outbox.ts). None when the device knows only the record's version.
  */
-export function madeOnOf<Doc, Fields extends object>(previous: Doc | undefined, held: (doc: Doc) => boolean, fields: (doc: Doc) => Fields): { madeOn?: Fields } {
+export function madeOnOf<Doc, Fields extends object>(
+  previous: Doc | undefined,
+  held: (doc: Doc) => boolean,
+  fields: (doc: Doc) => Fields,
+): { madeOn?: Fields } {
   return previous !== undefined && held(previous) ? { madeOn: fields(previous) } : {};
 }
 
@@ -426,9 +457,12 @@ export function replicate<Doc extends { _id: string }>(opts: {
   // for in its own tab; when another tab leads the replication, nothing asked it to pull, and the
   // decision showed only at its next pull, minutes later.
   const unwatch = watchOverrides(() => {
-    void peekOverrides(opts.mapping.collection).then((mine) => {
-      if (mine.length > 0 && !state.isStopped()) state.reSync();
-    }, () => undefined);
+    void peekOverrides(opts.mapping.collection).then(
+      (mine) => {
+        if (mine.length > 0 && !state.isStopped()) state.reSync();
+      },
+      () => undefined,
+    );
   });
   state.onCancel.push(unwatch);
   // Another tab of this device asks for the server's changes (askLeaderToPull): only the tab that
@@ -447,7 +481,11 @@ export function replicate<Doc extends { _id: string }>(opts: {
     if (ids.length === 0) return;
     const known = await assumedServerStates(state, ids);
     if (known.size === 0) return;
-    await markQueued(name, [...known].map(([docId, docState]) => ({ docId, state: docState })), (some) => localDocs(opts.collection, some));
+    await markQueued(
+      name,
+      [...known].map(([docId, docState]) => ({ docId, state: docState })),
+      (some) => localDocs(opts.collection, some),
+    );
   };
   unchangedSettlers.add(settle);
   state.onCancel.push(() => unchangedSettlers.delete(settle));
@@ -513,7 +551,9 @@ interface PullActivity {
  */
 function pullsWritten(pulls: Observable<PullActivity>, downstreamActive: Observable<boolean> | undefined): Promise<void> {
   if (!downstreamActive) return Promise.resolve();
-  return firstValueFrom(combineLatest([pulls, downstreamActive]).pipe(filter(([p, active]) => !active || (p.inflight === 0 && p.failed)))).then(() => undefined);
+  return firstValueFrom(combineLatest([pulls, downstreamActive]).pipe(filter(([p, active]) => !active || (p.inflight === 0 && p.failed)))).then(
+    () => undefined,
+  );
 }
 
 /**
@@ -526,7 +566,10 @@ export async function upstreamCaughtUp(state: UpstreamView, timeoutMs: number): 
   const done = firstUpstreamPass(state);
   if (!state.wasStarted || !done) return !state.wasStarted;
   if (done.getValue()) return true;
-  return Promise.race([firstValueFrom(done.pipe(filter(Boolean))).then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs))]);
+  return Promise.race([
+    firstValueFrom(done.pipe(filter(Boolean))).then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), timeoutMs)),
+  ]);
 }
 
 /**
@@ -548,7 +591,12 @@ export async function changesOnTheirWay(o: SavesOnTheirWay & { timeoutMs: number
   // Logged in a moment ago: the replications may still be starting.
   await Promise.race([o.started, new Promise((resolve) => setTimeout(resolve, left()))]);
   if (await o.leaderElsewhere()) return 0;
-  const caughtUp = await Promise.all(o.replications().filter((r) => !r.isStopped()).map((r) => upstreamCaughtUp(r, left())));
+  const caughtUp = await Promise.all(
+    o
+      .replications()
+      .filter((r) => !r.isStopped())
+      .map((r) => upstreamCaughtUp(r, left())),
+  );
   await settleUnchangedNotes();
   let noted = await whenQueued(left());
   if (noted > 0) {

@@ -25,7 +25,10 @@ export function downstreamActive<Doc, C>(state: Pick<RxReplicationState<Doc, C>,
 }
 
 /** The state RxDB last took the server to have for these documents (those it knows of), as plain data. */
-export async function assumedServerStates<Doc, C>(state: Pick<RxReplicationState<Doc, C>, 'internalReplicationState'>, ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+export async function assumedServerStates<Doc, C>(
+  state: Pick<RxReplicationState<Doc, C>, 'internalReplicationState'>,
+  ids: string[],
+): Promise<Map<string, Record<string, unknown>>> {
   const internal = state.internalReplicationState;
   const out = new Map<string, Record<string, unknown>>();
   if (!internal || ids.length === 0) return out;
@@ -44,7 +47,10 @@ export interface PullMark<Doc> {
 }
 
 /** Whether each of these documents' copies on the device is what this replication's pull wrote. */
-export async function pullMarks<Doc extends { _id: string }, C>(state: Pick<RxReplicationState<Doc, C>, 'internalReplicationState'>, ids: string[]): Promise<PullMark<Doc>[]> {
+export async function pullMarks<Doc extends { _id: string }, C>(
+  state: Pick<RxReplicationState<Doc, C>, 'internalReplicationState'>,
+  ids: string[],
+): Promise<PullMark<Doc>[]> {
   const input = state.internalReplicationState?.input;
   if (!input || ids.length === 0) return [];
   const hash = await identifierHashOf(input);

@@ -220,7 +220,10 @@ describe('debounced writes', () => {
   });
 
   it('a failed write is reported to the caller and does not linger as a pending value', async () => {
-    const failing = new SecureStorage({ backend: mem, keys: { get: () => Promise.reject(new Error('key store down')), find: () => Promise.resolve(undefined) } });
+    const failing = new SecureStorage({
+      backend: mem,
+      keys: { get: () => Promise.reject(new Error('key store down')), find: () => Promise.resolve(undefined) },
+    });
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     await expect(failing.set('user', 'token', TOKEN)).rejects.toThrow('key store down');
     expect(error).toHaveBeenCalledWith('Secure storage write failed', expect.objectContaining({ key: 'user_token' }));
@@ -395,7 +398,12 @@ describe('clear', () => {
   it('removes every item of one namespace only', async () => {
     mem.setItem('eddy-cookie-consent', '{"necessary":true}');
     mem.setItem('eddy_user_isLoading', 'false');
-    await Promise.all([store.set('user', 'token', TOKEN), store.set('user', 'profile', PROFILE), store.set('admin', 'token', 'admin-token'), store.set('admin', 'userHospNo', '200001')]);
+    await Promise.all([
+      store.set('user', 'token', TOKEN),
+      store.set('user', 'profile', PROFILE),
+      store.set('admin', 'token', 'admin-token'),
+      store.set('admin', 'userHospNo', '200001'),
+    ]);
     const userPending = store.set('user', 'fcmToken', FCM);
     const adminPending = store.set('admin', 'admin', { email: 'a@b.c' });
     store.clear('user');
@@ -415,7 +423,12 @@ describe('integrity check', () => {
     fakeTimers();
     mem.setItem('eddy-cookie-consent', '{"necessary":true}');
     mem.setItem('c15t-consent', 'x');
-    const writes = [store.set('user', 'token', TOKEN), store.set('user', 'profile', PROFILE), store.set('admin', 'token', 'a'), store.set('user', 'short', 1, { maxAge: 1000 })];
+    const writes = [
+      store.set('user', 'token', TOKEN),
+      store.set('user', 'profile', PROFILE),
+      store.set('admin', 'token', 'a'),
+      store.set('user', 'short', 1, { maxAge: 1000 }),
+    ];
     await vi.advanceTimersByTimeAsync(WRITE_DEBOUNCE_MS);
     await Promise.all(writes);
     await rewrite('user_profile', (e) => {

@@ -55,7 +55,11 @@ describe('patient session', () => {
     const token = s.session.token() ?? '';
     const unauthorizedWhileLoggedIn: string[] = [];
     // What the app's 401 handler asks: a pull that answers 401 during the logout must see "logged out".
-    const pull = createApiClient({ baseUrl, getToken: () => token, onUnauthorized: () => void (s.session.state.status === 'logged-in' && unauthorizedWhileLoggedIn.push('401')) });
+    const pull = createApiClient({
+      baseUrl,
+      getToken: () => token,
+      onUnauthorized: () => void (s.session.state.status === 'logged-in' && unauthorizedWhileLoggedIn.push('401')),
+    });
     const leaving = s.session.logout();
     expect(s.session.state.status).toBe('logged-out');
     await leaving;
@@ -70,7 +74,11 @@ describe('patient session', () => {
     let t = Date.now();
     const s = setup(() => t);
     await s.session.login({ method: 'password', hospNo: fx.patientA2.hospNo, password: fx.patientA2.password });
-    const offline = createPatientSession({ api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }), vault: s.vault, wipeLocalData: async () => undefined });
+    const offline = createPatientSession({
+      api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }),
+      vault: s.vault,
+      wipeLocalData: async () => undefined,
+    });
     await offline.restore();
     expect(await offline.validate()).toBe('unreachable');
     expect(offline.state.status).toBe('logged-in');
@@ -82,7 +90,13 @@ describe('patient session', () => {
     expect(s.session.state.status).toBe('logged-in');
     // Without an answer the device's clock decides: the session is over there.
     let ended = 0;
-    const cutOff = createPatientSession({ api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }), vault: s.vault, wipeLocalData: async () => undefined, now: () => t, onEnded: () => void ended++ });
+    const cutOff = createPatientSession({
+      api: createApiClient({ baseUrl: 'http://127.0.0.1:9', getToken: () => 'x' }),
+      vault: s.vault,
+      wipeLocalData: async () => undefined,
+      now: () => t,
+      onEnded: () => void ended++,
+    });
     expect((await cutOff.restore()).status).toBe('logged-out');
     expect(ended).toBe(1);
   });
@@ -90,7 +104,9 @@ describe('patient session', () => {
   it('refuses wrong credentials with the server message and stays logged out', async () => {
     const s = setup();
     await s.session.restore();
-    await expect(s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: 'wrong-password' })).rejects.toThrow('Invalid hospital number or password.');
+    await expect(s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: 'wrong-password' })).rejects.toThrow(
+      'Invalid hospital number or password.',
+    );
     expect(s.session.state.status).toBe('logged-out');
     expect(s.wipes()).toBe(0);
   });
@@ -98,7 +114,9 @@ describe('patient session', () => {
   it('with a temporary password, touches nothing until the patient has chosen their own, then logs in with the same session', async () => {
     const admin = createApiClient({ baseUrl, getToken: () => undefined });
     const { token: adminToken } = await admin.post<{ token: string }>('/admin/login', { email: fx.adminEmail, password: fx.adminPassword });
-    const { temporaryPassword } = await admin.post<{ temporaryPassword: string }>(`/admin/patients/${fx.patientA.hospNo}/temporary-password`, undefined, { token: adminToken });
+    const { temporaryPassword } = await admin.post<{ temporaryPassword: string }>(`/admin/patients/${fx.patientA.hospNo}/temporary-password`, undefined, {
+      token: adminToken,
+    });
     const s = setup();
     await s.session.restore();
     const refused = await s.session.login({ method: 'password', hospNo: fx.patientA.hospNo, password: temporaryPassword }).catch((err: unknown) => err);
@@ -111,7 +129,10 @@ describe('patient session', () => {
     expect(s.stored()).toBeUndefined();
 
     const own = 'my own words for this account';
-    await patientAuthApi(createApiClient({ baseUrl, getToken: () => undefined })).updatePassword({ hospNo: fx.patientA.hospNo, currPassword: temporaryPassword, password: own }, pending.token);
+    await patientAuthApi(createApiClient({ baseUrl, getToken: () => undefined })).updatePassword(
+      { hospNo: fx.patientA.hospNo, currPassword: temporaryPassword, password: own },
+      pending.token,
+    );
     await s.session.completeLogin(pending);
     expect(s.session.state.status).toBe('logged-in');
     expect(s.stored()?.token).toBe(pending.token);

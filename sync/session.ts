@@ -202,7 +202,9 @@ export function createPatientSession(opts: PatientSessionOptions) {
     if (verdict === 'unauthorized') return 'invalid';
     // No answer: the ward's Wi-Fi is down, not the session, unless the device's clock says it ended.
     if (verdict === 'unreachable' && !isExpired(session)) return 'unreachable';
-    await ended(verdict === 'invalid' ? 'the server calls the token invalid' : `no answer, and expired by this device's clock (${session.expiresAt ?? 'no end'})`);
+    await ended(
+      verdict === 'invalid' ? 'the server calls the token invalid' : `no answer, and expired by this device's clock (${session.expiresAt ?? 'no end'})`,
+    );
     return 'invalid';
   }
 

@@ -86,7 +86,14 @@ export function createStaffSession(opts: { api: ApiClient; vault: StaffVault; on
      */
     async loginAdmin(email: string, password: string, second: SecondFactorInput = {}): Promise<AdminLogin> {
       const res = await auth.loginAdmin({ email, password, ...second });
-      const staff = await begin({ token: res.token, role: 'admin', name: res.admin.name, email: res.admin.email, hospitals: res.admin.hospitals, expiresAt: res.expiresAt });
+      const staff = await begin({
+        token: res.token,
+        role: 'admin',
+        name: res.admin.name,
+        email: res.admin.email,
+        hospitals: res.admin.hospitals,
+        expiresAt: res.expiresAt,
+      });
       return { staff, recoveryCodes: res.recoveryCodes, recoveryCodesLeft: res.recoveryCodesLeft };
     },
     /**

@@ -127,7 +127,7 @@ describe('two devices of one patient, offline', () => {
     expect((await serverCopy(doc._id)).value).toBe(141);
   });
 
-  it('"use the server\'s" makes the device\'s copy the server\'s at the next pull', async () => {
+  it("\"use the server's\" makes the device's copy the server's at the next pull", async () => {
     const doc = await stored(132);
     await pushChanges(glucoseMapping, [row({ ...doc, value: 142 }, doc)]);
     await otherDevice('/glucose/delete', { glucoseId: doc._id, baseVersion: doc.version });
@@ -140,7 +140,7 @@ describe('two devices of one patient, offline', () => {
     expect(pulled.documents).toContainEqual({ _id: doc._id, _deleted: true });
   });
 
-  it('a later edit of the same reading waits behind a refused one, and the device\'s own edits never conflict with each other', async () => {
+  it("a later edit of the same reading waits behind a refused one, and the device's own edits never conflict with each other", async () => {
     const doc = await stored(133);
     // Two edits in a row on this device: the second is rebased on the first once it is applied.
     await pushChanges(glucoseMapping, [row({ ...doc, value: 143 }, doc)]);
@@ -167,7 +167,7 @@ describe('two devices of one patient, offline', () => {
   // Found by the chaos runs (seeds 4 and 8): an edit made after the device's previous edit of the
   // same record had been sent, but before a pull brought that edit's version back, went out on the
   // old version and was refused as a conflict with the device's own edit.
-  it('an edit queued after the previous one was sent, before any pull, is sent on that edit\'s version', async () => {
+  it("an edit queued after the previous one was sent, before any pull, is sent on that edit's version", async () => {
     const doc = await stored(134);
     await pushChanges(glucoseMapping, [row({ ...doc, value: 135 }, doc)]);
     expect((await drainOutbox({ baseUrl })).sent).toHaveLength(1);
@@ -181,7 +181,7 @@ describe('two devices of one patient, offline', () => {
 
   // Found by the chaos runs (seed 5): a record added on this device and never pulled has no version
   // on the device, so its edit stated none, and the server applied it over another device's edit.
-  it('an edit of a record this device added and never pulled still conflicts with another device\'s edit', async () => {
+  it("an edit of a record this device added and never pulled still conflicts with another device's edit", async () => {
     const doc = reading({ value: 137 });
     await pushChanges(glucoseMapping, [row(doc)]);
     expect((await drainOutbox({ baseUrl })).sent).toHaveLength(1);
@@ -215,7 +215,10 @@ describe('staff and the patient', () => {
   it("staff change lunch while the patient's breakfast edit waits: both are kept", async () => {
     const before = await profile();
     await pushChanges(profileMapping, [{ newDocumentState: withTimes(before, { breakfast: '07:05' }), assumedMasterState: { ...before, _deleted: false } }]);
-    const patch = await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: staff, body: { notificationTimings: { ...before.notificationTimings, lunch: '13:20' } } });
+    const patch = await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, {
+      token: staff,
+      body: { notificationTimings: { ...before.notificationTimings, lunch: '13:20' } },
+    });
     expect(patch.status).toBe(200);
     expect((await drainOutbox({ baseUrl })).rejected).toEqual([]);
     expect((await profile()).notificationTimings).toMatchObject({ breakfast: '07:05', lunch: '13:20', dinner: before.notificationTimings.dinner });
@@ -227,7 +230,14 @@ describe('refusals and failures', () => {
     const doc = await stored(134);
     await pushChanges(glucoseMapping, [row({ ...doc, value: 147 }, doc)]);
     await otherDevice('/glucose/update', { glucoseId: doc._id, gtype: 'Fasting', gvalue: 171, baseVersion: doc.version });
-    await enqueue({ collection: 'glucose', docId: randomUUID(), kind: 'add', path: '/glucose/add', body: { type: 'Fasting', value: 9999 }, madeAt: Date.now() });
+    await enqueue({
+      collection: 'glucose',
+      docId: randomUUID(),
+      kind: 'add',
+      path: '/glucose/add',
+      body: { type: 'Fasting', value: 9999 },
+      madeAt: Date.now(),
+    });
     await drainOutbox({ baseUrl });
 
     // A reload: the modules (and their database handles) are loaded anew.

@@ -40,11 +40,15 @@ function loginRouteProfile(loaded: { file: string; body: Buffer }[]): Record<str
     for (let i = 0; i < code.length; i += 1) if (code[i] === '\n') lineStarts.push(i + 1);
     const map = new SourceMapConsumer(JSON.parse(readFileSync(mapFile, 'utf8')) as RawSourceMap);
     const at: { offset: number; part: string | undefined }[] = [];
-    map.eachMapping((m) => {
-      const source = m.source;
-      const part = source ? PROFILE_PARTS.find(([, re]) => re.test(source))?.[0] : undefined;
-      at.push({ offset: (lineStarts[m.generatedLine - 1] ?? 0) + m.generatedColumn, part });
-    }, undefined, SourceMapConsumer.GENERATED_ORDER);
+    map.eachMapping(
+      (m) => {
+        const source = m.source;
+        const part = source ? PROFILE_PARTS.find(([, re]) => re.test(source))?.[0] : undefined;
+        at.push({ offset: (lineStarts[m.generatedLine - 1] ?? 0) + m.generatedColumn, part });
+      },
+      undefined,
+      SourceMapConsumer.GENERATED_ORDER,
+    );
     const whole = gz(code);
     for (const [part] of PROFILE_PARTS) {
       let kept = '';
@@ -71,7 +75,8 @@ export async function loginRouteJs(): Promise<{ files: number; gzipKb: number; p
     const page = await browser.newPage();
     const bodies: Promise<{ file: string; body: Buffer }>[] = [];
     page.on('response', (res) => {
-      if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) bodies.push(res.body().then((body) => ({ file: new URL(res.url()).pathname, body })));
+      if (res.request().resourceType() === 'script' || res.url().endsWith('.js'))
+        bodies.push(res.body().then((body) => ({ file: new URL(res.url()).pathname, body })));
     });
     await page.goto(`${server.url}/`);
     await page.getByLabel('Hospital number').waitFor();

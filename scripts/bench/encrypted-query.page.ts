@@ -43,9 +43,7 @@ async function open(name: string, encrypted: boolean, key: CryptoKey) {
 
 /** The trend's longest period and the report's usual one: every reading of the last 90 days, oldest first. */
 async function ninetyDays(collection: RxCollection<GlucoseReading>, now: number): Promise<number> {
-  const docs = await collection
-    .find({ selector: { recordedAt: { $gte: new Date(now - 90 * DAY_MS).toISOString() } }, sort: [{ recordedAt: 'asc' }] })
-    .exec();
+  const docs = await collection.find({ selector: { recordedAt: { $gte: new Date(now - 90 * DAY_MS).toISOString() } }, sort: [{ recordedAt: 'asc' }] }).exec();
   // What a screen does with them: read every field.
   let sum = 0;
   for (const d of docs) sum += d.value + d.type.length;

@@ -20,7 +20,6 @@ export interface EncryptedQueryFigure {
   matched: number;
 }
 
-
 /** The page module, bundled for the browser as the app is (production mode, minified). */
 async function bundle(): Promise<string> {
   const outDir = await mkdtemp(path.join(tmpdir(), 'eddy-bench-'));
@@ -58,7 +57,8 @@ export async function encryptedQuery(): Promise<EncryptedQueryFigure> {
     await page.goto(`${origin}/`);
     await page.waitForFunction(() => 'benchEncryptedQuery' in globalThis);
     const t = await page.evaluate(
-      ([count, rounds]) => (globalThis as unknown as { benchEncryptedQuery: (c: number, r: number) => Promise<QueryTimings> }).benchEncryptedQuery(count, rounds),
+      ([count, rounds]) =>
+        (globalThis as unknown as { benchEncryptedQuery: (c: number, r: number) => Promise<QueryTimings> }).benchEncryptedQuery(count, rounds),
       [READINGS, ROUNDS] as const,
     );
     const encryptedMs = median(t.encrypted) ?? Number.NaN;

@@ -39,7 +39,8 @@ export interface OpenStreamsFigures {
 }
 
 /** Nearest-rank percentile (q in 0..1). */
-const percentile = (values: readonly number[], q: number): number => [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * values.length) - 1)] ?? Number.NaN;
+const percentile = (values: readonly number[], q: number): number =>
+  [...values].sort((a, b) => a - b)[Math.max(0, Math.ceil(q * values.length) - 1)] ?? Number.NaN;
 
 const postgres = (given: string | undefined) => given ?? process.env['DATABASE_URL'] ?? DEFAULT_POSTGRES;
 
@@ -60,7 +61,10 @@ export async function liveChangeLatency(opts: { postgresUrl?: string; log?: (lin
     await loginAdmin(page, balanced.url);
     await page.getByRole('radio', { name: /City General Hospital/ }).check();
     await page.getByLabel('Search by name or hospital number').fill('100001');
-    await page.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+    await page
+      .getByRole('region', { name: 'Patients' })
+      .getByRole('button', { name: /Open report.*Maria Lopez/ })
+      .click();
     await page.getByText(/^Fetched /).waitFor({ timeout: 60_000 });
     // The review follows the feed once it is shown; give its stream a moment to be answered.
     await page.waitForTimeout(1_000);
@@ -96,7 +100,9 @@ export async function liveChangeLatency(opts: { postgresUrl?: string; log?: (lin
       // Apart, as readings come: each its own signal, not folded into the one before.
       await page.waitForTimeout(700);
     }
-    log(`liveChangeP95Ms: ${ROUNDS} readings through ${balanced.instances.map((i) => i.name).join(' and ')} in turn, shown in the open review after ${samples.join(', ')} ms`);
+    log(
+      `liveChangeP95Ms: ${ROUNDS} readings through ${balanced.instances.map((i) => i.name).join(' and ')} in turn, shown in the open review after ${samples.join(', ')} ms`,
+    );
     return { p95Ms: percentile(samples, 0.95), samples };
   } finally {
     await browser.close();
@@ -163,8 +169,23 @@ export async function openStreams(opts: { postgresUrl?: string; log?: (line: str
       const expiresAt = new Date(Date.now() + 86_400_000);
       for (let i = 0; i < devices.length; i += 500) {
         const chunk = devices.slice(i, i + 500);
-        await database.db.insert(patients).values(chunk.map((d, j) => ({ id: d.patientId, hospNo: `8${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Stream patient ${i + j}` })));
-        await database.db.insert(sessions).values(chunk.map((d, j) => ({ tokenHash: sha256(d.token), kind: 'patient' as const, patientId: d.patientId, method: 'password', deviceId: `stream-${i + j}`, expiresAt })));
+        await database.db
+          .insert(patients)
+          .values(
+            chunk.map((d, j) => ({ id: d.patientId, hospNo: `8${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Stream patient ${i + j}` })),
+          );
+        await database.db
+          .insert(sessions)
+          .values(
+            chunk.map((d, j) => ({
+              tokenHash: sha256(d.token),
+              kind: 'patient' as const,
+              patientId: d.patientId,
+              method: 'password',
+              deviceId: `stream-${i + j}`,
+              expiresAt,
+            })),
+          );
       }
     } finally {
       await database.close();
@@ -183,7 +204,9 @@ export async function openStreams(opts: { postgresUrl?: string; log?: (line: str
     }
     await new Promise((r) => setTimeout(r, 2_000));
     const after = await residentBytes(server.url);
-    log(`openStreamsPerInstance: ${followers.length} streams open and answered; resident memory ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MB`);
+    log(
+      `openStreamsPerInstance: ${followers.length} streams open and answered; resident memory ${(before / 2 ** 20).toFixed(1)} → ${(after / 2 ** 20).toFixed(1)} MB`,
+    );
 
     // 100 of them write a reading each, 20 ms apart: each signal to its own stream, within a second.
     const writers = followers.filter((_, i) => i % (STREAMS / WRITERS) === 0);

@@ -62,4 +62,5 @@ export async function replay(opts: { writes?: number; log?: (line: string) => vo
 }
 
 /** Waits, checking every 25 ms (the figure is a time: a coarse poll would add to it). */
-const waitUntil = (check: () => Promise<boolean>, ms: number, what: string): Promise<true> => until(what, async () => ((await check()) ? true : undefined), ms, 25);
+const waitUntil = (check: () => Promise<boolean>, ms: number, what: string): Promise<true> =>
+  until(what, async () => ((await check()) ? true : undefined), ms, 25);

@@ -5,12 +5,20 @@ import { startServer } from '../../tests/fixtures/server.ts';
 export async function apiP99DuringReports(): Promise<{ p99Ms: number; maxMs: number; samples: number; reportsMs: number }> {
   const server = await startServer({ env: { AUTH_RATE_LIMIT: '1000' } });
   try {
-    const login = await fetch(`${server.url}/api/auth/loginWithPassword`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ hospNo: '100001', password: 'Demo-patient-1' }) });
+    const login = await fetch(`${server.url}/api/auth/loginWithPassword`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hospNo: '100001', password: 'Demo-patient-1' }),
+    });
     const { token } = (await login.json()) as { token: string };
     const to = new Date().toISOString().slice(0, 10);
     const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
     const pdf = () =>
-      fetch(`${server.url}/api/users/report`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ from, to }) }).then(async (r) => {
+      fetch(`${server.url}/api/users/report`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ from, to }),
+      }).then(async (r) => {
         if (r.status !== 200) throw new Error(`report answered ${r.status}`);
         await r.arrayBuffer();
       });
@@ -19,7 +27,9 @@ export async function apiP99DuringReports(): Promise<{ p99Ms: number; maxMs: num
     const times: number[] = [];
     let done = false;
     const started = Date.now();
-    const reports = Promise.all([pdf(), pdf(), pdf()]).then(() => Date.now() - started).finally(() => (done = true));
+    const reports = Promise.all([pdf(), pdf(), pdf()])
+      .then(() => Date.now() - started)
+      .finally(() => (done = true));
     while (!done) {
       const t0 = performance.now();
       await fetch(`${server.url}/api/health`).then((r) => r.arrayBuffer());

@@ -188,7 +188,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * reading (the version trigger stamps it, as for the server's insert). Its tps without the
  * initial connection time, and the transactions it ran.
  */
-async function pgbenchAdd(databaseUrl: string, tokenHash: string, patientId: string, clients: number, durationS: number): Promise<{ tps: number; transactions: number }> {
+async function pgbenchAdd(
+  databaseUrl: string,
+  tokenHash: string,
+  patientId: string,
+  clients: number,
+  durationS: number,
+): Promise<{ tps: number; transactions: number }> {
   if (!HEX64.test(tokenHash) || !UUID.test(patientId)) throw new Error('unexpected token hash or patient id');
   const dir = await mkdtemp(path.join(tmpdir(), 'eddy-pgbench-'));
   try {
@@ -231,7 +237,8 @@ async function measureAdds(what: string, server: EddyServer, device: Device, con
   const warm = await load(`${what} (warm-up)`, { ...common, amount: WARM_UP_ADDS });
   const measured = await load(what, { ...common, durationS });
   const after = (await liveReadings(server, device)).length;
-  if (after - before < warm.ok + measured.ok) throw new Error(`${what}: ${warm.ok + measured.ok} adds answered 2xx but the server holds ${after - before} more readings`);
+  if (after - before < warm.ok + measured.ok)
+    throw new Error(`${what}: ${warm.ok + measured.ok} adds answered 2xx but the server holds ${after - before} more readings`);
   return measured;
 }
 
@@ -262,10 +269,14 @@ export async function serverFigures(opts: ServerFiguresOptions = {}): Promise<Se
       const listLoad = { url: server.url, method: 'GET' as const, path: '/api/glucose', headers: device.headers, connections };
       await load('GET /api/glucose (warm-up)', { ...listLoad, amount: WARM_UP_LISTS });
       list = await load('GET /api/glucose', { ...listLoad, durationS });
-      log(`PostgreSQL: GET /api/glucose of ${LIST_READINGS} readings, ${connections} clients: ${round(list.rps, 1)} req/s, p50 ${list.result.latency.p50} ms, p99 ${list.p99Ms} ms (${list.ok} requests, ${Math.round(list.result.throughput.average / 1024)} KiB/s)`);
+      log(
+        `PostgreSQL: GET /api/glucose of ${LIST_READINGS} readings, ${connections} clients: ${round(list.rps, 1)} req/s, p50 ${list.result.latency.p50} ms, p99 ${list.p99Ms} ms (${list.ok} requests, ${Math.round(list.result.throughput.average / 1024)} KiB/s)`,
+      );
 
       addPg = await measureAdds('POST /api/glucose/add on PostgreSQL', server, device, connections, durationS);
-      log(`PostgreSQL: POST /api/glucose/add, ${connections} clients: ${round(addPg.rps, 1)} req/s, p50 ${addPg.result.latency.p50} ms, p99 ${addPg.p99Ms} ms (${addPg.ok} requests)`);
+      log(
+        `PostgreSQL: POST /api/glucose/add, ${connections} clients: ${round(addPg.rps, 1)} req/s, p50 ${addPg.result.latency.p50} ms, p99 ${addPg.p99Ms} ms (${addPg.ok} requests)`,
+      );
 
       pgbench = await pgbenchAdd(databaseUrl, sha256(device.token), patientId, connections, durationS);
       log(`PostgreSQL: pgbench, session look-up + insert, ${connections} clients: ${round(pgbench.tps, 1)} tps (${pgbench.transactions} transactions)`);
@@ -282,7 +293,9 @@ export async function serverFigures(opts: ServerFiguresOptions = {}): Promise<Se
     try {
       const device = await loginDevice(server);
       addPglite = await measureAdds('POST /api/glucose/add on PGlite', server, device, connections, durationS);
-      log(`PGlite: POST /api/glucose/add, ${connections} clients: ${round(addPglite.rps, 1)} req/s, p50 ${addPglite.result.latency.p50} ms, p99 ${addPglite.p99Ms} ms (${addPglite.ok} requests)`);
+      log(
+        `PGlite: POST /api/glucose/add, ${connections} clients: ${round(addPglite.rps, 1)} req/s, p50 ${addPglite.result.latency.p50} ms, p99 ${addPglite.p99Ms} ms (${addPglite.ok} requests)`,
+      );
     } finally {
       await server.cleanup();
     }

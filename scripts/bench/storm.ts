@@ -126,14 +126,32 @@ export async function reconnectStorm(opts: StormOptions = {}): Promise<StormFigu
       const now = Date.now();
       const devices: Device[] = [];
       for (let i = 0; i < devicesN; i++) {
-        devices.push({ patientId: randomUUID(), token: randomBytes(32).toString('base64url'), deviceId: `storm-${i}`, writes: offlineWrites(writesEach, i, now) });
+        devices.push({
+          patientId: randomUUID(),
+          token: randomBytes(32).toString('base64url'),
+          deviceId: `storm-${i}`,
+          writes: offlineWrites(writesEach, i, now),
+        });
       }
       for (let i = 0; i < devices.length; i += 250) {
         const chunk = devices.slice(i, i + 250);
-        await database.db.insert(patients).values(chunk.map((d, j) => ({ id: d.patientId, hospNo: `9${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Storm patient ${i + j}` })));
-        await database.db.insert(sessions).values(
-          chunk.map((d) => ({ tokenHash: sha256(d.token), kind: 'patient' as const, patientId: d.patientId, method: 'password', deviceId: d.deviceId, expiresAt: new Date(now + 86_400_000) })),
-        );
+        await database.db
+          .insert(patients)
+          .values(
+            chunk.map((d, j) => ({ id: d.patientId, hospNo: `9${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Storm patient ${i + j}` })),
+          );
+        await database.db
+          .insert(sessions)
+          .values(
+            chunk.map((d) => ({
+              tokenHash: sha256(d.token),
+              kind: 'patient' as const,
+              patientId: d.patientId,
+              method: 'password',
+              deviceId: d.deviceId,
+              expiresAt: new Date(now + 86_400_000),
+            })),
+          );
       }
       log(`storm: ${devicesN} devices with ${writesEach} queued writes each reconnect within ${withinMs} ms`);
 
@@ -143,14 +161,19 @@ export async function reconnectStorm(opts: StormOptions = {}): Promise<StormFigu
       const drain = async (d: Device, delayMs: number) => {
         await new Promise((r) => setTimeout(r, delayMs));
         for (const w of d.writes) {
-          for (let failures = 0; ; ) {
+          for (let failures = 0; ;) {
             if (Date.now() - started > GIVE_UP_MS) throw new Error(`device ${d.deviceId} could not empty its outbox in ${GIVE_UP_MS / 60_000} min`);
             let status = 0;
             let answer = '';
             try {
               const res = await fetch(`${server.url}/api/glucose/add`, {
                 method: 'POST',
-                headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', 'x-device-id': d.deviceId, authorization: `Bearer ${d.token}` },
+                headers: {
+                  'content-type': 'application/json',
+                  'x-requested-with': 'XMLHttpRequest',
+                  'x-device-id': d.deviceId,
+                  authorization: `Bearer ${d.token}`,
+                },
                 body: JSON.stringify(w),
                 signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
               });
@@ -160,7 +183,8 @@ export async function reconnectStorm(opts: StormOptions = {}): Promise<StormFigu
               // No answer (connection refused or reset, or the timeout): status stays 0.
             }
             if (status === 200 || status === 201) break;
-            if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw new Error(`device ${d.deviceId}: a write was refused with ${status}: ${answer.slice(0, 200)}`);
+            if (status >= 400 && status < 500 && status !== 408 && status !== 429)
+              throw new Error(`device ${d.deviceId}: a write was refused with ${status}: ${answer.slice(0, 200)}`);
             errors++;
             failures++;
             await new Promise((r) => setTimeout(r, backoff(failures)));
@@ -174,7 +198,13 @@ export async function reconnectStorm(opts: StormOptions = {}): Promise<StormFigu
 
       const ids = devices.map((d) => d.patientId);
       const held = await database.db
-        .select({ id: glucoseReadings.id, patientId: glucoseReadings.patientId, type: glucoseReadings.type, value: glucoseReadings.valueMgDl, recordedAt: glucoseReadings.recordedAt })
+        .select({
+          id: glucoseReadings.id,
+          patientId: glucoseReadings.patientId,
+          type: glucoseReadings.type,
+          value: glucoseReadings.valueMgDl,
+          recordedAt: glucoseReadings.recordedAt,
+        })
         .from(glucoseReadings)
         .where(and(inArray(glucoseReadings.patientId, ids), isNull(glucoseReadings.deletedAt)));
       const { lost, duplicated } = tally(devices, held);

@@ -72,7 +72,9 @@ async function measure(database: Database, log: (line: string) => void): Promise
     flagged = r.flagged;
   }
   const ninety = await timeIt(database, hospitalId, 90);
-  log(`worklist on ${database.kind}: 14 days ${runs.map((r) => r.toFixed(0)).join(', ')} ms (${flagged} of the first 20 with reasons); 90 days ${ninety.ms.toFixed(0)} ms`);
+  log(
+    `worklist on ${database.kind}: 14 days ${runs.map((r) => r.toFixed(0)).join(', ')} ms (${flagged} of the first 20 with reasons); 90 days ${ninety.ms.toFixed(0)} ms`,
+  );
   return Math.round(median(runs));
 }
 

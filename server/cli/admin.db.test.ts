@@ -28,7 +28,18 @@ describe('npm run admin', () => {
     const admin = await cli('create-admin', '--email', 'Nurse@StMary.org', '--name', 'Head Nurse', '--hospital', 'St. Mary', '--password', 'Nurse-pass-1');
     expect(admin.code).toBe(0);
     expect(admin.out).toContain('Created admin nurse@stmary.org');
-    const group = await cli('create-admin', '--email', 'group@stmary.org', '--name', 'Group Lead', '--hospital', 'St. Mary', '--password', 'Lead the whole group', '--group-admin');
+    const group = await cli(
+      'create-admin',
+      '--email',
+      'group@stmary.org',
+      '--name',
+      'Group Lead',
+      '--hospital',
+      'St. Mary',
+      '--password',
+      'Lead the whole group',
+      '--group-admin',
+    );
     expect(group.out).toContain('Created group admin group@stmary.org');
     const patient = await cli('create-patient', '--hosp-no', 'SM-1', '--name', 'Pat Doe', '--hospital', 'St. Mary');
     expect(patient.code).toBe(0);
@@ -59,9 +70,15 @@ describe('npm run admin', () => {
     expect((await cli('create-patient', '--hosp-no', 'SM-2', '--name', 'X', '--hospital', 'Nowhere')).out).toMatch(/No hospital named "Nowhere"/);
     expect((await cli('create-hospital', '--name', 'St. Mary')).out).toMatch(/already exists/);
     expect((await cli('create-hospital', '--name', 'Elsewhere', '--time-zone', 'Mars/Base')).out).toMatch(/not an IANA time zone/);
-    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'short')).out).toMatch(/at least 8 characters/);
-    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Password1')).out).toMatch(/one of the most common/);
-    expect((await cli('create-admin', '--email', 'head.nurse@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Head.Nurse-2026')).out).toMatch(/your hospital number, your name/);
+    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'short')).out).toMatch(
+      /at least 8 characters/,
+    );
+    expect((await cli('create-admin', '--email', 'a@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Password1')).out).toMatch(
+      /one of the most common/,
+    );
+    expect((await cli('create-admin', '--email', 'head.nurse@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Head.Nurse-2026')).out).toMatch(
+      /your hospital number, your name/,
+    );
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
     expect((await cli('--bogus')).code).toBe(2);
     expect((await cli('--help')).out).toMatch(/^Usage: npm run admin/);

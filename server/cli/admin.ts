@@ -107,7 +107,12 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
       const groupId = values.group ? await staffRepo.ensureGroup(db, values.group) : null;
       const tz = timeZoneOf(values);
       const level = severeLowOf(values);
-      const h = await staffRepo.insertHospital(db, { name, groupId, ...(tz ? { timeZone: tz } : {}), ...(level !== undefined ? { severeLowMgDl: level } : {}) });
+      const h = await staffRepo.insertHospital(db, {
+        name,
+        groupId,
+        ...(tz ? { timeZone: tz } : {}),
+        ...(level !== undefined ? { severeLowMgDl: level } : {}),
+      });
       out(`Created hospital "${h.name}" (${h.id}, time zone ${h.timeZone}, severe-low alerts below ${h.severeLowMgDl} mg/dL)`);
       return;
     }
@@ -241,7 +246,12 @@ if (import.meta.main) {
   adminCli(process.argv.slice(2), process.env, (line) => process.stdout.write(`${line}\n`)).then(
     (code) => process.exit(code),
     (err: unknown) => {
-      const message = err instanceof ConfigError || err instanceof DatabaseInUseError || err instanceof DatabaseDamagedError ? err.message : err instanceof Error ? (err.stack ?? err.message) : String(err);
+      const message =
+        err instanceof ConfigError || err instanceof DatabaseInUseError || err instanceof DatabaseDamagedError
+          ? err.message
+          : err instanceof Error
+            ? (err.stack ?? err.message)
+            : String(err);
       process.stderr.write(`${message}\n`);
       process.exit(1);
     },

@@ -21,7 +21,6 @@ import { errorMessage } from '../lib/errors.ts';
 
 export class BackupError extends Error {}
 
-
 const describe = (counts: Record<string, number>) =>
   ['patients', 'glucose_readings', 'medicine_intakes', 'lab_tests', 'appointments', 'symptoms', 'admins']
     .filter((t) => t in counts)
@@ -42,7 +41,8 @@ export async function backupEmbedded(config: Config, file: string): Promise<stri
   embeddedOnly(config, 'backup');
   const target = path.resolve(file);
   if (existsSync(target)) throw new BackupError(`${target} exists already: choose a new file name (a backup never overwrites one).`);
-  if (!existsSync(path.join(config.dataDir, 'pgdata'))) throw new BackupError(`There is no embedded database in ${path.resolve(config.dataDir)} (DATA_DIR) to back up.`);
+  if (!existsSync(path.join(config.dataDir, 'pgdata')))
+    throw new BackupError(`There is no embedded database in ${path.resolve(config.dataDir)} (DATA_DIR) to back up.`);
   // Opening takes the data folder's lock: a running server makes this throw DatabaseInUseError.
   const database = await openDatabase({ dataDir: config.dataDir });
   let counts: Record<string, number>;

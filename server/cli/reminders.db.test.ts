@@ -101,7 +101,12 @@ describe('npm run reminders', () => {
       `sent   2026-12-01 08:00 Europe/Madrid (07:00 UTC)  patient ${fx.patientA.hospNo}  medicine  Metformin 500 mg tablet, dose 1-0-1: 1 at breakfast  → 1/1 device`,
       'Pass at 2026-12-01T07:05:00.000Z: sent 2 reminders to 2 devices.',
     ]);
-    expect(peer.of('phone').map((r) => (r.json['data'] as { type: string }).type).sort()).toEqual(['glucometerAlert', 'medicine']);
+    expect(
+      peer
+        .of('phone')
+        .map((r) => (r.json['data'] as { type: string }).type)
+        .sort(),
+    ).toEqual(['glucometerAlert', 'medicine']);
 
     const again = await cli(['--at', '2026-12-01T07:20:00Z']);
     expect(again.stdout.trim()).toBe('Pass at 2026-12-01T07:20:00.000Z: sent 0 reminders to 0 devices.');

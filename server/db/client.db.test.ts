@@ -16,7 +16,9 @@ afterEach(async () => {
 
 /** Runs the child until it has committed, then kills it the hard way (SIGKILL). */
 async function commitThenKill(dataDir: string, value: number): Promise<void> {
-  const child = spawn(process.execPath, [path.join(projectRoot, 'server', 'testing', 'pglite-commit-child.ts'), dataDir, String(value)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(projectRoot, 'server', 'testing', 'pglite-commit-child.ts'), dataDir, String(value)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   await new Promise<void>((resolve, reject) => {

@@ -47,7 +47,12 @@ const MIGRATION_LOCK = 4_242_001;
  * in memory (tests, server/testing/db-template.ts; reading a backup back), or loaded into a `dataDir`
  * that holds no database yet (a restore, server/cli/backup.ts).
  */
-export async function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined; poolMax?: number; template?: Blob }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  poolMax?: number;
+  template?: Blob;
+}): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolMax ?? 10);
   return openPglite(opts.dataDir, opts.template);
 }

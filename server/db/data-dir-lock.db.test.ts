@@ -59,7 +59,18 @@ function start(args: string[], env: Record<string, string> = {}): Proc {
 
 const startServer = async (dir: string) => {
   const port = await freePort();
-  return { port, proc: start([path.join(root, 'server', 'main.ts')], { DATA_DIR: dir, DATABASE_URL: '', DEMO: '0', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', REMINDERS: '0' }) };
+  return {
+    port,
+    proc: start([path.join(root, 'server', 'main.ts')], {
+      DATA_DIR: dir,
+      DATABASE_URL: '',
+      DEMO: '0',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REMINDERS: '0',
+    }),
+  };
 };
 
 const lockHolder = async () => (existsSync(lockFile) ? parseHolder(await readFile(lockFile, 'utf8')) : undefined);
@@ -93,42 +104,51 @@ const embeddedPass = !process.env['DATABASE_URL'] || process.env['LOCK_TESTS_ALL
 const SERVER_ROUNDS = Math.max(4, Number(process.env['LOCK_SERVER_ROUNDS'] ?? 4));
 
 describe.runIf(embeddedPass)('one data folder, opened by several processes at the same moment', () => {
-  it(`two servers started at once, ${SERVER_ROUNDS} times: exactly one serves, the other is refused and leaves the lock alone`, { timeout: SERVER_ROUNDS * 30_000 }, async () => {
-    for (let round = 0; round < SERVER_ROUNDS; round++) {
-      const before = await lockHolder(); // from round 1 on, every second round starts on a killed server's lock
-      const pair = await Promise.all([startServer(dataDir), startServer(dataDir)]);
-      // The loser ends by itself, quickly: it never opens the database.
-      const first = await Promise.race([
-        ...pair.map(async (s) => ({ s, exit: await s.proc.exited })),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`round ${round}: neither server was refused`)), 60_000).unref()),
-      ]);
-      const loser = first.s;
-      const winner = pair.find((s) => s !== loser);
-      if (!winner) throw new Error('no winner');
-      const at = `round ${round}${before ? ` (on the lock of dead process ${before.pid})` : ''}: ${loser.proc.output()}`;
-      expect(first.exit.code, at).toBe(1);
-      expectRefusal(loser.proc.output(), winner.proc.pid);
-      expect((await lockHolder())?.pid, at).toBe(winner.proc.pid);
+  it(
+    `two servers started at once, ${SERVER_ROUNDS} times: exactly one serves, the other is refused and leaves the lock alone`,
+    { timeout: SERVER_ROUNDS * 30_000 },
+    async () => {
+      for (let round = 0; round < SERVER_ROUNDS; round++) {
+        const before = await lockHolder(); // from round 1 on, every second round starts on a killed server's lock
+        const pair = await Promise.all([startServer(dataDir), startServer(dataDir)]);
+        // The loser ends by itself, quickly: it never opens the database.
+        const first = await Promise.race([
+          ...pair.map(async (s) => ({ s, exit: await s.proc.exited })),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`round ${round}: neither server was refused`)), 60_000).unref()),
+        ]);
+        const loser = first.s;
+        const winner = pair.find((s) => s !== loser);
+        if (!winner) throw new Error('no winner');
+        const at = `round ${round}${before ? ` (on the lock of dead process ${before.pid})` : ''}: ${loser.proc.output()}`;
+        expect(first.exit.code, at).toBe(1);
+        expectRefusal(loser.proc.output(), winner.proc.pid);
+        expect((await lockHolder())?.pid, at).toBe(winner.proc.pid);
 
-      await waitFor(`the winner of round ${round} to answer`, async () => {
-        if (!winner.proc.running()) throw new Error(`the winner of round ${round} exited: ${winner.proc.output()}`);
-        return (await get(`http://127.0.0.1:${winner.port}`, '/api/health').catch(() => undefined))?.status === 200;
-      }, 60_000, 100);
-      expect((await lockHolder())?.pid).toBe(winner.proc.pid);
-
-      if (round % 2 === 0) {
-        winner.proc.child.kill('SIGTERM');
-        expect(await winner.proc.exited).toMatchObject({ code: 0 });
-        expect(existsSync(lockFile), 'a clean stop removes its lock').toBe(false);
-      } else {
-        // Killed outright (a power cut, the OOM killer): its lock stays, with a process id that is gone.
-        winner.proc.child.kill('SIGKILL');
-        await winner.proc.exited;
+        await waitFor(
+          `the winner of round ${round} to answer`,
+          async () => {
+            if (!winner.proc.running()) throw new Error(`the winner of round ${round} exited: ${winner.proc.output()}`);
+            return (await get(`http://127.0.0.1:${winner.port}`, '/api/health').catch(() => undefined))?.status === 200;
+          },
+          60_000,
+          100,
+        );
         expect((await lockHolder())?.pid).toBe(winner.proc.pid);
+
+        if (round % 2 === 0) {
+          winner.proc.child.kill('SIGTERM');
+          expect(await winner.proc.exited).toMatchObject({ code: 0 });
+          expect(existsSync(lockFile), 'a clean stop removes its lock').toBe(false);
+        } else {
+          // Killed outright (a power cut, the OOM killer): its lock stays, with a process id that is gone.
+          winner.proc.child.kill('SIGKILL');
+          await winner.proc.exited;
+          expect((await lockHolder())?.pid).toBe(winner.proc.pid);
+        }
+        expect(await leftovers()).toEqual([]);
       }
-      expect(await leftovers()).toEqual([]);
-    }
-  });
+    },
+  );
 
   it('four processes at once, twenty times, with pauses in the middle of every step: exactly one has it', { timeout: 240_000 }, async () => {
     const contender = path.join(root, 'server', 'testing', 'lock-contender.ts');
@@ -139,7 +159,14 @@ describe.runIf(embeddedPass)('one data folder, opened by several processes at th
       const before = await lockHolder();
       const procs = Array.from({ length: 4 }, () => start([contender, dataDir, 'jitter']));
       const said = await Promise.all(
-        procs.map((p) => waitFor(() => `contender ${p.pid} to say what happened: ${p.output()}`, () => /\n/.test(p.output()) && p.output(), 30_000, 10)),
+        procs.map((p) =>
+          waitFor(
+            () => `contender ${p.pid} to say what happened: ${p.output()}`,
+            () => /\n/.test(p.output()) && p.output(),
+            30_000,
+            10,
+          ),
+        ),
       );
       const at = `round ${round}${before ? ` (on the lock of dead process ${before.pid})` : ''}:\n${said.join('')}`;
       const winners = procs.filter((_, i) => said[i] === 'won\n');
@@ -178,7 +205,7 @@ describe.runIf(embeddedPass)('one data folder, opened by several processes at th
 });
 
 describe.runIf(embeddedPass)('a database that does not open', () => {
-  it('says what happened and how to restore the last backup, not the engine\'s stack, and leaves no lock', { timeout: 60_000 }, async () => {
+  it("says what happened and how to restore the last backup, not the engine's stack, and leaves no lock", { timeout: 60_000 }, async () => {
     const damaged = path.join(work, 'damaged');
     await cp(path.join(dataDir, 'pgdata'), path.join(damaged, 'pgdata'), { recursive: true });
     // The write-ahead log is gone: the engine cannot find a checkpoint to start from.
@@ -190,7 +217,9 @@ describe.runIf(embeddedPass)('a database that does not open', () => {
     const admin = start([path.join(root, 'server', 'cli', 'admin.ts'), 'list-hospitals'], { DATA_DIR: damaged, DATABASE_URL: '' });
     expect(await admin.exited).toMatchObject({ code: 1 });
     for (const said of [server.output(), admin.output()]) {
-      expect(said).toContain(`The embedded database in ${path.join(damaged, 'pgdata')} could not be opened: it may be damaged (the database engine said: PANIC: could not locate a valid checkpoint record`);
+      expect(said).toContain(
+        `The embedded database in ${path.join(damaged, 'pgdata')} could not be opened: it may be damaged (the database engine said: PANIC: could not locate a valid checkpoint record`,
+      );
       expect(said).toContain(`mv ${path.join(damaged, 'pgdata')} ${path.join(damaged, 'pgdata')}.damaged-`);
       expect(said).toContain(`DATA_DIR=${damaged} npm run admin -- restore --from <the last backup file>`);
       expect(said).not.toMatch(/RuntimeError|Aborted\(\)|^\s+at /m);

@@ -73,13 +73,19 @@ describe('the data folder lock', () => {
     await plant({ pid: sleeper.pid, token: 'live', startedAt: '2026-12-01T08:00:00.000Z', command: 'build/server/main.js', host: hostname() });
     await expect(take()).rejects.toThrow(`in use by process ${sleeper.pid} (build/server/main.js, started 2026-12-01T08:00:00.000Z). Stop the server`);
     await plant(String(sleeper.pid));
-    await expect(take()).rejects.toThrow(new RegExp(`in use by process ${sleeper.pid}\\. Stop the server[^]*If process ${sleeper.pid} is not Eddy \\(ps -p ${sleeper.pid}\\), delete ${lockFile.replaceAll('.', '\\.')}`));
+    await expect(take()).rejects.toThrow(
+      new RegExp(
+        `in use by process ${sleeper.pid}\\. Stop the server[^]*If process ${sleeper.pid} is not Eddy \\(ps -p ${sleeper.pid}\\), delete ${lockFile.replaceAll('.', '\\.')}`,
+      ),
+    );
     expect(await readFile(lockFile, 'utf8')).toBe(String(sleeper.pid));
   });
 
   it("refuses another machine's lock, which it cannot check, and says what to delete", async () => {
     await plant({ pid: deadPid(), token: 'far', host: 'ward-server-2' });
-    await expect(take()).rejects.toThrow(`runs on another machine or container (ward-server-2), which this one cannot check: if Eddy no longer runs there on this folder, delete ${lockFile}`);
+    await expect(take()).rejects.toThrow(
+      `runs on another machine or container (ward-server-2), which this one cannot check: if Eddy no longer runs there on this folder, delete ${lockFile}`,
+    );
   });
 
   it.each([
@@ -88,14 +94,14 @@ describe('the data folder lock', () => {
     ['a process id this process has now (an earlier process had it: a container restarted)', () => ({ pid: process.pid, token: 'earlier' })],
     ['unreadable content', () => '{"pid": '],
     ['an empty file', () => ''],
-  ])("takes over the lock of %s", async (_what, holder) => {
+  ])('takes over the lock of %s', async (_what, holder) => {
     await plant(holder());
     const lock = await take();
     expect((await readLock()).token).toBe(lock.holder.token);
     expect((await readdir(dir)).sort()).toEqual([LOCK_FILE]);
   });
 
-  it.runIf(hasProc)('tells a process id given to a new process, and an earlier boot, from the lock\'s owner (Linux)', async () => {
+  it.runIf(hasProc)("tells a process id given to a new process, and an earlier boot, from the lock's owner (Linux)", async () => {
     const sleeperStart = (await readFile(`/proc/${sleeper.pid}/stat`, 'utf8')).split(') ')[1]?.split(' ')[19];
     const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
     expect(liveness({ pid: sleeper.pid ?? 0, token: 't', host: hostname(), boot, ...(sleeperStart ? { procStart: sleeperStart } : {}) })).toBe('alive');

@@ -223,7 +223,11 @@ async function take(file: string, me: LockHolder, body: string): Promise<LockHol
 }
 
 function describeHolder(holder: LockHolder): string {
-  const parts = [holder.command, holder.startedAt ? `started ${holder.startedAt}` : undefined, holder.host && holder.host !== hostname() ? `on ${holder.host}` : undefined].filter(Boolean);
+  const parts = [
+    holder.command,
+    holder.startedAt ? `started ${holder.startedAt}` : undefined,
+    holder.host && holder.host !== hostname() ? `on ${holder.host}` : undefined,
+  ].filter(Boolean);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
@@ -234,7 +238,9 @@ export function inUseMessage(dataDir: string, file: string, holder: LockHolder):
     `The embedded database in ${dataDir} is in use by ${who}${describeHolder(holder)}. Stop the server (or that command) first, or set DATA_DIR to another folder: one process at a time can use an embedded database (several servers share PostgreSQL, DATABASE_URL).`,
   ];
   if (holder.host !== undefined && holder.host !== hostname()) {
-    lines.push(`That process runs on another machine or container (${holder.host}), which this one cannot check: if Eddy no longer runs there on this folder, delete ${file}.`);
+    lines.push(
+      `That process runs on another machine or container (${holder.host}), which this one cannot check: if Eddy no longer runs there on this folder, delete ${file}.`,
+    );
   } else if (holder.procStart === undefined) {
     // An older Eddy's lock, or a system without /proc: the process id may have been given to another program.
     lines.push(`If process ${holder.pid} is not Eddy (ps -p ${holder.pid}), delete ${file}.`);

@@ -30,7 +30,10 @@ describe('prepared statements', () => {
     let builds = 0;
     const count = perDb((db) => {
       builds++;
-      return prepareSql<{ n: number }>(db, sql`select count(*)::int as n from ${glucoseReadings} where ${glucoseReadings.patientId} = ${sql.placeholder('patientId')}`);
+      return prepareSql<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from ${glucoseReadings} where ${glucoseReadings.patientId} = ${sql.placeholder('patientId')}`,
+      );
     });
     const n = async (db: typeof h.db) => (await count(db).execute({ patientId: fx.patientA.id })).rows[0]?.n;
     const before = await n(h.db);
@@ -62,14 +65,21 @@ describe('prepared statements', () => {
     const withNull = await add({ deletedAt: null });
     const deletedAt = new Date('2026-11-21T10:00:00.000Z');
     const withDate = await add({ deletedAt });
-    for (const { body } of [plain, withNull, withDate]) expect(JSON.parse(String(body))).toMatchObject({ message: 'Added', data: { value: 101, type: 'Fasting', recordedAt: at.toISOString() } });
+    for (const { body } of [plain, withNull, withDate])
+      expect(JSON.parse(String(body))).toMatchObject({ message: 'Added', data: { value: 101, type: 'Fasting', recordedAt: at.toISOString() } });
     const rows = await h.db.select().from(glucoseReadings).where(eq(glucoseReadings.patientId, fx.patientA.id));
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(plain.id)?.recordedAt.toISOString()).toBe(at.toISOString());
     expect(byId.get(withNull.id)?.deletedAt).toBeNull();
     expect(byId.get(withDate.id)?.deletedAt?.toISOString()).toBe(deletedAt.toISOString());
     // An id that exists: nothing inserted, no answer (the general path takes over).
-    expect(await glucoseRepo.insertAnswered(h.db, { id: plain.id, patientId: fx.patientA.id, type: 'Random', valueMgDl: 300, recordedAt: at }, { message: 'Added', mutationId: 'prepared-test:again' })).toBeUndefined();
+    expect(
+      await glucoseRepo.insertAnswered(
+        h.db,
+        { id: plain.id, patientId: fx.patientA.id, type: 'Random', valueMgDl: 300, recordedAt: at },
+        { message: 'Added', mutationId: 'prepared-test:again' },
+      ),
+    ).toBeUndefined();
     expect(byId.get(plain.id)?.valueMgDl).toBe(101);
   });
 

@@ -51,28 +51,28 @@ export const hospitalGroups = pgTable('hospital_groups', {
 export const hospitals = pgTable(
   'hospitals',
   {
-  id: uuid('id').primaryKey().defaultRandom(),
-  groupId: uuid('group_id').references(() => hospitalGroups.id),
-  name: text('name').notNull().unique(),
-  timeZone: text('time_zone').notNull().default('UTC'),
-  /**
-   * A reading below this (mg/dL) alerts the hospital's staff who turned alerts on (issue 18): the
-   * consensus level 2 hypoglycaemia threshold by default, 40–70 where a hospital's protocol says so.
-   */
-  severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(SEVERE_LOW_LEVEL.default),
-  /**
-   * The namespace (a URI, e.g. the hospital's OID as urn:oid:…) of its hospital numbers, which the
-   * FHIR export writes as Patient.identifier.system; null: urn:uuid:<id> (unique and stable).
-   */
-  identifierSystem: text('identifier_system'),
-  /** The level (mg/dL) from which a high reading's advice says to contact the care team now. */
-  urgentHighMgDl: doublePrecision('urgent_high_mg_dl').notNull().default(URGENT_HIGH_LEVEL.default),
-  /** How patients reach the care team, in the hospital's words ("the diabetes nurse on 020 7946 0000"). */
-  careContact: text('care_contact'),
-  /** Every admin of this hospital signs in with a second factor (issue 48): set up at their next login. */
-  requireStaffMfa: boolean('require_staff_mfa').notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+    id: uuid('id').primaryKey().defaultRandom(),
+    groupId: uuid('group_id').references(() => hospitalGroups.id),
+    name: text('name').notNull().unique(),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    /**
+     * A reading below this (mg/dL) alerts the hospital's staff who turned alerts on (issue 18): the
+     * consensus level 2 hypoglycaemia threshold by default, 40–70 where a hospital's protocol says so.
+     */
+    severeLowMgDl: doublePrecision('severe_low_mg_dl').notNull().default(SEVERE_LOW_LEVEL.default),
+    /**
+     * The namespace (a URI, e.g. the hospital's OID as urn:oid:…) of its hospital numbers, which the
+     * FHIR export writes as Patient.identifier.system; null: urn:uuid:<id> (unique and stable).
+     */
+    identifierSystem: text('identifier_system'),
+    /** The level (mg/dL) from which a high reading's advice says to contact the care team now. */
+    urgentHighMgDl: doublePrecision('urgent_high_mg_dl').notNull().default(URGENT_HIGH_LEVEL.default),
+    /** How patients reach the care team, in the hospital's words ("the diabetes nurse on 020 7946 0000"). */
+    careContact: text('care_contact'),
+    /** Every admin of this hospital signs in with a second factor (issue 48): set up at their next login. */
+    requireStaffMfa: boolean('require_staff_mfa').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     check('hospitals_severe_low_range', sql`${t.severeLowMgDl} between 40 and 70`),
@@ -105,7 +105,9 @@ export const adminRecoveryCodes = pgTable(
   'admin_recovery_codes',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    adminId: uuid('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').notNull(),
     usedAt: tstz('used_at'),
     createdAt: createdAt(),
@@ -122,7 +124,9 @@ export const staffIdentities = pgTable(
   {
     providerId: text('provider_id').notNull(),
     subject: text('subject').notNull(),
-    adminId: uuid('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.providerId, t.subject] }), index('staff_identities_admin_idx').on(t.adminId)],
@@ -155,8 +159,12 @@ export const oidcLogins = pgTable(
 export const adminHospitals = pgTable(
   'admin_hospitals',
   {
-    adminId: uuid('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
-    hospitalId: uuid('hospital_id').notNull().references(() => hospitals.id, { onDelete: 'cascade' }),
+    adminId: uuid('admin_id')
+      .notNull()
+      .references(() => admins.id, { onDelete: 'cascade' }),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.adminId, t.hospitalId] })],
 );
@@ -166,14 +174,15 @@ export const patients = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     hospNo: text('hosp_no').notNull().unique(),
-    hospitalId: uuid('hospital_id').notNull().references(() => hospitals.id),
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id),
     name: text('name').notNull(),
     gender: text('gender'),
     age: integer('age'),
     address: text('address'),
     timeZone: text('time_zone').notNull().default('UTC'),
-    notificationTimings: jsonb('notification_timings').$type<NotificationTimings>().notNull()
-      .default({ breakfast: '08:00', lunch: '13:00', dinner: '20:00' }),
+    notificationTimings: jsonb('notification_timings').$type<NotificationTimings>().notNull().default({ breakfast: '08:00', lunch: '13:00', dinner: '20:00' }),
     glucometerAlerts: jsonb('glucometer_alerts').$type<string[]>().notNull().default([]),
     // Maintained by the patients trigger: a meal time's entry moves only when its value changes, so
     // a stale edit of one meal time can be told apart from a concurrent edit of another.
@@ -190,7 +199,9 @@ export const patients = pgTable(
 
 export const accessKeys = pgTable('access_keys', {
   id: uuid('id').primaryKey().defaultRandom(),
-  patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+  patientId: uuid('patient_id')
+    .notNull()
+    .references(() => patients.id, { onDelete: 'cascade' }),
   keyHash: text('key_hash').notNull().unique(),
   expiresAt: tstz('expires_at').notNull(),
   revokedAt: tstz('revoked_at'),
@@ -256,7 +267,9 @@ export const glucoseReadings = pgTable(
   'glucose_readings',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     type: text('type', { enum: ['Fasting', 'Postprandial', 'Random'] }).notNull(),
     valueMgDl: doublePrecision('value_mg_dl').notNull(),
     /** The unit the reading was typed in and the number as typed (null for readings from before). */
@@ -274,7 +287,10 @@ export const glucoseReadings = pgTable(
     index('glucose_patient_recorded_idx').on(t.patientId, t.recordedAt),
     index('glucose_patient_updated_idx').on(t.patientId, t.updatedAt),
     index('glucose_patient_version_idx').on(t.patientId, t.version),
-    check('glucose_utc_offset_range', sql`${t.utcOffsetMinutes} between ${sql.raw(String(UTC_OFFSET_MIN_MINUTES))} and ${sql.raw(String(UTC_OFFSET_MAX_MINUTES))}`),
+    check(
+      'glucose_utc_offset_range',
+      sql`${t.utcOffsetMinutes} between ${sql.raw(String(UTC_OFFSET_MIN_MINUTES))} and ${sql.raw(String(UTC_OFFSET_MAX_MINUTES))}`,
+    ),
   ],
 );
 
@@ -282,7 +298,9 @@ export const symptoms = pgTable(
   'symptoms',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     symptom: text('symptom').notNull(),
     // The calendar day of recordedAt in the patient's time zone: one report per symptom per day.
     day: date('day', { mode: 'string' }).notNull(),
@@ -305,7 +323,9 @@ export const prescriptions = pgTable(
   'prescriptions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     prescrNo: text('prescr_no').notNull(),
     name: text('name').notNull(),
     dose: text('dose').notNull(),
@@ -317,17 +337,16 @@ export const prescriptions = pgTable(
     updatedAt: updatedAt(),
     version: version(),
   },
-  (t) => [
-    uniqueIndex('prescriptions_patient_no_idx').on(t.patientId, t.prescrNo),
-    index('prescriptions_patient_version_idx').on(t.patientId, t.version),
-  ],
+  (t) => [uniqueIndex('prescriptions_patient_no_idx').on(t.patientId, t.prescrNo), index('prescriptions_patient_version_idx').on(t.patientId, t.version)],
 );
 
 export const medicineIntakes = pgTable(
   'medicine_intakes',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     prescriptionId: uuid('prescription_id').references(() => prescriptions.id, { onDelete: 'set null' }),
     prescrNo: text('prescr_no').notNull(),
     medicineName: text('medicine_name').notNull(),
@@ -358,7 +377,9 @@ export const appointments = pgTable(
   'appointments',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     doctor: text('doctor').notNull(),
     date: tstz('date').notNull(),
     notes: text('notes').notNull().default(''),
@@ -367,17 +388,16 @@ export const appointments = pgTable(
     version: version(),
     deletedAt: tstz('deleted_at'),
   },
-  (t) => [
-    index('appointments_patient_updated_idx').on(t.patientId, t.updatedAt),
-    index('appointments_patient_version_idx').on(t.patientId, t.version),
-  ],
+  (t) => [index('appointments_patient_updated_idx').on(t.patientId, t.updatedAt), index('appointments_patient_version_idx').on(t.patientId, t.version)],
 );
 
 export const labTests = pgTable(
   'lab_tests',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     value: doublePrecision('value').notNull(),
     unit: text('unit'),
@@ -387,10 +407,7 @@ export const labTests = pgTable(
     version: version(),
     deletedAt: tstz('deleted_at'),
   },
-  (t) => [
-    index('lab_tests_patient_updated_idx').on(t.patientId, t.updatedAt),
-    index('lab_tests_patient_version_idx').on(t.patientId, t.version),
-  ],
+  (t) => [index('lab_tests_patient_updated_idx').on(t.patientId, t.updatedAt), index('lab_tests_patient_version_idx').on(t.patientId, t.version)],
 );
 
 export const symptomReference = pgTable('symptom_reference', {
@@ -408,7 +425,9 @@ export const pushTokens = pgTable(
   'push_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: ['webpush', 'fcm'] }).notNull(),
     token: text('token').notNull().unique(),
     deviceId: text('device_id'),
@@ -470,13 +489,20 @@ export const reminderJobs = pgTable(
   'reminder_jobs',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['medicine', 'glucometerAlert', 'severeLow'] }).$type<ReminderKind>().notNull(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['medicine', 'glucometerAlert', 'severeLow'] })
+      .$type<ReminderKind>()
+      .notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     dueAt: tstz('due_at').notNull(),
     // Drizzle types each column on its own: the pairing with `kind` is ReminderJobRow's (repositories/reminder-jobs.ts).
     payload: jsonb('payload').$type<ReminderKindAndPayload['payload']>().notNull(),
-    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] }).$type<ReminderStatus>().notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sending', 'sent', 'failed', 'expired'] })
+      .$type<ReminderStatus>()
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     claimedAt: tstz('claimed_at'),
     sentAt: tstz('sent_at'),
@@ -486,11 +512,17 @@ export const reminderJobs = pgTable(
   (t) => [
     uniqueIndex('reminder_jobs_patient_dedupe_idx').on(t.patientId, t.dedupeKey),
     // The claim and expiry queries only ever look at the small set of unsent rows.
-    index('reminder_jobs_pending_due_idx').on(t.dueAt).where(sql`${t.status} = 'pending'`),
-    index('reminder_jobs_sending_claimed_idx').on(t.claimedAt).where(sql`${t.status} = 'sending'`),
+    index('reminder_jobs_pending_due_idx')
+      .on(t.dueAt)
+      .where(sql`${t.status} = 'pending'`),
+    index('reminder_jobs_sending_claimed_idx')
+      .on(t.claimedAt)
+      .where(sql`${t.status} = 'sending'`),
     index('reminder_jobs_due_idx').on(t.dueAt),
     // The severe-low trigger's "none in the last hour" look-up (migration 0007).
-    index('reminder_jobs_severe_low_idx').on(t.patientId, t.dueAt).where(sql`${t.kind} = 'severeLow'`),
+    index('reminder_jobs_severe_low_idx')
+      .on(t.patientId, t.dueAt)
+      .where(sql`${t.kind} = 'severeLow'`),
   ],
 );
 
@@ -565,7 +597,9 @@ export const syncCounters = pgTable('sync_counters', {
 export const appliedMutations = pgTable(
   'applied_mutations',
   {
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     mutationId: text('mutation_id').notNull(),
     status: integer('status').notNull(),
     /** The answer's JSON body, an object (`{}` while the claim's transaction runs). */
@@ -585,7 +619,9 @@ export const historyMarks = pgTable(
   'history_marks',
   {
     id: uuid('id').primaryKey(),
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     createdAt: createdAt(),
   },
   (t) => [index('history_marks_created_idx').on(t.createdAt)],
@@ -601,7 +637,9 @@ export const historyMarks = pgTable(
 export const recordMade = pgTable(
   'record_made',
   {
-    patientId: uuid('patient_id').notNull().references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
     record: text('record').notNull(),
     madeAt: tstz('made_at').notNull(),
     /** The device whose write the record holds (its mutation id's prefix); null for staff and writes without one. */

@@ -151,8 +151,13 @@ describe('a patient token reaches only its own records', () => {
   });
 
   it("cannot update or delete another patient's appointment", async () => {
-    const theirs = data((await call(h.app, 'POST', '/api/appointments/add', { token: tokenA2, body: { doctor: 'Dr. Kept', date: '2026-11-11T11:00:00.000Z', notes: 'n' } })).json);
-    const upd = await call(h.app, 'POST', '/api/appointments/update', { token: tokenA, body: { appointmentId: theirs._id, doctor: 'Dr. Evil', date: '2026-11-12T11:00:00.000Z' } });
+    const theirs = data(
+      (await call(h.app, 'POST', '/api/appointments/add', { token: tokenA2, body: { doctor: 'Dr. Kept', date: '2026-11-11T11:00:00.000Z', notes: 'n' } })).json,
+    );
+    const upd = await call(h.app, 'POST', '/api/appointments/update', {
+      token: tokenA,
+      body: { appointmentId: theirs._id, doctor: 'Dr. Evil', date: '2026-11-12T11:00:00.000Z' },
+    });
     expect(upd.status).toBe(404);
     expect(upd.json['message']).toBe('Appointment not found');
     const del = await call(h.app, 'POST', '/api/appointments/delete', { token: tokenA, body: { appointmentId: theirs._id } });
@@ -164,7 +169,10 @@ describe('a patient token reaches only its own records', () => {
 
   it("cannot update or delete another patient's lab test", async () => {
     const theirs = data((await call(h.app, 'POST', '/api/tests/add', { token: tokenA2, body: { name: 'LDL', value: 130, recordedAt: isoDaysAgo(2) } })).json);
-    const upd = await call(h.app, 'POST', '/api/tests/update', { token: tokenA, body: { testId: theirs._id, name: 'LDL', value: 1, recordedAt: isoDaysAgo(1) } });
+    const upd = await call(h.app, 'POST', '/api/tests/update', {
+      token: tokenA,
+      body: { testId: theirs._id, name: 'LDL', value: 1, recordedAt: isoDaysAgo(1) },
+    });
     expect(upd.status).toBe(404);
     expect(upd.json['message']).toBe('Lab test not found');
     const del = await call(h.app, 'POST', '/api/tests/delete', { token: tokenA, body: { testId: theirs._id } });
@@ -176,7 +184,10 @@ describe('a patient token reaches only its own records', () => {
 
   it("cannot remove another patient's symptom report, by _id or by name and day", async () => {
     const theirs = data((await call(h.app, 'POST', '/api/symptoms/add', { token: tokenA2, body: { symptom: 'Numbness' } })).json);
-    const byId = await call(h.app, 'POST', '/api/symptoms/remove', { token: tokenA, body: { symptom: 'Numbness', recordedAt: String(theirs['recordedAt']), _id: theirs._id } });
+    const byId = await call(h.app, 'POST', '/api/symptoms/remove', {
+      token: tokenA,
+      body: { symptom: 'Numbness', recordedAt: String(theirs['recordedAt']), _id: theirs._id },
+    });
     expect(byId.status).toBe(404);
     expect(byId.json['message']).toBe('Symptom report not found');
     const byDay = await call(h.app, 'POST', '/api/symptoms/remove', { token: tokenA, body: { symptom: 'Numbness', recordedAt: String(theirs['recordedAt']) } });
@@ -192,7 +203,10 @@ describe('a patient token reaches only its own records', () => {
       body: { prescrNo: 'A2-ONLY-1', name: 'Metformin', dose: '500 mg' },
     });
     expect(rx.status).toBe(201);
-    const taken = await call(h.app, 'POST', '/api/user/medicines/taken', { token: tokenA, body: { prescrNo: 'A2-ONLY-1', medicineName: 'Metformin', dose: '500 mg' } });
+    const taken = await call(h.app, 'POST', '/api/user/medicines/taken', {
+      token: tokenA,
+      body: { prescrNo: 'A2-ONLY-1', medicineName: 'Metformin', dose: '500 mg' },
+    });
     expect(taken.status).toBe(404);
     expect(taken.json['message']).toBe('No medicine with prescription number A2-ONLY-1 was found');
     const meds = await call(h.app, 'GET', '/api/users/medicines', { token: tokenA, headers: hosp(fx.patientA2.hospNo) });
@@ -324,7 +338,11 @@ describe('staff read a patient through X-Hosp-No', () => {
 
   it("refuses a staff update or delete of the patient's reading with 403 and leaves it as it was", async () => {
     const mine = data((await call(h.app, 'POST', '/api/glucose/add', { token: tokenA, body: { type: 'Fasting', value: 97 } })).json);
-    const upd = await call(h.app, 'POST', '/api/glucose/update', { token: adminToken, headers: hosp(fx.patientA.hospNo), body: { glucoseId: mine._id, gtype: 'Random', gvalue: 300 } });
+    const upd = await call(h.app, 'POST', '/api/glucose/update', {
+      token: adminToken,
+      headers: hosp(fx.patientA.hospNo),
+      body: { glucoseId: mine._id, gtype: 'Random', gvalue: 300 },
+    });
     expect(upd.status).toBe(403);
     expect(upd.json['message']).toBe(STAFF_WRITE_MSG);
     const del = await call(h.app, 'POST', '/api/glucose/delete', { token: adminToken, headers: hosp(fx.patientA.hospNo), body: { glucoseId: mine._id } });
@@ -376,7 +394,10 @@ describe('a doctor token', () => {
     expect(users.status).toBe(200);
     expect((users.json['users'] as { hospNo: string }[]).map((u) => u.hospNo).sort()).toEqual([fx.patientA.hospNo, fx.patientA2.hospNo]);
 
-    const create = await call(h.app, 'POST', '/api/admin/patients', { token: doctorToken, body: { hospNo: 'DOC-1', name: 'Doctor Made', hospitalId: fx.hospitalA.id } });
+    const create = await call(h.app, 'POST', '/api/admin/patients', {
+      token: doctorToken,
+      body: { hospNo: 'DOC-1', name: 'Doctor Made', hospitalId: fx.hospitalA.id },
+    });
     expect(create.status).toBe(403);
     expect(create.json['message']).toBe('Doctors have read-only access.');
     expect((await call(h.app, 'GET', '/api/admin/users?search=DOC-1', { token: adminToken })).json['total']).toBe(0);
@@ -386,7 +407,11 @@ describe('a doctor token', () => {
       ['POST', `/api/admin/patients/${fx.patientA.hospNo}/temporary-password`, undefined],
       ['POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, { prescrNo: 'DOC-RX', name: 'X', dose: '1' }],
       ['POST', '/api/admin/hospitals', { name: 'Doctor Hospital' }],
-      ['POST', '/api/admin/doctor-tokens', { doctorName: 'Another', hospitalIds: [fx.hospitalA.id], expiresAt: new Date(Date.now() + 86_400_000).toISOString() }],
+      [
+        'POST',
+        '/api/admin/doctor-tokens',
+        { doctorName: 'Another', hospitalIds: [fx.hospitalA.id], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+      ],
       ['GET', '/api/admin/audit', undefined],
       ['GET', '/api/admin/doctor-tokens', undefined],
     ] as const) {

@@ -8,7 +8,10 @@ export type AddressRange = [ipaddr.IPv4 | ipaddr.IPv6, number];
 export function parseAllowList(text: string): { ranges: AddressRange[]; bad: string[] } {
   const ranges: AddressRange[] = [];
   const bad: string[] = [];
-  for (const entry of text.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     try {
       if (entry.includes('/')) ranges.push(ipaddr.parseCIDR(entry));
       else {

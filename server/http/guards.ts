@@ -12,7 +12,8 @@ import { PASSWORD_CHANGE_REQUIRED_CODE } from '../../schemas/auth.ts';
 import { withAccess } from './openapi.ts';
 
 /** A session opened with a temporary password asks for a patient's records (403, PASSWORD_CHANGE_REQUIRED_CODE). */
-export const MSG_PASSWORD_CHANGE_REQUIRED = 'You logged in with a temporary password. Choose your own password first: until then this session can only change it.';
+export const MSG_PASSWORD_CHANGE_REQUIRED =
+  'You logged in with a temporary password. Choose your own password first: until then this session can only change it.';
 
 export interface Subject {
   patientId: string;
@@ -46,20 +47,23 @@ async function principalOf(ctx: AppContext, req: FastifyRequest): Promise<Princi
 
 /** Patient endpoints: resolves whose records this request is about into `request.subject`. */
 export function patientAccess(ctx: AppContext, opts: { write: boolean }) {
-  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await principalOf(ctx, req);
-    void reply.header('cache-control', 'no-store');
-    if (principal.kind === 'patient') {
-      // Opened with a temporary password: nothing of the record until the patient has chosen their own.
-      if (principal.passwordChangeRequired) throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
-      const { hospNo, hospitalId, timeZone } = principal.patient;
-      req.subject = { patientId: principal.patientId, hospNo, hospitalId, timeZone };
-      await notePatientSeen(ctx.db, principal, deviceIdOf(req));
-      return;
-    }
-    if (opts.write) throw forbidden('Staff accounts can only read patient records here. Use the admin area to make changes.');
-    req.subject = await staffSubject(ctx, req, principal);
-  }, opts.write ? 'patient-write' : 'patient-read');
+  return withAccess(
+    async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const principal = await principalOf(ctx, req);
+      void reply.header('cache-control', 'no-store');
+      if (principal.kind === 'patient') {
+        // Opened with a temporary password: nothing of the record until the patient has chosen their own.
+        if (principal.passwordChangeRequired) throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
+        const { hospNo, hospitalId, timeZone } = principal.patient;
+        req.subject = { patientId: principal.patientId, hospNo, hospitalId, timeZone };
+        await notePatientSeen(ctx.db, principal, deviceIdOf(req));
+        return;
+      }
+      if (opts.write) throw forbidden('Staff accounts can only read patient records here. Use the admin area to make changes.');
+      req.subject = await staffSubject(ctx, req, principal);
+    },
+    opts.write ? 'patient-write' : 'patient-read',
+  );
 }
 
 /**
@@ -92,7 +96,13 @@ export const originOf = (req: FastifyRequest): ReadOrigin => ({
 });
 
 /** Records a staff read of one patient made by this request (services/admin/audit.ts). */
-export async function audit(ctx: AppContext, req: FastifyRequest, principal: StaffPrincipal, patient: { patientId: string; hospNo: string }, action: string): Promise<void> {
+export async function audit(
+  ctx: AppContext,
+  req: FastifyRequest,
+  principal: StaffPrincipal,
+  patient: { patientId: string; hospNo: string },
+  action: string,
+): Promise<void> {
   await recordReads(ctx, principal, [patient], action, originOf(req));
 }
 
@@ -100,19 +110,23 @@ export async function audit(ctx: AppContext, req: FastifyRequest, principal: Sta
 export function signedIn(ctx: AppContext) {
   return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = await principalOf(ctx, req);
-    if (principal.kind === 'patient' && principal.passwordChangeRequired) throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
+    if (principal.kind === 'patient' && principal.passwordChangeRequired)
+      throw new HttpError(403, MSG_PASSWORD_CHANGE_REQUIRED, { code: PASSWORD_CHANGE_REQUIRED_CODE });
     void reply.header('cache-control', 'no-store');
   }, 'signed-in');
 }
 
 /** Staff endpoints. Doctors may read; only admins may change anything. */
 export function staffAccess(ctx: AppContext, opts: { adminOnly: boolean }) {
-  return withAccess(async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const principal = await principalOf(ctx, req);
-    void reply.header('cache-control', 'no-store');
-    if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
-    if (opts.adminOnly && principal.kind !== 'admin') throw forbidden('Doctors have read-only access.');
-  }, opts.adminOnly ? 'admin' : 'staff');
+  return withAccess(
+    async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const principal = await principalOf(ctx, req);
+      void reply.header('cache-control', 'no-store');
+      if (principal.kind === 'patient') throw forbidden('This is for hospital staff only.');
+      if (opts.adminOnly && principal.kind !== 'admin') throw forbidden('Doctors have read-only access.');
+    },
+    opts.adminOnly ? 'admin' : 'staff',
+  );
 }
 
 export function requireSubject(req: FastifyRequest): Subject {

@@ -17,7 +17,11 @@ const lines: string[] = [];
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-log-'));
   const { database, drop } = await openTestDatabase();
-  app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', AUTH_RATE_LIMIT: '1000' }), database, logStream: { write: (line) => void lines.push(line) } });
+  app = await buildApp({
+    config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'info', AUTH_RATE_LIMIT: '1000' }),
+    database,
+    logStream: { write: (line) => void lines.push(line) },
+  });
   await app.ready();
   fx = await seedFixture(database.db);
   close = async () => {

@@ -55,14 +55,24 @@ export function installMetrics(app: FastifyInstance, access: MetricsAccess, pool
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const writes = new Counter({ name: 'eddy_writes_total', help: 'Patient writes applied, directly or in a batch', labelNames: ['route'], registers: [registry] });
+  const writes = new Counter({
+    name: 'eddy_writes_total',
+    help: 'Patient writes applied, directly or in a batch',
+    labelNames: ['route'],
+    registers: [registry],
+  });
   const repeats = new Counter({
     name: 'eddy_write_repeats_total',
     help: 'Patient writes whose mutation id was already applied, answered with the first answer (replays)',
     labelNames: ['route'],
     registers: [registry],
   });
-  const reminders = new Counter({ name: 'eddy_reminders_total', help: 'Reminders by outcome of the passes (sent, failed, expired)', labelNames: ['outcome'], registers: [registry] });
+  const reminders = new Counter({
+    name: 'eddy_reminders_total',
+    help: 'Reminders by outcome of the passes (sent, failed, expired)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
   const passes = new Counter({ name: 'eddy_reminder_passes_total', help: 'Reminder passes run', registers: [registry] });
   if (pool) {
     new Gauge({
@@ -91,7 +101,10 @@ export function installMetrics(app: FastifyInstance, access: MetricsAccess, pool
     const byToken = access.token !== undefined && tokenMatches(req.headers.authorization, access.token);
     const byAddress = access.allow.length > 0 && addressAllowed(req.ip, access.allow);
     if (!byToken && !byAddress) return reply.status(404).send({ message: `Page not found: ${req.url.split('?')[0] ?? ''}` });
-    return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+    return reply
+      .header('content-type', registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await registry.metrics());
   });
 
   return {

@@ -48,8 +48,13 @@ export function undocumented(doc: Document, routes: Route[]): string[] {
     if (!codes.includes('4XX')) problems.push(`${key}: no refusal shape (4XX)`);
     if (!codes.includes('5XX')) problems.push(`${key}: no failure shape (5XX)`);
     if (r.body && !op.requestBody) problems.push(`${key}: its body is not described`);
-    if (r.guarded && JSON.stringify(op.security) !== JSON.stringify([{ bearer: [] }])) problems.push(`${key}: guarded, but the document does not say it needs a token`);
-    if (!r.guarded && !['/api/auth/validate', '/api/auth/logout', '/api/admin/logout', '/api/admin/verifyToken'].includes(r.path) && JSON.stringify(op.security) !== '[]')
+    if (r.guarded && JSON.stringify(op.security) !== JSON.stringify([{ bearer: [] }]))
+      problems.push(`${key}: guarded, but the document does not say it needs a token`);
+    if (
+      !r.guarded &&
+      !['/api/auth/validate', '/api/auth/logout', '/api/admin/logout', '/api/admin/verifyToken'].includes(r.path) &&
+      JSON.stringify(op.security) !== '[]'
+    )
       problems.push(`${key}: public, but the document says it needs a token`);
   }
   return problems;
@@ -61,7 +66,8 @@ function schemasIn(doc: Document): { where: string; schema: object }[] {
   for (const [p, ops] of Object.entries(doc.paths))
     for (const [m, op] of Object.entries(ops))
       for (const [code, answer] of Object.entries(op.responses ?? {}))
-        for (const [type, media] of Object.entries(answer.content ?? {})) if (media.schema) out.push({ where: `${m} ${p} ${code} ${type}`, schema: media.schema });
+        for (const [type, media] of Object.entries(answer.content ?? {}))
+          if (media.schema) out.push({ where: `${m} ${p} ${code} ${type}`, schema: media.schema });
   return out;
 }
 
@@ -128,8 +134,20 @@ describe('the OpenAPI document', () => {
   });
 
   it('says 429 and its Retry-After on every rate-limited route, and only there', () => {
-    const limited = Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).filter(([, o]) => o.responses?.['429']).map(([m]) => `${m.toUpperCase()} ${p}`));
-    expect(limited).toEqual(expect.arrayContaining(['POST /api/auth/loginWithPassword', 'POST /api/auth/sendOtp', 'POST /api/admin/login', 'POST /api/users/report', 'GET /api/c15t/init']));
+    const limited = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, o]) => o.responses?.['429'])
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(limited).toEqual(
+      expect.arrayContaining([
+        'POST /api/auth/loginWithPassword',
+        'POST /api/auth/sendOtp',
+        'POST /api/admin/login',
+        'POST /api/users/report',
+        'GET /api/c15t/init',
+      ]),
+    );
     expect(limited).not.toContain('GET /api/glucose');
     const answer = doc.paths['/api/auth/loginWithPassword']?.['post']?.responses?.['429'] as { headers?: Record<string, unknown> } | undefined;
     expect(Object.keys(answer?.headers ?? {})).toContain('retry-after');
@@ -166,8 +184,16 @@ describe('the OpenAPI document', () => {
   it('operationIds and keywords: built from method and path; a property named unit is not the keyword', () => {
     expect(operationIdOf('GET', '/api/c15t/show-consent-banner')).toBe('getC15tShowConsentBanner');
     expect(operationIdOf('POST', '/api/admin/doctor-tokens/:id/revoke')).toBe('postAdminDoctorTokensByIdRevoke');
-    const schema = { type: 'object', properties: { unit: { type: 'string', enum: ['unit'] }, value: { type: 'number', unit: 'mg/dL' } }, examples: [{ unit: 'mmol/L' }] };
-    expect(withStandardKeywords(schema)).toEqual({ type: 'object', properties: { unit: { type: 'string', enum: ['unit'] }, value: { type: 'number', 'x-unit': 'mg/dL' } }, examples: [{ unit: 'mmol/L' }] });
+    const schema = {
+      type: 'object',
+      properties: { unit: { type: 'string', enum: ['unit'] }, value: { type: 'number', unit: 'mg/dL' } },
+      examples: [{ unit: 'mmol/L' }],
+    };
+    expect(withStandardKeywords(schema)).toEqual({
+      type: 'object',
+      properties: { unit: { type: 'string', enum: ['unit'] }, value: { type: 'number', 'x-unit': 'mg/dL' } },
+      examples: [{ unit: 'mmol/L' }],
+    });
   });
 
   it('finds a route left undescribed, or an answer without its shape', () => {

@@ -170,10 +170,17 @@ export async function registerOpenApi(app: FastifyInstance, opts: OpenApiOptions
     transform: ({ schema, url, route }) => {
       if (Object.hasOwn(PATH_ALIASES, url)) return { schema: { ...schema, hide: true }, url };
       const method = Array.isArray(route.method) ? String(route.method[0]) : String(route.method);
-      const aliases = Object.entries(PATH_ALIASES).filter(([, to]) => to === url).map(([from]) => from);
-      const doc: Record<string, unknown> = { ...schema, operationId: operationIdOf(method, url), ...(schema.headers === HOSP_NO_HEADER ? { headers: HOSP_NO_HEADER_DOC } : {}) };
+      const aliases = Object.entries(PATH_ALIASES)
+        .filter(([, to]) => to === url)
+        .map(([from]) => from);
+      const doc: Record<string, unknown> = {
+        ...schema,
+        operationId: operationIdOf(method, url),
+        ...(schema.headers === HOSP_NO_HEADER ? { headers: HOSP_NO_HEADER_DOC } : {}),
+      };
       if (aliases.length > 0) doc['description'] = [schema.description, `Also answered at ${aliases.join(', ')}.`].filter(Boolean).join('\n\n');
-      if (isRateLimited(route.config) && typeof schema.response === 'object' && schema.response !== null) doc['response'] = { ...schema.response, 429: TOO_MANY };
+      if (isRateLimited(route.config) && typeof schema.response === 'object' && schema.response !== null)
+        doc['response'] = { ...schema.response, 429: TOO_MANY };
       return { schema: doc, url };
     },
     transformObject: (doc) => withStandardKeywords('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),

@@ -9,7 +9,13 @@ let fx: Fixture;
 let token: string;
 let seq = 0;
 const mid = () => `plain-text-device:${++seq}`;
-const appointment = (doctor: string, notes = '') => ({ _id: randomUUID(), doctor, date: new Date(Date.now() + 86_400_000).toISOString(), notes, mutationId: mid() });
+const appointment = (doctor: string, notes = '') => ({
+  _id: randomUUID(),
+  doctor,
+  date: new Date(Date.now() + 86_400_000).toISOString(),
+  notes,
+  mutationId: mid(),
+});
 
 beforeAll(async () => {
   h = await createHarness();
@@ -39,7 +45,13 @@ describe('text with control characters or text-direction overrides', () => {
     const first = appointment('Dr Before');
     const res = await call(h.app, 'POST', '/api/batch', {
       token,
-      body: { mutations: [{ path: '/appointments/add', body: first }, { path: '/appointments/add', body: appointment('Dr \u2066Iso\u2069') }, { path: '/appointments/add', body: appointment('Dr After') }] },
+      body: {
+        mutations: [
+          { path: '/appointments/add', body: first },
+          { path: '/appointments/add', body: appointment('Dr \u2066Iso\u2069') },
+          { path: '/appointments/add', body: appointment('Dr After') },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     const results = res.json['results'] as { status: number; body: { message?: string } }[];

@@ -18,16 +18,28 @@ async function app() {
     reply
       .header('X-Mutation-Repeat', '1')
       .type('application/json')
-      .send(JSON.stringify({ message: 'Glucose reported successfully', data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' } })),
+      .send(
+        JSON.stringify({
+          message: 'Glucose reported successfully',
+          data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' },
+        }),
+      ),
   );
   a.get('/api/repeat-created', { schema }, async (_req, reply) =>
     reply
       .status(201)
       .header('X-Mutation-Repeat', '1')
       .type('application/json')
-      .send(JSON.stringify({ message: 'Glucose reported successfully', data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' } })),
+      .send(
+        JSON.stringify({
+          message: 'Glucose reported successfully',
+          data: { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', type: 'Fasting', value: 100, recordedAt: '2026-11-01T08:00:00.000Z' },
+        }),
+      ),
   );
-  a.get('/api/pdf', { schema: { response: fileAnswers('application/pdf', 'a PDF') } }, async (_req, reply) => reply.type('application/pdf').send(Buffer.from('%PDF-1.7')));
+  a.get('/api/pdf', { schema: { response: fileAnswers('application/pdf', 'a PDF') } }, async (_req, reply) =>
+    reply.type('application/pdf').send(Buffer.from('%PDF-1.7')),
+  );
   a.get('/api/not-pdf', { schema: { response: fileAnswers('application/pdf', 'a PDF') } }, async (_req, reply) => reply.type('text/plain').send('hello'));
   return a;
 }
@@ -51,7 +63,9 @@ describe('the answer check of the server tests', () => {
     const a = await app();
     const text = await a.inject({ url: '/api/text' });
     expect(text.statusCode).toBe(500);
-    expect(text.json<{ message: string }>().message).toMatch(/GET \/api\/text answered 200 with a body that breaks its declared shape: .*must have required property 'message'/);
+    expect(text.json<{ message: string }>().message).toMatch(
+      /GET \/api\/text answered 200 with a body that breaks its declared shape: .*must have required property 'message'/,
+    );
     const accepted = await a.inject({ url: '/api/accepted' });
     expect(accepted.statusCode).toBe(500);
     expect(accepted.json<{ message: string }>().message).toContain('answered 202, a status its route does not declare');

@@ -46,7 +46,10 @@ export function installResponseCheck(app: FastifyInstance): void {
     if (!declared && !repeat) throw new HttpError(500, `${where}, a status its route does not declare`);
     // A redirect (the staff sign-in through an identity provider) says where, not what.
     if (declared && reply.statusCode >= 300 && reply.statusCode < 400 && reply.hasHeader('location')) return payload;
-    const type = String(reply.getHeader('content-type') ?? '').split(';')[0]?.trim() ?? '';
+    const type =
+      String(reply.getHeader('content-type') ?? '')
+        .split(';')[0]
+        ?.trim() ?? '';
     // A file answer declares its content types (fileAnswers in schemas/api.ts), a JSON one its shape.
     const content = declared && 'content' in declared && isObject(declared.content) ? declared.content : undefined;
     if (content) {
@@ -58,7 +61,9 @@ export function installResponseCheck(app: FastifyInstance): void {
     const body: unknown = JSON.parse(payload.toString());
     const validate = repeat || !declared ? repeatable : validatorOf(declared);
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 3)
+        .map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`);
       throw new HttpError(500, `${where} with a body that breaks its declared shape: ${errors.join('; ')}`);
     }
     return payload;

@@ -39,7 +39,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const get = (url: string, acceptEncoding?: string) => h.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
+const get = (url: string, acceptEncoding?: string) =>
+  h.app.inject({ method: 'GET', url, headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } });
 
 describe('compressDist', () => {
   it('writes brotli and gzip copies of text files worth compressing, and nothing else', async () => {
@@ -98,7 +99,7 @@ describe('static files', () => {
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
   });
 
-  it('answers 404 for what is not a page of the app: a dotfile, a scanner\'s probe, an unknown page (issue 48)', async () => {
+  it("answers 404 for what is not a page of the app: a dotfile, a scanner's probe, an unknown page (issue 48)", async () => {
     for (const url of ['/.env', '/.git/config', '/wp-admin', '/backup', '/app/.env']) {
       const res = await get(url);
       expect(res.statusCode, url).toBe(404);

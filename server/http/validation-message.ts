@@ -24,7 +24,15 @@ export interface ValidationError {
 
 /** A value that has the fields of a validation error (what an Ajv error always has). */
 export const isValidationError = (e: unknown): e is ValidationError =>
-  typeof e === 'object' && e !== null && 'keyword' in e && typeof e.keyword === 'string' && 'instancePath' in e && typeof e.instancePath === 'string' && 'params' in e && typeof e.params === 'object' && e.params !== null;
+  typeof e === 'object' &&
+  e !== null &&
+  'keyword' in e &&
+  typeof e.keyword === 'string' &&
+  'instancePath' in e &&
+  typeof e.instancePath === 'string' &&
+  'params' in e &&
+  typeof e.params === 'object' &&
+  e.params !== null;
 
 interface SchemaHints {
   minimum?: number | undefined;
@@ -71,7 +79,10 @@ export function describeAjvError(err: ValidationError, root = 'body'): string {
     case 'required':
       return `${field} is required`;
     case 'type': {
-      const t = String(params['type']).split(',').filter((x) => x !== 'null').join(' or ');
+      const t = String(params['type'])
+        .split(',')
+        .filter((x) => x !== 'null')
+        .join(' or ');
       if (t === 'object' && field === root) return `The request ${root === 'body' ? 'body' : root} must be a JSON object`;
       return `${field} must be ${t === 'integer' ? 'a whole number' : t === 'array' || t === 'object' ? `an ${t}` : `a ${t}`}`;
     }

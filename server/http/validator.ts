@@ -25,7 +25,8 @@ function makeAjv(coerceTypes: NonNullable<Options['coerceTypes']>): Ajv {
   // "0000-01-01" passed the format and reached PostgreSQL, which has no year 0: a 500 (issue 45).
   for (const name of ['date', 'date-time'] as const) {
     const format = fullFormats[name];
-    const valid = typeof format === 'object' && 'validate' in format && typeof format.validate === 'function' ? (format.validate as (s: string) => boolean) : undefined;
+    const valid =
+      typeof format === 'object' && 'validate' in format && typeof format.validate === 'function' ? (format.validate as (s: string) => boolean) : undefined;
     if (valid) ajv.addFormat(name, { type: 'string', validate: (s: string) => valid(s) && inYears(s) });
   }
   return ajv;

@@ -3,11 +3,23 @@ import { passwordProblem } from './password-policy.ts';
 
 describe('passwordProblem (NIST SP 800-63B)', () => {
   it('refuses the most common passwords of breach corpora, whatever their case', () => {
-    for (const p of ['password', 'PASSWORD', 'Password1', '12345678', 'qwertyuiop', 'iloveyou', 'sunshine', 'trustno1', '1qaz2wsx']) expect(passwordProblem(p), p).toBe('common');
+    for (const p of ['password', 'PASSWORD', 'Password1', '12345678', 'qwertyuiop', 'iloveyou', 'sunshine', 'trustno1', '1qaz2wsx'])
+      expect(passwordProblem(p), p).toBe('common');
   });
 
   it('refuses a character repeated, a short piece repeated and a run of the keyboard order', () => {
-    for (const p of ['aaaaaaaaa', 'zzzzzzzzzzzz', '!!!!!!!!', 'xyzxyzxyz', 'abababab', 'jklmnopq', '98765432', 'abcdabcdabcd', 'ĀāĂăĄąĆć'.slice(0, 1).repeat(9)]) expect(passwordProblem(p), p).toBe('repetitive');
+    for (const p of [
+      'aaaaaaaaa',
+      'zzzzzzzzzzzz',
+      '!!!!!!!!',
+      'xyzxyzxyz',
+      'abababab',
+      'jklmnopq',
+      '98765432',
+      'abcdabcdabcd',
+      'ĀāĂăĄąĆć'.slice(0, 1).repeat(9),
+    ])
+      expect(passwordProblem(p), p).toBe('repetitive');
   });
 
   it('refuses the hospital number anywhere in it, and a name, address or the app with only digits and signs around', () => {
@@ -20,7 +32,17 @@ describe('passwordProblem (NIST SP 800-63B)', () => {
   });
 
   it('accepts any long enough password otherwise: no composition rules, any characters, long ones too', () => {
-    for (const p of ['correct horse battery staple', 'Demo-patient-1', 'maria likes teddy bears', 'всё хорошо сегодня', 'मेरा नया पासवर्ड', 'كلمة سر طويلة', 'a'.repeat(3) + 'b7Qz9', 'x'.repeat(60) + 'yz12', 'lowercaseonlybutlong']) {
+    for (const p of [
+      'correct horse battery staple',
+      'Demo-patient-1',
+      'maria likes teddy bears',
+      'всё хорошо сегодня',
+      'मेरा नया पासवर्ड',
+      'كلمة سر طويلة',
+      'a'.repeat(3) + 'b7Qz9',
+      'x'.repeat(60) + 'yz12',
+      'lowercaseonlybutlong',
+    ]) {
       expect(passwordProblem(p, ['100001', 'Maria Lopez']), p).toBeUndefined();
     }
   });

@@ -16,7 +16,8 @@ import { PASSWORD_MIN_LENGTH, type PasswordProblem } from '../../schemas/auth.ts
 export const PASSWORD_PROBLEM_MESSAGES: Readonly<Record<PasswordProblem, string>> = {
   'too-short': `The new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
   common: 'This password is one of the most common ones and easy to guess. Choose another one: a few unrelated words make a strong password.',
-  repetitive: 'This password is a repeated or sequential run of characters and easy to guess. Choose another one: a few unrelated words make a strong password.',
+  repetitive:
+    'This password is a repeated or sequential run of characters and easy to guess. Choose another one: a few unrelated words make a strong password.',
   context: 'This password contains your hospital number, your name or the name of the app. Choose another one: a few unrelated words make a strong password.',
 };
 

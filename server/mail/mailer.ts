@@ -32,7 +32,10 @@ export function createMailer(opts: { smtpUrl: string | undefined; from: string; 
     async send(m) {
       const info = await transport.sendMail({ from: opts.from, to: m.to, subject: m.subject, text: m.text });
       await mkdir(opts.outboxDir, { recursive: true });
-      const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 16)}.eml`);
+      const file = path.join(
+        opts.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 16)}.eml`,
+      );
       // A Buffer (buffer: true); writeFile would take the stream the type also allows.
       await writeFile(file, info.message);
       opts.log.info({ to: m.to, subject: m.subject, file }, 'mail written to outbox (no SMTP_URL set)');

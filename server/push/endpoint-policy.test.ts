@@ -84,7 +84,9 @@ describe('push endpoints (issue 17: no request forgery through a subscription)',
 
   it('fails a lookup when any address of the name is not public, and passes a public one on', async () => {
     const lookup = (resolve: LookupAll, all: boolean) =>
-      new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((done) => publicOnlyLookup(resolve)('fcm.googleapis.com', { all }, (err, address) => done({ err, address })));
+      new Promise<{ err: NodeJS.ErrnoException | null; address: unknown }>((done) =>
+        publicOnlyLookup(resolve)('fcm.googleapis.com', { all }, (err, address) => done({ err, address })),
+      );
     expect(await lookup(answering('142.250.185.74'), false)).toEqual({ err: null, address: '142.250.185.74' });
     expect((await lookup(answering('142.250.185.74', '2a00:1450:4001:82b::200a'), true)).address).toHaveLength(2);
     const rebound = await lookup(answering('142.250.185.74', '10.0.0.7'), false);
@@ -95,7 +97,10 @@ describe('push endpoints (issue 17: no request forgery through a subscription)',
   it('never connects to a push service name that resolves inside the network, and drops that subscription', async () => {
     const ecdh = createECDH('prime256v1');
     ecdh.generateKeys();
-    const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/rebound', keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } };
+    const subscription = {
+      endpoint: 'https://fcm.googleapis.com/fcm/send/rebound',
+      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+    };
     const sender = webPushSender({ vapid: { subject: 'mailto:it@hospital.example', ...webpush.generateVAPIDKeys() }, policy, resolve: answering('127.0.0.1') });
     const device = (token: string): DeviceToken => ({ id: randomUUID(), provider: 'webpush', token, locale: null });
     const message: PushMessage = {

@@ -18,7 +18,13 @@ import { Agent } from 'undici';
  * The push services browsers subscribe through: Chrome, Edge on Android and Firebase (FCM), Firefox
  * (Mozilla autopush), Edge on Windows (WNS), Safari (Apple). A name matches itself and its subdomains.
  */
-export const DEFAULT_PUSH_ENDPOINT_HOSTS = ['fcm.googleapis.com', 'android.googleapis.com', 'push.services.mozilla.com', 'notify.windows.com', 'push.apple.com'] as const;
+export const DEFAULT_PUSH_ENDPOINT_HOSTS = [
+  'fcm.googleapis.com',
+  'android.googleapis.com',
+  'push.services.mozilla.com',
+  'notify.windows.com',
+  'push.apple.com',
+] as const;
 
 export interface EndpointPolicy {
   /** Host names (and their subdomains) a subscription's endpoint may name. */
@@ -30,7 +36,8 @@ export interface EndpointPolicy {
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 
 /** The test peer: plain http on loopback, only when configured. */
-export const isTestPeer = (url: URL, policy: EndpointPolicy): boolean => policy.allowInsecureLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+export const isTestPeer = (url: URL, policy: EndpointPolicy): boolean =>
+  policy.allowInsecureLoopback && url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
 
 /** A host name as written in PUSH_ENDPOINT_HOSTS: letters, digits, hyphens, dots. */
 export const isHostName = (name: string): boolean => /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/.test(name);
@@ -49,7 +56,8 @@ export function endpointProblem(endpoint: string, policy: EndpointPolicy): strin
   if (url.port !== '') return 'token.endpoint must use the standard https port';
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (isIP(host.replace(/^\[|\]$/g, '')) !== 0) return 'token.endpoint must name a push service, not an IP address';
-  if (!policy.hosts.some((h) => host === h || host.endsWith(`.${h}`))) return `token.endpoint must be an address of a push service (${policy.hosts.join(', ')})`;
+  if (!policy.hosts.some((h) => host === h || host.endsWith(`.${h}`)))
+    return `token.endpoint must be an address of a push service (${policy.hosts.join(', ')})`;
   return undefined;
 }
 
@@ -63,7 +71,11 @@ export function isPublicAddress(address: string): boolean {
   return ipaddr.process(address).range() === 'unicast';
 }
 
-type LookupAll = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+type LookupAll = (
+  hostname: string,
+  options: LookupOptions & { all: true },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 const systemLookup: LookupAll = (hostname, options, callback) => dnsLookup(hostname, options, callback);

@@ -5,7 +5,16 @@ import { fcmData, fcmSender } from './fcm-sender.ts';
 const payload = {
   tag: 'med-RX-1-2026-12-01-breakfast',
   portion: '1',
-  data: { type: 'medicine' as const, prescrNo: 'RX-1', medicineName: 'Metformin', dose: '1-0-1', time: '08:00', meal: 'breakfast' as const, notificationTime: '2026-12-01T07:00:00.000Z', snoozed: true as const },
+  data: {
+    type: 'medicine' as const,
+    prescrNo: 'RX-1',
+    medicineName: 'Metformin',
+    dose: '1-0-1',
+    time: '08:00',
+    meal: 'breakfast' as const,
+    notificationTime: '2026-12-01T07:00:00.000Z',
+    snoozed: true as const,
+  },
 };
 
 describe('FCM', () => {

@@ -8,7 +8,14 @@ import { errorCode, errorMessage } from '../lib/errors.ts';
 
 // FCM's answers for a registration token that will never work again.
 const GONE_CODES = new Set(['messaging/registration-token-not-registered', 'messaging/invalid-registration-token']);
-const TRANSIENT_CODES = new Set(['messaging/internal-error', 'messaging/server-unavailable', 'messaging/message-rate-exceeded', 'messaging/quota-exceeded', 'app/network-error', 'app/network-timeout']);
+const TRANSIENT_CODES = new Set([
+  'messaging/internal-error',
+  'messaging/server-unavailable',
+  'messaging/message-rate-exceeded',
+  'messaging/quota-exceeded',
+  'app/network-error',
+  'app/network-timeout',
+]);
 
 /** FCM data values must be strings: the contract's `data` part with every value as text. */
 export function fcmData(message: PushMessage): Record<string, string> {
@@ -33,7 +40,9 @@ export function fcmSender(serviceAccount: Record<string, unknown>): PushSender {
     async send(device: DeviceToken, message: PushMessage): Promise<SendOutcome> {
       const { title, body, tag, actions } = message.notification;
       try {
-        await (await client()).send({
+        await (
+          await client()
+        ).send({
           token: device.token,
           notification: { title, body },
           data: fcmData(message),

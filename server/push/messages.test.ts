@@ -6,7 +6,15 @@ import { pushMessage, severeLowMessage } from './messages.ts';
 const medicine = {
   tag: 'med-RX-1-2026-12-01-dinner',
   portion: '½',
-  data: { type: 'medicine' as const, prescrNo: 'RX-1', medicineName: 'Glimepiride 2 mg', dose: '1-0-½', time: '20:30', meal: 'dinner' as const, notificationTime: '2026-12-01T19:30:00.000Z' },
+  data: {
+    type: 'medicine' as const,
+    prescrNo: 'RX-1',
+    medicineName: 'Glimepiride 2 mg',
+    dose: '1-0-½',
+    time: '20:30',
+    meal: 'dinner' as const,
+    notificationTime: '2026-12-01T19:30:00.000Z',
+  },
 };
 const gluco = { tag: 'gluco-2026-12-01', data: { type: 'glucometerAlert' as const, time: '08:00', notificationTime: '2026-12-01T07:00:00.000Z' } };
 
@@ -24,7 +32,11 @@ describe('the words of a reminder', () => {
       });
     }
     for (const locale of ['es', 'es-MX', 'ES']) {
-      expect(pushMessage(medicine, locale).notification).toMatchObject({ title: 'Hora de su medicamento', body: 'Glimepiride 2 mg — ½ (cena, 20:30)', tag: medicine.tag });
+      expect(pushMessage(medicine, locale).notification).toMatchObject({
+        title: 'Hora de su medicamento',
+        body: 'Glimepiride 2 mg — ½ (cena, 20:30)',
+        tag: medicine.tag,
+      });
       expect(pushMessage(medicine, locale).notification.actions?.map((a) => a.title)).toEqual(['Marcar como tomado', 'Recordar más tarde']);
       expect(pushMessage(gluco, locale).notification.title).toBe('Día de control con glucómetro');
     }
@@ -57,9 +69,21 @@ describe('the words of a reminder', () => {
   it('are in French, Hindi and Arabic for those devices, buttons included, and match the push schema', () => {
     const isPushMessage = new Ajv({ strict: false }).compile(pushMessageSchema);
     const expected = {
-      'fr-FR': { title: 'C’est l’heure de votre médicament', body: 'Glimepiride 2 mg — ½ (dîner, 20:30)', taken: 'Marquer comme pris', later: 'Me le rappeler plus tard', gluco: 'Jour de contrôle de la glycémie' },
+      'fr-FR': {
+        title: 'C’est l’heure de votre médicament',
+        body: 'Glimepiride 2 mg — ½ (dîner, 20:30)',
+        taken: 'Marquer comme pris',
+        later: 'Me le rappeler plus tard',
+        gluco: 'Jour de contrôle de la glycémie',
+      },
       hi: { title: 'आपकी दवा का समय', body: 'Glimepiride 2 mg — ½ (रात का खाना, 20:30)', taken: 'दवा ले ली', later: 'बाद में याद दिलाएँ', gluco: 'शुगर जाँच का दिन' },
-      'ar-EG': { title: 'حان موعد دوائك', body: 'Glimepiride 2 mg — ½ (العشاء، 20:30)', taken: 'تم تناول الدواء', later: 'ذكّرني لاحقًا', gluco: 'يوم قياس السكر' },
+      'ar-EG': {
+        title: 'حان موعد دوائك',
+        body: 'Glimepiride 2 mg — ½ (العشاء، 20:30)',
+        taken: 'تم تناول الدواء',
+        later: 'ذكّرني لاحقًا',
+        gluco: 'يوم قياس السكر',
+      },
     };
     for (const [locale, w] of Object.entries(expected)) {
       const message = pushMessage(medicine, locale);

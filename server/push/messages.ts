@@ -192,7 +192,9 @@ export function severeLowMessage(alert: SevereLowAlert, locale: string | null | 
   // The other unit's figure with the digits that keep it below the alert's level (judgement.ts):
   // a typed 53.9 mg/dL reads "(2.99 mmol/L)", never "(3.0 mmol/L)" in an alert of a value below 3.0.
   const converted = shownAgreeing(reading, other, alert.severeLowMgDl, true);
-  const otherText = new Intl.NumberFormat(intl, { minimumFractionDigits: converted.decimals, maximumFractionDigits: converted.decimals }).format(converted.value);
+  const otherText = new Intl.NumberFormat(intl, { minimumFractionDigits: converted.decimals, maximumFractionDigits: converted.decimals }).format(
+    converted.value,
+  );
   const value = `${formatGlucose(reading, taken, intl)} ${taken} (${otherText} ${other})`;
   const measuredAt = new Date(payload.measuredAt);
   // The zone is named: the ward's clock may not be the reader's.
@@ -209,6 +211,12 @@ export function severeLowMessage(alert: SevereLowAlert, locale: string | null | 
   const body = t.lowBody(alert.name, alert.hospNo, measured) + (lateBy > LATE_AFTER_MS ? `${t.comma ?? ', '}${t.lowLate(delayText(lateBy, intl))}` : '');
   return {
     notification: { title: t.lowTitle(value), body, tag: `severe-low:${alert.hospNo}` },
-    data: { type: 'severeLow', hospNo: alert.hospNo, valueMgDl: payload.valueMgDl, measuredAt: payload.measuredAt, notificationTime: alert.sentAt.toISOString() },
+    data: {
+      type: 'severeLow',
+      hospNo: alert.hospNo,
+      valueMgDl: payload.valueMgDl,
+      measuredAt: payload.measuredAt,
+      notificationTime: alert.sentAt.toISOString(),
+    },
   };
 }

@@ -75,7 +75,8 @@ export function webPushSender(opts: { vapid: VapidDetails; policy: EndpointPolic
       }
       await res.body?.cancel();
       if (res.status >= 200 && res.status < 300) return { ok: true };
-      if (res.status === 404 || res.status === 410) return { ok: false, gone: true, transient: false, error: `push service answered ${res.status}: subscription gone` };
+      if (res.status === 404 || res.status === 410)
+        return { ok: false, gone: true, transient: false, error: `push service answered ${res.status}: subscription gone` };
       return { ok: false, gone: false, transient: res.status === 429 || res.status >= 500, error: `push service answered ${res.status}` };
     },
   };

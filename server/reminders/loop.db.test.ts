@@ -122,7 +122,10 @@ describe('the server with REMINDERS on', () => {
       await sleep(100); // the first pass (at start) is over; the next is an hour away
       const patient = await loginPatient(app, fx.patientA.hospNo, fx.patientA.password);
       const written = Date.now();
-      const res = await call(app, 'POST', '/api/glucose/add', { token: patient, body: { _id: '0190a000-0000-7000-8000-00000000beef', type: 'Random', value: 45, recordedAt: new Date().toISOString() } });
+      const res = await call(app, 'POST', '/api/glucose/add', {
+        token: patient,
+        body: { _id: '0190a000-0000-7000-8000-00000000beef', type: 'Random', value: 45, recordedAt: new Date().toISOString() },
+      });
       expect(res.status).toBe(201);
       for (let i = 0; i < 150 && peer.of('nurse-phone').length === 0; i++) await sleep(20);
       expect(peer.of('nurse-phone')).toHaveLength(1);

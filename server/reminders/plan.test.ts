@@ -2,8 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { isActiveOn, mealsDueIn, planReminders, type PlanPatient, type PlanPrescription } from './plan.ts';
 
 const TIMINGS = { breakfast: '08:00', lunch: '13:00', dinner: '20:00' };
-const patient = (timeZone: string, glucometerAlerts: string[] = [], notificationTimings = TIMINGS): PlanPatient => ({ timeZone, notificationTimings, glucometerAlerts });
-const rx = (prescrNo: string, dose: string, startDate: string | null = null, endDate: string | null = null): PlanPrescription => ({ prescrNo, name: `Medicine ${prescrNo}`, dose, startDate, endDate });
+const patient = (timeZone: string, glucometerAlerts: string[] = [], notificationTimings = TIMINGS): PlanPatient => ({
+  timeZone,
+  notificationTimings,
+  glucometerAlerts,
+});
+const rx = (prescrNo: string, dose: string, startDate: string | null = null, endDate: string | null = null): PlanPrescription => ({
+  prescrNo,
+  name: `Medicine ${prescrNo}`,
+  dose,
+  startDate,
+  endDate,
+});
 /** The half hour up to `iso`, as a pass at that instant plans it. */
 const windowTo = (iso: string): [Date, Date] => [new Date(new Date(iso).getTime() - 30 * 60_000), new Date(iso)];
 const keys = (p: PlanPatient, list: PlanPrescription[], iso: string) => planReminders(p, list, ...windowTo(iso)).map((r) => r.dedupeKey);
@@ -22,7 +32,15 @@ describe('planReminders', () => {
       payload: {
         tag: 'med-A-2026-11-24-breakfast',
         portion: '1',
-        data: { type: 'medicine', prescrNo: 'A', medicineName: 'Medicine A', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: '2026-11-24T07:00:00.000Z' },
+        data: {
+          type: 'medicine',
+          prescrNo: 'A',
+          medicineName: 'Medicine A',
+          dose: '1-0-1',
+          time: '08:00',
+          meal: 'breakfast',
+          notificationTime: '2026-11-24T07:00:00.000Z',
+        },
       },
     });
     expect(breakfast[1]?.payload.portion).toBe('500 mg twice daily');
@@ -95,11 +113,25 @@ describe('planReminders', () => {
   });
 
   it('reminds only of medicines started and not ended on the patient’s local day', () => {
-    const list = [rx('OPEN', '1-0-0'), rx('STARTS-TODAY', '1-0-0', '2026-11-24'), rx('STARTS-TOMORROW', '1-0-0', '2026-11-25'), rx('ENDS-TODAY', '1-0-0', null, '2026-11-24'), rx('ENDED', '1-0-0', '2026-11-01', '2026-11-23')];
-    expect(keys(patient('UTC'), list, '2026-11-24T08:00:00Z')).toEqual(['med:OPEN:2026-11-24:breakfast', 'med:STARTS-TODAY:2026-11-24:breakfast', 'med:ENDS-TODAY:2026-11-24:breakfast']);
+    const list = [
+      rx('OPEN', '1-0-0'),
+      rx('STARTS-TODAY', '1-0-0', '2026-11-24'),
+      rx('STARTS-TOMORROW', '1-0-0', '2026-11-25'),
+      rx('ENDS-TODAY', '1-0-0', null, '2026-11-24'),
+      rx('ENDED', '1-0-0', '2026-11-01', '2026-11-23'),
+    ];
+    expect(keys(patient('UTC'), list, '2026-11-24T08:00:00Z')).toEqual([
+      'med:OPEN:2026-11-24:breakfast',
+      'med:STARTS-TODAY:2026-11-24:breakfast',
+      'med:ENDS-TODAY:2026-11-24:breakfast',
+    ]);
     // At 18:00 UTC on the 24th it is already 08:00 on the 25th in Kiritimati (UTC+14):
     // the medicine that ended on the 24th is not due there, the one starting on the 25th is.
-    expect(keys(patient('Pacific/Kiritimati'), list, '2026-11-24T18:00:00Z')).toEqual(['med:OPEN:2026-11-25:breakfast', 'med:STARTS-TODAY:2026-11-25:breakfast', 'med:STARTS-TOMORROW:2026-11-25:breakfast']);
+    expect(keys(patient('Pacific/Kiritimati'), list, '2026-11-24T18:00:00Z')).toEqual([
+      'med:OPEN:2026-11-25:breakfast',
+      'med:STARTS-TODAY:2026-11-25:breakfast',
+      'med:STARTS-TOMORROW:2026-11-25:breakfast',
+    ]);
   });
 
   it('isActiveOn compares whole local days, both ends inclusive', () => {

@@ -92,7 +92,15 @@ describe('a scheduler pass', () => {
           { action: 'later', title: 'Remind Later' },
         ],
       },
-      data: { type: 'medicine', prescrNo: 'RX-100001-01', medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: '2026-12-01T07:00:00.000Z' },
+      data: {
+        type: 'medicine',
+        prescrNo: 'RX-100001-01',
+        medicineName: 'Metformin 500 mg tablet',
+        dose: '1-0-1',
+        time: '08:00',
+        meal: 'breakfast',
+        notificationTime: '2026-12-01T07:00:00.000Z',
+      },
     });
     expect(phone.find((m) => (m['data'] as { type: string }).type === 'glucometerAlert')).toEqual({
       notification: { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-2026-12-01' },
@@ -100,7 +108,11 @@ describe('a scheduler pass', () => {
     });
     // The Spanish device gets the same data, worded in Spanish.
     const spanish = tablet.find((m) => (m['data'] as { type: string }).type === 'medicine');
-    expect(spanish?.['notification']).toMatchObject({ title: 'Hora de su medicamento', body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00 CET)', tag: 'med-RX-100001-01-2026-12-01-breakfast' });
+    expect(spanish?.['notification']).toMatchObject({
+      title: 'Hora de su medicamento',
+      body: 'Metformin 500 mg tablet — 1 (desayuno, 08:00 CET)',
+      tag: 'med-RX-100001-01-2026-12-01-breakfast',
+    });
     expect((spanish?.['notification'] as { actions?: { title: string }[] }).actions?.map((a) => a.title)).toEqual(['Marcar como tomado', 'Recordar más tarde']);
     expect(spanish?.['data']).toEqual(medicine?.['data']);
 
@@ -128,7 +140,10 @@ describe('a scheduler pass', () => {
     expect((await pass('2026-12-01T12:31:00Z')).outcomes).toEqual([]);
     expect(peer.requests).toHaveLength(4);
     const dinner = await pass('2026-12-01T19:00:00Z');
-    expect(dinner.outcomes.map((o) => ('data' in o.payload && o.payload.data.type === 'medicine' ? o.payload.data.prescrNo : '')).sort()).toEqual(['RX-100001-01', 'RX-NIGHT']);
+    expect(dinner.outcomes.map((o) => ('data' in o.payload && o.payload.data.type === 'medicine' ? o.payload.data.prescrNo : '')).sort()).toEqual([
+      'RX-100001-01',
+      'RX-NIGHT',
+    ]);
     expect(peer.requests).toHaveLength(8);
   });
 
@@ -193,7 +208,12 @@ describe('a scheduler pass', () => {
     expect(result.expired).toBe(2);
     expect(peer.of('bob-phone-2')).toEqual([]);
     const rows = await h.db.select().from(reminderJobs).where(eq(reminderJobs.patientId, fx.patientB.id));
-    expect(rows.filter((r) => r.dedupeKey.includes('2026-12-06') || r.dedupeKey === 'snooze:outage').map((r) => [r.dedupeKey, r.status]).sort()).toEqual([
+    expect(
+      rows
+        .filter((r) => r.dedupeKey.includes('2026-12-06') || r.dedupeKey === 'snooze:outage')
+        .map((r) => [r.dedupeKey, r.status])
+        .sort(),
+    ).toEqual([
       ['med:RX-B:2026-12-06:breakfast', 'expired'],
       ['snooze:outage', 'expired'],
     ]);
@@ -203,7 +223,9 @@ describe('a scheduler pass', () => {
     await subscribe(fx.patientB, 'bob-phone-3');
     const before = await h.db.select().from(reminderJobs);
     const result = await pass('2026-12-07T07:10:00Z', { dryRun: true });
-    expect(result.outcomes.map((o) => [o.hospNo, o.status, o.devices, o.dueAt.toISOString()])).toEqual([[fx.patientB.hospNo, 'due', 1, '2026-12-07T07:00:00.000Z']]);
+    expect(result.outcomes.map((o) => [o.hospNo, o.status, o.devices, o.dueAt.toISOString()])).toEqual([
+      [fx.patientB.hospNo, 'due', 1, '2026-12-07T07:00:00.000Z'],
+    ]);
     expect(await h.db.select().from(reminderJobs)).toEqual(before);
     expect(peer.requests).toEqual([]);
     // Once sent, a dry run no longer lists it.
@@ -218,7 +240,13 @@ describe('several instances', () => {
     // more than one claim batch, to two devices each.
     const many: { id: string; device: string }[] = [];
     for (let i = 0; i < 12; i++) {
-      const p = await patientRepo.insert(h.db, { hospNo: `MI-${i}`, hospitalId: fx.hospitalA.id, name: `Many ${i}`, timeZone: i % 2 ? 'Asia/Kolkata' : 'UTC', glucometerAlerts: ['2026-12-08'] });
+      const p = await patientRepo.insert(h.db, {
+        hospNo: `MI-${i}`,
+        hospitalId: fx.hospitalA.id,
+        name: `Many ${i}`,
+        timeZone: i % 2 ? 'Asia/Kolkata' : 'UTC',
+        glucometerAlerts: ['2026-12-08'],
+      });
       for (const n of [1, 2, 3]) await prescribe(p.id, { prescrNo: `MI-${i}-${n}`, name: `Medicine ${n}`, dose: '1-0-1' });
       for (const d of ['a', 'b']) {
         const device = `many-${i}-${d}`;
@@ -244,7 +272,9 @@ describe('several instances', () => {
     }
     for (const { device } of many) {
       const tags = peer.of(device).map((r) => (r.json['notification'] as { tag: string }).tag);
-      expect(tags.sort()).toEqual(['gluco-2026-12-08', ...[1, 2, 3].map((n) => `med-${device.replace(/^many-(\d+)-.$/, 'MI-$1')}-${n}-2026-12-08-breakfast`)].sort());
+      expect(tags.sort()).toEqual(
+        ['gluco-2026-12-08', ...[1, 2, 3].map((n) => `med-${device.replace(/^many-(\d+)-.$/, 'MI-$1')}-${n}-2026-12-08-breakfast`)].sort(),
+      );
     }
   });
 });

@@ -98,11 +98,20 @@ async function plan(db: Db, provider: PushProvider, from: Date, to: Date): Promi
     .map((p) => ({ p, patient: { timeZone: p.timeZone, notificationTimings: p.notificationTimings, glucometerAlerts: alertDaysOf(p) } }))
     .filter(({ patient }) => mealsDueIn(patient, from, to).length > 0);
   if (due.length === 0) return [];
-  const rows = await medicineRepo.ofPatients(db, due.map(({ p }) => p.id));
+  const rows = await medicineRepo.ofPatients(
+    db,
+    due.map(({ p }) => p.id),
+  );
   const byPatient = new Map<string, PlanPrescription[]>();
   for (const r of rows) byPatient.set(r.patientId, [...(byPatient.get(r.patientId) ?? []), r]);
   return due.flatMap(({ p, patient }) =>
-    planReminders(patient, byPatient.get(p.id) ?? [], from, to).map((r) => ({ patientId: p.id, kind: r.kind, dedupeKey: r.dedupeKey, dueAt: r.dueAt, payload: r.payload })),
+    planReminders(patient, byPatient.get(p.id) ?? [], from, to).map((r) => ({
+      patientId: p.id,
+      kind: r.kind,
+      dedupeKey: r.dedupeKey,
+      dueAt: r.dueAt,
+      payload: r.payload,
+    })),
   );
 }
 
@@ -125,9 +134,18 @@ type Target = DeviceToken & {
  * Sends one claimed job to its devices and closes its row: sent when any device took it, tried
  * again (while attempts remain) when nothing reached any device for a passing reason, else failed.
  */
-async function deliver<T extends Target>(deps: SchedulerDeps, job: ReminderJobRow, targets: readonly T[], message: (locale: string | null) => PushMessage, result: PassResult, noTarget: string) {
+async function deliver<T extends Target>(
+  deps: SchedulerDeps,
+  job: ReminderJobRow,
+  targets: readonly T[],
+  message: (locale: string | null) => PushMessage,
+  result: PassResult,
+  noTarget: string,
+) {
   const answers = await Promise.all(
-    targets.map((d): Promise<SendOutcome> => deps.sender.send(d, message(d.locale)).catch((err: unknown) => ({ ok: false, gone: false, transient: true, error: String(err) }))),
+    targets.map((d): Promise<SendOutcome> =>
+      deps.sender.send(d, message(d.locale)).catch((err: unknown) => ({ ok: false, gone: false, transient: true, error: String(err) })),
+    ),
   );
   const reachedTargets = targets.filter((_, i) => answers[i]?.ok === true);
   const errors: string[] = [];
@@ -168,7 +186,14 @@ async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobOf<'medicine'
       const { payload } = job;
       const targets = (devices.get(job.patientId) ?? []).map((d) => ({ ...d, remove: () => pushTokenRepo.removeById(deps.db, d.id) }));
       const who = people.get(job.patientId);
-      const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => pushMessage(payload, locale, who?.timeZone), result, 'the patient has no device to send to');
+      const { status, error, reachedTargets } = await deliver(
+        deps,
+        job,
+        targets,
+        (locale) => pushMessage(payload, locale, who?.timeZone),
+        result,
+        'the patient has no device to send to',
+      );
       return {
         jobId: job.id,
         hospNo: who?.hospNo ?? '?',
@@ -193,7 +218,16 @@ async function sendReminders(deps: SchedulerDeps, jobs: ReminderJobOf<'medicine'
 async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobOf<'severeLow'>, result: PassResult): Promise<ReminderOutcome> {
   const { payload } = job;
   const about = await severeLowContext(deps.db, job.patientId, payload.readingId);
-  const base = { jobId: job.id, hospNo: about?.hospNo ?? '?', timeZone: about?.timeZone ?? 'UTC', kind: job.kind, dueAt: job.dueAt, payload, devices: 0, reached: 0 };
+  const base = {
+    jobId: job.id,
+    hospNo: about?.hospNo ?? '?',
+    timeZone: about?.timeZone ?? 'UTC',
+    kind: job.kind,
+    dueAt: job.dueAt,
+    payload,
+    devices: 0,
+    reached: 0,
+  };
   if (!about || about.valueMgDl === null || about.deletedAt !== null || about.valueMgDl >= about.level) {
     const error = 'the reading was deleted or changed before the alert went out';
     await reminderJobRepo.finish(deps.db, job.id, { status: 'failed', error });
@@ -202,11 +236,27 @@ async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobOf<'severeLow'
   const recipients = await staffAlertRepo.recipients(deps.db, deps.sender.provider, about.hospitalId, result.now);
   const targets = recipients.map((r) => ({ ...r, remove: () => staffAlertRepo.removeById(deps.db, r.id) }));
   const alert = { payload, name: about.name, hospNo: about.hospNo, timeZone: about.timeZone, severeLowMgDl: about.level, sentAt: result.now };
-  const { status, error, reachedTargets } = await deliver(deps, job, targets, (locale) => severeLowMessage(alert, locale), result, 'no staff device of the hospital has alerts on');
+  const { status, error, reachedTargets } = await deliver(
+    deps,
+    job,
+    targets,
+    (locale) => severeLowMessage(alert, locale),
+    result,
+    'no staff device of the hospital has alerts on',
+  );
   if (reachedTargets.length > 0) {
     await auditRepo.insert(
       deps.db,
-      reachedTargets.map((r) => ({ actorKind: r.actorKind, actorId: r.actorId, actorLabel: r.actorLabel, patientId: job.patientId, hospNo: about.hospNo, action: SEVERE_LOW_AUDIT_ACTION, ip: null, userAgent: null })),
+      reachedTargets.map((r) => ({
+        actorKind: r.actorKind,
+        actorId: r.actorId,
+        actorLabel: r.actorLabel,
+        patientId: job.patientId,
+        hospNo: about.hospNo,
+        action: SEVERE_LOW_AUDIT_ACTION,
+        ip: null,
+        userAgent: null,
+      })),
     );
   }
   return { ...base, devices: targets.length, reached: reachedTargets.length, status, ...(error ? { error } : {}) };
@@ -215,7 +265,11 @@ async function sendSevereLow(deps: SchedulerDeps, job: ReminderJobOf<'severeLow'
 async function sendBatch(deps: SchedulerDeps, jobs: ReminderJobRow[], result: PassResult): Promise<ReminderOutcome[]> {
   const lows = jobs.filter((j) => j.kind === 'severeLow');
   const [reminders, alerts] = await Promise.all([
-    sendReminders(deps, jobs.filter((j) => j.kind !== 'severeLow'), result),
+    sendReminders(
+      deps,
+      jobs.filter((j) => j.kind !== 'severeLow'),
+      result,
+    ),
     Promise.all(lows.map((j) => sendSevereLow(deps, j, result))),
   ]);
   return [...alerts, ...reminders];
@@ -228,7 +282,15 @@ async function dryRunOutcomes(db: Db, provider: PushProvider, planned: NewRemind
   const byPatient = new Map<string, NewReminderJob[]>();
   for (const j of planned) byPatient.set(j.patientId, [...(byPatient.get(j.patientId) ?? []), j]);
   for (const [patientId, jobs] of byPatient) {
-    const existing = new Map((await reminderJobRepo.byDedupeKeys(db, patientId, jobs.map((j) => j.dedupeKey))).map((r) => [r.dedupeKey, r]));
+    const existing = new Map(
+      (
+        await reminderJobRepo.byDedupeKeys(
+          db,
+          patientId,
+          jobs.map((j) => j.dedupeKey),
+        )
+      ).map((r) => [r.dedupeKey, r]),
+    );
     for (const j of jobs) {
       const row = existing.get(j.dedupeKey);
       seen.add(`${patientId}|${j.dedupeKey}`);

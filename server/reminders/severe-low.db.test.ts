@@ -45,7 +45,12 @@ beforeAll(async () => {
   await staffRepo.grantHospitals(h.db, b.id, [fx.hospitalB.id]);
   const year = new Date(Date.now() + 365 * 86_400_000);
   await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(doctorA), doctorName: 'Dr Rao', hospitalIds: [fx.hospitalA.id], expiresAt: year });
-  const revoked = await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(revokedDoctor), doctorName: 'Dr Gone', hospitalIds: [fx.hospitalA.id], expiresAt: year });
+  const revoked = await staffRepo.insertDoctorToken(h.db, {
+    tokenHash: sha256(revokedDoctor),
+    doctorName: 'Dr Gone',
+    hospitalIds: [fx.hospitalA.id],
+    expiresAt: year,
+  });
   nurse = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
   otherAdmin = await loginAdmin(h.app, 'ward-b@test.hospital', 'Admin-pass-2');
   patientA = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
@@ -96,7 +101,9 @@ describe('a severe low queues an alert with its write', () => {
   });
 
   it("at the patient's hospital's own level", async () => {
-    await call(h.app, 'PATCH', `/api/admin/hospitals/${fx.hospitalA.id}`, { token: nurse, body: { severeLowMgDl: 60 } }).then((r) => expect(r.status, r.body).toBe(200));
+    await call(h.app, 'PATCH', `/api/admin/hospitals/${fx.hospitalA.id}`, { token: nurse, body: { severeLowMgDl: 60 } }).then((r) =>
+      expect(r.status, r.body).toBe(200),
+    );
     await record(patientA, 58);
     expect(await jobs()).toHaveLength(1);
     const refused = await call(h.app, 'PATCH', `/api/admin/hospitals/${fx.hospitalA.id}`, { token: nurse, body: { severeLowMgDl: 90 } });
@@ -124,7 +131,9 @@ describe('a severe low queues an alert with its write', () => {
     const [row] = await h.db.select().from(glucoseReadings).where(eq(glucoseReadings.id, id));
     const res = await call(h.app, 'POST', '/api/batch', {
       token: patientA,
-      body: { mutations: [{ path: '/glucose/update', body: { mutationId: 'tablet-1:1', glucoseId: id, gtype: 'Random', gvalue: 47, baseVersion: row?.version } }] },
+      body: {
+        mutations: [{ path: '/glucose/update', body: { mutationId: 'tablet-1:1', glucoseId: id, gtype: 'Random', gvalue: 47, baseVersion: row?.version } }],
+      },
     });
     expect(res.status, res.body).toBe(200);
     expect(res.json, res.body).toMatchObject({ results: [{ status: 200 }] });
@@ -179,7 +188,9 @@ describe('a scheduler pass sends the alert', () => {
   it('not for a reading deleted before the pass, and not to a device turned off', async () => {
     const id = await record(patientA, 44);
     const [row] = await h.db.select().from(glucoseReadings).where(eq(glucoseReadings.id, id));
-    await call(h.app, 'POST', '/api/glucose/delete', { token: patientA, body: { glucoseId: id, baseVersion: row?.version } }).then((r) => expect(r.status, r.body).toBe(200));
+    await call(h.app, 'POST', '/api/glucose/delete', { token: patientA, body: { glucoseId: id, baseVersion: row?.version } }).then((r) =>
+      expect(r.status, r.body).toBe(200),
+    );
     const result = await pass();
     expect(result.outcomes.map((o) => [o.status, o.error])).toEqual([['failed', 'the reading was deleted or changed before the alert went out']]);
     expect(peer.requests).toHaveLength(0);

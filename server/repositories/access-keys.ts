@@ -14,7 +14,10 @@ export const accessKeyRepo = {
   /** A new key replaces the patient's previous ones: there is one valid key at a time. */
   async replace(db: Db, values: typeof accessKeys.$inferInsert) {
     return db.transaction(async (tx) => {
-      await tx.update(accessKeys).set({ revokedAt: new Date() }).where(and(eq(accessKeys.patientId, values.patientId), isNull(accessKeys.revokedAt)));
+      await tx
+        .update(accessKeys)
+        .set({ revokedAt: new Date() })
+        .where(and(eq(accessKeys.patientId, values.patientId), isNull(accessKeys.revokedAt)));
       const [row] = await tx.insert(accessKeys).values(values).returning();
       if (!row) throw new Error('insert returned no row');
       return row;

@@ -11,7 +11,10 @@ export const consentRepo = {
     return row;
   },
   /** The newest record of this kind on this domain, from one device (a record id, its subject id, or its address hash). */
-  async latest(db: Db, where: { type: string; domain: string } & ({ id: string } | { subjectId: string } | { addressHash: string })): Promise<ConsentRow | undefined> {
+  async latest(
+    db: Db,
+    where: { type: string; domain: string } & ({ id: string } | { subjectId: string } | { addressHash: string }),
+  ): Promise<ConsentRow | undefined> {
     const [row] = await db
       .select()
       .from(consentRecords)

@@ -79,12 +79,16 @@ describe('the database writes a row as the DTOs do', () => {
     ]);
     await microseconds('glucose_readings', 'recorded_at', ids[0]!);
     const found = await both(glucoseRepo, glucoseDto);
-    expect([...found.pulled.values()].some((t) => t.includes('"recordedAt":"2026-03-04T05:06:07.123Z",') && t.includes(',"updatedAt":"1999-12-31T23:59:59.999Z",'))).toBe(true);
+    expect(
+      [...found.pulled.values()].some((t) => t.includes('"recordedAt":"2026-03-04T05:06:07.123Z",') && t.includes(',"updatedAt":"1999-12-31T23:59:59.999Z",')),
+    ).toBe(true);
     expectSame(found);
   });
 
   it('symptoms with odd text', async () => {
-    await h.db.insert(symptoms).values({ id: randomUUID(), patientId: fx.patientA.id, symptom: ODD, day: '2026-01-02', recordedAt: new Date('2026-01-02T10:00:00Z') });
+    await h.db
+      .insert(symptoms)
+      .values({ id: randomUUID(), patientId: fx.patientA.id, symptom: ODD, day: '2026-01-02', recordedAt: new Date('2026-01-02T10:00:00Z') });
     expectSame(await both(symptomRepo, symptomDto));
   });
 
@@ -109,15 +113,37 @@ describe('the database writes a row as the DTOs do', () => {
 
   it('doses taken: slot or none, extra or not', async () => {
     await h.db.insert(medicineIntakes).values([
-      { id: randomUUID(), patientId: fx.patientA.id, prescrNo: 'RX-1', medicineName: ODD, dose: '1 tab', takenAt: new Date('2026-01-02T08:00:00.5Z'), slot: 'breakfast', day: '2026-01-02', extra: false },
-      { id: randomUUID(), patientId: fx.patientA.id, prescrNo: 'RX-2', medicineName: 'Metformin', dose: '500 mg', takenAt: new Date('2026-01-02T20:00:00Z'), slot: null, day: null, extra: true },
+      {
+        id: randomUUID(),
+        patientId: fx.patientA.id,
+        prescrNo: 'RX-1',
+        medicineName: ODD,
+        dose: '1 tab',
+        takenAt: new Date('2026-01-02T08:00:00.5Z'),
+        slot: 'breakfast',
+        day: '2026-01-02',
+        extra: false,
+      },
+      {
+        id: randomUUID(),
+        patientId: fx.patientA.id,
+        prescrNo: 'RX-2',
+        medicineName: 'Metformin',
+        dose: '500 mg',
+        takenAt: new Date('2026-01-02T20:00:00Z'),
+        slot: null,
+        day: null,
+        extra: true,
+      },
     ]);
     expectSame(await both(intakeRepo, intakeDto));
   });
 
   it('keeps a value JSON writes with an exponent equal as a number', async () => {
     // PostgreSQL writes 1e-07 where JavaScript writes 1e-7: the texts differ, the numbers do not.
-    await h.db.insert(labTests).values({ id: randomUUID(), patientId: fx.patientA.id, name: 'Trace', value: 1e-7, unit: null, recordedAt: new Date('2026-01-05T03:04:05Z') });
+    await h.db
+      .insert(labTests)
+      .values({ id: randomUUID(), patientId: fx.patientA.id, name: 'Trace', value: 1e-7, unit: null, recordedAt: new Date('2026-01-05T03:04:05Z') });
     expectSame(await both(labTestRepo, labTestDto), false);
   });
 });

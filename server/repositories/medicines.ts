@@ -99,7 +99,10 @@ export const medicineRepo = {
    * devices recording the same slot at once cannot both succeed, and the transaction stays usable
    * for reading the dose that won.
    */
-  async insertDose(db: Db, values: typeof medicineIntakes.$inferInsert & { id: string }): Promise<{ row: IntakeRow; created: boolean } | 'foreign' | 'slot-taken'> {
+  async insertDose(
+    db: Db,
+    values: typeof medicineIntakes.$inferInsert & { id: string },
+  ): Promise<{ row: IntakeRow; created: boolean } | 'foreign' | 'slot-taken'> {
     const [inserted] = await db.insert(medicineIntakes).values(values).onConflictDoNothing().returning();
     if (inserted) return { row: inserted, created: true };
     const [existing] = await db.select().from(medicineIntakes).where(eq(medicineIntakes.id, values.id)).limit(1);

@@ -28,7 +28,10 @@ export const otpRepo = {
 
   /** Counts a wrong try atomically, so parallel guesses cannot exceed the limit. */
   async recordFailure(db: Db, id: string): Promise<void> {
-    await db.update(otps).set({ attempts: sql`${otps.attempts} + 1` }).where(eq(otps.id, id));
+    await db
+      .update(otps)
+      .set({ attempts: sql`${otps.attempts} + 1` })
+      .where(eq(otps.id, id));
   },
 
   /** Marks the code used; false when another request used it first (single use under races). */

@@ -94,12 +94,17 @@ export const patientRepo = {
       inArray(patients.hospitalId, opts.hospitalIds),
       opts.search ? or(ilike(patients.name, pattern), ilike(patients.hospNo, pattern)) : undefined,
     );
-    const [countRow] = await db.select({ n: sql<number>`count(*)::int` }).from(patients).where(where);
+    const [countRow] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(patients)
+      .where(where);
     const rows = await db
       .select({
         patient: patients,
         hospitalName: hospitals.name,
-        lastSeenAt: sql<Date | null>`(select max(${sessions.lastSeenAt}) from ${sessions} where ${sessions.patientId} = ${patients.id})`.mapWith((v: unknown) => (v == null ? null : new Date(String(v)))),
+        lastSeenAt: sql<Date | null>`(select max(${sessions.lastSeenAt}) from ${sessions} where ${sessions.patientId} = ${patients.id})`.mapWith(
+          (v: unknown) => (v == null ? null : new Date(String(v))),
+        ),
       })
       .from(patients)
       .innerJoin(hospitals, eq(hospitals.id, patients.hospitalId))

@@ -22,7 +22,14 @@ export const recordMadeRepo = {
    * none was). The row stays locked to the transaction, so two changes of one record are noted one
    * after the other.
    */
-  async note(db: Db, patientId: string, record: string, madeAt: Date | undefined, onlyIfLater: boolean, device: string | null = null): Promise<{ noted: boolean; before: { device: string | null } | undefined }> {
+  async note(
+    db: Db,
+    patientId: string,
+    record: string,
+    madeAt: Date | undefined,
+    onlyIfLater: boolean,
+    device: string | null = null,
+  ): Promise<{ noted: boolean; before: { device: string | null } | undefined }> {
     const held = await heldDevice(db, patientId, record);
     const made = madeAt ? sql`least(${madeAt.toISOString()}::timestamptz, now())` : sql`now()`;
     const rows = await db

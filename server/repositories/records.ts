@@ -18,7 +18,6 @@ export type AppointmentRow = typeof appointments.$inferSelect;
 export type LabTestRow = typeof labTests.$inferSelect;
 export type IntakeRow = typeof medicineIntakes.$inferSelect;
 
-
 /** Symptom reports (live or removed) of that name on that local day. */
 export async function symptomsOnDay(db: Db, patientId: string, name: string, day: string): Promise<SymptomRow[]> {
   return db

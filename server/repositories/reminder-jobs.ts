@@ -59,7 +59,12 @@ export const reminderJobRepo = {
 
   async byDedupeKeys(db: Db, patientId: string, keys: string[]): Promise<ReminderJobRow[]> {
     if (keys.length === 0) return [];
-    return keyed(await db.select().from(reminderJobs).where(and(eq(reminderJobs.patientId, patientId), inArray(reminderJobs.dedupeKey, keys))));
+    return keyed(
+      await db
+        .select()
+        .from(reminderJobs)
+        .where(and(eq(reminderJobs.patientId, patientId), inArray(reminderJobs.dedupeKey, keys))),
+    );
   },
 
   /**
@@ -112,7 +117,10 @@ export const reminderJobRepo = {
   },
 
   async finish(db: Db, id: string, values: { status: 'sent' | 'failed' | 'pending'; sentAt?: Date; error: string | null }): Promise<void> {
-    await db.update(reminderJobs).set(values).where(and(eq(reminderJobs.id, id), eq(reminderJobs.status, 'sending')));
+    await db
+      .update(reminderJobs)
+      .set(values)
+      .where(and(eq(reminderJobs.id, id), eq(reminderJobs.status, 'sending')));
   },
 
   /** Pending reminders due in (from, to], for a dry run. */

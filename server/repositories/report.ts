@@ -13,7 +13,10 @@ export interface Window {
 export const reportRepo = {
   async glucose(db: Db, patientId: string, w: Window) {
     return db
-      .select({ id: glucoseReadings.id, type: glucoseReadings.type, value: glucoseReadings.valueMgDl,
+      .select({
+        id: glucoseReadings.id,
+        type: glucoseReadings.type,
+        value: glucoseReadings.valueMgDl,
         unit: glucoseReadings.enteredUnit,
         enteredValue: glucoseReadings.enteredValue,
         recordedAt: glucoseReadings.recordedAt,

@@ -46,12 +46,18 @@ export const sessionRepo = {
     const [row] = await liveSession(db).execute({ tokenHash, now: now.toISOString() });
     if (!row) return undefined;
     const { patientHospNo, patientHospitalId, patientTimeZone, ...session } = row;
-    const patient = patientHospNo !== null && patientHospitalId !== null && patientTimeZone !== null ? { hospNo: patientHospNo, hospitalId: patientHospitalId, timeZone: patientTimeZone } : null;
+    const patient =
+      patientHospNo !== null && patientHospitalId !== null && patientTimeZone !== null
+        ? { hospNo: patientHospNo, hospitalId: patientHospitalId, timeZone: patientTimeZone }
+        : null;
     return { ...session, patient };
   },
 
   async revoke(db: Db, id: string): Promise<void> {
-    await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+    await db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
   },
 
   async setMethod(db: Db, id: string, method: string): Promise<void> {
@@ -74,7 +80,10 @@ export const sessionRepo = {
   },
 
   async touch(db: Db, id: string, deviceId: string | undefined): Promise<void> {
-    await db.update(sessions).set({ lastSeenAt: new Date(), ...(deviceId ? { deviceId } : {}) }).where(eq(sessions.id, id));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(), ...(deviceId ? { deviceId } : {}) })
+      .where(eq(sessions.id, id));
   },
 
   async lastSeenOfPatient(db: Db, patientId: string): Promise<{ lastSeenAt: Date; deviceId: string | null } | undefined> {

@@ -14,7 +14,10 @@ export const SECOND_FACTOR_METHODS = ['password+totp', 'password+recovery-code',
 export const staffMfaRepo = {
   /** A new secret for a setup: it signs nobody in until confirmed. */
   async startSetup(db: Db, adminId: string, secret: string): Promise<void> {
-    await db.update(admins).set({ totpSecret: secret, totpEnabledAt: null, totpLastStep: null }).where(and(eq(admins.id, adminId), isNull(admins.totpEnabledAt)));
+    await db
+      .update(admins)
+      .set({ totpSecret: secret, totpEnabledAt: null, totpLastStep: null })
+      .where(and(eq(admins.id, adminId), isNull(admins.totpEnabledAt)));
   },
 
   /**
@@ -47,7 +50,10 @@ export const staffMfaRepo = {
       .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.codeHash, codeHash), isNull(adminRecoveryCodes.usedAt)))
       .returning({ id: adminRecoveryCodes.id });
     if (used.length === 0) return undefined;
-    const [left] = await db.select({ n: count() }).from(adminRecoveryCodes).where(and(eq(adminRecoveryCodes.adminId, adminId), isNull(adminRecoveryCodes.usedAt)));
+    const [left] = await db
+      .select({ n: count() })
+      .from(adminRecoveryCodes)
+      .where(and(eq(adminRecoveryCodes.adminId, adminId), isNull(adminRecoveryCodes.usedAt)));
     return left?.n ?? 0;
   },
 

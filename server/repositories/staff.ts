@@ -19,7 +19,10 @@ export const staffRepo = {
   },
 
   async insertAdmin(db: Db, values: typeof admins.$inferInsert): Promise<AdminRow> {
-    const [row] = await db.insert(admins).values({ ...values, email: values.email.toLowerCase() }).returning();
+    const [row] = await db
+      .insert(admins)
+      .values({ ...values, email: values.email.toLowerCase() })
+      .returning();
     if (!row) throw new Error('insert returned no row');
     return row;
   },
@@ -72,7 +75,11 @@ export const staffRepo = {
   },
 
   async updateHospital(db: Db, id: string, values: Partial<typeof hospitals.$inferInsert>): Promise<HospitalRow | undefined> {
-    const [row] = await db.update(hospitals).set({ ...values, updatedAt: new Date() }).where(eq(hospitals.id, id)).returning();
+    const [row] = await db
+      .update(hospitals)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(hospitals.id, id))
+      .returning();
     return row;
   },
 
@@ -108,6 +115,9 @@ export const staffRepo = {
   },
 
   async revokeDoctorToken(db: Db, id: string): Promise<void> {
-    await db.update(doctorTokens).set({ revokedAt: new Date() }).where(and(eq(doctorTokens.id, id), isNull(doctorTokens.revokedAt)));
+    await db
+      .update(doctorTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(doctorTokens.id, id), isNull(doctorTokens.revokedAt)));
   },
 };

@@ -107,7 +107,10 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         db,
         sql`
         with ins as (
-          insert into ${table} (${sql.join(names.map(({ column }) => sql.identifier(column.name)), sql`, `)})
+          insert into ${table} (${sql.join(
+            names.map(({ column }) => sql.identifier(column.name)),
+            sql`, `,
+          )})
           values (${sql.join(params, sql`, `)})
           on conflict (${sql.identifier(table.id.name)}) do nothing
           returning *
@@ -161,7 +164,11 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
      * apart, and the statement changed nothing). A mutation id already applied makes the statement
      * fail with the primary key's unique violation, and roll back whole.
      */
-    async insertAnswered(db: Db, row: Insert & { id: string; patientId: string }, answer: { message: string; mutationId: string }): Promise<string | undefined> {
+    async insertAnswered(
+      db: Db,
+      row: Insert & { id: string; patientId: string },
+      answer: { message: string; mutationId: string },
+    ): Promise<string | undefined> {
       const entries = Object.entries(row).filter(([, v]) => v !== undefined);
       const values: Record<string, unknown> = {
         prefix: `{"message":${JSON.stringify(answer.message)},"data":`,
@@ -268,14 +275,17 @@ export function syncedRecords<T extends SyncedTable>(table: T, orderBy: PgColumn
         .where(and(eq(table.patientId, patientId), gt(table.version, since)))
         .orderBy(asc(table.version))
         .limit(limit + 1);
-      const rows = await queryRows<PageRow>(db, sql`
+      const rows = await queryRows<PageRow>(
+        db,
+        sql`
         with page as (${page}),
         kept as (select * from page order by version limit ${limit})
         select 'live' as kind, grp, string_agg(json, ',' order by version) as joined, null::text[] as deleted, null::bigint as top, null::bigint as fetched
           from kept where json is not null group by grp
         union all
         select 'page', null, null, coalesce(array_agg(id order by version) filter (where json is null), '{}'), max(version), (select count(*) from page)
-          from kept`);
+          from kept`,
+      );
       const groups = new Map<string | null, string>();
       let deleted: string[] = [];
       let checkpoint = since;

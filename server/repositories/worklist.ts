@@ -78,7 +78,10 @@ export const worklistRepo = {
    * The period is the `days` × 24 h up to `now` for readings, and the `days` whole patient-local days
    * before today for doses (today's doses may still be ahead).
    */
-  async page(db: Db, opts: { hospitalId: string; days: number; now: Date; limit: number; offset: number; rules: WorklistRules }): Promise<{ rows: WorklistFacts[]; total: number }> {
+  async page(
+    db: Db,
+    opts: { hospitalId: string; days: number; now: Date; limit: number; offset: number; rules: WorklistRules },
+  ): Promise<{ rows: WorklistFacts[]; total: number }> {
     const { rules: r, days, now } = opts;
     const from = new Date(now.getTime() - days * 86_400_000);
     const previousFrom = new Date(from.getTime() - days * 86_400_000);
@@ -87,7 +90,9 @@ export const worklistRepo = {
     // than the statement itself takes (measured on 5,000 patients); off for this statement only.
     const rows = await db.transaction(async (tx) => {
       await tx.execute(sql`set local jit = off`);
-      return queryRows<Row & { total: number | string }>(tx, sql`
+      return queryRows<Row & { total: number | string }>(
+        tx,
+        sql`
       with pts as (
         select p.id, p.hosp_no, p.name, p.time_zone, p.created_at as registered_at, (${now.toISOString()}::timestamptz at time zone p.time_zone)::date as today
         from patients p where p.hospital_id = ${opts.hospitalId}
@@ -177,7 +182,8 @@ export const worklistRepo = {
       order by f_severe desc, w_severe desc, f_low_time desc, w_low_time desc, f_no_data desc, w_no_data desc,
         f_low_tir desc, w_low_tir desc, f_missed desc, w_missed desc, f_rising desc, w_rising desc, f_sparse desc, w_sparse desc,
         lowest asc nulls last, name collate "C" asc, hosp_no collate "C" asc
-      limit ${opts.limit} offset ${opts.offset}`);
+      limit ${opts.limit} offset ${opts.offset}`,
+      );
     });
     let total = rows.length > 0 ? Number(rows[0]?.total) : undefined;
     if (total === undefined) {
@@ -205,7 +211,15 @@ export const worklistRepo = {
         registeredAt: x.registered_at instanceof Date ? x.registered_at : new Date(x.registered_at),
         expectedDoses: Number(x.expected),
         takenDoses: Number(x.taken),
-        flags: { severeLow: x.f_severe, lowTime: x.f_low_time, lowTir: x.f_low_tir, noData: x.f_no_data, sparseData: x.f_sparse, missedDoses: x.f_missed, risingMean: x.f_rising },
+        flags: {
+          severeLow: x.f_severe,
+          lowTime: x.f_low_time,
+          lowTir: x.f_low_tir,
+          noData: x.f_no_data,
+          sparseData: x.f_sparse,
+          missedDoses: x.f_missed,
+          risingMean: x.f_rising,
+        },
       })),
     };
   },

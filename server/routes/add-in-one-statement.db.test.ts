@@ -102,18 +102,36 @@ describe('an add with a mutation id, in one statement', () => {
 
   it('bad input is refused as before, and nothing is stored under its mutation id', async () => {
     const mutationId = mid();
-    const res = await post('/api/glucose/add', { _id: randomUUID(), type: 'Random', value: 130, recordedAt: new Date(Date.now() + 3 * 86_400_000).toISOString(), mutationId });
+    const res = await post('/api/glucose/add', {
+      _id: randomUUID(),
+      type: 'Random',
+      value: 130,
+      recordedAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      mutationId,
+    });
     expect(res.status).toBe(400);
     expect(await stored(mutationId)).toBeUndefined();
   });
 
   it('appointments and lab tests go the same way, with the answer their general path writes', async () => {
     const claim = vi.spyOn(appliedMutationRepo, 'claim');
-    const appointment = await post('/api/appointments/add', { _id: randomUUID(), doctor: ' Dr "Quote" \\ مرحبا ', date: '2026-12-01T09:30:00.000Z', notes: 'line\nbreak 🩸', mutationId: mid() });
+    const appointment = await post('/api/appointments/add', {
+      _id: randomUUID(),
+      doctor: ' Dr "Quote" \\ مرحبا ',
+      date: '2026-12-01T09:30:00.000Z',
+      notes: 'line\nbreak 🩸',
+      mutationId: mid(),
+    });
     expect(appointment.status).toBe(201);
     expect(appointment.json['message']).toBe('Appointment added successfully');
     expect(appointment.json['data']).toMatchObject({ doctor: 'Dr "Quote" \\ مرحبا', notes: 'line\nbreak 🩸' });
-    const test = await post('/api/tests/add', { _id: randomUUID(), name: 'HbA1c', value: 7.1, recordedAt: new Date(Date.now() - 60_000).toISOString(), mutationId: mid() });
+    const test = await post('/api/tests/add', {
+      _id: randomUUID(),
+      name: 'HbA1c',
+      value: 7.1,
+      recordedAt: new Date(Date.now() - 60_000).toISOString(),
+      mutationId: mid(),
+    });
     expect(test.status).toBe(201);
     expect(test.json['message']).toBe('Lab test reported successfully');
     expect(test.json['data']).toMatchObject({ name: 'HbA1c', value: 7.1, unit: '%' });
@@ -161,7 +179,12 @@ describe('an add with a mutation id, in one statement', () => {
       if (calls === 2) throw deadlock; // the second write of the first run
       return original(...args);
     });
-    const res = await post('/api/batch', { mutations: [{ path: '/glucose/add', body: first }, { path: '/glucose/add', body: second }] });
+    const res = await post('/api/batch', {
+      mutations: [
+        { path: '/glucose/add', body: first },
+        { path: '/glucose/add', body: second },
+      ],
+    });
     claim.mockRestore();
     expect(res.status).toBe(200);
     const results = res.json['results'] as { status: number; body: { data?: { _id: string } }; repeat?: boolean }[];

@@ -34,7 +34,8 @@ export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
     {
       schema: {
         summary: "Start setting up an admin's authenticator app: a new secret, its otpauth:// URI and QR code",
-        description: 'Needs the password, as a login does. The secret signs nobody in until a login confirms it with its first code. 409 when an authenticator is set up already.',
+        description:
+          'Needs the password, as a login does. The secret signs nobody in until a login confirms it with its first code. 409 when an authenticator is set up already.',
         body: adminMfaSetupSchema,
         response: answers(adminMfaSetup),
       },
@@ -46,14 +47,30 @@ export function adminAuthRoutes(api: TypedApp, ctx: AppContext): void {
     },
   );
 
-  api.post('/admin/logout', { schema: { summary: 'End the admin session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited }, async (req) => auth.logout(ctx, tokenOf(req), 'staff'));
+  api.post(
+    '/admin/logout',
+    { schema: { summary: 'End the admin session of the bearer token', security: [{ bearer: [] }], response: answers(message) }, config: limited },
+    async (req) => auth.logout(ctx, tokenOf(req), 'staff'),
+  );
 
-  api.post('/admin/verifyToken', { schema: { summary: 'Check a doctor token: who, until when, which hospitals', security: [{ bearer: [] }], response: answers(doctorVerified) }, config: limited }, async (req, reply) => {
-    void reply.header('cache-control', 'no-store');
-    return auth.verifyDoctorToken(ctx, tokenOf(req));
-  });
+  api.post(
+    '/admin/verifyToken',
+    {
+      schema: { summary: 'Check a doctor token: who, until when, which hospitals', security: [{ bearer: [] }], response: answers(doctorVerified) },
+      config: limited,
+    },
+    async (req, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return auth.verifyDoctorToken(ctx, tokenOf(req));
+    },
+  );
 
-  api.get('/admin/users', { schema: { summary: 'Find patients of the hospitals the staff member may see (paged)', querystring: usersQuerySchema, response: answers(usersPage) }, preHandler: staffAccess(ctx, { adminOnly: false }) }, async (req) =>
-    listUsers(ctx, requireStaff(req), req.query),
+  api.get(
+    '/admin/users',
+    {
+      schema: { summary: 'Find patients of the hospitals the staff member may see (paged)', querystring: usersQuerySchema, response: answers(usersPage) },
+      preHandler: staffAccess(ctx, { adminOnly: false }),
+    },
+    async (req) => listUsers(ctx, requireStaff(req), req.query),
   );
 }

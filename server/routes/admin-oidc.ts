@@ -49,7 +49,7 @@ export function adminOidcRoutes(api: TypedApp, ctx: AppContext): void {
 
   api.get(
     '/admin/oidc/providers',
-    { schema: { summary: "The hospital identity providers staff may sign in with (none where OIDC_PROVIDERS is not set)", response: answers(oidcProviders) } },
+    { schema: { summary: 'The hospital identity providers staff may sign in with (none where OIDC_PROVIDERS is not set)', response: answers(oidcProviders) } },
     async () => listProviders(ctx),
   );
 
@@ -86,7 +86,16 @@ export function adminOidcRoutes(api: TypedApp, ctx: AppContext): void {
         summary: 'Where the identity provider sends the browser back: to the staff login page with a one-time handoff code, or why nobody was signed in',
         description:
           'The browser goes on to `/admin#oidc=<handoff code>` (redeemed with POST /api/admin/oidc/redeem within 2 minutes) or `/admin#oidc-failure=<reason>`: expired, other-browser, denied, failed, no-role, no-hospital, no-email, email-taken.',
-        querystring: { type: 'object', properties: { code: { type: 'string' }, state: { type: 'string' }, error: { type: 'string' }, error_description: { type: 'string' }, iss: { type: 'string' } } },
+        querystring: {
+          type: 'object',
+          properties: {
+            code: { type: 'string' },
+            state: { type: 'string' },
+            error: { type: 'string' },
+            error_description: { type: 'string' },
+            iss: { type: 'string' },
+          },
+        },
         response: redirectAnswer('To the staff login page'),
         hide: true,
       },
@@ -105,7 +114,8 @@ export function adminOidcRoutes(api: TypedApp, ctx: AppContext): void {
     {
       schema: {
         summary: "The staff login page's handoff code for a staff session (an admin's or a doctor's), once",
-        description: 'A code used already or older than 2 minutes is 401 `{code: "oidc-handoff-invalid"}`. A doctor\'s session from a provider ends at POST /api/admin/logout.',
+        description:
+          'A code used already or older than 2 minutes is 401 `{code: "oidc-handoff-invalid"}`. A doctor\'s session from a provider ends at POST /api/admin/logout.',
         body: oidcRedeemSchema,
         response: answers(oidcSignIn),
       },

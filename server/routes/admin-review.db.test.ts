@@ -35,15 +35,27 @@ const write = async (path: string, body: Record<string, unknown>) => {
   expect(res.status, JSON.stringify(res.json)).toBeLessThan(300);
   return res.json;
 };
-const auditCount = async () => ((await call(h.app, 'GET', `/api/admin/audit?hospNo=${fx.patientA.hospNo}&limit=500`, { token: admin })).json['entries'] as unknown[]).length;
-const allRows = (r: Review): Row[] => [...r.glucose.fasting, ...r.glucose.postprandial, ...r.glucose.random, ...r.symptoms.symptoms, ...r.tests.tests, ...r.appointments.appointments, ...r.doses.taken];
+const auditCount = async () =>
+  ((await call(h.app, 'GET', `/api/admin/audit?hospNo=${fx.patientA.hospNo}&limit=500`, { token: admin })).json['entries'] as unknown[]).length;
+const allRows = (r: Review): Row[] => [
+  ...r.glucose.fasting,
+  ...r.glucose.postprandial,
+  ...r.glucose.random,
+  ...r.symptoms.symptoms,
+  ...r.tests.tests,
+  ...r.appointments.appointments,
+  ...r.doses.taken,
+];
 
 beforeAll(async () => {
   h = await createHarness();
   fx = await seedFixture(h.db);
   admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
   patient = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
-  const given = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, { token: admin, body: { prescrNo: 'RX-1', name: 'Metformin', dose: '1-0-1', startDate: '2026-01-01' } });
+  const given = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, {
+    token: admin,
+    body: { prescrNo: 'RX-1', name: 'Metformin', dose: '1-0-1', startDate: '2026-01-01' },
+  });
   expect(given.status).toBe(201);
 });
 afterAll(() => h.close());
@@ -74,7 +86,9 @@ describe('GET /api/admin/patients/:hospNo/review', () => {
     expect(Math.max(...allRows(r).map((row) => row.version))).toBeLessThanOrEqual(r.version);
     expect(Date.parse(r.asOf)).toBeGreaterThan(Date.now() - 60_000);
     expect(await auditCount()).toBe(audited + 1);
-    const [last] = (await call(h.app, 'GET', `/api/admin/audit?hospNo=${fx.patientA.hospNo}&limit=1`, { token: admin })).json['entries'] as { action: string }[];
+    const [last] = (await call(h.app, 'GET', `/api/admin/audit?hospNo=${fx.patientA.hospNo}&limit=1`, { token: admin })).json['entries'] as {
+      action: string;
+    }[];
     expect(last?.action).toBe('GET /api/admin/patients/:hospNo/review');
   });
 
@@ -113,7 +127,10 @@ describe('GET /api/admin/patients/:hospNo/review', () => {
   it('is one moment of the record while the patient writes: every row up to its version, none after', async () => {
     const answers = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
-        const [r] = await Promise.all([review(fx.patientA.hospNo).then(asReview), write('/api/glucose/add', { _id: randomUUID(), type: 'Random', value: 100 + i, recordedAt: '2026-12-01T08:00:00Z' })]);
+        const [r] = await Promise.all([
+          review(fx.patientA.hospNo).then(asReview),
+          write('/api/glucose/add', { _id: randomUUID(), type: 'Random', value: 100 + i, recordedAt: '2026-12-01T08:00:00Z' }),
+        ]);
         return r;
       }),
     );

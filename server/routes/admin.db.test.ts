@@ -81,7 +81,7 @@ describe('GET /api/admin/users', () => {
     expect((await users('?search=%20Able%20')).users.map((u) => u.hospNo)).toEqual([fx.patientA.hospNo]);
   });
 
-  it('searches by hospital-number fragment and never finds another hospital\'s patients', async () => {
+  it("searches by hospital-number fragment and never finds another hospital's patients", async () => {
     const both = await users('?search=2000');
     expect(both.total).toBe(2);
     expect(both.users.map((u) => u.hospNo).sort()).toEqual([fx.patientA.hospNo, fx.patientA2.hospNo]);
@@ -186,10 +186,12 @@ describe('POST /api/admin/patients', () => {
     expect(await users('?search=Duplicate')).toMatchObject({ total: 0 });
   });
 
-  it("refuses a number taken in a hospital the admin does not manage without saying that a patient has it (issue 48)", async () => {
+  it('refuses a number taken in a hospital the admin does not manage without saying that a patient has it (issue 48)', async () => {
     const res = await createPatient({ hospNo: fx.patientB.hospNo, name: 'Duplicate Elsewhere' });
     expect(res.status).toBe(409);
-    expect(res.json['message']).toBe(`Hospital number ${fx.patientB.hospNo} cannot be used. Check the number; if it is right, ask your hospital group's administrator.`);
+    expect(res.json['message']).toBe(
+      `Hospital number ${fx.patientB.hospNo} cannot be used. Check the number; if it is right, ask your hospital group's administrator.`,
+    );
     expect(res.body).not.toMatch(/patient|Test Hospital B|Bob/i);
     expect(await users('?search=Duplicate')).toMatchObject({ total: 0 });
   });
@@ -232,7 +234,10 @@ describe('POST /api/admin/patients', () => {
     const temp = await post('/api/admin/patients/NEW-ALERTS/temporary-password');
     const token = await loginPatient(h.app, 'NEW-ALERTS', String(temp.json['temporaryPassword']));
     // A temporary password's session reads nothing until the patient has chosen their own.
-    const changed = await call(h.app, 'POST', '/api/auth/updatePassword', { token, body: { hospNo: 'NEW-ALERTS', currPassword: String(temp.json['temporaryPassword']), password: 'olive trees by the sea' } });
+    const changed = await call(h.app, 'POST', '/api/auth/updatePassword', {
+      token,
+      body: { hospNo: 'NEW-ALERTS', currPassword: String(temp.json['temporaryPassword']), password: 'olive trees by the sea' },
+    });
     expect(changed.status).toBe(200);
     const own = await get('/api/users/', token);
     expect(own.json['user']).toMatchObject({ glucometerAlerts: ['Monday', '2026-11-30'] });
@@ -244,7 +249,14 @@ describe('PATCH /api/admin/patients/:hospNo', () => {
     await createPatient({ hospNo: 'EDIT-1', name: 'Edna Edit', age: 40, address: 'Old Road' });
     const res = await patch('/api/admin/patients/EDIT-1', { name: ' Edna Edited ', timeZone: 'Europe/London', glucometerReadingAlerts: ['friday'] });
     expect(res.status).toBe(200);
-    expect(res.json['data']).toMatchObject({ hospNo: 'EDIT-1', name: 'Edna Edited', age: 40, address: 'Old Road', timeZone: 'Europe/London', glucometerAlerts: ['Friday'] });
+    expect(res.json['data']).toMatchObject({
+      hospNo: 'EDIT-1',
+      name: 'Edna Edited',
+      age: 40,
+      address: 'Old Road',
+      timeZone: 'Europe/London',
+      glucometerAlerts: ['Friday'],
+    });
     const fetched = await get('/api/admin/patients/EDIT-1');
     expect(fetched.json['patient']).toMatchObject({ name: 'Edna Edited', age: 40, timeZone: 'Europe/London', glucometerAlerts: ['Friday'] });
 
@@ -387,7 +399,7 @@ describe('prescriptions', () => {
     expect(again.status).toBe(200);
   });
 
-  it('an ended prescription leaves the patient\'s medicines but stays in the admin list as inactive', async () => {
+  it("an ended prescription leaves the patient's medicines but stays in the admin list as inactive", async () => {
     const rx = (await post(base, { prescrNo: 'RX-ENDED', name: 'Acarbose', dose: '50 mg', startDate: dayOffset(-10) })).json['data'] as Prescription;
     expect((await medicinesOf(tokenA)).map((m) => m._id)).toContain(rx._id);
     const since = new Date().toISOString();
@@ -408,7 +420,9 @@ describe('prescriptions', () => {
   });
 
   it('edits a prescription, and reopens an ended one with endDate null', async () => {
-    const rx = (await post(base, { prescrNo: 'RX-EDIT', name: 'Pioglitazone', dose: '15 mg', startDate: dayOffset(-5), endDate: dayOffset(-1) })).json['data'] as Prescription;
+    const rx = (await post(base, { prescrNo: 'RX-EDIT', name: 'Pioglitazone', dose: '15 mg', startDate: dayOffset(-5), endDate: dayOffset(-1) })).json[
+      'data'
+    ] as Prescription;
     expect((await medicinesOf(tokenA)).map((m) => m._id)).not.toContain(rx._id);
     const res = await patch(`${base}/${rx._id}`, { dose: ' 30 mg ', endDate: null });
     expect(res.status).toBe(200);
@@ -428,7 +442,9 @@ describe('prescriptions', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.json['message']).toBe('Prescription not found');
     // Another patient's prescription is not reachable under this patient's number.
-    const a2 = (await post(`/api/admin/patients/${fx.patientA2.hospNo}/prescriptions`, { prescrNo: 'RX-A2', name: 'X', dose: '1' })).json['data'] as Prescription;
+    const a2 = (await post(`/api/admin/patients/${fx.patientA2.hospNo}/prescriptions`, { prescrNo: 'RX-A2', name: 'X', dose: '1' })).json[
+      'data'
+    ] as Prescription;
     const cross = await post(`${base}/${a2._id}/end`);
     expect(cross.status).toBe(404);
     expect((await adminPrescriptions(fx.patientA2.hospNo)).find((p) => p._id === a2._id)).toMatchObject({ endDate: null, active: true });
@@ -442,7 +458,16 @@ describe('hospitals', () => {
     const res = await get('/api/admin/hospitals');
     expect(res.status).toBe(200);
     expect(res.json['hospitals']).toEqual([
-      { _id: fx.hospitalA.id, name: 'Test Hospital A', timeZone: 'UTC', severeLowMgDl: 54, identifierSystem: `urn:uuid:${fx.hospitalA.id}`, urgentHighMgDl: 400, careContact: null, requireStaffMfa: false },
+      {
+        _id: fx.hospitalA.id,
+        name: 'Test Hospital A',
+        timeZone: 'UTC',
+        severeLowMgDl: 54,
+        identifierSystem: `urn:uuid:${fx.hospitalA.id}`,
+        urgentHighMgDl: 400,
+        careContact: null,
+        requireStaffMfa: false,
+      },
     ]);
   });
 
@@ -508,7 +533,11 @@ describe('hospitals', () => {
   });
 
   it('keeps the hospital’s settings for advice and exported records, and clears them back to the defaults', async () => {
-    const set = await patch(`/api/admin/hospitals/${created._id}`, { urgentHighMgDl: 350, careContact: '  the diabetes nurse on 020 7946 0000 ', identifierSystem: 'urn:oid:1.2.3.4' });
+    const set = await patch(`/api/admin/hospitals/${created._id}`, {
+      urgentHighMgDl: 350,
+      careContact: '  the diabetes nurse on 020 7946 0000 ',
+      identifierSystem: 'urn:oid:1.2.3.4',
+    });
     expect(set.status).toBe(200);
     expect(set.json['data']).toMatchObject({ urgentHighMgDl: 350, careContact: 'the diabetes nurse on 020 7946 0000', identifierSystem: 'urn:oid:1.2.3.4' });
     const cleared = await patch(`/api/admin/hospitals/${created._id}`, { careContact: ' ', identifierSystem: null });
@@ -571,7 +600,12 @@ describe('doctor tokens', () => {
   });
 
   it('lists the tokens of its hospitals without their secrets', async () => {
-    const foreign = await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(randomToken()), doctorName: 'Dr. Elsewhere', hospitalIds: [fx.hospitalB.id], expiresAt: new Date(Date.now() + DAY) });
+    const foreign = await staffRepo.insertDoctorToken(h.db, {
+      tokenHash: sha256(randomToken()),
+      doctorName: 'Dr. Elsewhere',
+      hospitalIds: [fx.hospitalB.id],
+      expiresAt: new Date(Date.now() + DAY),
+    });
     const res = await get('/api/admin/doctor-tokens');
     expect(res.status).toBe(200);
     const tokens = res.json['tokens'] as DoctorToken[];
@@ -587,7 +621,12 @@ describe('doctor tokens', () => {
 
   it('lists a token that also covers another hospital with its own hospitals only, and may not revoke it (issue 48)', async () => {
     const secretBoth = randomToken();
-    const both = await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(secretBoth), doctorName: 'Dr. Both', hospitalIds: [fx.hospitalA.id, fx.hospitalB.id], expiresAt: new Date(Date.now() + DAY) });
+    const both = await staffRepo.insertDoctorToken(h.db, {
+      tokenHash: sha256(secretBoth),
+      doctorName: 'Dr. Both',
+      hospitalIds: [fx.hospitalA.id, fx.hospitalB.id],
+      expiresAt: new Date(Date.now() + DAY),
+    });
     const listed = ((await get('/api/admin/doctor-tokens')).json['tokens'] as DoctorToken[]).find((t) => t._id === both.id);
     expect(listed?.hospitalIds).toEqual([fx.hospitalA.id]);
     const revoke = await post(`/api/admin/doctor-tokens/${both.id}/revoke`);
@@ -601,7 +640,12 @@ describe('doctor tokens', () => {
     ['an expiry in the past', () => ({ expiresAt: inDays(-1) }), 400, 'expiresAt must be in the future'],
     ['an expiry more than 90 days ahead', () => ({ expiresAt: inDays(91) }), 400, 'expiresAt must be within 90 days'],
     ['a hospital it does not manage', () => ({ hospitalIds: [fx.hospitalB.id] }), 403, 'You can only grant access to hospitals you manage'],
-    ['a mix of managed and unmanaged hospitals', () => ({ hospitalIds: [fx.hospitalA.id, fx.hospitalB.id] }), 403, 'You can only grant access to hospitals you manage'],
+    [
+      'a mix of managed and unmanaged hospitals',
+      () => ({ hospitalIds: [fx.hospitalA.id, fx.hospitalB.id] }),
+      403,
+      'You can only grant access to hospitals you manage',
+    ],
     ['no hospitals', () => ({ hospitalIds: [] }), 400, 'hospitalIds must have at least 1 item(s)'],
     ['an expiry that is not a date', () => ({ expiresAt: 'next week' }), 400, 'expiresAt must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)'],
   ])('refuses %s', async (_what, override, status, message) => {
@@ -683,7 +727,12 @@ describe('GET /api/admin/audit', () => {
 
   it("never shows reads of another hospital's patients", async () => {
     const secret = randomToken();
-    await staffRepo.insertDoctorToken(h.db, { tokenHash: sha256(secret), doctorName: 'Dr. B Only', hospitalIds: [fx.hospitalB.id], expiresAt: new Date(Date.now() + DAY) });
+    await staffRepo.insertDoctorToken(h.db, {
+      tokenHash: sha256(secret),
+      doctorName: 'Dr. B Only',
+      hospitalIds: [fx.hospitalB.id],
+      expiresAt: new Date(Date.now() + DAY),
+    });
     const read = await get('/api/glucose', secret, { 'x-hosp-no': fx.patientB.hospNo });
     expect(read.status).toBe(200);
     const filtered = await get(`/api/admin/audit?hospNo=${fx.patientB.hospNo}`);

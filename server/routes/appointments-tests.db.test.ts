@@ -33,7 +33,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('appointments', () => {
   it('adds, lists, updates and deletes an appointment', async () => {
-    const add = await call(h.app, 'POST', '/api/appointments/add', { token, body: { doctor: 'Dr. Rao', date: '2026-12-03T09:30:00.000Z', notes: 'Bring glucometer' } });
+    const add = await call(h.app, 'POST', '/api/appointments/add', {
+      token,
+      body: { doctor: 'Dr. Rao', date: '2026-12-03T09:30:00.000Z', notes: 'Bring glucometer' },
+    });
     expect(add.status).toBe(201);
     expect(add.json['message']).toBe('Appointment added successfully');
     const data = add.json['data'] as AppointmentJson;
@@ -62,7 +65,10 @@ describe('appointments', () => {
 
     const gone = await call(h.app, 'GET', '/api/appointments', { token });
     expect(gone.json['appointments']).toEqual([]);
-    const updGone = await call(h.app, 'POST', '/api/appointments/update', { token, body: { appointmentId: data._id, doctor: 'Dr. X', date: '2026-12-05T10:00:00Z' } });
+    const updGone = await call(h.app, 'POST', '/api/appointments/update', {
+      token,
+      body: { appointmentId: data._id, doctor: 'Dr. X', date: '2026-12-05T10:00:00Z' },
+    });
     expect(updGone.status).toBe(404);
   });
 
@@ -71,8 +77,14 @@ describe('appointments', () => {
     expect(add.status).toBe(201);
     const data = add.json['data'] as AppointmentJson;
     expect(data.notes).toBe('');
-    await call(h.app, 'POST', '/api/appointments/update', { token, body: { appointmentId: data._id, doctor: 'Dr. Iyer', date: '2027-01-10T08:00:00Z', notes: 'Eye check' } });
-    const upd = await call(h.app, 'POST', '/api/appointments/update', { token, body: { appointmentId: data._id, doctor: 'Dr. Iyer', date: '2027-01-11T08:00:00Z' } });
+    await call(h.app, 'POST', '/api/appointments/update', {
+      token,
+      body: { appointmentId: data._id, doctor: 'Dr. Iyer', date: '2027-01-10T08:00:00Z', notes: 'Eye check' },
+    });
+    const upd = await call(h.app, 'POST', '/api/appointments/update', {
+      token,
+      body: { appointmentId: data._id, doctor: 'Dr. Iyer', date: '2027-01-11T08:00:00Z' },
+    });
     expect(upd.status).toBe(200);
     expect((upd.json['data'] as AppointmentJson).notes).toBe('Eye check');
   });
@@ -112,14 +124,20 @@ describe('appointments', () => {
     expect(bad.status).toBe(400);
     expect(bad.json['message']).toBe('date must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)');
 
-    const unknown = await call(h.app, 'POST', '/api/appointments/update', { token, body: { appointmentId: randomUUID(), doctor: 'Dr. Das', date: '2026-12-09T10:00:00Z' } });
+    const unknown = await call(h.app, 'POST', '/api/appointments/update', {
+      token,
+      body: { appointmentId: randomUUID(), doctor: 'Dr. Das', date: '2026-12-09T10:00:00Z' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json['message']).toBe('Appointment not found');
     const unknownDel = await call(h.app, 'POST', '/api/appointments/delete', { token, body: { appointmentId: randomUUID() } });
     expect(unknownDel.status).toBe(404);
     expect(unknownDel.json['message']).toBe('Appointment not found');
 
-    const foreignUpd = await call(h.app, 'POST', '/api/appointments/update', { token: otherToken, body: { appointmentId: id, doctor: 'Dr. Evil', date: '2026-12-09T10:00:00Z' } });
+    const foreignUpd = await call(h.app, 'POST', '/api/appointments/update', {
+      token: otherToken,
+      body: { appointmentId: id, doctor: 'Dr. Evil', date: '2026-12-09T10:00:00Z' },
+    });
     expect(foreignUpd.status).toBe(404);
     const foreignDel = await call(h.app, 'POST', '/api/appointments/delete', { token: otherToken, body: { appointmentId: id } });
     expect(foreignDel.status).toBe(404);
@@ -271,7 +289,10 @@ describe('lab tests', () => {
   });
 
   it('refuses a result from the future', async () => {
-    const res = await call(h.app, 'POST', '/api/tests/add', { token, body: { name: 'HbA1c', value: 7, recordedAt: new Date(Date.now() + 3600_000).toISOString() } });
+    const res = await call(h.app, 'POST', '/api/tests/add', {
+      token,
+      body: { name: 'HbA1c', value: 7, recordedAt: new Date(Date.now() + 3600_000).toISOString() },
+    });
     expect(res.status).toBe(400);
     expect(res.json['message']).toBe('recordedAt cannot be in the future: check the date and time of the device');
   });

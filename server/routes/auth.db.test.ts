@@ -98,7 +98,10 @@ describe('password login', () => {
       expect(r.tokenHash).not.toBe(token);
       expect(r.tokenHash).not.toContain(token);
     }
-    const [mine] = await h.db.select().from(sessions).where(eq(sessions.tokenHash, sha256(token)));
+    const [mine] = await h.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.tokenHash, sha256(token)));
     expect(mine?.patientId).toBe(fx.patientA.id);
   });
 });
@@ -189,7 +192,10 @@ describe('one-time code', () => {
     expect(latest.expiresAt.getTime() - latest.createdAt.getTime()).toBe(10 * 60_000);
     // The code itself is not stored.
     expect(latest.codeHash).not.toContain(code);
-    await h.db.update(otps).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(otps.id, latest.id));
+    await h.db
+      .update(otps)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(otps.id, latest.id));
     const res = await call(h.app, 'POST', '/api/auth/login', { body: { hospNo: fx.patientA.hospNo, otp: code } });
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ message: 'This code has expired or was tried too many times. Please request a new code.' });
@@ -390,7 +396,9 @@ describe('updatePassword', () => {
     const res = await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: 'wrong-password', password: 'Another-secret-77' } });
     expect(res.status).toBe(401);
     expect(res.json).toEqual({ message: 'Invalid hospital number or password.' });
-    const unknown = await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo: UNKNOWN_HOSP_NO, currPassword: password, password: 'Another-secret-77' } });
+    const unknown = await call(h.app, 'POST', '/api/auth/updatePassword', {
+      body: { hospNo: UNKNOWN_HOSP_NO, currPassword: password, password: 'Another-secret-77' },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body).toBe(res.body);
     // The password did not change.
@@ -407,7 +415,13 @@ describe('updatePassword', () => {
 
   it('refuses a common, sequential or own-context new password (NIST SP 800-63B) with its reason, and changes nothing', async () => {
     const { hospNo, password } = fx.patientA2;
-    for (const [tried, reason] of [['password', 'common'], ['Password1', 'common'], ['12345678', 'common'], ['abcdefghij', 'repetitive'], [`my-${hospNo}-pass`, 'context']] as const) {
+    for (const [tried, reason] of [
+      ['password', 'common'],
+      ['Password1', 'common'],
+      ['12345678', 'common'],
+      ['abcdefghij', 'repetitive'],
+      [`my-${hospNo}-pass`, 'context'],
+    ] as const) {
       const res = await call(h.app, 'POST', '/api/auth/updatePassword', { body: { hospNo, currPassword: password, password: tried } });
       expect(res.status, tried).toBe(400);
       expect(res.json, tried).toMatchObject({ code: 'weak-password', reason });
@@ -467,11 +481,17 @@ describe('admin and doctor authentication', () => {
     expect((await call(h.app, 'GET', '/api/admin/users', { token: admin })).status).toBe(200);
 
     // A doctor link is no session: the staff logout says it stays valid, and it does.
-    const created = await call(h.app, 'POST', '/api/admin/doctor-tokens', { token: admin, body: { doctorName: 'Dr. Stays', hospitalIds: [fx.hospitalA.id], expiresAt: new Date(Date.now() + 86_400_000).toISOString() } });
+    const created = await call(h.app, 'POST', '/api/admin/doctor-tokens', {
+      token: admin,
+      body: { doctorName: 'Dr. Stays', hospitalIds: [fx.hospitalA.id], expiresAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
     const doctor = String(created.json['token']);
     const out = await call(h.app, 'POST', '/api/admin/logout', { token: doctor });
     expect(out.status).toBe(400);
-    expect(out.json).toEqual({ code: 'doctor-link', message: 'A doctor link is not ended by logging out: it stays valid until it expires or an admin revokes it. This device forgets it.' });
+    expect(out.json).toEqual({
+      code: 'doctor-link',
+      message: 'A doctor link is not ended by logging out: it stays valid until it expires or an admin revokes it. This device forgets it.',
+    });
     expect((await call(h.app, 'POST', '/api/admin/verifyToken', { token: doctor })).status).toBe(200);
     expect((await call(h.app, 'POST', '/api/auth/logout', { token: doctor })).status).toBe(403);
   });
@@ -552,7 +572,7 @@ describe('a temporary password (issue 48)', () => {
   });
   afterAll(() => t.close());
 
-  it("opens a session that may only change the password: every record is refused (403) until then, and nothing is written", async () => {
+  it('opens a session that may only change the password: every record is refused (403) until then, and nothing is written', async () => {
     const { hospNo } = tfx.patientA;
     const admin = await loginAdmin(t.app, tfx.adminEmail, tfx.adminPassword);
     // A session of the patient's own from before keeps working: only the temporary one is confined.
@@ -582,7 +602,10 @@ describe('a temporary password (issue 48)', () => {
     // What it may do: ask whether it is live, change the password, log out.
     expect((await call(t.app, 'POST', '/api/auth/validate', { token })).json['valid']).toBe(true);
 
-    const changed = await call(t.app, 'POST', '/api/auth/updatePassword', { token, body: { hospNo, currPassword: temporary, password: 'a password of my own choosing' } });
+    const changed = await call(t.app, 'POST', '/api/auth/updatePassword', {
+      token,
+      body: { hospNo, currPassword: temporary, password: 'a password of my own choosing' },
+    });
     expect(changed.status).toBe(200);
     // The same session is a full one now; the other sessions ended with the old password.
     expect((await call(t.app, 'GET', '/api/glucose', { token })).status).toBe(200);

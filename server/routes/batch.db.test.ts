@@ -30,8 +30,12 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const batch = (mutations: { path: string; body: Record<string, unknown> }[], as = token) => call(h.app, 'POST', '/api/batch', { token: as, body: { mutations } });
-const add = (value: number, id = randomUUID()) => ({ path: '/glucose/add', body: { _id: id, type: 'Random', value, recordedAt: new Date(Date.now() - 60_000).toISOString(), mutationId: mid() } });
+const batch = (mutations: { path: string; body: Record<string, unknown> }[], as = token) =>
+  call(h.app, 'POST', '/api/batch', { token: as, body: { mutations } });
+const add = (value: number, id = randomUUID()) => ({
+  path: '/glucose/add',
+  body: { _id: id, type: 'Random', value, recordedAt: new Date(Date.now() - 60_000).toISOString(), mutationId: mid() },
+});
 
 async function readings(): Promise<Reading[]> {
   const res = await call(h.app, 'GET', '/api/glucose', { token });
@@ -42,7 +46,11 @@ describe('POST /api/batch', () => {
   it('runs each write as its own route would, in order, and a repeat of the batch changes nothing', async () => {
     const id = randomUUID();
     const first = add(141, id);
-    const mutations = [first, add(142), { path: '/symptoms/add', body: { _id: randomUUID(), symptom: 'Headache', recordedAt: new Date().toISOString(), mutationId: mid() } }];
+    const mutations = [
+      first,
+      add(142),
+      { path: '/symptoms/add', body: { _id: randomUUID(), symptom: 'Headache', recordedAt: new Date().toISOString(), mutationId: mid() } },
+    ];
     const res = await batch(mutations);
     expect(res.status).toBe(200);
     const results = res.json['results'] as Result[];
@@ -65,11 +73,17 @@ describe('POST /api/batch', () => {
   it('ends at the first write refused: the ones before stay, the ones after do not run', async () => {
     const stale = (await batch([add(150)])).json['results'] as Result[];
     const reading = (stale[0]?.body['data'] ?? {}) as Reading;
-    await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: reading._id, gtype: 'Random', gvalue: 151, baseVersion: reading.version, mutationId: mid() } });
+    await call(h.app, 'POST', '/api/glucose/update', {
+      token,
+      body: { glucoseId: reading._id, gtype: 'Random', gvalue: 151, baseVersion: reading.version, mutationId: mid() },
+    });
 
     const before = add(152);
     const after = add(153);
-    const conflicting = { path: '/glucose/update', body: { glucoseId: reading._id, gtype: 'Random', gvalue: 155, baseVersion: reading.version, mutationId: mid() } };
+    const conflicting = {
+      path: '/glucose/update',
+      body: { glucoseId: reading._id, gtype: 'Random', gvalue: 155, baseVersion: reading.version, mutationId: mid() },
+    };
     const res = await batch([before, conflicting, after]);
     expect(res.status).toBe(200);
     const results = res.json['results'] as Result[];
@@ -79,7 +93,10 @@ describe('POST /api/batch', () => {
     expect(ids).toContain(before.body._id);
     expect(ids).not.toContain(after.body._id);
     // The refused write left no trace: sent again once the patient decides, it is judged afresh.
-    const decided = await call(h.app, 'POST', '/api/glucose/update', { token, body: { ...conflicting.body, baseVersion: (results[1]?.body['current'] as Reading).version } });
+    const decided = await call(h.app, 'POST', '/api/glucose/update', {
+      token,
+      body: { ...conflicting.body, baseVersion: (results[1]?.body['current'] as Reading).version },
+    });
     expect(decided.status).toBe(200);
     expect(decided.headers['x-mutation-repeat']).toBeUndefined();
   });

@@ -35,7 +35,10 @@ interface Event {
 /** A change stream as the device reads it: events in order, each awaited with a deadline. */
 async function open(base: string, token: string, query = '') {
   const controller = new AbortController();
-  const res = await fetch(`${base}/api/changes${query}`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(`${base}/api/changes${query}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const events: Event[] = [];
   const waiting: (() => void)[] = [];
   let ended = false;
@@ -131,14 +134,22 @@ describe('the live change feed', () => {
   });
 
   it('names what staff may follow: their own hospitals only, with the same answer as for none; a patient names nothing', async () => {
-    const foreign = await fetch(`${url}/api/changes?hospNo=${fx.patientB.hospNo}`, { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' } });
+    const foreign = await fetch(`${url}/api/changes?hospNo=${fx.patientB.hospNo}`, {
+      headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' },
+    });
     expect(foreign.status).toBe(404);
     const missing = await fetch(`${url}/api/changes?hospNo=999999`, { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' } });
     expect(missing.status).toBe(404);
     expect(await foreign.json()).toEqual(await missing.json());
-    expect((await fetch(`${url}/api/changes?hospitalId=${fx.hospitalB.id}`, { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' } })).status).toBe(404);
+    expect(
+      (await fetch(`${url}/api/changes?hospitalId=${fx.hospitalB.id}`, { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' } }))
+        .status,
+    ).toBe(404);
     expect((await fetch(`${url}/api/changes`, { headers: { authorization: `Bearer ${adminToken}`, accept: 'text/event-stream' } })).status).toBe(400);
-    expect((await fetch(`${url}/api/changes?hospNo=${fx.patientA2.hospNo}`, { headers: { authorization: `Bearer ${patientToken}`, accept: 'text/event-stream' } })).status).toBe(400);
+    expect(
+      (await fetch(`${url}/api/changes?hospNo=${fx.patientA2.hospNo}`, { headers: { authorization: `Bearer ${patientToken}`, accept: 'text/event-stream' } }))
+        .status,
+    ).toBe(400);
     expect((await fetch(`${url}/api/changes`, { headers: { accept: 'text/event-stream' } })).status).toBe(401);
     // Without asking for a stream, a client is told what this is rather than kept waiting.
     const plain = await fetch(`${url}/api/changes`, { headers: { authorization: `Bearer ${patientToken}` } });

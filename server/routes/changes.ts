@@ -34,9 +34,12 @@ export function changesRoutes(api: TypedApp, ctx: AppContext): void {
     {
       preHandler: signedIn(ctx),
       schema: {
-        summary: 'Live changes as server-sent events (text/event-stream): `ready` with the version, then `change` each time the records followed take a new version; no health data',
+        summary:
+          'Live changes as server-sent events (text/event-stream): `ready` with the version, then `change` each time the records followed take a new version; no health data',
         querystring: changesQuerySchema,
-        response: eventStreamAnswers('Events: `ready` and `change` with `{version}` (a patient) or `{}` (a hospital), `gap: true` when changes may have been missed; a comment every 20 s; ends after 10 minutes'),
+        response: eventStreamAnswers(
+          'Events: `ready` and `change` with `{version}` (a patient) or `{}` (a hospital), `gap: true` when changes may have been missed; a comment every 20 s; ends after 10 minutes',
+        ),
       },
     },
     async (req, reply) => {
@@ -50,9 +53,14 @@ export function changesRoutes(api: TypedApp, ctx: AppContext): void {
   );
 }
 
-const acceptsEventStream = (accept: string | undefined): boolean => accept !== undefined && accept.split(',').some((part) => part.trim().split(';')[0]?.trim().toLowerCase() === 'text/event-stream');
+const acceptsEventStream = (accept: string | undefined): boolean =>
+  accept !== undefined && accept.split(',').some((part) => part.trim().split(';')[0]?.trim().toLowerCase() === 'text/event-stream');
 
-async function topicOf(ctx: AppContext, req: FastifyRequest, q: { hospNo?: string | undefined; hospitalId?: string | undefined }): Promise<{ topic: Topic; version?: () => Promise<number> }> {
+async function topicOf(
+  ctx: AppContext,
+  req: FastifyRequest,
+  q: { hospNo?: string | undefined; hospitalId?: string | undefined },
+): Promise<{ topic: Topic; version?: () => Promise<number> }> {
   const principal = requirePrincipal(req);
   if (principal.kind === 'patient') {
     if (q.hospNo !== undefined || q.hospitalId !== undefined) throw badRequest("A patient's session follows its own records: no hospNo or hospitalId");

@@ -32,9 +32,13 @@ describe('writes of one patient by staff and by the patient at the same moment',
         call(h.app, 'PATCH', base, { token: admin, body: { notificationTimings: { lunch: `13:${String(round).padStart(2, '0')}` } } }),
         call(h.app, 'POST', '/api/glucose/add', { token: patient, body: { type: 'Random', value: 100 + round } }),
         call(h.app, 'POST', '/api/users/glucometerAlerts', { token: patient, body: { day: 'Monday' } }),
-        call(h.app, 'POST', '/api/users/notificationTimings', { token: patient, body: { breakfast: '07:00', lunch: '13:00', dinner: `20:${String(round).padStart(2, '0')}` } }),
+        call(h.app, 'POST', '/api/users/notificationTimings', {
+          token: patient,
+          body: { breakfast: '07:00', lunch: '13:00', dinner: `20:${String(round).padStart(2, '0')}` },
+        }),
       ];
-      for (const res of await Promise.all(writes)) if (res.status >= 300 && res.status !== 409) statuses.push(`${round}: ${res.status} ${res.body.slice(0, 120)}`);
+      for (const res of await Promise.all(writes))
+        if (res.status >= 300 && res.status !== 409) statuses.push(`${round}: ${res.status} ${res.body.slice(0, 120)}`);
     }
     expect(statuses).toEqual([]);
   });

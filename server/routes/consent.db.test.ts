@@ -67,7 +67,11 @@ describe('GET /api/c15t/init (c15t 2.x)', () => {
     expect(res.headers['cache-control']).toBe('no-store');
 
     const de = await call(h.app, 'GET', '/api/c15t/init', { headers: { 'cf-ipcountry': 'DE', 'x-vercel-ip-country-region': 'BY' } });
-    expect(de.json).toMatchObject({ jurisdiction: 'GDPR', location: { countryCode: 'DE', regionCode: 'BY' }, policy: { model: 'opt-in', ui: { mode: 'banner' } } });
+    expect(de.json).toMatchObject({
+      jurisdiction: 'GDPR',
+      location: { countryCode: 'DE', regionCode: 'BY' },
+      policy: { model: 'opt-in', ui: { mode: 'banner' } },
+    });
     // Opt-out laws and no law at all: c15t would grant every purpose by itself without the policy.
     for (const country of ['AU', 'CA', 'US']) {
       const res = await call(h.app, 'GET', '/api/c15t/init', { headers: { 'cf-ipcountry': country } });
@@ -105,7 +109,10 @@ describe('POST /api/c15t/subjects (c15t 2.x)', () => {
       uiSource: 'api',
       givenAt: new Date(body.givenAt).toISOString(),
     });
-    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(res.json['consentId'])));
+    const [row] = await h.db
+      .select()
+      .from(consentRecords)
+      .where(eq(consentRecords.id, String(res.json['consentId'])));
     expect(row).toMatchObject({
       subjectId: subject,
       type: 'cookie_banner',
@@ -124,10 +131,19 @@ describe('POST /api/c15t/subjects (c15t 2.x)', () => {
     const future = await call(h.app, 'POST', '/api/c15t/subjects', { body: { ...body, givenAt: Date.now() + 86_400_000 } });
     expect(Date.parse(String(future.json['givenAt']))).toBeLessThanOrEqual(Date.now());
     const queued = await call(h.app, 'POST', '/api/c15t/subjects', {
-      body: { type: 'cookie_banner', domain: 'localhost', preferences: choice(false, false), subjectId: subject, metadata: { source: 'consent_widget', acceptanceMethod: 'necessary' } },
+      body: {
+        type: 'cookie_banner',
+        domain: 'localhost',
+        preferences: choice(false, false),
+        subjectId: subject,
+        metadata: { source: 'consent_widget', acceptanceMethod: 'necessary' },
+      },
     });
     expect(queued.status).toBe(200);
-    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(queued.json['consentId'])));
+    const [row] = await h.db
+      .select()
+      .from(consentRecords)
+      .where(eq(consentRecords.id, String(queued.json['consentId'])));
     expect(row).toMatchObject({ subjectId: subject, metadata: { source: 'consent_widget', acceptanceMethod: 'necessary' } });
     expect(row!.givenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
   });
@@ -172,7 +188,11 @@ describe('GET /api/c15t/show-consent-banner (c15t 1.x)', () => {
     expect(br.json['jurisdiction']).toEqual({ code: 'BR', message: "Brazil's LGPD requires consent for cookies." });
     // c15t would grant every purpose by itself on "NONE and no banner": never answered.
     const us = await call(h.app, 'GET', '/api/c15t/show-consent-banner', { headers: { 'cf-ipcountry': 'US' } });
-    expect(us.json).toMatchObject({ showConsentBanner: true, jurisdiction: { code: 'NONE', message: 'No specific requirements' }, location: { countryCode: 'US' } });
+    expect(us.json).toMatchObject({
+      showConsentBanner: true,
+      jurisdiction: { code: 'NONE', message: 'No specific requirements' },
+      location: { countryCode: 'US' },
+    });
     for (const bogus of ['XX', 'T1', 'Germany', '<script>']) {
       const res = await call(h.app, 'GET', '/api/c15t/show-consent-banner', { headers: { 'cf-ipcountry': bogus } });
       expect(res.json['location'], bogus).toEqual({ countryCode: null, regionCode: null });
@@ -191,7 +211,12 @@ describe('GET /api/c15t/show-consent-banner (c15t 1.x)', () => {
 
 describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
   it('stores proof of consent: type, domain, preferences, time, request id and a keyed hash of the address', async () => {
-    const body = { type: 'cookie_banner', domain: 'Eddy.Hospital.Example', preferences: choice(true, false), metadata: { source: 'consent_widget', acceptanceMethod: 'custom' } };
+    const body = {
+      type: 'cookie_banner',
+      domain: 'Eddy.Hospital.Example',
+      preferences: choice(true, false),
+      metadata: { source: 'consent_widget', acceptanceMethod: 'custom' },
+    };
     const before = Date.now();
     const res = await from('203.0.113.7', 'POST', '/api/c15t/consent/set', body, { 'x-request-id': 'req-set-1' });
     expect(res.status).toBe(200);
@@ -200,8 +225,17 @@ describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
     expect(res.json['recordId']).toBe(res.json['id']);
     expect(res.headers['x-request-id']).toBe('req-set-1');
 
-    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(res.json['id'])));
-    expect(row).toMatchObject({ type: 'cookie_banner', domain: 'eddy.hospital.example', preferences: body.preferences, metadata: body.metadata, requestId: 'req-set-1' });
+    const [row] = await h.db
+      .select()
+      .from(consentRecords)
+      .where(eq(consentRecords.id, String(res.json['id'])));
+    expect(row).toMatchObject({
+      type: 'cookie_banner',
+      domain: 'eddy.hospital.example',
+      preferences: body.preferences,
+      metadata: body.metadata,
+      requestId: 'req-set-1',
+    });
     expect(row!.givenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect(row!.addressHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.addressHash).not.toContain('203.0.113.7');
@@ -209,7 +243,13 @@ describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
     // The same address hashes the same (so verify finds it); another address does not.
     const again = await from('203.0.113.7', 'POST', '/api/c15t/consent/set', body);
     const other = await from('198.51.100.1', 'POST', '/api/c15t/consent/set', body);
-    const hashOf = async (id: unknown) => (await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(id))))[0]?.addressHash;
+    const hashOf = async (id: unknown) =>
+      (
+        await h.db
+          .select()
+          .from(consentRecords)
+          .where(eq(consentRecords.id, String(id)))
+      )[0]?.addressHash;
     expect(await hashOf(again.json['id'])).toBe(row!.addressHash);
     expect(await hashOf(other.json['id'])).not.toBe(row!.addressHash);
   });
@@ -219,7 +259,10 @@ describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
       body: { type: 'cookie_banner', domain: 'localhost', preferences: { necessary: true }, externalSubjectId: 'someone', identityProvider: 'x' },
     });
     expect(res.status).toBe(200);
-    const [row] = await h.db.select().from(consentRecords).where(eq(consentRecords.id, String(res.json['id'])));
+    const [row] = await h.db
+      .select()
+      .from(consentRecords)
+      .where(eq(consentRecords.id, String(res.json['id'])));
     expect(JSON.stringify(row)).not.toContain('someone');
   });
 
@@ -245,7 +288,7 @@ describe('POST /api/c15t/consent/set (c15t 1.x)', () => {
 });
 
 describe('POST /api/c15t/consent/verify', () => {
-  it("answers from the newest consent this device gave on that domain, purpose by purpose", async () => {
+  it('answers from the newest consent this device gave on that domain, purpose by purpose', async () => {
     const domain = 'verify.example';
     const ip = '192.0.2.44';
     const first = await from(ip, 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, preferences: ['necessary'] });
@@ -262,7 +305,11 @@ describe('POST /api/c15t/consent/verify', () => {
     expect(ok.json).toMatchObject({ isValid: true, consent: { id: set.json['id'], purposeIds: ['necessary', 'measurement'] } });
 
     // The newer choice withdrew "functionality"; the map form of preferences asks the same way.
-    const withdrawn = await from(ip, 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, preferences: { necessary: true, functionality: true, marketing: false } });
+    const withdrawn = await from(ip, 'POST', '/api/c15t/consent/verify', {
+      type: 'cookie_banner',
+      domain,
+      preferences: { necessary: true, functionality: true, marketing: false },
+    });
     expect(withdrawn.json).toMatchObject({ isValid: false, reasons: ['Not consented to: functionality'] });
 
     const elsewhere = await from('192.0.2.45', 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, preferences: ['necessary'] });
@@ -271,7 +318,12 @@ describe('POST /api/c15t/consent/verify', () => {
     expect(otherType.json['isValid']).toBe(false);
 
     // By the record id the client was given, from any address.
-    const byId = await from('192.0.2.99', 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, subjectId: set.json['id'], preferences: ['measurement'] });
+    const byId = await from('192.0.2.99', 'POST', '/api/c15t/consent/verify', {
+      type: 'cookie_banner',
+      domain,
+      subjectId: set.json['id'],
+      preferences: ['measurement'],
+    });
     expect(byId.json).toMatchObject({ isValid: true, consent: { id: set.json['id'] } });
   });
 
@@ -287,15 +339,25 @@ describe('POST /api/c15t/consent/verify', () => {
     await save(choice(true, false), 1_790_000_030_000);
     await save(choice(true, true), 1_790_000_090_000, other);
 
-    const asked = (preferences: string[], id = subjectId) => from('192.0.2.100', 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, subjectId: id, preferences });
-    expect((await asked(['functionality'])).json).toMatchObject({ isValid: true, consent: { id: newest.json['consentId'], purposeIds: ['necessary', 'functionality'] } });
+    const asked = (preferences: string[], id = subjectId) =>
+      from('192.0.2.100', 'POST', '/api/c15t/consent/verify', { type: 'cookie_banner', domain, subjectId: id, preferences });
+    expect((await asked(['functionality'])).json).toMatchObject({
+      isValid: true,
+      consent: { id: newest.json['consentId'], purposeIds: ['necessary', 'functionality'] },
+    });
     expect((await asked(['measurement'])).json).toMatchObject({ isValid: false, reasons: ['Not consented to: measurement'] });
     expect((await asked(['measurement'], other)).json['isValid']).toBe(true);
     expect((await asked(['necessary'], 'sub_4nobody')).json['isValid']).toBe(false);
   });
 
   it('answers 400 {message} for a malformed question', async () => {
-    for (const body of [{ domain: 'x' }, { type: 'cookie_banner' }, { type: 'cookie_banner', domain: 'x', subjectId: 'nope' }, { type: 'cookie_banner', domain: 'x', subjectId: 'sub_' }, { type: 'cookie_banner', domain: 'x', preferences: 'all' }]) {
+    for (const body of [
+      { domain: 'x' },
+      { type: 'cookie_banner' },
+      { type: 'cookie_banner', domain: 'x', subjectId: 'nope' },
+      { type: 'cookie_banner', domain: 'x', subjectId: 'sub_' },
+      { type: 'cookie_banner', domain: 'x', preferences: 'all' },
+    ]) {
       const res = await call(h.app, 'POST', '/api/c15t/consent/verify', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(typeof res.json['message']).toBe('string');

@@ -41,25 +41,48 @@ export function consentRoutes(api: TypedApp, ctx: AppContext): void {
         void reply.headers({ 'x-request-id': requestIdOf(req.headers), 'cache-control': 'no-store' });
       });
 
-      c15t.get('/init', { schema: { summary: 'c15t 2.x: the consent policy here (always opt-in: the banner is shown)', response: answers(row(consentInitSchema)) }, config: limited }, async (req) =>
-        consentInit(req.headers),
+      c15t.get(
+        '/init',
+        {
+          schema: { summary: 'c15t 2.x: the consent policy here (always opt-in: the banner is shown)', response: answers(row(consentInitSchema)) },
+          config: limited,
+        },
+        async (req) => consentInit(req.headers),
       );
 
       c15t.post(
         '/subjects',
-        { schema: { summary: "c15t 2.x: record a device's consent choice as proof", body: subjectConsentSchema, response: answers(row(subjectConsentResponseSchema)) }, config: limited },
+        {
+          schema: {
+            summary: "c15t 2.x: record a device's consent choice as proof",
+            body: subjectConsentSchema,
+            response: answers(row(subjectConsentResponseSchema)),
+          },
+          config: limited,
+        },
         async (req, reply) => recordSubjectConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
       );
 
       // c15t 1.x, for installed apps not yet updated.
-      c15t.get('/show-consent-banner', { schema: { summary: 'c15t 1.x: whether to show the cookie banner here', response: answers(row(showConsentBannerSchema)) }, config: limited }, async (req) => bannerInfo(req.headers));
-
-      c15t.post('/consent/set', { schema: { summary: 'Record a consent choice as proof', body: consentSetSchema, response: answers(row(consentSetResponseSchema)) }, config: limited }, async (req, reply) =>
-        // The id the onRequest hook settled on (the client's, or ours when it sent none).
-        recordConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
+      c15t.get(
+        '/show-consent-banner',
+        { schema: { summary: 'c15t 1.x: whether to show the cookie banner here', response: answers(row(showConsentBannerSchema)) }, config: limited },
+        async (req) => bannerInfo(req.headers),
       );
 
-      c15t.post('/consent/verify', { schema: { summary: 'Check a recorded consent', body: consentVerifySchema, response: answers(row(consentVerifyResponseSchema)) }, config: limited }, async (req) => verifyConsent(ctx, req.body, req.ip));
+      c15t.post(
+        '/consent/set',
+        { schema: { summary: 'Record a consent choice as proof', body: consentSetSchema, response: answers(row(consentSetResponseSchema)) }, config: limited },
+        async (req, reply) =>
+          // The id the onRequest hook settled on (the client's, or ours when it sent none).
+          recordConsent(ctx, req.body, { address: req.ip, requestId: String(reply.getHeader('x-request-id')) }),
+      );
+
+      c15t.post(
+        '/consent/verify',
+        { schema: { summary: 'Check a recorded consent', body: consentVerifySchema, response: answers(row(consentVerifyResponseSchema)) }, config: limited },
+        async (req) => verifyConsent(ctx, req.body, req.ip),
+      );
     },
     { prefix: '/c15t' },
   );

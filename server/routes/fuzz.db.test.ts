@@ -33,7 +33,8 @@ function routesFromSource(): Route[] {
     for (const m of literal) out.push({ method: (m[1] ?? 'post').toUpperCase(), path: `/api${m[2] ?? ''}` });
     const fromRegistry = [...src.matchAll(/\bapi\.post\(\s*\w+\.path\b/g), ...src.matchAll(/\bpostPatientWrite\(\s*api,\s*ctx,\s*'([^']+)'/g)];
     const all = [...src.matchAll(/\bapi\.(get|post|put|patch|delete)\(/g)].length;
-    if (all !== literal.length + fromRegistry.filter((m) => m[0].startsWith('api.')).length) throw new Error(`${file}: a route registered other than with a literal path or a registry path`);
+    if (all !== literal.length + fromRegistry.filter((m) => m[0].startsWith('api.')).length)
+      throw new Error(`${file}: a route registered other than with a literal path or a registry path`);
     for (const m of fromRegistry) if (m[1] !== undefined && !Object.hasOwn(MUTATIONS, m[1])) throw new Error(`${file}: ${m[1]} is no mutation of the registry`);
   }
   return [...new Map(out.map((r) => [`${r.method} ${r.path}`, r])).values()];
@@ -61,7 +62,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/users/notificationToken': { base: { token: 'fcm-fuzz-token' }, extra: ['timeZone', 'locale', 'mutationId'] },
   'POST /api/users/notificationToken/remove': { base: { token: 'fcm-fuzz-token' }, extra: ['endpoint', 'mutationId'] },
   'GET /api/push/config': { base: undefined },
-  'POST /api/users/medicines/remindLater': { base: { prescrNo: 'RX-FUZZ', medicineName: 'Metformin', dose: '500 mg', time: '08:00' }, extra: ['_id', 'remindAt', 'mutationId'] },
+  'POST /api/users/medicines/remindLater': {
+    base: { prescrNo: 'RX-FUZZ', medicineName: 'Metformin', dose: '500 mg', time: '08:00' },
+    extra: ['_id', 'remindAt', 'mutationId'],
+  },
   'POST /api/users/notificationTimings': { base: { breakfast: '07:00', lunch: '13:00', dinner: '20:00' }, extra: ['baseVersion', 'mutationId'] },
   'POST /api/users/glucometerAlerts': { base: { day: 'Monday' }, extra: ['mutationId'] },
   'POST /api/users/glucometerAlerts/remove': { base: { day: 'Monday' }, extra: ['mutationId'] },
@@ -79,7 +83,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/symptoms/remove': { base: { symptom: 'Headache', recordedAt: ISO_PAST }, extra: ['_id', 'baseVersion', 'mutationId'] },
   'GET /api/appointments': { base: undefined },
   'POST /api/appointments/add': { base: { doctor: 'Dr. Fuzz', date: '2026-12-01T10:00:00Z', notes: 'n' }, extra: ['_id', 'mutationId'] },
-  'POST /api/appointments/update': { base: { appointmentId: randomUUID(), doctor: 'Dr. Fuzz', date: '2026-12-01T10:00:00Z', notes: 'n' }, extra: ['baseVersion', 'mutationId'] },
+  'POST /api/appointments/update': {
+    base: { appointmentId: randomUUID(), doctor: 'Dr. Fuzz', date: '2026-12-01T10:00:00Z', notes: 'n' },
+    extra: ['baseVersion', 'mutationId'],
+  },
   'POST /api/appointments/delete': { base: { appointmentId: randomUUID() }, extra: ['baseVersion', 'mutationId'] },
   'GET /api/tests': { base: undefined },
   'GET /api/tests/list': { base: undefined },
@@ -87,7 +94,10 @@ const BODIES: Record<string, { base: Record<string, unknown> | undefined; extra?
   'POST /api/tests/update': { base: { testId: randomUUID(), name: 'HbA1c', value: 7, recordedAt: ISO_PAST }, extra: ['unit', 'baseVersion', 'mutationId'] },
   'POST /api/tests/delete': { base: { testId: randomUUID() }, extra: ['baseVersion', 'mutationId'] },
   'GET /api/users/medicines': { base: undefined },
-  'POST /api/user/medicines/taken': { base: { prescrNo: 'RX-FUZZ', medicineName: 'Metformin', dose: '500 mg' }, extra: ['_id', 'takenAt', 'slot', 'extra', 'mutationId'] },
+  'POST /api/user/medicines/taken': {
+    base: { prescrNo: 'RX-FUZZ', medicineName: 'Metformin', dose: '500 mg' },
+    extra: ['_id', 'takenAt', 'slot', 'extra', 'mutationId'],
+  },
   'POST /api/user/medicines/taken/delete': { base: { intakeId: randomUUID() }, extra: ['baseVersion', 'mutationId'] },
   'GET /api/user/medicines/taken': { base: undefined },
   'POST /api/admin/login': { base: { email: 'admin@test.hospital', password: 'not-the-password' } },
@@ -363,15 +373,39 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
   });
 
   it('the plausible bodies are answered below 500, and the writes succeed, so odd fields reach the services', async () => {
-    const probes = routes.filter((r) => !isLogout(r)).flatMap((r) => AUTHS.map((auth): Probe => ({ label: 'base', method: r.method, url: concretePath(r), auth, body: baseOf(r) })));
+    const probes = routes
+      .filter((r) => !isLogout(r))
+      .flatMap((r) => AUTHS.map((auth): Probe => ({ label: 'base', method: r.method, url: concretePath(r), auth, body: baseOf(r) })));
     const seen = new Map<string, number>();
     expect(await run(probes, seen)).toEqual([]);
     const expectOk = (auth: Auth, k: string) => {
       const [method, p] = k.split(' ') as [HTTPMethods, string];
       return [k, auth, seen.get(`${auth} ${method} ${concretePath({ method, path: p })}`)];
     };
-    const patientWrites = ['POST /api/batch', 'POST /api/glucose/add', 'POST /api/symptoms/add', 'POST /api/appointments/add', 'POST /api/tests/add', 'POST /api/user/medicines/taken', 'POST /api/users/notificationTimings', 'POST /api/users/notificationToken', 'POST /api/users/glucometerAlerts', 'POST /api/users/medicines/remindLater', 'POST /api/users/notificationToken/remove', 'POST /api/sync/history'];
-    const adminWrites = ['POST /api/admin/hospitals', 'POST /api/admin/alerts/on', 'POST /api/admin/alerts/off', 'POST /api/admin/patients', 'PATCH /api/admin/patients/:hospNo', 'POST /api/admin/patients/:hospNo/prescriptions', 'PATCH /api/admin/patients/:hospNo/prescriptions/:id', 'POST /api/admin/doctor-tokens'];
+    const patientWrites = [
+      'POST /api/batch',
+      'POST /api/glucose/add',
+      'POST /api/symptoms/add',
+      'POST /api/appointments/add',
+      'POST /api/tests/add',
+      'POST /api/user/medicines/taken',
+      'POST /api/users/notificationTimings',
+      'POST /api/users/notificationToken',
+      'POST /api/users/glucometerAlerts',
+      'POST /api/users/medicines/remindLater',
+      'POST /api/users/notificationToken/remove',
+      'POST /api/sync/history',
+    ];
+    const adminWrites = [
+      'POST /api/admin/hospitals',
+      'POST /api/admin/alerts/on',
+      'POST /api/admin/alerts/off',
+      'POST /api/admin/patients',
+      'PATCH /api/admin/patients/:hospNo',
+      'POST /api/admin/patients/:hospNo/prescriptions',
+      'PATCH /api/admin/patients/:hospNo/prescriptions/:id',
+      'POST /api/admin/doctor-tokens',
+    ];
     const results = [...patientWrites.map((k) => expectOk('patient', k)), ...adminWrites.map((k) => expectOk('admin', k))];
     expect(results.filter(([, , status]) => typeof status !== 'number' || status >= 300)).toEqual([]);
   });
@@ -388,7 +422,8 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
     const probes: Probe[] = [];
     for (const r of routes.filter((x) => !isLogout(x) && fieldsOf(x).length > 0)) {
       for (const auth of AUTHS) {
-        for (const [label, v] of ODD_VALUES) probes.push({ label: `all fields ${label}`, method: r.method, url: concretePath(r), auth, body: Object.fromEntries(fieldsOf(r).map((f) => [f, v])) });
+        for (const [label, v] of ODD_VALUES)
+          probes.push({ label: `all fields ${label}`, method: r.method, url: concretePath(r), auth, body: Object.fromEntries(fieldsOf(r).map((f) => [f, v])) });
       }
     }
     expect(await run(probes)).toEqual([]);
@@ -400,7 +435,8 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
       // The patient reaches the patient services, the admin the admin services; both try both.
       for (const auth of ['patient', 'admin'] as const) {
         for (const f of fieldsOf(r)) {
-          for (const [label, v] of ODD_VALUES) probes.push({ label: `${f}=${label}`, method: r.method, url: concretePath(r), auth, body: { ...baseOf(r), [f]: v } });
+          for (const [label, v] of ODD_VALUES)
+            probes.push({ label: `${f}=${label}`, method: r.method, url: concretePath(r), auth, body: { ...baseOf(r), [f]: v } });
         }
       }
     }
@@ -410,11 +446,18 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
   it('raw bodies: invalid JSON, deep nesting, wrong content types', async () => {
     const probes: Probe[] = [];
     for (const r of routes.filter((x) => !isLogout(x) && x.method !== 'GET')) {
-      for (const auth of AUTHS) for (const [label, contentType, payload] of RAW) probes.push({ label, method: r.method, url: concretePath(r), auth, raw: { contentType, payload } });
+      for (const auth of AUTHS)
+        for (const [label, contentType, payload] of RAW) probes.push({ label, method: r.method, url: concretePath(r), auth, raw: { contentType, payload } });
     }
     // A GET with a body, too.
     for (const r of routes.filter((x) => x.method === 'GET')) {
-      probes.push({ label: 'GET with invalid JSON body', method: 'GET', url: concretePath(r), auth: 'patient', raw: { contentType: 'application/json', payload: '{"a":' } });
+      probes.push({
+        label: 'GET with invalid JSON body',
+        method: 'GET',
+        url: concretePath(r),
+        auth: 'patient',
+        raw: { contentType: 'application/json', payload: '{"a":' },
+      });
     }
     expect(await run(probes)).toEqual([]);
   });
@@ -436,7 +479,13 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
         }
         // A valid hospital number of another hospital, an unknown one, and an unknown id.
         for (const hospNo of [fx.patientB.hospNo, 'UNKNOWN-1']) {
-          probes.push({ label: `hospNo=${hospNo}`, method: r.method, url: r.path.replace(':hospNo', hospNo).replace(':id', randomUUID()), auth, body: baseOf(r) });
+          probes.push({
+            label: `hospNo=${hospNo}`,
+            method: r.method,
+            url: r.path.replace(':hospNo', hospNo).replace(':id', randomUUID()),
+            auth,
+            body: baseOf(r),
+          });
         }
       }
     }
@@ -471,7 +520,8 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
   it('other methods on every path and unknown paths under /api', async () => {
     const probes: Probe[] = [];
     const paths = [...new Set(routes.map(concretePath))];
-    for (const p of paths) for (const method of ['PUT', 'DELETE', 'OPTIONS'] as const) probes.push({ label: 'method', method, url: p, auth: 'patient', body: {} });
+    for (const p of paths)
+      for (const method of ['PUT', 'DELETE', 'OPTIONS'] as const) probes.push({ label: 'method', method, url: p, auth: 'patient', body: {} });
     for (const url of ['/api', '/api/', '/api/nope', `/api/${'x'.repeat(5000)}`, '/api/%00', '/api/%ZZ', '/api/../api/health', '/api//glucose']) {
       for (const auth of AUTHS) probes.push({ label: 'unknown', method: 'GET', url, auth });
     }
@@ -487,7 +537,10 @@ describe('fuzzing every route: no input of any shape produces a 500', { timeout:
     }
     expect(await run(probes)).toEqual([]);
     // And once each with a real session, which is then gone.
-    for (const [url, auth] of [['/api/auth/logout', 'patient'], ['/api/admin/logout', 'admin']] as const) {
+    for (const [url, auth] of [
+      ['/api/auth/logout', 'patient'],
+      ['/api/admin/logout', 'admin'],
+    ] as const) {
       expect(await run([{ label: 'real logout', method: 'POST', url, auth, body: {} }])).toEqual([]);
       const after = await call(h.app, 'GET', '/api/users/', { token: tokens[auth], headers: { 'x-hosp-no': fx.patientA.hospNo } });
       expect(after.status).toBe(401);

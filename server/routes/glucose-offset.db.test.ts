@@ -58,7 +58,9 @@ describe('the device offset of a glucose reading', () => {
     expect(old.json['data']).toMatchObject({ utcOffsetMinutes: null });
 
     const at = hoursAgo(4);
-    const { _id } = (await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 150, recordedAt: at, utcOffsetMinutes: 60 } })).json['data'] as Reading;
+    const { _id } = (await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 150, recordedAt: at, utcOffsetMinutes: 60 } })).json[
+      'data'
+    ] as Reading;
     expect((await update({ glucoseId: _id })).json['data']).toMatchObject({ utcOffsetMinutes: 60 });
     expect((await update({ glucoseId: _id, recordedAt: at })).json['data']).toMatchObject({ utcOffsetMinutes: 60 });
     expect((await update({ glucoseId: _id, recordedAt: hoursAgo(5) })).json['data']).toMatchObject({ utcOffsetMinutes: null });
@@ -67,7 +69,10 @@ describe('the device offset of a glucose reading', () => {
 
   it('keeps UTC itself (0) and both ends of the range', async () => {
     for (const offset of [0, -720, 840]) {
-      const res = await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 110, recordedAt: hoursAgo(6), utcOffsetMinutes: offset } });
+      const res = await call(h.app, 'POST', '/api/glucose/add', {
+        token,
+        body: { type: 'Random', value: 110, recordedAt: hoursAgo(6), utcOffsetMinutes: offset },
+      });
       expect(res.status).toBe(201);
       expect(await listed((res.json['data'] as Reading)._id)).toMatchObject({ utcOffsetMinutes: offset });
     }
@@ -116,7 +121,8 @@ describe('the device offset of a glucose reading', () => {
 
   it("is in the report's input, so the CSV and the FHIR export can give each reading its offset", async () => {
     const at = hoursAgo(1);
-    const { _id } = (await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 133, recordedAt: at, utcOffsetMinutes: 345 } })).json['data'] as Reading;
+    const { _id } = (await call(h.app, 'POST', '/api/glucose/add', { token, body: { type: 'Random', value: 133, recordedAt: at, utcOffsetMinutes: 345 } }))
+      .json['data'] as Reading;
     const today = new Date().toISOString().slice(0, 10);
     const input = await reportInput({ db: h.db }, fx.patientA.id, { from: today, to: today });
     expect(input.readings.find((r) => r._id === _id)).toMatchObject({ recordedAt: at, utcOffsetMinutes: 345 });

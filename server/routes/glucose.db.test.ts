@@ -141,9 +141,15 @@ describe('glucose', () => {
     expect(wrongUnit.status).toBe(400);
 
     // A change with its typed value keeps it; one without (an older client) clears it.
-    const upd = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 126, unit: 'mg/dL', enteredValue: 126 } });
+    const upd = await call(h.app, 'POST', '/api/glucose/update', {
+      token,
+      body: { glucoseId: data._id, gtype: 'Random', gvalue: 126, unit: 'mg/dL', enteredValue: 126 },
+    });
     expect(upd.json['data']).toMatchObject({ value: 126, unit: 'mg/dL', enteredValue: 126 });
-    const badUpd = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 127, unit: 'mg/dL', enteredValue: 126 } });
+    const badUpd = await call(h.app, 'POST', '/api/glucose/update', {
+      token,
+      body: { glucoseId: data._id, gtype: 'Random', gvalue: 127, unit: 'mg/dL', enteredValue: 126 },
+    });
     expect(badUpd.status).toBe(400);
     const old = await call(h.app, 'POST', '/api/glucose/update', { token, body: { glucoseId: data._id, gtype: 'Random', gvalue: 130 } });
     expect(old.json['data']).toMatchObject({ value: 130, unit: null, enteredValue: null });

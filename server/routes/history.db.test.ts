@@ -32,8 +32,14 @@ describe('POST /api/sync/history', () => {
     // Within a minute and nothing written since: the same mark (one row a minute at most per device).
     const again = await check({ seen: first.json['mark'] });
     expect(again.json).toEqual({ known: true, mark: first.json['mark'] });
-    const [row] = await h.db.select().from(historyMarks).where(eq(historyMarks.id, String(first.json['mark'])));
-    await h.db.update(historyMarks).set({ createdAt: new Date(Date.now() - 61_000) }).where(eq(historyMarks.id, String(row?.id)));
+    const [row] = await h.db
+      .select()
+      .from(historyMarks)
+      .where(eq(historyMarks.id, String(first.json['mark'])));
+    await h.db
+      .update(historyMarks)
+      .set({ createdAt: new Date(Date.now() - 61_000) })
+      .where(eq(historyMarks.id, String(row?.id)));
     const second = await check({ seen: first.json['mark'] });
     expect(second.json['known']).toBe(true);
     expect(second.json['mark']).not.toBe(first.json['mark']);
@@ -72,7 +78,10 @@ describe('POST /api/sync/history', () => {
     expect((await check({ seen: randomUUID() })).json['known']).toBe(false);
     const mine = await check({});
     expect((await check({ seen: mine.json['mark'] }, tokenA2)).json['known']).toBe(false);
-    const marks = await h.db.select().from(historyMarks).where(inArray(historyMarks.id, [String(mine.json['mark'])]));
+    const marks = await h.db
+      .select()
+      .from(historyMarks)
+      .where(inArray(historyMarks.id, [String(mine.json['mark'])]));
     expect(marks).toEqual([expect.objectContaining({ patientId: fx.patientA.id })]);
   });
 

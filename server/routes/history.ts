@@ -12,7 +12,11 @@ export function historyRoutes(api: TypedApp, ctx: AppContext): void {
     '/sync/history',
     {
       preHandler: patientAccess(ctx, { write: true }),
-      schema: { summary: "Whether the server still holds what this device has seen (a restored database does not); answers the device's next mark", body: historyCheckSchema, response: answers(historyAnswer) },
+      schema: {
+        summary: "Whether the server still holds what this device has seen (a restored database does not); answers the device's next mark",
+        body: historyCheckSchema,
+        response: answers(historyAnswer),
+      },
     },
     async (req) => checkHistory(ctx.db, requireSubject(req).patientId, req.body),
   );

@@ -45,7 +45,11 @@ describe("a hospital's settings", () => {
   });
 
   it('are set by an admin and carried by the profile of every patient of the hospital', async () => {
-    const res = await patchHospital({ urgentHighMgDl: 350, careContact: ' Diabetes nurse, ext. 2210 (8 am to 8 pm) ', identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1' });
+    const res = await patchHospital({
+      urgentHighMgDl: 350,
+      careContact: ' Diabetes nurse, ext. 2210 (8 am to 8 pm) ',
+      identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1',
+    });
     expect(res.status).toBe(200);
     const set = { identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1', urgentHighMgDl: 350, careContact: 'Diabetes nurse, ext. 2210 (8 am to 8 pm)' };
     expect(res.json['data']).toMatchObject(set);

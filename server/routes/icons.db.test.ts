@@ -46,7 +46,9 @@ describe('GET /api/icons', () => {
   });
 
   it('serves 50 names in one request', async () => {
-    const names = Object.keys(mdi.icons).slice(0, 50).map((n) => `mdi:${n}`);
+    const names = Object.keys(mdi.icons)
+      .slice(0, 50)
+      .map((n) => `mdi:${n}`);
     const res = await call(h.app, 'GET', `/api/icons?icons=${names.join(',')}`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.json['icons'] as object)).toHaveLength(50);

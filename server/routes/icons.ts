@@ -60,23 +60,27 @@ function resolveIcon(set: IconifyJSON, name: string, depth = 0): IconData | unde
 }
 
 export function iconRoutes(api: TypedApp, _ctx: AppContext): void {
-  api.get('/icons', { schema: { summary: 'Icon data for the named icons, in Iconify JSON', querystring: iconsQuery, response: answers(iconSet) } }, async (req, reply) => {
-    const set = mdi();
-    const icons: Record<string, IconData> = {};
-    const notFound: string[] = [];
-    for (const full of new Set(req.query.icons.split(','))) {
-      const [prefix = '', name = ''] = full.split(':');
-      const icon = prefix === set.prefix ? resolveIcon(set, name) : undefined;
-      if (icon) icons[name] = icon;
-      else notFound.push(full);
-    }
-    void reply.header('cache-control', 'public, max-age=86400');
-    return {
-      prefix: set.prefix,
-      icons,
-      width: set.width ?? 16,
-      height: set.height ?? 16,
-      ...(notFound.length > 0 ? { not_found: notFound } : {}),
-    };
-  });
+  api.get(
+    '/icons',
+    { schema: { summary: 'Icon data for the named icons, in Iconify JSON', querystring: iconsQuery, response: answers(iconSet) } },
+    async (req, reply) => {
+      const set = mdi();
+      const icons: Record<string, IconData> = {};
+      const notFound: string[] = [];
+      for (const full of new Set(req.query.icons.split(','))) {
+        const [prefix = '', name = ''] = full.split(':');
+        const icon = prefix === set.prefix ? resolveIcon(set, name) : undefined;
+        if (icon) icons[name] = icon;
+        else notFound.push(full);
+      }
+      void reply.header('cache-control', 'public, max-age=86400');
+      return {
+        prefix: set.prefix,
+        icons,
+        width: set.width ?? 16,
+        height: set.height ?? 16,
+        ...(notFound.length > 0 ? { not_found: notFound } : {}),
+      };
+    },
+  );
 }

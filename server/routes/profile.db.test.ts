@@ -171,7 +171,11 @@ describe('notification token', () => {
   const rowsOf = (patientId: string) => h.db.select().from(pushTokens).where(eq(pushTokens.patientId, patientId));
 
   it('stores a registration token string', async () => {
-    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token, body: { token: 'fcm-registration-token-123' }, headers: { 'x-device-id': 'device-aaaa-1111' } });
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', {
+      token,
+      body: { token: 'fcm-registration-token-123' },
+      headers: { 'x-device-id': 'device-aaaa-1111' },
+    });
     expect(res.status).toBe(200);
     expect(typeof res.json['message']).toBe('string');
     const rows = await rowsOf(fx.patientA.id);
@@ -210,7 +214,14 @@ describe('notification token', () => {
     [{ token: { endpoint: 'http://127.0.0.1:9/loopback-needs-the-test-setting', keys: browserKeys() } }],
     [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/short-key', keys: { ...browserKeys(), p256dh: 'x' } } }],
     [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/short-auth', keys: { ...browserKeys(), auth: 'eQ' } } }],
-    [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/not-a-point', keys: { ...browserKeys(), p256dh: randomBytes(65).fill(5).toString('base64url') } } }],
+    [
+      {
+        token: {
+          endpoint: 'https://fcm.googleapis.com/fcm/send/not-a-point',
+          keys: { ...browserKeys(), p256dh: randomBytes(65).fill(5).toString('base64url') },
+        },
+      },
+    ],
     [{ token: { endpoint: 'https://fcm.googleapis.com/fcm/send/abc' } }],
     [{ token: '{"not":"a subscription"}' }],
     // Issue 17: no endpoint the server would POST to inside the network, or to anything but a push service.
@@ -231,7 +242,11 @@ describe('notification token', () => {
 
   it('is the patient’s own write: staff get 403', async () => {
     const adminToken = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
-    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: adminToken, headers: { 'x-hosp-no': fx.patientA.hospNo }, body: { token: 'staff-token-xyz' } });
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', {
+      token: adminToken,
+      headers: { 'x-hosp-no': fx.patientA.hospNo },
+      body: { token: 'staff-token-xyz' },
+    });
     expect(res.status).toBe(403);
     const rows = await h.db.select().from(pushTokens).where(eq(pushTokens.token, 'staff-token-xyz'));
     expect(rows).toHaveLength(0);
@@ -247,7 +262,10 @@ describe('notification token: device time zone, language and removal', () => {
 
   it('makes a valid device time zone the patient’s and keeps the device language with the token', async () => {
     const subscription = { endpoint: 'https://fcm.googleapis.com/fcm/send/tz-1', keys: browserKeys() };
-    const res = await call(h.app, 'POST', '/api/users/notificationToken', { token: token2, body: { token: subscription, timeZone: 'Asia/Kolkata', locale: 'es' } });
+    const res = await call(h.app, 'POST', '/api/users/notificationToken', {
+      token: token2,
+      body: { token: subscription, timeZone: 'Asia/Kolkata', locale: 'es' },
+    });
     expect(res.status).toBe(200);
     const user = (await call(h.app, 'GET', '/api/users/', { token: token2 })).json['user'] as { timeZone: string };
     expect(user.timeZone).toBe('Asia/Kolkata');

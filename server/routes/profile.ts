@@ -19,23 +19,31 @@ export function profileRoutes(api: TypedApp, ctx: AppContext): void {
 
   // The writes a device queues: their paths and bodies are the registry's (schemas/mutations.ts).
   const register = MUTATIONS['push.register'];
-  api.post(register.path, { ...write, schema: { summary: "Register this device's push subscription (or FCM token) for reminders", body: register.body, response: answers(message) } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.saveNotificationToken(tx, s.patientId, req.body, deviceIdOf(req)))),
+  api.post(
+    register.path,
+    { ...write, schema: { summary: "Register this device's push subscription (or FCM token) for reminders", body: register.body, response: answers(message) } },
+    async (req, reply) => answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.saveNotificationToken(tx, s.patientId, req.body, deviceIdOf(req)))),
   );
-  api.post('/users/notificationToken/remove', { ...write, schema: { summary: "Remove a device's push registration", body: notificationTokenRemoveSchema, response: answers(message) } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.removeNotificationToken(tx, s.patientId, req.body))),
+  api.post(
+    '/users/notificationToken/remove',
+    { ...write, schema: { summary: "Remove a device's push registration", body: notificationTokenRemoveSchema, response: answers(message) } },
+    async (req, reply) => answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.removeNotificationToken(tx, s.patientId, req.body))),
   );
   // One route for both meal-time writes: the first whole set (profile.setMealTimes) and each change (profile.setMealTime).
   const mealTimes = MUTATIONS['profile.setMealTime'];
-  api.post(mealTimes.path, { ...write, schema: { summary: 'Save the meal times reminders follow', body: mealTimes.body, response: answers(timingsSaved) } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.saveTimings(tx, s.patientId, req.body))),
+  api.post(
+    mealTimes.path,
+    { ...write, schema: { summary: 'Save the meal times reminders follow', body: mealTimes.body, response: answers(timingsSaved) } },
+    async (req, reply) => answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.saveTimings(tx, s.patientId, req.body))),
   );
   const addDay = MUTATIONS['profile.addGlucometerDay'];
   api.post(addDay.path, { ...write, schema: { summary: 'Add a glucometer day', body: addDay.body, response: answers(alertDaysSaved) } }, async (req, reply) =>
     answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.changeAlertDay(tx, s.patientId, req.body.day, 'add'))),
   );
   const removeDay = MUTATIONS['profile.removeGlucometerDay'];
-  api.post(removeDay.path, { ...write, schema: { summary: 'Remove a glucometer day', body: removeDay.body, response: answers(alertDaysSaved) } }, async (req, reply) =>
-    answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.changeAlertDay(tx, s.patientId, req.body.day, 'remove'))),
+  api.post(
+    removeDay.path,
+    { ...write, schema: { summary: 'Remove a glucometer day', body: removeDay.body, response: answers(alertDaysSaved) } },
+    async (req, reply) => answerWrite(ctx, req, reply, async (tx, s) => ok(await profile.changeAlertDay(tx, s.patientId, req.body.day, 'remove'))),
   );
 }

@@ -46,7 +46,12 @@ describe('GET /api/push/config', () => {
 
   it('uses keys given by the environment', async () => {
     const keys = webpush.generateVAPIDKeys();
-    const config = loadConfig({ ...envOf(h), VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'https://hospital.example/contact' });
+    const config = loadConfig({
+      ...envOf(h),
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: 'https://hospital.example/contact',
+    });
     const settings = await resolvePushSettings(config, h.db);
     expect(settings).toMatchObject({ provider: 'webpush', vapid: { ...keys, subject: 'https://hospital.example/contact' } });
   });
@@ -55,10 +60,30 @@ describe('GET /api/push/config', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'eddy-fcm-'));
     try {
       const account = path.join(dir, 'service-account.json');
-      await writeFile(account, JSON.stringify({ type: 'service_account', project_id: 'eddy-test', client_email: 'x@eddy-test.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n' }));
-      const firebase = { apiKey: 'AIza-test', authDomain: 'eddy-test.firebaseapp.com', projectId: 'eddy-test', messagingSenderId: '1234567890', appId: '1:1234567890:web:abc' };
+      await writeFile(
+        account,
+        JSON.stringify({
+          type: 'service_account',
+          project_id: 'eddy-test',
+          client_email: 'x@eddy-test.iam.gserviceaccount.com',
+          private_key: '-----BEGIN PRIVATE KEY-----\n-----END PRIVATE KEY-----\n',
+        }),
+      );
+      const firebase = {
+        apiKey: 'AIza-test',
+        authDomain: 'eddy-test.firebaseapp.com',
+        projectId: 'eddy-test',
+        messagingSenderId: '1234567890',
+        appId: '1:1234567890:web:abc',
+      };
       const vapidKey = webpush.generateVAPIDKeys().publicKey;
-      const env = { ...envOf(h), PUSH_PROVIDER: 'fcm', FCM_SERVICE_ACCOUNT: account, FIREBASE_WEB_CONFIG: JSON.stringify(firebase), FIREBASE_VAPID_KEY: vapidKey };
+      const env = {
+        ...envOf(h),
+        PUSH_PROVIDER: 'fcm',
+        FCM_SERVICE_ACCOUNT: account,
+        FIREBASE_WEB_CONFIG: JSON.stringify(firebase),
+        FIREBASE_VAPID_KEY: vapidKey,
+      };
       const app = await buildApp({ config: loadConfig(env), database: h.database, logger: false });
       try {
         const res = await call(app, 'GET', '/api/push/config');
@@ -67,7 +92,9 @@ describe('GET /api/push/config', () => {
         await app.close();
       }
       // A missing or wrong service-account file stops the start with a clear message.
-      await expect(buildApp({ config: loadConfig({ ...env, FCM_SERVICE_ACCOUNT: path.join(dir, 'missing.json') }), database: h.database, logger: false })).rejects.toThrow(ConfigError);
+      await expect(
+        buildApp({ config: loadConfig({ ...env, FCM_SERVICE_ACCOUNT: path.join(dir, 'missing.json') }), database: h.database, logger: false }),
+      ).rejects.toThrow(ConfigError);
       await writeFile(account, '{"type":"service_account"}');
       await expect(resolvePushSettings(loadConfig(env), h.db)).rejects.toThrow(/not a Firebase service-account key/);
     } finally {

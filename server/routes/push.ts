@@ -8,13 +8,22 @@ import { turnAlertsOff, turnAlertsOn } from '../services/staff-alert-service.ts'
 
 export function pushRoutes(api: TypedApp, ctx: AppContext): void {
   // Public keys only: a browser needs them before anyone logs in on it.
-  api.get('/push/config', { schema: { summary: "The server's public push keys (VAPID, FCM web config)", response: answers(pushConfig) } }, async () => publicPushConfig(ctx.push));
+  api.get('/push/config', { schema: { summary: "The server's public push keys (VAPID, FCM web config)", response: answers(pushConfig) } }, async () =>
+    publicPushConfig(ctx.push),
+  );
 
   // Severe-low alerts to staff devices (issue 18): admins and doctors alike.
   const staff = { preHandler: staffAccess(ctx, { adminOnly: false }) };
   api.post(
     '/admin/alerts/on',
-    { ...staff, schema: { summary: "Send this staff device a push when a patient of the staff member's hospitals records a severe low", body: notificationTokenSchema, response: answers(message) } },
+    {
+      ...staff,
+      schema: {
+        summary: "Send this staff device a push when a patient of the staff member's hospitals records a severe low",
+        body: notificationTokenSchema,
+        response: answers(message),
+      },
+    },
     async (req) => turnAlertsOn(ctx, requireStaff(req), req.body),
   );
   api.post(

@@ -17,15 +17,24 @@ import { postPatientWrite } from './patient-writes.ts';
 
 export function recordRoutes(api: TypedApp, ctx: AppContext): void {
   const read = { preHandler: patientAccess(ctx, { write: false }) };
-  const list = (summary: string, response: Readonly<Record<string, unknown>>) => ({ ...read, schema: { summary, querystring: sinceQuery, response: answers(response) } });
+  const list = (summary: string, response: Readonly<Record<string, unknown>>) => ({
+    ...read,
+    schema: { summary, querystring: sinceQuery, response: answers(response) },
+  });
 
-  api.get('/glucose', list('Glucose readings, by type; incremental with ?since=', glucoseList), async (req, reply) => sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
+  api.get('/glucose', list('Glucose readings, by type; incremental with ?since=', glucoseList), async (req, reply) =>
+    sendJsonText(reply, await glucose.listGlucose(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
+  );
   postPatientWrite(api, ctx, 'glucose.add');
   postPatientWrite(api, ctx, 'glucose.update');
   postPatientWrite(api, ctx, 'glucose.delete');
 
-  api.get('/symptoms', list('Symptoms; incremental with ?since=', symptomList), async (req, reply) => sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
-  api.get('/symptoms/list', { ...read, schema: { summary: 'The symptoms a patient can pick from', response: answers(symptomNames) } }, async () => symptoms.symptomReferenceList(ctx));
+  api.get('/symptoms', list('Symptoms; incremental with ?since=', symptomList), async (req, reply) =>
+    sendJsonText(reply, await symptoms.listSymptoms(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
+  );
+  api.get('/symptoms/list', { ...read, schema: { summary: 'The symptoms a patient can pick from', response: answers(symptomNames) } }, async () =>
+    symptoms.symptomReferenceList(ctx),
+  );
   postPatientWrite(api, ctx, 'symptom.add');
   postPatientWrite(api, ctx, 'symptom.remove');
 
@@ -36,8 +45,14 @@ export function recordRoutes(api: TypedApp, ctx: AppContext): void {
   postPatientWrite(api, ctx, 'appointment.update');
   postPatientWrite(api, ctx, 'appointment.delete');
 
-  api.get('/tests', list('Lab test results; incremental with ?since=', labTestList), async (req, reply) => sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))));
-  api.get('/tests/list', { ...read, schema: { summary: 'The lab tests a patient can record, with units and ranges', response: answers(labTestNames) } }, async () => labs.labTestReferenceList(ctx));
+  api.get('/tests', list('Lab test results; incremental with ?since=', labTestList), async (req, reply) =>
+    sendJsonText(reply, await labs.listLabTests(ctx, requireSubject(req).patientId, parseSince(req.query.since, req.query.limit))),
+  );
+  api.get(
+    '/tests/list',
+    { ...read, schema: { summary: 'The lab tests a patient can record, with units and ranges', response: answers(labTestNames) } },
+    async () => labs.labTestReferenceList(ctx),
+  );
   postPatientWrite(api, ctx, 'labTest.add');
   postPatientWrite(api, ctx, 'labTest.update');
   postPatientWrite(api, ctx, 'labTest.delete');

@@ -14,7 +14,13 @@ let fx: Fixture;
 let peer: PushPeer;
 let token: string;
 const URL = '/api/users/medicines/remindLater';
-const body = (extra: Record<string, unknown> = {}) => ({ prescrNo: 'RX-LATER-1', medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', ...extra });
+const body = (extra: Record<string, unknown> = {}) => ({
+  prescrNo: 'RX-LATER-1',
+  medicineName: 'Metformin 500 mg tablet',
+  dose: '1-0-1',
+  time: '08:00',
+  ...extra,
+});
 const jobsOf = (patientId: string) => h.db.select().from(reminderJobs).where(eq(reminderJobs.patientId, patientId));
 /** HH:MM in UTC, `hours` from now: meal times that no pass in this test falls on. */
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString().slice(11, 16);

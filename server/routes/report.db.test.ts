@@ -232,7 +232,11 @@ describe('POST /api/admin/report/fhir', () => {
 });
 
 describe('POST …/report/csv', () => {
-  const rowsOf = (text: string) => text.trimEnd().split('\r\n').map((line) => line.split(','));
+  const rowsOf = (text: string) =>
+    text
+      .trimEnd()
+      .split('\r\n')
+      .map((line) => line.split(','));
 
   it('gives the patient and staff the same CSV, which says whose data it is before the table', async () => {
     const mine = await post('/api/users/report/csv', { ...RANGE, unit: 'mmol/L' }, patientToken);

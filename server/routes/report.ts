@@ -23,26 +23,42 @@ export function reportRoutes(api: TypedApp, ctx: AppContext): void {
   const config = { rateLimit: { max: ctx.config.reportRateLimit, timeWindow: 60_000 } };
   const pdfDoc = { body: reportRequestSchema, response: fileAnswers('application/pdf', 'The report as a PDF (attachment)') };
 
-  api.post('/users/report', { preHandler: patientAccess(ctx, { write: false }), schema: { summary: 'The report over a date range, as a PDF', ...pdfDoc }, config }, async (req, reply) => {
-    const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
-    return sendFile(reply, file, 'application/pdf', pdf(file.body));
-  });
+  api.post(
+    '/users/report',
+    { preHandler: patientAccess(ctx, { write: false }), schema: { summary: 'The report over a date range, as a PDF', ...pdfDoc }, config },
+    async (req, reply) => {
+      const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+      return sendFile(reply, file, 'application/pdf', pdf(file.body));
+    },
+  );
 
-  api.post('/admin/report', { preHandler: staffPatientAccess(ctx), schema: { summary: "A patient's report over a date range, as a PDF", ...pdfDoc }, config }, async (req, reply) => {
-    const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
-    return sendFile(reply, file, 'application/pdf', pdf(file.body));
-  });
+  api.post(
+    '/admin/report',
+    { preHandler: staffPatientAccess(ctx), schema: { summary: "A patient's report over a date range, as a PDF", ...pdfDoc }, config },
+    async (req, reply) => {
+      const file = await report.reportPdf(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+      return sendFile(reply, file, 'application/pdf', pdf(file.body));
+    },
+  );
 
   const csvDoc = { body: reportRequestSchema, response: fileAnswers('text/csv', 'The readings as CSV (attachment), with whose they are above the table') };
-  api.post('/users/report/csv', { preHandler: patientAccess(ctx, { write: false }), schema: { summary: 'The readings over a date range, as CSV', ...csvDoc }, config }, async (req, reply) => {
-    const file = await report.reportCsvFile(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
-    return sendFile(reply, file, 'text/csv; charset=utf-8', file.body);
-  });
+  api.post(
+    '/users/report/csv',
+    { preHandler: patientAccess(ctx, { write: false }), schema: { summary: 'The readings over a date range, as CSV', ...csvDoc }, config },
+    async (req, reply) => {
+      const file = await report.reportCsvFile(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+      return sendFile(reply, file, 'text/csv; charset=utf-8', file.body);
+    },
+  );
 
-  api.post('/admin/report/csv', { preHandler: staffPatientAccess(ctx), schema: { summary: "A patient's readings over a date range, as CSV", ...csvDoc }, config }, async (req, reply) => {
-    const file = await report.reportCsvFile(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
-    return sendFile(reply, file, 'text/csv; charset=utf-8', file.body);
-  });
+  api.post(
+    '/admin/report/csv',
+    { preHandler: staffPatientAccess(ctx), schema: { summary: "A patient's readings over a date range, as CSV", ...csvDoc }, config },
+    async (req, reply) => {
+      const file = await report.reportCsvFile(ctx, requireSubject(req).patientId, req.body, req.headers['accept-language']);
+      return sendFile(reply, file, 'text/csv; charset=utf-8', file.body);
+    },
+  );
 
   api.post(
     '/admin/report/fhir',

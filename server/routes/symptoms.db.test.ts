@@ -62,7 +62,10 @@ describe('symptoms', () => {
     const twoDaysAgo = new Date(Date.now() - 2 * DAY_MS);
     const first = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Nausea', recordedAt: twoDaysAgo.toISOString() } });
     expect(first.status).toBe(201);
-    const second = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Nausea', recordedAt: new Date(twoDaysAgo.getTime() + 1000).toISOString() } });
+    const second = await call(h.app, 'POST', '/api/symptoms/add', {
+      token,
+      body: { symptom: 'Nausea', recordedAt: new Date(twoDaysAgo.getTime() + 1000).toISOString() },
+    });
     expect(second.status).toBe(409);
     expect(second.json['message']).toBe(`You've already reported Nausea on ${twoDaysAgo.toISOString().slice(0, 10)}`);
   });
@@ -118,7 +121,10 @@ describe('symptoms', () => {
     const rm = await call(h.app, 'POST', '/api/symptoms/remove', { token, body: { symptom: 'Never reported', recordedAt: new Date().toISOString() } });
     expect(rm.status).toBe(404);
     expect(rm.json['message']).toBe('Symptom report not found');
-    const byId = await call(h.app, 'POST', '/api/symptoms/remove', { token, body: { symptom: 'Headache', recordedAt: new Date().toISOString(), _id: randomUUID() } });
+    const byId = await call(h.app, 'POST', '/api/symptoms/remove', {
+      token,
+      body: { symptom: 'Headache', recordedAt: new Date().toISOString(), _id: randomUUID() },
+    });
     expect(byId.status).toBe(404);
     expect(byId.json['message']).toBe('Symptom report not found');
   });
@@ -150,7 +156,10 @@ describe('symptoms', () => {
     await pause(20);
     const b = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Sweating' } });
     const idB = (b.json['data'] as SymptomJson)._id;
-    const rm = await call(h.app, 'POST', '/api/symptoms/remove', { token, body: { symptom: 'Tingling', recordedAt: (a.json['data'] as SymptomJson).recordedAt } });
+    const rm = await call(h.app, 'POST', '/api/symptoms/remove', {
+      token,
+      body: { symptom: 'Tingling', recordedAt: (a.json['data'] as SymptomJson).recordedAt },
+    });
     expect(rm.status).toBe(200);
 
     const delta = await call(h.app, 'GET', `/api/symptoms?since=${encodeURIComponent(since)}`, { token });
@@ -200,13 +209,19 @@ describe('symptoms', () => {
     const add = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Slow  healing' } });
     expect(add.status).toBe(201);
     expect((add.json['data'] as SymptomJson).symptom).toBe('Slow healing');
-    const rm = await call(h.app, 'POST', '/api/symptoms/remove', { token, body: { symptom: 'Slow  healing', recordedAt: (add.json['data'] as SymptomJson).recordedAt } });
+    const rm = await call(h.app, 'POST', '/api/symptoms/remove', {
+      token,
+      body: { symptom: 'Slow  healing', recordedAt: (add.json['data'] as SymptomJson).recordedAt },
+    });
     expect(rm.status).toBe(200);
     expect(rm.json['message']).toBe('Symptom removed successfully');
   });
 
   it('refuses a report from the future', async () => {
-    const res = await call(h.app, 'POST', '/api/symptoms/add', { token, body: { symptom: 'Palpitations', recordedAt: new Date(Date.now() + 3600_000).toISOString() } });
+    const res = await call(h.app, 'POST', '/api/symptoms/add', {
+      token,
+      body: { symptom: 'Palpitations', recordedAt: new Date(Date.now() + 3600_000).toISOString() },
+    });
     expect(res.status).toBe(400);
     expect(res.json['message']).toBe('recordedAt cannot be in the future: check the date and time of the device');
   });
@@ -222,7 +237,11 @@ describe('symptoms', () => {
     const read = await call(h.app, 'GET', '/api/symptoms', { token: adminToken, headers: { 'x-hosp-no': fx.patientA.hospNo } });
     expect(read.status).toBe(200);
     expect((read.json['symptoms'] as SymptomJson[]).length).toBeGreaterThan(0);
-    const write = await call(h.app, 'POST', '/api/symptoms/add', { token: adminToken, body: { symptom: 'Cough' }, headers: { 'x-hosp-no': fx.patientA.hospNo } });
+    const write = await call(h.app, 'POST', '/api/symptoms/add', {
+      token: adminToken,
+      body: { symptom: 'Cough' },
+      headers: { 'x-hosp-no': fx.patientA.hospNo },
+    });
     expect(write.status).toBe(403);
     const anon = await call(h.app, 'GET', '/api/symptoms');
     expect(anon.status).toBe(401);

@@ -34,7 +34,8 @@ async function addReading(value: number): Promise<Reading> {
   return res.json['data'] as Reading;
 }
 
-const change = (r: Reading, gvalue: number, baseVersion = r.version) => post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue, baseVersion });
+const change = (r: Reading, gvalue: number, baseVersion = r.version) =>
+  post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue, baseVersion });
 
 describe('a glucose reading edited on an old version', () => {
   it('is refused with 409 and the reading as the server has it', async () => {
@@ -98,7 +99,14 @@ describe('lab tests and appointments follow the same rule', () => {
   it('lab test', async () => {
     const add = await post('/api/tests/add', { name: 'HbA1c', value: 7.1, unit: '%', recordedAt: '2026-11-01T08:00:00.000Z' });
     const t = add.json['data'] as { _id: string; version: number };
-    const body = (value: number, baseVersion: number) => ({ testId: t._id, name: 'HbA1c', value, unit: '%', recordedAt: '2026-11-01T08:00:00.000Z', baseVersion });
+    const body = (value: number, baseVersion: number) => ({
+      testId: t._id,
+      name: 'HbA1c',
+      value,
+      unit: '%',
+      recordedAt: '2026-11-01T08:00:00.000Z',
+      baseVersion,
+    });
     expect((await post('/api/tests/update', body(7.2, t.version))).status).toBe(200);
     const stale = await post('/api/tests/update', body(7.3, t.version));
     expect(stale.status).toBe(409);
@@ -163,17 +171,34 @@ describe('meal times merge field by field', () => {
     // Device A's change, sent again by its heal: breakfast 05:30, made a while ago.
     expect((await post('/api/users/notificationTimings', { breakfast: '05:30', madeAt: made(1), mutationId: 'device-a-1838:7' })).status).toBe(200);
     // Device B changes breakfast on what it held before: the server holds another's 05:30.
-    const theirs = await post('/api/users/notificationTimings', { breakfast: '09:10', madeOn: { breakfast: before.breakfast }, madeAt: made(2), mutationId: 'device-b-1838:3' });
+    const theirs = await post('/api/users/notificationTimings', {
+      breakfast: '09:10',
+      madeOn: { breakfast: before.breakfast },
+      madeAt: made(2),
+      mutationId: 'device-b-1838:3',
+    });
     expect(theirs.status).toBe(409);
     expect(theirs.json['fields']).toEqual(['breakfast']);
     // Device A's later change, made on what it held before its heal: its own 05:30 is no conflict.
-    const mine = await post('/api/users/notificationTimings', { breakfast: '08:40', madeOn: { breakfast: before.breakfast }, madeAt: made(3), mutationId: 'device-a-1838:9' });
+    const mine = await post('/api/users/notificationTimings', {
+      breakfast: '08:40',
+      madeOn: { breakfast: before.breakfast },
+      madeAt: made(3),
+      mutationId: 'device-a-1838:9',
+    });
     expect(mine.status).toBe(200);
     expect((await profile()).notificationTimings.breakfast).toBe('08:40');
     // Staff change it: device A's next change made on 08:40 is refused as a conflict again.
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
-    expect((await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { breakfast: '07:20' } } })).status).toBe(200);
-    const afterStaff = await post('/api/users/notificationTimings', { breakfast: '08:50', madeOn: { breakfast: '08:40' }, madeAt: made(4), mutationId: 'device-a-1838:10' });
+    expect(
+      (await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { breakfast: '07:20' } } })).status,
+    ).toBe(200);
+    const afterStaff = await post('/api/users/notificationTimings', {
+      breakfast: '08:50',
+      madeOn: { breakfast: '08:40' },
+      madeAt: made(4),
+      mutationId: 'device-a-1838:10',
+    });
     expect(afterStaff.status).toBe(409);
     expect((await profile()).notificationTimings.breakfast).toBe('07:20');
   });
@@ -195,7 +220,7 @@ describe('meal times merge field by field', () => {
     expect(stale.json['fields']).toEqual(['lunch']);
   });
 
-  it("staff editing on an old copy cannot put back a meal time the patient changed since", async () => {
+  it('staff editing on an old copy cannot put back a meal time the patient changed since', async () => {
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
     const path = `/api/admin/patients/${fx.patientA.hospNo}`;
     const opened = (await call(h.app, 'GET', path, { token: admin })).json['patient'] as Profile;
@@ -206,7 +231,10 @@ describe('meal times merge field by field', () => {
     expect(stale.json['fields']).toEqual(['dinner']);
     expect(stale.json['message']).toBe('The dinner time was changed by the patient or another staff member since this page was opened.');
     expect((stale.json['current'] as Profile).notificationTimings.dinner).toBe('18:40');
-    const onlyBreakfast = await call(h.app, 'PATCH', path, { token: admin, body: { notificationTimings: { breakfast: '06:15' }, baseVersion: opened.version } });
+    const onlyBreakfast = await call(h.app, 'PATCH', path, {
+      token: admin,
+      body: { notificationTimings: { breakfast: '06:15' }, baseVersion: opened.version },
+    });
     expect(onlyBreakfast.status).toBe(200);
     expect((await profile()).notificationTimings).toMatchObject({ breakfast: '06:15', dinner: '18:40' });
   });
@@ -310,7 +338,9 @@ describe('a change sent again on no version after a heal is ordered by when it w
     expect(partly.json).toEqual(superseded);
     expect(await timings()).toMatchObject({ breakfast: '05:50', dinner: '19:05' });
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
-    expect((await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { lunch: '12:40' } } })).status).toBe(200);
+    expect(
+      (await call(h.app, 'PATCH', `/api/admin/patients/${fx.patientA.hospNo}`, { token: admin, body: { notificationTimings: { lunch: '12:40' } } })).status,
+    ).toBe(200);
     expect((await setTimes({ lunch: '11:00' }, at(1))).json).toEqual(superseded);
     expect((await timings()).lunch).toBe('12:40');
   });

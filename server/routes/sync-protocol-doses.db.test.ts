@@ -29,7 +29,10 @@ beforeAll(async () => {
   token = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
   admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
   for (const prescrNo of ['RX-A', 'RX-B', 'RX-C', 'RX-D']) {
-    const rx = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, { token: admin, body: { prescrNo, name: 'Metformin 500 mg', dose: '1-1-1' } });
+    const rx = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, {
+      token: admin,
+      body: { prescrNo, name: 'Metformin 500 mg', dose: '1-1-1' },
+    });
     expect(rx.status).toBe(201);
   }
   const timings = await call(h.app, 'POST', '/api/users/notificationTimings', { token, body: { breakfast: '07:00', lunch: '12:30', dinner: '19:00' } });
@@ -39,7 +42,8 @@ afterAll(() => h.close());
 
 const take = (prescrNo: string, takenAt: string, extra: Record<string, unknown> = {}) =>
   call(h.app, 'POST', '/api/user/medicines/taken', { token, body: { prescrNo, medicineName: 'Metformin 500 mg', dose: '1-1-1', takenAt, ...extra } });
-const undo = (intakeId: string, extra: Record<string, unknown> = {}) => call(h.app, 'POST', '/api/user/medicines/taken/delete', { token, body: { intakeId, ...extra } });
+const undo = (intakeId: string, extra: Record<string, unknown> = {}) =>
+  call(h.app, 'POST', '/api/user/medicines/taken/delete', { token, body: { intakeId, ...extra } });
 
 describe('one dose per prescription, day and meal slot', () => {
   it('puts a dose in the meal whose time is nearest, or the slot given', async () => {

@@ -142,11 +142,14 @@ describe('a refused mutation', () => {
     expect(again.headers['x-mutation-repeat']).toBeUndefined();
   });
 
-  it.each(['device', 'device:', ':1', 'a b:1', `${'d'.repeat(65)}:1`, 'device:1234567890123456'])('refuses the malformed mutation id %j', async (mutationId) => {
-    const res = await post('/api/glucose/add', { type: 'Random', value: 100, mutationId });
-    expect(res.status).toBe(400);
-    expect(String(res.json['message'])).toMatch(/^mutationId must be/);
-  });
+  it.each(['device', 'device:', ':1', 'a b:1', `${'d'.repeat(65)}:1`, 'device:1234567890123456'])(
+    'refuses the malformed mutation id %j',
+    async (mutationId) => {
+      const res = await post('/api/glucose/add', { type: 'Random', value: 100, mutationId });
+      expect(res.status).toBe(400);
+      expect(String(res.json['message'])).toMatch(/^mutationId must be/);
+    },
+  );
 });
 
 describe('every patient write takes a mutation id', () => {

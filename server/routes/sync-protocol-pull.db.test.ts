@@ -74,7 +74,12 @@ describe('pull by version', () => {
     const live = pages.flatMap(rowsOf);
     const deleted = pages.flatMap((p) => p.deleted);
     expect(deleted).toEqual([gone._id]);
-    expect(live.map((r) => r._id).sort()).toEqual(added.filter((r) => r._id !== gone._id).map((r) => r._id).sort());
+    expect(live.map((r) => r._id).sort()).toEqual(
+      added
+        .filter((r) => r._id !== gone._id)
+        .map((r) => r._id)
+        .sort(),
+    );
     expect(live.find((r) => r._id === changed._id)?.value).toBe(199);
     // Oldest change first, across pages; the last page's checkpoint is the newest version.
     const versions = live.map((r) => r.version);
@@ -124,7 +129,10 @@ describe('pull by version', () => {
   it('stamps staff writes too: a prescription and its end reach the device by version', async () => {
     const admin = await loginAdmin(h.app, fx.adminEmail, fx.adminPassword);
     const start = ((await call(h.app, 'GET', '/api/users/medicines?since=0', { token })).json['checkpoint'] as number) ?? 0;
-    const rx = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, { token: admin, body: { prescrNo: 'RX-V1', name: 'Metformin', dose: '1-0-1' } });
+    const rx = await call(h.app, 'POST', `/api/admin/patients/${fx.patientA.hospNo}/prescriptions`, {
+      token: admin,
+      body: { prescrNo: 'RX-V1', name: 'Metformin', dose: '1-0-1' },
+    });
     const id = (rx.json['data'] as { _id: string })._id;
     const first = await call(h.app, 'GET', `/api/users/medicines?since=${start}`, { token });
     expect((first.json['medicines'] as { _id: string; version: number }[]).map((m) => m._id)).toEqual([id]);
@@ -145,7 +153,10 @@ describe('a commit that finishes after a later one was pulled', () => {
       const start = (await pull(0, 5000)).checkpoint;
       const held = randomUUID();
       await other.query('begin');
-      await other.query(`insert into glucose_readings (id, patient_id, type, value_mg_dl, recorded_at) values ($1, $2, 'Random', 111, now())`, [held, fx.patientA.id]);
+      await other.query(`insert into glucose_readings (id, patient_id, type, value_mg_dl, recorded_at) values ($1, $2, 'Random', 111, now())`, [
+        held,
+        fx.patientA.id,
+      ]);
       // A write through the API now waits for the held transaction's lock on the patient's counter.
       const write = post('/api/glucose/add', { type: 'Random', value: 222 });
       await waitForLockWait(other);
@@ -156,7 +167,11 @@ describe('a commit that finishes after a later one was pulled', () => {
       const written = await write;
       expect(written.status).toBe(201);
       const after = await pull(during.checkpoint, 5000);
-      expect(rowsOf(after).map((r) => r._id).sort()).toEqual([held, (written.json['data'] as Reading)._id].sort());
+      expect(
+        rowsOf(after)
+          .map((r) => r._id)
+          .sort(),
+      ).toEqual([held, (written.json['data'] as Reading)._id].sort());
       const heldVersion = rowsOf(after).find((r) => r._id === held)?.version ?? Infinity;
       expect(heldVersion).toBeLessThan((written.json['data'] as Reading).version);
     } finally {

@@ -29,7 +29,10 @@ async function age(token: string, times: { loggedInAgo: number; endsIn: number }
 }
 
 async function storedEnd(token: string): Promise<number> {
-  const [row] = await h.db.select({ expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.tokenHash, sha256(token)));
+  const [row] = await h.db
+    .select({ expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(eq(sessions.tokenHash, sha256(token)));
   return row?.expiresAt.getTime() ?? Number.NaN;
 }
 

@@ -39,9 +39,18 @@ async function patient(name: string, timeZone = 'UTC'): Promise<{ id: string; ho
 /** Readings `[hours ago, mg/dL]`. */
 async function readings(patientId: string, list: readonly (readonly [number, number])[], deleted = false): Promise<void> {
   const now = Date.now();
-  await h.db.insert(glucoseReadings).values(
-    list.map(([hoursAgo, value]) => ({ id: randomUUID(), patientId, type: 'Random' as const, valueMgDl: value, recordedAt: new Date(now - hoursAgo * HOUR), ...(deleted ? { deletedAt: new Date() } : {}) })),
-  );
+  await h.db
+    .insert(glucoseReadings)
+    .values(
+      list.map(([hoursAgo, value]) => ({
+        id: randomUUID(),
+        patientId,
+        type: 'Random' as const,
+        valueMgDl: value,
+        recordedAt: new Date(now - hoursAgo * HOUR),
+        ...(deleted ? { deletedAt: new Date() } : {}),
+      })),
+    );
 }
 
 /** `n` readings of `value` spread over the last 13.5 days, the newest an hour ago (readings on 13+ days). */
@@ -114,18 +123,30 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
     const stale = await entryOf(old.hospNo);
     expect(stale.reasons).toEqual([{ code: 'no-data', value: 3, text: 'No readings for 3 days' }]);
     expect(Date.parse(stale.lastReadingAt ?? '')).toBeCloseTo(Date.now() - 73 * HOUR, -5);
-    expect(await entryOf(never.hospNo)).toMatchObject({ reasons: [{ code: 'no-data', value: null, text: 'No readings yet' }], lastReadingAt: null, lastSyncAt: null });
+    expect(await entryOf(never.hospNo)).toMatchObject({
+      reasons: [{ code: 'no-data', value: null, text: 'No readings yet' }],
+      lastReadingAt: null,
+      lastSyncAt: null,
+    });
   });
 
   it('sparse-data: readings on fewer than half of the days (7 of 14 is half)', async () => {
     const seven = await patient('Edge Sevendays');
-    await readings(seven.id, [0, 1, 2, 3, 4, 5, 6].map((d): [number, number] => [1 + d * 24, 120]));
+    await readings(
+      seven.id,
+      [0, 1, 2, 3, 4, 5, 6].map((d): [number, number] => [1 + d * 24, 120]),
+    );
     const six = await patient('Edge Sixdays');
-    await readings(six.id, [0, 1, 2, 3, 4, 5].map((d): [number, number] => [1 + d * 24, 120]));
+    await readings(
+      six.id,
+      [0, 1, 2, 3, 4, 5].map((d): [number, number] => [1 + d * 24, 120]),
+    );
     expect(await codesOf(seven.hospNo)).toEqual([]);
     expect((await entryOf(six.hospNo)).reasons).toEqual([{ code: 'sparse-data', value: 6, text: 'Readings on 6 of 14 days' }]);
     // Over 28 days, seven days of readings are a quarter.
-    expect((await worklist('&days=28')).patients.find((p) => p.hospNo === seven.hospNo)?.reasons).toEqual([{ code: 'sparse-data', value: 7, text: 'Readings on 7 of 28 days' }]);
+    expect((await worklist('&days=28')).patients.find((p) => p.hospNo === seven.hospNo)?.reasons).toEqual([
+      { code: 'sparse-data', value: 7, text: 'Readings on 7 of 28 days' },
+    ]);
   });
 
   it('sparse-data counts days in the patient’s own time zone', async () => {
@@ -163,7 +184,15 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
       const slots: { day: string; slot: 'breakfast' | 'dinner' }[] = [];
       for (let d = 1; d <= 5; d += 1) for (const slot of ['breakfast', 'dinner'] as const) slots.push({ day: dayBefore(d), slot });
       const intake = (day: string, slot: 'breakfast' | 'lunch' | 'dinner', isExtra = false) => ({
-        id: randomUUID(), patientId: p.id, prescrNo: 'RX-1', medicineName: 'Metformin 500 mg', dose: '1-0-1', takenAt: new Date(`${day}T08:00:00Z`), slot, day, extra: isExtra,
+        id: randomUUID(),
+        patientId: p.id,
+        prescrNo: 'RX-1',
+        medicineName: 'Metformin 500 mg',
+        dose: '1-0-1',
+        takenAt: new Date(`${day}T08:00:00Z`),
+        slot,
+        day,
+        extra: isExtra,
       });
       const rows = slots.slice(0, taken).map((s) => intake(s.day, s.slot));
       for (let i = 0; i < extra; i += 1) rows.push(intake(dayBefore(1), 'lunch', true));
@@ -181,9 +210,22 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
   it('missed-doses starts counting on the day a prescription without a start date was written', async () => {
     const p = await patient('Edge Newprescription');
     await readings(p.id, spread(28, 120));
-    await h.db.insert(prescriptions).values({ patientId: p.id, prescrNo: 'RX-9', name: 'Metformin 500 mg', dose: '½-0-½ after food', createdAt: new Date(Date.now() - 2 * DAY) });
+    await h.db
+      .insert(prescriptions)
+      .values({ patientId: p.id, prescrNo: 'RX-9', name: 'Metformin 500 mg', dose: '½-0-½ after food', createdAt: new Date(Date.now() - 2 * DAY) });
     const day = localDate(new Date(Date.now() - DAY), 'UTC');
-    await h.db.insert(medicineIntakes).values({ id: randomUUID(), patientId: p.id, prescrNo: 'RX-9', medicineName: 'Metformin 500 mg', dose: '½-0-½', takenAt: new Date(`${day}T08:00:00Z`), slot: 'breakfast', day });
+    await h.db
+      .insert(medicineIntakes)
+      .values({
+        id: randomUUID(),
+        patientId: p.id,
+        prescrNo: 'RX-9',
+        medicineName: 'Metformin 500 mg',
+        dose: '½-0-½',
+        takenAt: new Date(`${day}T08:00:00Z`),
+        slot: 'breakfast',
+        day,
+      });
     // Written 2 days ago: that day and yesterday, 2 a day = 4 expected, 1 taken.
     expect((await entryOf(p.hospNo)).reasons).toEqual([{ code: 'missed-doses', value: 25, text: '25 % of doses marked taken (1 of 4)' }]);
   });
@@ -206,7 +248,12 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
 describe('GET /api/admin/worklist: order, paging, access and audit', () => {
   it('the tester’s case: 13 % of readings below 70 (lowest 57) ranks above 1 of 4 below 70 (lowest 69) with sparse data', async () => {
     const sparse = await patient('Order Sparseonelow');
-    await readings(sparse.id, [[1, 69], [97, 120], [193, 130], [289, 110]]);
+    await readings(sparse.id, [
+      [1, 69],
+      [97, 120],
+      [193, 130],
+      [289, 110],
+    ]);
     const thirteen = await patient('Order Thirteenpercent');
     await readings(thirteen.id, [...spread(39, 120), [2, 57], [30, 60], [60, 62], [100, 65], [150, 66], [200, 68]]);
     const list = (await worklist()).patients;
@@ -215,7 +262,13 @@ describe('GET /api/admin/worklist: order, paging, access and audit', () => {
     expect(a?.reasons.map((r) => r.code)).toEqual(['low-time', 'sparse-data']);
     expect(b?.reasons.map((r) => r.code)).toEqual(['low-time']);
     expect(ib).toBeLessThan(ia);
-    expect(b?.priority).toMatchObject({ tier: 'low-time', weight: 4.2, count: 6, outOf: 45, summary: 'Time below range: 6 of 45 readings below 70 mg/dL (13.3 %), 4.2 readings beyond the 4 % the target allows' });
+    expect(b?.priority).toMatchObject({
+      tier: 'low-time',
+      weight: 4.2,
+      count: 6,
+      outOf: 45,
+      summary: 'Time below range: 6 of 45 readings below 70 mg/dL (13.3 %), 4.2 readings beyond the 4 % the target allows',
+    });
     expect(a?.priority).toMatchObject({ tier: 'low-time', weight: 0.84, count: 1, outOf: 4 });
   });
 
@@ -242,11 +295,19 @@ describe('GET /api/admin/worklist: order, paging, access and audit', () => {
     const ten = await patient('Order Tendays');
     await readings(ten.id, days([10, 11, 12, 13]));
     const neverLong = await patient('Order Neverlong');
-    await h.db.update(patients).set({ createdAt: new Date(Date.now() - 30 * DAY) }).where(eq(patients.id, neverLong.id));
+    await h.db
+      .update(patients)
+      .set({ createdAt: new Date(Date.now() - 30 * DAY) })
+      .where(eq(patients.id, neverLong.id));
     const neverNew = await patient('Order Nevernew');
     const order = (await worklist()).patients.filter((p) => [four, ten, neverLong, neverNew].some((x) => x.hospNo === p.hospNo));
     expect(order.map((p) => p.name)).toEqual(['Order Neverlong', 'Order Tendays', 'Order Fourdays', 'Order Nevernew']);
-    expect(order.map((p) => [p.priority.tier, p.priority.count])).toEqual([['no-data', 30], ['no-data', 10], ['no-data', 4], ['no-data', 0]]);
+    expect(order.map((p) => [p.priority.tier, p.priority.count])).toEqual([
+      ['no-data', 30],
+      ['no-data', 10],
+      ['no-data', 4],
+      ['no-data', 0],
+    ]);
     expect(order[0]?.priority.summary).toBe('No data: no reading since registration 30 days ago');
   });
 
@@ -293,25 +354,59 @@ describe('GET /api/admin/worklist: order, paging, access and audit', () => {
     const patientToken = await loginPatient(h.app, fx.patientA.hospNo, fx.patientA.password);
     expect((await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospitalId}`, { token: patientToken })).status).toBe(403);
     expect((await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospitalId}`)).status).toBe(401);
-    for (const days of [6, 91, 'x']) expect((await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospitalId}&days=${days}`, { token: adminToken })).status).toBe(400);
+    for (const days of [6, 91, 'x'])
+      expect((await call(h.app, 'GET', `/api/admin/worklist?hospitalId=${hospitalId}&days=${days}`, { token: adminToken })).status).toBe(400);
     expect((await call(h.app, 'GET', '/api/admin/worklist', { token: adminToken })).status).toBe(400);
   });
 
   it('a doctor whose token names the hospital reads it too', async () => {
-    const created = await call(h.app, 'POST', '/api/admin/doctor-tokens', { token: adminToken, body: { doctorName: 'Dr. Worklist', hospitalIds: [hospitalId], expiresAt: new Date(Date.now() + DAY).toISOString() } });
+    const created = await call(h.app, 'POST', '/api/admin/doctor-tokens', {
+      token: adminToken,
+      body: { doctorName: 'Dr. Worklist', hospitalIds: [hospitalId], expiresAt: new Date(Date.now() + DAY).toISOString() },
+    });
     expect(created.status).toBe(201);
     const page = await worklist('', String(created.json['token']));
     expect(page.total).toBeGreaterThan(10);
-    const audited = await h.db.select().from(auditLog).where(and(eq(auditLog.action, 'GET /api/admin/worklist'), eq(auditLog.actorKind, 'doctor')));
+    const audited = await h.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'GET /api/admin/worklist'), eq(auditLog.actorKind, 'doctor')));
     expect(audited.length).toBe(page.patients.length);
   });
 
   it('the database’s reading of a dose pattern is the reminders’ own (mealsOfDose)', async () => {
     const { mealsOfDose } = await import('../reminders/dose-pattern.ts');
-    const doses = ['1-0-1', '1-1-1', '0-0-1', '½-0-½', '0.5-0-0', '1/2-1/2-0', '0,0-1-0', '0/2-0-1', '1 - 0 - 1 after food', '1–0–1', '10 units', 'twice daily', '0-0-0', '2-2-2\nwith water', ' 1-0-1'];
+    const doses = [
+      '1-0-1',
+      '1-1-1',
+      '0-0-1',
+      '½-0-½',
+      '0.5-0-0',
+      '1/2-1/2-0',
+      '0,0-1-0',
+      '0/2-0-1',
+      '1 - 0 - 1 after food',
+      '1–0–1',
+      '10 units',
+      'twice daily',
+      '0-0-0',
+      '2-2-2\nwith water',
+      ' 1-0-1',
+    ];
     const p = await patient('Edge Patterns');
     const old = new Date(Date.now() - 60 * DAY);
-    await h.db.insert(prescriptions).values(doses.map((dose, i) => ({ patientId: p.id, prescrNo: `RX-P${i}`, name: `Medicine ${i}`, dose, startDate: localDate(new Date(Date.now() - 7 * DAY), 'UTC'), createdAt: old })));
+    await h.db
+      .insert(prescriptions)
+      .values(
+        doses.map((dose, i) => ({
+          patientId: p.id,
+          prescrNo: `RX-P${i}`,
+          name: `Medicine ${i}`,
+          dose,
+          startDate: localDate(new Date(Date.now() - 7 * DAY), 'UTC'),
+          createdAt: old,
+        })),
+      );
     await readings(p.id, spread(28, 120));
     const { rows } = await worklistRepo.page(h.db, { hospitalId, days: 7, now: new Date(), limit: 1000, offset: 0, rules: WORKLIST_RULES });
     const facts = rows.find((r) => r.hospNo === p.hospNo);

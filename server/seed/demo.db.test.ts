@@ -74,7 +74,9 @@ describe('demo data', () => {
       expect(meds.some((m) => m.name.startsWith('Sitagliptin'))).toBe(false); // ended 30 days ago
       expect(((await call(h.app, 'GET', '/api/symptoms', { token })).json['symptoms'] as unknown[]).length).toBeGreaterThan(5);
       const tests = (await call(h.app, 'GET', '/api/tests', { token })).json['tests'] as { name: string; unit: string }[];
-      expect(new Set(tests.map((t) => t.name))).toEqual(new Set(['HbA1c', 'Total cholesterol', 'LDL cholesterol', 'HDL cholesterol', 'Triglycerides', 'Creatinine', 'eGFR']));
+      expect(new Set(tests.map((t) => t.name))).toEqual(
+        new Set(['HbA1c', 'Total cholesterol', 'LDL cholesterol', 'HDL cholesterol', 'Triglycerides', 'Creatinine', 'eGFR']),
+      );
       expect(tests.find((t) => t.name === 'HbA1c')?.unit).toBe('%');
       const appts = (await call(h.app, 'GET', '/api/appointments', { token })).json['appointments'] as { date: string }[];
       expect(appts.some((a) => Date.parse(a.date) > Date.now())).toBe(true);
@@ -106,9 +108,24 @@ describe('demo data', () => {
       // By clinical weight: the order comparePriority gives the figures, the ward's time-below-range
       // patient above its sparse one (who may have a low or two among few readings), each saying why.
       const now = new Date();
-      const { rows } = await worklistRepo.page(h.db, { hospitalId: hospital._id, days: WORKLIST_DAYS.default, now, limit: 100, offset: 0, rules: WORKLIST_RULES });
+      const { rows } = await worklistRepo.page(h.db, {
+        hospitalId: hospital._id,
+        days: WORKLIST_DAYS.default,
+        now,
+        limit: 100,
+        offset: 0,
+        rules: WORKLIST_RULES,
+      });
       expect(list.map((p) => p.name)).toEqual(sortByPriority(rows, WORKLIST_DAYS.default, now).map((r) => r.name));
-      const at = (pattern: 'low-time' | 'sparse-data') => list.findIndex((p) => p.name === wardNameOf(DEMO.hospitals.findIndex((n) => n === hospital.name), pattern));
+      const at = (pattern: 'low-time' | 'sparse-data') =>
+        list.findIndex(
+          (p) =>
+            p.name ===
+            wardNameOf(
+              DEMO.hospitals.findIndex((n) => n === hospital.name),
+              pattern,
+            ),
+        );
       expect(at('low-time')).toBeGreaterThanOrEqual(0);
       expect(at('low-time')).toBeLessThan(at('sparse-data'));
       list.forEach((p, i) => expect(p.priority).toMatchObject({ rank: i + 1, tier: p.reasons[0]?.code ?? null }));
@@ -130,7 +147,15 @@ describe('demo data', () => {
           const days = WORKLIST_DAYS.default;
           const { rows } = await worklistRepo.page(fresh.db, { hospitalId: hospital.id, days, now, limit: 100, offset: 0, rules: WORKLIST_RULES });
           const codes = new Set(rows.flatMap((r) => reasonsOf(r, days, now).map((x) => x.code)));
-          expect([...codes].sort(), `${hospital.name} at ${now.toISOString()}`).toEqual(['low-time', 'low-tir', 'missed-doses', 'no-data', 'rising-mean', 'severe-low', 'sparse-data']);
+          expect([...codes].sort(), `${hospital.name} at ${now.toISOString()}`).toEqual([
+            'low-time',
+            'low-tir',
+            'missed-doses',
+            'no-data',
+            'rising-mean',
+            'severe-low',
+            'sparse-data',
+          ]);
         }
       } finally {
         await fresh.close();

@@ -17,8 +17,28 @@ export const DEMO = {
   hospitals: ['City General Hospital', 'Riverside Clinic'],
   admin: { email: 'admin@demo.hospital', password: 'Demo-admin-1', name: 'Demo Admin' },
   patients: [
-    { hospNo: '100001', password: 'Demo-patient-1', accessKey: 'DEMO1-10000-1ACCE-SSKEY', name: 'Maria Lopez', gender: 'Female', age: 58, address: '12 Elm Street', hospital: 0, seed: 1 },
-    { hospNo: '100002', password: 'Demo-patient-2', accessKey: 'DEMO2-10000-2ACCE-SSKEY', name: 'James Okafor', gender: 'Male', age: 64, address: '4 River Road', hospital: 1, seed: 2 },
+    {
+      hospNo: '100001',
+      password: 'Demo-patient-1',
+      accessKey: 'DEMO1-10000-1ACCE-SSKEY',
+      name: 'Maria Lopez',
+      gender: 'Female',
+      age: 58,
+      address: '12 Elm Street',
+      hospital: 0,
+      seed: 1,
+    },
+    {
+      hospNo: '100002',
+      password: 'Demo-patient-2',
+      accessKey: 'DEMO2-10000-2ACCE-SSKEY',
+      name: 'James Okafor',
+      gender: 'Male',
+      age: 64,
+      address: '4 River Road',
+      hospital: 1,
+      seed: 2,
+    },
   ],
 } as const;
 
@@ -27,7 +47,8 @@ export const DEMO = {
  * (no password or access key), whose last weeks each show one of the worklist's patterns, so that a
  * fresh `npm start` shows every reason. Hospital numbers avoid the digits "1000" of the two above.
  */
-export type WardPattern = 'severe-low' | 'low-time' | 'no-data' | 'never' | 'low-tir' | 'missed-doses' | 'rising-mean' | 'sparse-data' | 'steady' | 'high-and-missed';
+export type WardPattern =
+  'severe-low' | 'low-time' | 'no-data' | 'never' | 'low-tir' | 'missed-doses' | 'rising-mean' | 'sparse-data' | 'steady' | 'high-and-missed';
 const WARD: readonly { name: string; gender: string; age: number; pattern: WardPattern }[][] = [
   [
     { name: 'Aisha Rahman', gender: 'Female', age: 47, pattern: 'severe-low' },
@@ -88,8 +109,17 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
   const hospitals = [];
   for (const name of DEMO.hospitals) hospitals.push(await staffRepo.insertHospital(db, { name, groupId, timeZone }));
   // The demo group's administrator: both hospitals, and may add more.
-  const admin = await staffRepo.insertAdmin(db, { email: DEMO.admin.email, name: DEMO.admin.name, passwordHash: await hashPassword(DEMO.admin.password), groupAdmin: true });
-  await staffRepo.grantHospitals(db, admin.id, hospitals.map((h) => h.id));
+  const admin = await staffRepo.insertAdmin(db, {
+    email: DEMO.admin.email,
+    name: DEMO.admin.name,
+    passwordHash: await hashPassword(DEMO.admin.password),
+    groupAdmin: true,
+  });
+  await staffRepo.grantHospitals(
+    db,
+    admin.id,
+    hospitals.map((h) => h.id),
+  );
 
   for (const p of DEMO.patients) {
     const hospital = hospitals[p.hospital];
@@ -105,7 +135,9 @@ export async function seedDemo(db: Db, now = new Date()): Promise<boolean> {
       glucometerAlerts: ['Monday', 'Thursday'],
       passwordHash: await hashPassword(p.password),
     });
-    await db.insert(accessKeys).values({ patientId: patient.id, keyHash: sha256(normaliseAccessKey(p.accessKey)), expiresAt: new Date(now.getTime() + 365 * DAY), createdBy: admin.id });
+    await db
+      .insert(accessKeys)
+      .values({ patientId: patient.id, keyHash: sha256(normaliseAccessKey(p.accessKey)), expiresAt: new Date(now.getTime() + 365 * DAY), createdBy: admin.id });
     await seedPatientData(db, { id: patient.id, hospNo: p.hospNo }, timeZone, admin.id, prng(p.seed), now);
   }
   for (const [h, ward] of WARD.entries()) {
@@ -135,7 +167,14 @@ function demoIds(hospNo: string): () => string {
   };
 }
 
-async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
+async function seedPatientData(
+  db: Db,
+  patient: { id: string; hospNo: string },
+  timeZone: string,
+  adminId: string,
+  rand: () => number,
+  now: Date,
+): Promise<void> {
   const patientId = patient.id;
   const newId = demoIds(patient.hospNo);
   const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
@@ -159,25 +198,69 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
     for (const hour of [15, 21]) {
       if (rand() < 0.25) continue;
       const spike = rand() < 0.06;
-      readings.push({ id: newId(), patientId, type: 'Postprandial', valueMgDl: spike ? between(251, 320) : between(120, 240), recordedAt: at(d, hour, between(0, 40)) });
+      readings.push({
+        id: newId(),
+        patientId,
+        type: 'Postprandial',
+        valueMgDl: spike ? between(251, 320) : between(120, 240),
+        recordedAt: at(d, hour, between(0, 40)),
+      });
     }
     if (rand() < 0.35) {
       const low = rand() < 0.08;
-      readings.push({ id: newId(), patientId, type: 'Random', valueMgDl: low ? between(50, 69) : between(80, 220), recordedAt: at(d, between(10, 12), between(0, 59)) });
+      readings.push({
+        id: newId(),
+        patientId,
+        type: 'Random',
+        valueMgDl: low ? between(50, 69) : between(80, 220),
+        recordedAt: at(d, between(10, 12), between(0, 59)),
+      });
     }
   }
   // Today's readings lie in the past only.
-  const past = readings.filter((x) => (x.recordedAt).getTime() <= now.getTime());
+  const past = readings.filter((x) => x.recordedAt.getTime() <= now.getTime());
   for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
 
   const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
   const meds = await db
     .insert(prescriptions)
     .values([
-      { patientId, prescrNo: `RX-${patient.hospNo}-01`, name: 'Metformin 500 mg tablet', dose: '1-0-1', startDate: dateAgo(200), endDate: null, createdBy: adminId },
-      { patientId, prescrNo: `RX-${patient.hospNo}-02`, name: 'Glimepiride 1 mg tablet', dose: '1-0-0', startDate: dateAgo(120), endDate: null, createdBy: adminId },
-      { patientId, prescrNo: `RX-${patient.hospNo}-03`, name: 'Atorvastatin 10 mg tablet', dose: '0-0-1', startDate: dateAgo(300), endDate: localDate(new Date(now.getTime() + 60 * DAY), timeZone), createdBy: adminId },
-      { patientId, prescrNo: `RX-${patient.hospNo}-04`, name: 'Sitagliptin 100 mg tablet', dose: '1-0-0', startDate: dateAgo(150), endDate: dateAgo(30), createdBy: adminId },
+      {
+        patientId,
+        prescrNo: `RX-${patient.hospNo}-01`,
+        name: 'Metformin 500 mg tablet',
+        dose: '1-0-1',
+        startDate: dateAgo(200),
+        endDate: null,
+        createdBy: adminId,
+      },
+      {
+        patientId,
+        prescrNo: `RX-${patient.hospNo}-02`,
+        name: 'Glimepiride 1 mg tablet',
+        dose: '1-0-0',
+        startDate: dateAgo(120),
+        endDate: null,
+        createdBy: adminId,
+      },
+      {
+        patientId,
+        prescrNo: `RX-${patient.hospNo}-03`,
+        name: 'Atorvastatin 10 mg tablet',
+        dose: '0-0-1',
+        startDate: dateAgo(300),
+        endDate: localDate(new Date(now.getTime() + 60 * DAY), timeZone),
+        createdBy: adminId,
+      },
+      {
+        patientId,
+        prescrNo: `RX-${patient.hospNo}-04`,
+        name: 'Sitagliptin 100 mg tablet',
+        dose: '1-0-0',
+        startDate: dateAgo(150),
+        endDate: dateAgo(30),
+        createdBy: adminId,
+      },
     ])
     .returning();
 
@@ -190,7 +273,17 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
         if (rand() < 0.15) continue; // a missed dose now and then
         const takenAt = at(d, [8, 13, 20][i] ?? 8, between(0, 30));
         const slot = MEAL_SLOTS[i] ?? 'breakfast';
-        intakes.push({ id: newId(), patientId, prescriptionId: m.id, prescrNo: m.prescrNo, medicineName: m.name, dose: m.dose, takenAt, slot, day: localDate(takenAt, timeZone) });
+        intakes.push({
+          id: newId(),
+          patientId,
+          prescriptionId: m.id,
+          prescrNo: m.prescrNo,
+          medicineName: m.name,
+          dose: m.dose,
+          takenAt,
+          slot,
+          day: localDate(takenAt, timeZone),
+        });
       }
     }
   }
@@ -212,7 +305,14 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
   const hba1c = [8.1, 7.6, 7.2];
   [85, 55, 25].forEach((daysAgo, i) => {
     const recordedAt = at(daysAgo, 9, 15);
-    labs.push({ id: newId(), patientId, name: 'HbA1c', value: (Math.round((hba1c[i] ?? 7.5) * 10) + Math.round((rand() - 0.5) * 4)) / 10, unit: '%', recordedAt });
+    labs.push({
+      id: newId(),
+      patientId,
+      name: 'HbA1c',
+      value: (Math.round((hba1c[i] ?? 7.5) * 10) + Math.round((rand() - 0.5) * 4)) / 10,
+      unit: '%',
+      recordedAt,
+    });
   });
   for (const daysAgo of [80, 25]) {
     const recordedAt = at(daysAgo, 9, 20);
@@ -229,7 +329,13 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
 
   await db.insert(appointments).values([
     { id: newId(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(60, 10, 30), notes: 'Quarterly review. HbA1c discussed; diet plan updated.' },
-    { id: newId(), patientId, doctor: 'Dr. Sarah Chen (Endocrinology)', date: at(-10, 11, 0), notes: 'Bring glucometer and logbook. Fasting blood test the same morning.' },
+    {
+      id: newId(),
+      patientId,
+      doctor: 'Dr. Sarah Chen (Endocrinology)',
+      date: at(-10, 11, 0),
+      notes: 'Bring glucometer and logbook. Fasting blood test the same morning.',
+    },
     { id: newId(), patientId, doctor: 'Podiatry clinic', date: at(-40, 14, 15), notes: 'Annual diabetic foot check.' },
   ]);
 }
@@ -238,12 +344,30 @@ async function seedPatientData(db: Db, patient: { id: string; hospNo: string }, 
  * A ward patient's 90 days: four checks a day around the pattern's level, and a 1-0-1 prescription
  * taken at the pattern's rate over the last 30 days. The last two weeks show the pattern.
  */
-async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, pattern: WardPattern, timeZone: string, adminId: string, rand: () => number, now: Date): Promise<void> {
+async function seedWardPatient(
+  db: Db,
+  patient: { id: string; hospNo: string },
+  pattern: WardPattern,
+  timeZone: string,
+  adminId: string,
+  rand: () => number,
+  now: Date,
+): Promise<void> {
   const patientId = patient.id;
   const newId = demoIds(patient.hospNo);
   const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
   const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
-  await db.insert(prescriptions).values({ patientId, prescrNo: `RX-${patient.hospNo}-01`, name: 'Metformin 500 mg tablet', dose: '1-0-1', startDate: dateAgo(180), createdBy: adminId, createdAt: new Date(now.getTime() - 180 * DAY) });
+  await db
+    .insert(prescriptions)
+    .values({
+      patientId,
+      prescrNo: `RX-${patient.hospNo}-01`,
+      name: 'Metformin 500 mg tablet',
+      dose: '1-0-1',
+      startDate: dateAgo(180),
+      createdBy: adminId,
+      createdAt: new Date(now.getTime() - 180 * DAY),
+    });
   if (pattern === 'never') return;
 
   const readings: (typeof glucoseReadings.$inferInsert)[] = [];
@@ -271,17 +395,29 @@ async function seedWardPatient(db: Db, patient: { id: string; hospNo: string }, 
   }
   // The night low (below 54 mg/dL) a day before.
   if (pattern === 'severe-low') readings.push({ id: newId(), patientId, type: 'Random', valueMgDl: 45, recordedAt: new Date(now.getTime() - 20 * 3600_000) });
-  const past = readings.filter((x) => (x.recordedAt).getTime() <= now.getTime());
+  const past = readings.filter((x) => x.recordedAt.getTime() <= now.getTime());
   for (let i = 0; i < past.length; i += 200) await db.insert(glucoseReadings).values(past.slice(i, i + 200));
 
   const takeRate = pattern === 'missed-doses' ? 0.5 : pattern === 'high-and-missed' ? 0.6 : 0.95;
   const intakes: (typeof medicineIntakes.$inferInsert & { id: string })[] = [];
   for (let d = 30; d >= 1; d--) {
-    for (const [i, hour] of [[0, 8], [2, 20]] as const) {
+    for (const [i, hour] of [
+      [0, 8],
+      [2, 20],
+    ] as const) {
       if (rand() >= takeRate) continue;
       const slot = MEAL_SLOTS[i] ?? 'breakfast';
       const takenAt = new Date(new Date(`${dateAgo(d)}T00:00:00Z`).getTime() + hour * 3600_000);
-      intakes.push({ id: newId(), patientId, prescrNo: `RX-${patient.hospNo}-01`, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', takenAt, slot, day: dateAgo(d) });
+      intakes.push({
+        id: newId(),
+        patientId,
+        prescrNo: `RX-${patient.hospNo}-01`,
+        medicineName: 'Metformin 500 mg tablet',
+        dose: '1-0-1',
+        takenAt,
+        slot,
+        day: dateAgo(d),
+      });
     }
   }
   if (intakes.length) await db.insert(medicineIntakes).values(intakes);

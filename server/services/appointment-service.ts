@@ -63,6 +63,12 @@ export async function updateAppointment(ctx: AppContext, patientId: string, inpu
 }
 
 export async function deleteAppointment(ctx: AppContext, patientId: string, input: AppointmentDelete) {
-  await guardedDelete(ctx.db, appointmentRepo, { patientId, id: input.appointmentId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) }, appointmentDto, APPOINTMENT_CONFLICT);
+  await guardedDelete(
+    ctx.db,
+    appointmentRepo,
+    { patientId, id: input.appointmentId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) },
+    appointmentDto,
+    APPOINTMENT_CONFLICT,
+  );
   return { message: APPOINTMENT_MSG.removed };
 }

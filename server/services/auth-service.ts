@@ -120,7 +120,13 @@ export async function loginWithOtp(ctx: AppContext, hospNo: string, code: string
   return issuePatientSession(ctx, latest.patientId, 'otp', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
 }
 
-export async function loginWithAccessKey(ctx: AppContext, hospNo: string, accessKey: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken> {
+export async function loginWithAccessKey(
+  ctx: AppContext,
+  hospNo: string,
+  accessKey: string,
+  deviceId: string | undefined,
+  now = new Date(),
+): Promise<IssuedToken> {
   const patient = await patientRepo.byHospNo(ctx.db, hospNo);
   const key = patient && (await accessKeyRepo.live(ctx.db, patient.id, sha256(normaliseAccessKey(accessKey)), now));
   if (!patient || !key) throw unauthorized(MSG.badAccessKey);
@@ -129,16 +135,32 @@ export async function loginWithAccessKey(ctx: AppContext, hospNo: string, access
   return issuePatientSession(ctx, patient.id, 'access-key', deviceId, expiresAt, key.expiresAt);
 }
 
-export async function loginWithPassword(ctx: AppContext, hospNo: string, password: string, deviceId: string | undefined, now = new Date()): Promise<IssuedToken & { mustChangePassword: boolean }> {
+export async function loginWithPassword(
+  ctx: AppContext,
+  hospNo: string,
+  password: string,
+  deviceId: string | undefined,
+  now = new Date(),
+): Promise<IssuedToken & { mustChangePassword: boolean }> {
   const patient = await patientRepo.byHospNo(ctx.db, hospNo);
   const ok = await verifyPassword(password, patient?.passwordHash);
   if (!patient || !ok) throw unauthorized(MSG.badPassword);
   // A temporary password opens a session that may only change it (guards.ts patientAccess), until it is changed.
-  const issued = await issuePatientSession(ctx, patient.id, patient.mustChangePassword ? TEMPORARY_PASSWORD_METHOD : 'password', deviceId, new Date(now.getTime() + PATIENT_SESSION_MS));
+  const issued = await issuePatientSession(
+    ctx,
+    patient.id,
+    patient.mustChangePassword ? TEMPORARY_PASSWORD_METHOD : 'password',
+    deviceId,
+    new Date(now.getTime() + PATIENT_SESSION_MS),
+  );
   return { ...issued, mustChangePassword: patient.mustChangePassword };
 }
 
-export async function updatePassword(ctx: AppContext, input: { hospNo: string; currPassword: string; password: string }, currentToken: string | undefined): Promise<{ message: string }> {
+export async function updatePassword(
+  ctx: AppContext,
+  input: { hospNo: string; currPassword: string; password: string },
+  currentToken: string | undefined,
+): Promise<{ message: string }> {
   const patient = await patientRepo.byHospNo(ctx.db, input.hospNo);
   const ok = await verifyPassword(input.currPassword, patient?.passwordHash);
   if (!patient || !ok) throw unauthorized(MSG.badPassword);
@@ -177,7 +199,12 @@ export async function logout(ctx: AppContext, token: string | undefined, as: 'pa
     await staffRepo.revokeDoctorToken(ctx.db, principal.doctorTokenId);
     return { message: MSG.loggedOut };
   }
-  if (principal.kind === 'doctor') throw new HttpError(as === 'staff' ? 400 : 403, as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly, as === 'staff' ? { code: DOCTOR_LINK_CODE } : undefined);
+  if (principal.kind === 'doctor')
+    throw new HttpError(
+      as === 'staff' ? 400 : 403,
+      as === 'staff' ? MSG.doctorLinkStays : MSG.patientsOnly,
+      as === 'staff' ? { code: DOCTOR_LINK_CODE } : undefined,
+    );
   if ((principal.kind === 'patient') !== (as === 'patient')) throw forbidden(as === 'patient' ? MSG.patientsOnly : MSG.staffOnly);
   await sessionRepo.revoke(ctx.db, principal.sessionId);
   return { message: MSG.loggedOut };
@@ -195,7 +222,11 @@ async function checkedAdmin(ctx: AppContext, email: string, password: string) {
  * Admin login: the password, then the second factor where the admin has one or a hospital of
  * theirs asks for one (staff-mfa.ts). A login that sets the factor up ends the admin's other sessions.
  */
-export async function adminLogin(ctx: AppContext, body: { email: string; password: string; code?: string | undefined; recoveryCode?: string | undefined }, now = new Date()) {
+export async function adminLogin(
+  ctx: AppContext,
+  body: { email: string; password: string; code?: string | undefined; recoveryCode?: string | undefined },
+  now = new Date(),
+) {
   const admin = await checkedAdmin(ctx, body.email, body.password);
   const second = await secondFactor(ctx, admin, body, now);
   const token = randomToken();
@@ -206,7 +237,14 @@ export async function adminLogin(ctx: AppContext, body: { email: string; passwor
   return {
     token,
     expiresAt: expiresAt.toISOString(),
-    admin: { _id: admin.id, email: admin.email, name: admin.name, role: 'admin' as const, hospitals: hospitals.map(hospitalDto), mfa: second.method !== 'password' || admin.totpEnabledAt !== null },
+    admin: {
+      _id: admin.id,
+      email: admin.email,
+      name: admin.name,
+      role: 'admin' as const,
+      hospitals: hospitals.map(hospitalDto),
+      mfa: second.method !== 'password' || admin.totpEnabledAt !== null,
+    },
     ...(second.recoveryCodes ? { recoveryCodes: second.recoveryCodes } : {}),
     ...(second.recoveryCodesLeft !== undefined ? { recoveryCodesLeft: second.recoveryCodesLeft } : {}),
   };

@@ -108,7 +108,9 @@ function addressKey(db: Db): Promise<Buffer> {
  * an HMAC under a key kept in the database cannot, without that key.
  */
 export async function hashAddress(db: Db, address: string): Promise<string> {
-  return createHmac('sha256', await addressKey(db)).update(address).digest('hex');
+  return createHmac('sha256', await addressKey(db))
+    .update(address)
+    .digest('hex');
 }
 
 export async function recordConsent(ctx: AppContext, body: ConsentSet, request: { address: string; requestId: string }): Promise<ConsentSetResponse> {
@@ -136,11 +138,18 @@ export async function recordConsent(ctx: AppContext, body: ConsentSet, request: 
  * c15t 2.x's `POST /subjects`: one consent given by the subject the device made. `givenAt` is the
  * client's (a queued save arrives after the choice), never later than now; without it, now.
  */
-export async function recordSubjectConsent(ctx: AppContext, body: SubjectConsent, request: { address: string; requestId: string; now?: number }): Promise<SubjectConsentResponse> {
+export async function recordSubjectConsent(
+  ctx: AppContext,
+  body: SubjectConsent,
+  request: { address: string; requestId: string; now?: number },
+): Promise<SubjectConsentResponse> {
   const now = request.now ?? Date.now();
-  const how = Object.entries({ uiSource: body.uiSource, consentAction: body.consentAction, jurisdiction: body.jurisdiction, jurisdictionModel: body.jurisdictionModel }).filter(
-    (e): e is [string, string] => e[1] !== undefined,
-  );
+  const how = Object.entries({
+    uiSource: body.uiSource,
+    consentAction: body.consentAction,
+    jurisdiction: body.jurisdiction,
+    jurisdictionModel: body.jurisdictionModel,
+  }).filter((e): e is [string, string] => e[1] !== undefined);
   const metadata = { ...body.metadata, ...Object.fromEntries(how) };
   const row = await consentRepo.insert(ctx.db, {
     type: body.type,

@@ -19,8 +19,21 @@ export const glucoseDto = (r: GlucoseRow) => ({
   updatedAt: iso(r.updatedAt),
   version: r.version,
 });
-export const symptomDto = (r: SymptomRow) => ({ _id: r.id, symptom: r.symptom, recordedAt: iso(r.recordedAt), updatedAt: iso(r.updatedAt), version: r.version });
-export const appointmentDto = (r: AppointmentRow) => ({ _id: r.id, doctor: r.doctor, date: iso(r.date), notes: r.notes, updatedAt: iso(r.updatedAt), version: r.version });
+export const symptomDto = (r: SymptomRow) => ({
+  _id: r.id,
+  symptom: r.symptom,
+  recordedAt: iso(r.recordedAt),
+  updatedAt: iso(r.updatedAt),
+  version: r.version,
+});
+export const appointmentDto = (r: AppointmentRow) => ({
+  _id: r.id,
+  doctor: r.doctor,
+  date: iso(r.date),
+  notes: r.notes,
+  updatedAt: iso(r.updatedAt),
+  version: r.version,
+});
 export const labTestDto = (r: LabTestRow) => ({
   _id: r.id,
   name: r.name,

@@ -119,6 +119,12 @@ export async function updateGlucose(ctx: AppContext, patientId: string, input: G
 }
 
 export async function deleteGlucose(ctx: AppContext, patientId: string, input: GlucoseDelete) {
-  await guardedDelete(ctx.db, glucoseRepo, { patientId, id: input.glucoseId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) }, glucoseDto, GLUCOSE_CONFLICT);
+  await guardedDelete(
+    ctx.db,
+    glucoseRepo,
+    { patientId, id: input.glucoseId, baseVersion: input.baseVersion, madeOn: madeOnValues(input.madeOn) },
+    glucoseDto,
+    GLUCOSE_CONFLICT,
+  );
   return { message: GLUCOSE_MSG.deleted };
 }

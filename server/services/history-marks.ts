@@ -24,7 +24,8 @@ export async function checkHistory(db: Db, patientId: string, check: HistoryChec
   let known = check.seen === undefined || seenAt !== undefined;
   const acked = [...new Set(check.acked ?? [])];
   if (known && acked.length > 0) known = (await historyMarkRepo.appliedCount(db, patientId, acked)) === acked.length;
-  if (known && acked.length === 0 && check.seen !== undefined && seenAt && now.getTime() - seenAt.getTime() < HISTORY_MARK_REUSE_MS) return { known, mark: check.seen };
+  if (known && acked.length === 0 && check.seen !== undefined && seenAt && now.getTime() - seenAt.getTime() < HISTORY_MARK_REUSE_MS)
+    return { known, mark: check.seen };
   const mark = randomUUID();
   await historyMarkRepo.insert(db, patientId, mark);
   return { known, mark };

@@ -123,6 +123,12 @@ export async function updateLabTest(ctx: AppContext, patientId: string, input: L
 }
 
 export async function deleteLabTest(ctx: AppContext, patientId: string, input: LabTestDelete) {
-  await guardedDelete(ctx.db, labTestRepo, { patientId, id: input.testId, baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx, input.madeOn) }, labTestDto, LAB_CONFLICT);
+  await guardedDelete(
+    ctx.db,
+    labTestRepo,
+    { patientId, id: input.testId, baseVersion: input.baseVersion, madeOn: await madeOnValues(ctx, input.madeOn) },
+    labTestDto,
+    LAB_CONFLICT,
+  );
   return { message: LAB_MSG.deleted };
 }

@@ -18,7 +18,15 @@ export type Principal =
       /** Opened with a temporary password not yet changed: this session may only change it (issue 48). */
       passwordChangeRequired: boolean;
     }
-  | { kind: 'admin'; sessionId: string; adminId: string; label: string; hospitalIds: string[]; expiresAt: Date; /** May add hospitals (admins.group_admin). */ groupAdmin: boolean }
+  | {
+      kind: 'admin';
+      sessionId: string;
+      adminId: string;
+      label: string;
+      hospitalIds: string[];
+      expiresAt: Date;
+      /** May add hospitals (admins.group_admin). */ groupAdmin: boolean;
+    }
   | {
       kind: 'doctor';
       doctorTokenId: string;
@@ -65,11 +73,26 @@ export async function resolvePrincipal(db: Db, token: string | undefined, now = 
     const admin = await staffRepo.adminById(db, session.adminId);
     if (!admin) return null;
     const hospitals = await staffRepo.hospitalsOfAdmin(db, admin.id);
-    return { kind: 'admin', sessionId: session.id, adminId: admin.id, label: admin.email, hospitalIds: hospitals.map((h) => h.id), expiresAt: session.expiresAt, groupAdmin: admin.groupAdmin };
+    return {
+      kind: 'admin',
+      sessionId: session.id,
+      adminId: admin.id,
+      label: admin.email,
+      hospitalIds: hospitals.map((h) => h.id),
+      expiresAt: session.expiresAt,
+      groupAdmin: admin.groupAdmin,
+    };
   }
   const doctor = await staffRepo.liveDoctorToken(db, hash, now);
   if (doctor) {
-    return { kind: 'doctor', doctorTokenId: doctor.id, label: doctor.doctorName, hospitalIds: doctor.hospitalIds, expiresAt: doctor.expiresAt, providerId: doctor.providerId };
+    return {
+      kind: 'doctor',
+      doctorTokenId: doctor.id,
+      label: doctor.doctorName,
+      hospitalIds: doctor.hospitalIds,
+      expiresAt: doctor.expiresAt,
+      providerId: doctor.providerId,
+    };
   }
   return null;
 }
@@ -80,7 +103,12 @@ const TOUCH_EVERY_MS = 60_000;
  * A patient's session keeps when it was last used (at most once a minute, for the staff's "last
  * synced") and from which device: written when a minute has passed or the device is another.
  */
-export async function notePatientSeen(db: Db, principal: Extract<Principal, { kind: 'patient' }>, deviceId: string | undefined, now = Date.now()): Promise<void> {
+export async function notePatientSeen(
+  db: Db,
+  principal: Extract<Principal, { kind: 'patient' }>,
+  deviceId: string | undefined,
+  now = Date.now(),
+): Promise<void> {
   if (now - principal.lastSeenAt.getTime() > TOUCH_EVERY_MS || (deviceId && deviceId !== principal.deviceId)) {
     await sessionRepo.touch(db, principal.sessionId, deviceId);
   }

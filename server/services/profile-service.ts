@@ -35,7 +35,11 @@ export const PROFILE_MSG = {
  * read, the new one wins when both are present.
  */
 export function alertDaysOf(stored: { glucometerAlerts?: unknown; glucometerReadingAlerts?: unknown }): string[] {
-  const days = Array.isArray(stored.glucometerAlerts) ? stored.glucometerAlerts : Array.isArray(stored.glucometerReadingAlerts) ? stored.glucometerReadingAlerts : [];
+  const days = Array.isArray(stored.glucometerAlerts)
+    ? stored.glucometerAlerts
+    : Array.isArray(stored.glucometerReadingAlerts)
+      ? stored.glucometerReadingAlerts
+      : [];
   const out: string[] = [];
   for (const d of days) {
     const n = typeof d === 'string' ? normaliseDay(d) : undefined;
@@ -154,8 +158,10 @@ function subscriptionProblem(sub: { endpoint: string; keys: { p256dh: string; au
   if (endpoint) return endpoint;
   const key = Buffer.from(sub.keys.p256dh, 'base64url');
   // An uncompressed P-256 point: 0x04, then 32 bytes of x and 32 of y.
-  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.p256dh) || key.length !== 65 || key[0] !== 4) return "token.keys.p256dh must be the subscription's P-256 public key (base64url)";
-  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.auth) || Buffer.from(sub.keys.auth, 'base64url').length !== 16) return "token.keys.auth must be the subscription's 16-byte auth secret (base64url)";
+  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.p256dh) || key.length !== 65 || key[0] !== 4)
+    return "token.keys.p256dh must be the subscription's P-256 public key (base64url)";
+  if (!/^[A-Za-z0-9_-]+=*$/.test(sub.keys.auth) || Buffer.from(sub.keys.auth, 'base64url').length !== 16)
+    return "token.keys.auth must be the subscription's 16-byte auth secret (base64url)";
   return undefined;
 }
 

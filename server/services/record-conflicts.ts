@@ -40,7 +40,8 @@ export const BASE_VERSION_UNKNOWN_MESSAGE =
  * writes that the restore lost and that it sends again after its history check; refused with
  * BASE_VERSION_UNKNOWN, the device heals the server first (sync/drain.ts).
  */
-export const baseUnknown = (baseVersion: number | undefined, current: { version: number }): boolean => baseVersion !== undefined && baseVersion > current.version;
+export const baseUnknown = (baseVersion: number | undefined, current: { version: number }): boolean =>
+  baseVersion !== undefined && baseVersion > current.version;
 
 /** The refusal of such a write, with the record as the server has it (null: deleted). */
 export const baseUnknownConflict = (current: unknown) => conflict(BASE_VERSION_UNKNOWN_MESSAGE, { code: BASE_VERSION_UNKNOWN, current });

@@ -66,7 +66,15 @@ export async function reportInput(ctx: Pick<AppContext, 'db'>, patientId: string
       glucometerAlerts: alertDaysOf({ glucometerAlerts: p.glucometerAlerts }),
     },
     range,
-    readings: readings.map((r) => ({ _id: r.id, type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: iso(r.recordedAt), utcOffsetMinutes: r.utcOffsetMinutes })),
+    readings: readings.map((r) => ({
+      _id: r.id,
+      type: r.type,
+      value: r.value,
+      unit: r.unit,
+      enteredValue: r.enteredValue,
+      recordedAt: iso(r.recordedAt),
+      utcOffsetMinutes: r.utcOffsetMinutes,
+    })),
     medicines: medicines.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate, endDate: m.endDate })),
     intakes: intakes.map((i) => ({ prescrNo: i.prescrNo, medicineName: i.medicineName, dose: i.dose, takenAt: iso(i.takenAt) })),
     symptoms: symptoms.map((s) => ({ symptom: s.symptom, recordedAt: iso(s.recordedAt) })),
@@ -89,7 +97,12 @@ export interface ReportFile<T> {
 }
 
 /** The report over the body's range in the body's unit (mg/dL when it names none), built in a worker thread. */
-export async function reportModel(ctx: AppContext, patientId: string, body: Pick<ReportRequest, 'from' | 'to' | 'unit'>, now = new Date()): Promise<ReportModel> {
+export async function reportModel(
+  ctx: AppContext,
+  patientId: string,
+  body: Pick<ReportRequest, 'from' | 'to' | 'unit'>,
+  now = new Date(),
+): Promise<ReportModel> {
   return (await render({ kind: 'model', input: await reportInput(ctx, patientId, checkRange(body), now), unit: body.unit ?? 'mg/dL' })).model;
 }
 
@@ -119,7 +132,13 @@ export async function reportFhir(
 }
 
 /** The readings as CSV (report/csv.ts) in the language and unit asked for. */
-export async function reportCsvFile(ctx: AppContext, patientId: string, body: ReportRequest, acceptLanguage?: string, now = new Date()): Promise<ReportFile<string>> {
+export async function reportCsvFile(
+  ctx: AppContext,
+  patientId: string,
+  body: ReportRequest,
+  acceptLanguage?: string,
+  now = new Date(),
+): Promise<ReportFile<string>> {
   const input = await reportInput(ctx, patientId, checkRange(body), now);
   const { catalog } = resolveReportLocale(body.locale ?? preferredLanguage(acceptLanguage));
   const { fileName, body: text } = await render({ kind: 'csv', input, unit: body.unit ?? 'mg/dL', catalog });

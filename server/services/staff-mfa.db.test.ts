@@ -12,7 +12,8 @@ let fx: Fixture;
 const nurse = { email: 'nurse.admin@test.hospital', password: 'Nurse-admin-pass-7' };
 
 /** The code an authenticator app with this secret shows `offsetS` seconds from now. */
-const codeOf = (secret: string, offsetS = 0) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetS * 1000 });
+const codeOf = (secret: string, offsetS = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetS * 1000 });
 const login = (body: Record<string, unknown>) => call(h.app, 'POST', '/api/admin/login', { body });
 const setup = (email: string, password: string) => call(h.app, 'POST', '/api/admin/mfa/setup', { body: { email, password } });
 const hospitalsWith = (token: string) => call(h.app, 'GET', '/api/admin/hospitals', { token });

@@ -67,7 +67,12 @@ export interface SecondFactor {
  * The second step of an admin's login, after the password was right: what the session opens with,
  * or a 401 saying what is missing (MFA_REQUIRED_CODE, MFA_SETUP_REQUIRED_CODE, MFA_INVALID_CODE).
  */
-export async function secondFactor(ctx: Pick<AppContext, 'db'>, admin: AdminRow, given: { code?: string | undefined; recoveryCode?: string | undefined }, now: Date): Promise<SecondFactor> {
+export async function secondFactor(
+  ctx: Pick<AppContext, 'db'>,
+  admin: AdminRow,
+  given: { code?: string | undefined; recoveryCode?: string | undefined },
+  now: Date,
+): Promise<SecondFactor> {
   const secret = admin.totpSecret;
   if (secret && admin.totpEnabledAt) {
     if (given.recoveryCode !== undefined) {
@@ -85,7 +90,12 @@ export async function secondFactor(ctx: Pick<AppContext, 'db'>, admin: AdminRow,
     const step = totpStep(admin, secret, given.code, now);
     if (step === undefined || !(await staffMfaRepo.useStep(ctx.db, admin.id, step))) throw refuse(MFA_INVALID_CODE, MFA_MSG.invalid);
     const recoveryCodes = newRecoveryCodes();
-    await staffMfaRepo.enable(ctx.db, admin.id, now, recoveryCodes.map((c) => sha256(normaliseRecoveryCode(c))));
+    await staffMfaRepo.enable(
+      ctx.db,
+      admin.id,
+      now,
+      recoveryCodes.map((c) => sha256(normaliseRecoveryCode(c))),
+    );
     return { method: 'password+totp', recoveryCodes };
   }
   if (await secondFactorRequired(ctx, admin.id)) throw refuse(MFA_SETUP_REQUIRED_CODE, MFA_MSG.setupRequired);

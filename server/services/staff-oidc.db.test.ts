@@ -24,10 +24,16 @@ beforeAll(async () => {
   idp = await startTestIdentityProvider({
     redirectUris: [`${PUBLIC_URL}/api/admin/oidc/callback`],
     accounts: {
-      'ward-admin': { email: 'Ward.Admin@hospital.example', email_verified: true, name: 'Wanda Ward', groups: ['eddy-admins', 'everyone'], hospitals: [HOSPITAL_A] },
+      'ward-admin': {
+        email: 'Ward.Admin@hospital.example',
+        email_verified: true,
+        name: 'Wanda Ward',
+        groups: ['eddy-admins', 'everyone'],
+        hospitals: [HOSPITAL_A],
+      },
       'dr-who': { email: 'dr.who@hospital.example', name: 'Dr Who', groups: ['eddy-doctors'], hospitals: [HOSPITAL_A, HOSPITAL_B] },
-      'porter': { email: 'porter@hospital.example', name: 'Pat Porter', groups: ['everyone'], hospitals: [HOSPITAL_A] },
-      'elsewhere': { email: 'elsewhere@hospital.example', name: 'Ellis Where', groups: ['eddy-admins'], hospitals: ['Another Hospital'] },
+      porter: { email: 'porter@hospital.example', name: 'Pat Porter', groups: ['everyone'], hospitals: [HOSPITAL_A] },
+      elsewhere: { email: 'elsewhere@hospital.example', name: 'Ellis Where', groups: ['eddy-admins'], hospitals: ['Another Hospital'] },
       'same-address': { email: 'admin@test.hospital', email_verified: false, name: 'Not The Admin', groups: ['eddy-admins'], hospitals: [HOSPITAL_A] },
       'no-address': { name: 'Nobody Mailed', groups: ['eddy-admins'], hospitals: [HOSPITAL_A] },
     },
@@ -71,14 +77,18 @@ class CookieJar {
   }
 }
 
-const setCookiesOf = (header: string | string[] | number | undefined): string[] => (Array.isArray(header) ? header : typeof header === 'string' ? [header] : []);
+const setCookiesOf = (header: string | string[] | number | undefined): string[] =>
+  Array.isArray(header) ? header : typeof header === 'string' ? [header] : [];
 
 /**
  * A staff member's browser: the staff login's button, the provider's login form (as `login`), and
  * back to this server's callback. `beforeCallback` may stand in for an attacker. The address the
  * browser ends at.
  */
-async function signIn(login: string, opts: { jar?: CookieJar; beforeCallback?: (callback: URL, jar: CookieJar) => void } = {}): Promise<{ landing: string; callback: URL; jar: CookieJar }> {
+async function signIn(
+  login: string,
+  opts: { jar?: CookieJar; beforeCallback?: (callback: URL, jar: CookieJar) => void } = {},
+): Promise<{ landing: string; callback: URL; jar: CookieJar }> {
   const jar = opts.jar ?? new CookieJar();
   const app = new URL(PUBLIC_URL);
   const start = await h.app.inject({ method: 'GET', url: '/api/admin/oidc/test-idp/start', headers: { host: app.host, cookie: jar.header(app) } });
@@ -87,7 +97,11 @@ async function signIn(login: string, opts: { jar?: CookieJar; beforeCallback?: (
   let url = new URL(String(start.headers.location));
   let init: RequestInit = {};
   for (let hop = 0; hop < 12; hop += 1) {
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string> | undefined), cookie: jar.header(url) } });
+    const res = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string> | undefined), cookie: jar.header(url) },
+    });
     jar.take(url, res.headers.getSetCookie());
     init = {};
     if (res.status >= 300 && res.status < 400) {
@@ -99,7 +113,11 @@ async function signIn(login: string, opts: { jar?: CookieJar; beforeCallback?: (
     const action = /<form[^>]*action="([^"]+)"[^>]*>[\s\S]*?name="login"/.exec(html)?.[1];
     if (res.status !== 200 || !action) throw new Error(`the provider answered ${res.status}: ${html.slice(0, 300)}`);
     url = new URL(action.replaceAll('&amp;', '&'), url);
-    init = { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ prompt: 'login', login, password: 'any password' }).toString() };
+    init = {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ prompt: 'login', login, password: 'any password' }).toString(),
+    };
   }
   expect(url.pathname).toBe('/api/admin/oidc/callback');
   opts.beforeCallback?.(url, jar);
@@ -121,7 +139,12 @@ describe('staff sign-in through the hospital identity provider', () => {
   it('lists the providers for the login page: id and name, nothing of their configuration', async () => {
     const res = await call(h.app, 'GET', '/api/admin/oidc/providers');
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ providers: [{ id: 'test-idp', name: 'Hospital staff account' }, { id: 'gone', name: 'A provider that is down' }] });
+    expect(res.json).toEqual({
+      providers: [
+        { id: 'test-idp', name: 'Hospital staff account' },
+        { id: 'gone', name: 'A provider that is down' },
+      ],
+    });
   });
 
   it('sends the browser to the provider with PKCE (S256), a state and a nonce, bound to the browser by an HttpOnly cookie', async () => {
@@ -166,7 +189,13 @@ describe('staff sign-in through the hospital identity provider', () => {
 
   it('finds the same admin by the provider subject at the next sign-in, also after their address changed', async () => {
     const first = await redeem(handoffOf((await signIn('ward-admin')).landing));
-    idp.setAccount('ward-admin', { email: 'wanda.ward@hospital.example', email_verified: true, name: 'Wanda Ward', groups: ['eddy-admins'], hospitals: [HOSPITAL_A] });
+    idp.setAccount('ward-admin', {
+      email: 'wanda.ward@hospital.example',
+      email_verified: true,
+      name: 'Wanda Ward',
+      groups: ['eddy-admins'],
+      hospitals: [HOSPITAL_A],
+    });
     const second = await redeem(handoffOf((await signIn('ward-admin')).landing));
     expect((second.json['staff'] as { email: string }).email).toBe((first.json['staff'] as { email: string }).email);
     expect(await staffRepo.adminByEmail(h.db, 'wanda.ward@hospital.example')).toBeUndefined();
@@ -196,9 +225,15 @@ describe('staff sign-in through the hospital identity provider', () => {
     expect((await signIn('no-address')).landing).toBe('/admin#oidc-failure=no-email');
   });
 
-  it("never takes over a local account by an address the provider does not vouch for; links it when it does", async () => {
+  it('never takes over a local account by an address the provider does not vouch for; links it when it does', async () => {
     expect((await signIn('same-address')).landing).toBe('/admin#oidc-failure=email-taken');
-    idp.setAccount('same-address', { email: 'admin@test.hospital', email_verified: true, name: 'Test Admin', groups: ['eddy-admins'], hospitals: [HOSPITAL_A] });
+    idp.setAccount('same-address', {
+      email: 'admin@test.hospital',
+      email_verified: true,
+      name: 'Test Admin',
+      groups: ['eddy-admins'],
+      hospitals: [HOSPITAL_A],
+    });
     const res = await redeem(handoffOf((await signIn('same-address')).landing));
     expect(res.status).toBe(200);
     expect((res.json['staff'] as { email: string; name: string }).name).toBe('Test Admin');
@@ -213,7 +248,11 @@ describe('staff sign-in through the hospital identity provider', () => {
 
   it('answers a callback once: the same state again, or one never issued, signs nobody in', async () => {
     const { callback, jar } = await signIn('ward-admin');
-    const again = await h.app.inject({ method: 'GET', url: callback.pathname + callback.search, headers: { host: 'eddy.test', cookie: jar.header(new URL(PUBLIC_URL)) } });
+    const again = await h.app.inject({
+      method: 'GET',
+      url: callback.pathname + callback.search,
+      headers: { host: 'eddy.test', cookie: jar.header(new URL(PUBLIC_URL)) },
+    });
     expect(again.headers.location).toBe('/admin#oidc-failure=expired');
     const forged = await h.app.inject({ method: 'GET', url: '/api/admin/oidc/callback?code=abc&state=never-issued', headers: { host: 'eddy.test' } });
     expect(forged.headers.location).toBe('/admin#oidc-failure=expired');

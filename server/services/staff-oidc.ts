@@ -91,7 +91,14 @@ export async function startSignIn(ctx: AppContext, providerId: string, origin: s
   const browserSecret = randomToken();
   await oidcLoginRepo.start(
     ctx.db,
-    { providerId: p.id, stateHash: sha256(state), browserHash: sha256(browserSecret), codeVerifier, nonce, expiresAt: new Date(now.getTime() + OIDC_LOGIN_TTL_MS) },
+    {
+      providerId: p.id,
+      stateHash: sha256(state),
+      browserHash: sha256(browserSecret),
+      codeVerifier,
+      nonce,
+      expiresAt: new Date(now.getTime() + OIDC_LOGIN_TTL_MS),
+    },
     now,
   );
   const url = oidc.buildAuthorizationUrl(config, {
@@ -109,7 +116,12 @@ export async function startSignIn(ctx: AppContext, providerId: string, origin: s
  * Step 2: the provider's answer at the callback (`currentUrl`, with this server's public origin), in
  * the browser holding `browserSecret`. A handoff code for the page, or why nobody is signed in.
  */
-export async function finishSignIn(ctx: AppContext, currentUrl: URL, browserSecret: string | undefined, now = new Date()): Promise<{ handoff: string } | { failure: OidcFailure }> {
+export async function finishSignIn(
+  ctx: AppContext,
+  currentUrl: URL,
+  browserSecret: string | undefined,
+  now = new Date(),
+): Promise<{ handoff: string } | { failure: OidcFailure }> {
   const state = currentUrl.searchParams.get('state');
   const login = state ? await oidcLoginRepo.takeByState(ctx.db, sha256(state), now) : undefined;
   if (!state || !login) return { failure: 'expired' };
@@ -125,7 +137,12 @@ export async function finishSignIn(ctx: AppContext, currentUrl: URL, browserSecr
   let claims: Record<string, unknown>;
   try {
     const config = await configOf(p);
-    const tokens = await oidc.authorizationCodeGrant(config, currentUrl, { pkceCodeVerifier: login.codeVerifier, expectedState: state, expectedNonce: login.nonce, idTokenExpected: true });
+    const tokens = await oidc.authorizationCodeGrant(config, currentUrl, {
+      pkceCodeVerifier: login.codeVerifier,
+      expectedState: state,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
     const idClaims = tokens.claims();
     if (!idClaims) return await fail('failed', 'no ID token');
     // Some providers put groups and e-mail only in the ID token, others only at userinfo: both read,
@@ -196,7 +213,13 @@ export async function redeemSignIn(ctx: AppContext, handoff: string, now = new D
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + OIDC_SESSION_MS);
   if (outcome.role === 'doctor') {
-    await staffRepo.insertDoctorToken(ctx.db, { tokenHash: sha256(token), doctorName: outcome.name, hospitalIds: outcome.hospitalIds, expiresAt, providerId: login.providerId });
+    await staffRepo.insertDoctorToken(ctx.db, {
+      tokenHash: sha256(token),
+      doctorName: outcome.name,
+      hospitalIds: outcome.hospitalIds,
+      expiresAt,
+      providerId: login.providerId,
+    });
     const hospitals = await staffRepo.hospitalsByIds(ctx.db, outcome.hospitalIds);
     return { token, expiresAt: expiresAt.toISOString(), staff: { role: 'doctor' as const, name: outcome.name, hospitals: hospitals.map(hospitalDto) } };
   }
@@ -205,5 +228,9 @@ export async function redeemSignIn(ctx: AppContext, handoff: string, now = new D
   if (!admin) throw invalid();
   await sessionRepo.insert(ctx.db, { tokenHash: sha256(token), kind: 'admin', adminId: admin.id, method: OIDC_METHOD, expiresAt });
   const hospitals = await staffRepo.hospitalsOfAdmin(ctx.db, admin.id);
-  return { token, expiresAt: expiresAt.toISOString(), staff: { role: 'admin' as const, name: admin.name, email: admin.email, hospitals: hospitals.map(hospitalDto) } };
+  return {
+    token,
+    expiresAt: expiresAt.toISOString(),
+    staff: { role: 'admin' as const, name: admin.name, email: admin.email, hospitals: hospitals.map(hospitalDto) },
+  };
 }

@@ -99,7 +99,9 @@ describe('the worklist order: hypoglycaemia', () => {
     expect(orderFromAnyStart(oneOf45, twoOf53)).toEqual(['Two of 53', 'One of 45']);
     expect(orderFromAnyStart(twoOf53, oneOf25)).toEqual(['One of 25', 'Two of 53']);
     expect(priorityOf(twoOf53, 1, DAYS, NOW)).toMatchObject({ tier: 'severe-low', count: 2, outOf: 42, weight: 38.813 });
-    expect(priorityOf(twoOf53, 1, DAYS, NOW).summary).toBe('Level-2 lows first: 2 readings below 54 mg/dL, lowest 53 mg/dL; each weighs its hypoglycaemia risk, the lower the more (weight 38.813)');
+    expect(priorityOf(twoOf53, 1, DAYS, NOW).summary).toBe(
+      'Level-2 lows first: 2 readings below 54 mg/dL, lowest 53 mg/dL; each weighs its hypoglycaemia risk, the lower the more (weight 38.813)',
+    );
   });
 
   it('a single reading of 53 before 40 % of readings below 70 with none below 54, which leads the lows above 54', () => {
@@ -152,7 +154,12 @@ describe('the worklist order: the other reasons', () => {
     const up15 = made('Up 15', { values: steady(30, 165), means: { previous: 150, now: 165 } });
     const up40 = made('Up 40', { values: steady(30, 170), means: { previous: 130, now: 170 } });
     expect(orderFromAnyStart(up15, up40)).toEqual(['Up 40', 'Up 15']);
-    expect(priorityOf(up40, 1, DAYS, NOW)).toMatchObject({ tier: 'rising-mean', weight: 40, count: null, summary: 'Rising mean: up 40 mg/dL on the 14 days before' });
+    expect(priorityOf(up40, 1, DAYS, NOW)).toMatchObject({
+      tier: 'rising-mean',
+      weight: 40,
+      count: null,
+      summary: 'Rising mean: up 40 mg/dL on the 14 days before',
+    });
   });
 
   it('sparse data never lifts a patient above one whose figures are worse; alone it comes after every other reason', () => {
@@ -165,7 +172,14 @@ describe('the worklist order: the other reasons', () => {
     const fine = made('Fine', { values: steady(40) });
     expect(orderFromAnyStart(fine, sparseOnly, rising)).toEqual(['Rising', 'Sparse only', 'Fine']);
     expect(priorityOf(sparseOnly, 2, DAYS, NOW)).toMatchObject({ tier: 'sparse-data', weight: 10, count: 4, outOf: 14 });
-    expect(priorityOf(fine, 3, DAYS, NOW)).toEqual({ rank: 3, tier: null, weight: 0, count: null, outOf: null, summary: 'Nothing to act on: by the lowest reading, then by name' });
+    expect(priorityOf(fine, 3, DAYS, NOW)).toEqual({
+      rank: 3,
+      tier: null,
+      weight: 0,
+      count: null,
+      outOf: null,
+      summary: 'Nothing to act on: by the lowest reading, then by name',
+    });
   });
 
   it('ties: the next reason’s weight, then the lower reading, then the name', () => {

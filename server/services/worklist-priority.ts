@@ -9,7 +9,22 @@ import { WORKLIST_RULES, type ReasonCode, type WorklistRules } from './worklist-
 /** The figures the order reads. */
 export type PriorityFigures = Pick<
   WorklistFacts,
-  'hospNo' | 'name' | 'readings' | 'severe' | 'severeRisk' | 'below' | 'inRange' | 'lowest' | 'mean' | 'previousMean' | 'daysWithReadings' | 'lastReadingAt' | 'registeredAt' | 'expectedDoses' | 'takenDoses' | 'flags'
+  | 'hospNo'
+  | 'name'
+  | 'readings'
+  | 'severe'
+  | 'severeRisk'
+  | 'below'
+  | 'inRange'
+  | 'lowest'
+  | 'mean'
+  | 'previousMean'
+  | 'daysWithReadings'
+  | 'lastReadingAt'
+  | 'registeredAt'
+  | 'expectedDoses'
+  | 'takenDoses'
+  | 'flags'
 >;
 
 /** Why a patient is where they are: the reason that places them, its weight, and the counts behind it. */
@@ -113,18 +128,34 @@ export function priorityOf(f: PriorityFigures, rank: number, days: number, now: 
   const at = (count: number | null, outOf: number | null, summary: string): Priority => ({ rank, tier, weight, count, outOf, summary });
   switch (tier) {
     case 'severe-low':
-      return at(f.severe, f.readings, `Level-2 lows first: ${plural(f.severe, 'reading')} below ${rules.severeLowMgDl} mg/dL, lowest ${round1(f.lowest ?? 0)} mg/dL; each weighs its hypoglycaemia risk, the lower the more (weight ${weight})`);
+      return at(
+        f.severe,
+        f.readings,
+        `Level-2 lows first: ${plural(f.severe, 'reading')} below ${rules.severeLowMgDl} mg/dL, lowest ${round1(f.lowest ?? 0)} mg/dL; each weighs its hypoglycaemia risk, the lower the more (weight ${weight})`,
+      );
     case 'low-time':
-      return at(f.below, f.readings, `Time below range: ${f.below} of ${plural(f.readings, 'reading')} below ${rules.lowMgDl} mg/dL (${pct(f.below, f.readings)} %), ${weight} readings beyond the ${rules.lowTimeAbovePercent} % the target allows`);
+      return at(
+        f.below,
+        f.readings,
+        `Time below range: ${f.below} of ${plural(f.readings, 'reading')} below ${rules.lowMgDl} mg/dL (${pct(f.below, f.readings)} %), ${weight} readings beyond the ${rules.lowTimeAbovePercent} % the target allows`,
+      );
     case 'no-data': {
       const whole = Math.max(0, Math.floor(daysSince(f.lastReadingAt ?? f.registeredAt, now)));
       const since = whole === 0 ? 'today' : `${plural(whole, 'day')} ago`;
       return at(whole, null, f.lastReadingAt ? `No data: no reading for ${plural(whole, 'day')}` : `No data: no reading since registration ${since}`);
     }
     case 'low-tir':
-      return at(f.inRange, f.readings, `Time in range: ${f.inRange} of ${plural(f.readings, 'reading')} in ${rules.lowMgDl}–${rules.highMgDl} mg/dL (${pct(f.inRange, f.readings)} %), ${weight} readings short of ${rules.inRangeBelowPercent} %`);
+      return at(
+        f.inRange,
+        f.readings,
+        `Time in range: ${f.inRange} of ${plural(f.readings, 'reading')} in ${rules.lowMgDl}–${rules.highMgDl} mg/dL (${pct(f.inRange, f.readings)} %), ${weight} readings short of ${rules.inRangeBelowPercent} %`,
+      );
     case 'missed-doses':
-      return at(f.takenDoses, f.expectedDoses, `Missed doses: ${f.takenDoses} of ${plural(f.expectedDoses, 'dose')} marked taken (${pct(f.takenDoses, f.expectedDoses)} %), ${weight} doses short of ${rules.dosesTakenBelowPercent} %`);
+      return at(
+        f.takenDoses,
+        f.expectedDoses,
+        `Missed doses: ${f.takenDoses} of ${plural(f.expectedDoses, 'dose')} marked taken (${pct(f.takenDoses, f.expectedDoses)} %), ${weight} doses short of ${rules.dosesTakenBelowPercent} %`,
+      );
     case 'rising-mean':
       return at(null, null, `Rising mean: up ${round1(weight)} mg/dL on the ${days} days before`);
     case 'sparse-data':

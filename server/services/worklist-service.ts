@@ -36,7 +36,11 @@ export function reasonsOf(f: WorklistFacts, days: number, now: Date, rules: Work
   const out: Reason[] = [];
   const pct = (part: number, whole: number) => round1((part * 100) / whole);
   if (f.flags.severeLow && f.lowest !== null) {
-    out.push({ code: 'severe-low', value: round1(f.lowest), text: `${plural(f.severe, 'reading')} below ${rules.severeLowMgDl} mg/dL, lowest ${round1(f.lowest)} mg/dL` });
+    out.push({
+      code: 'severe-low',
+      value: round1(f.lowest),
+      text: `${plural(f.severe, 'reading')} below ${rules.severeLowMgDl} mg/dL, lowest ${round1(f.lowest)} mg/dL`,
+    });
   }
   if (f.flags.lowTime) {
     const v = pct(f.below, f.readings);
@@ -71,7 +75,13 @@ export async function worklist(ctx: AppContext, origin: ReadOrigin, principal: S
   const limit = q.limit ?? 20;
   const offset = (page - 1) * limit;
   const { rows, total } = await worklistRepo.page(ctx.db, { hospitalId: q.hospitalId, days, now, limit, offset, rules: WORKLIST_RULES });
-  await recordReads(ctx, principal, rows.map((r) => ({ patientId: r.id, hospNo: r.hospNo })), 'GET /api/admin/worklist', origin);
+  await recordReads(
+    ctx,
+    principal,
+    rows.map((r) => ({ patientId: r.id, hospNo: r.hospNo })),
+    'GET /api/admin/worklist',
+    origin,
+  );
   return {
     patients: rows.map((r, i) => ({
       hospNo: r.hospNo,

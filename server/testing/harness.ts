@@ -52,7 +52,15 @@ export async function createHarness(env: Record<string, string> = {}, opts: { ma
   const dataDir = await mkdtemp(path.join(tmpdir(), 'eddy-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: '1000', LOG_LEVEL: 'silent', ...env });
   const { database, url, drop } = await openTestDatabase();
-  const app = await buildApp({ config, database, logger: false, checkResponses: true, reminders: opts.reminders ?? false, ...(opts.mailer ? { mailer: opts.mailer } : {}), ...(opts.webRoot ? { webRoot: opts.webRoot } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    logger: false,
+    checkResponses: true,
+    reminders: opts.reminders ?? false,
+    ...(opts.mailer ? { mailer: opts.mailer } : {}),
+    ...(opts.webRoot ? { webRoot: opts.webRoot } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -108,7 +116,12 @@ export async function seedFixture(db: Db, timeZone = 'UTC'): Promise<Fixture> {
 type Json = Record<string, unknown>;
 
 /** `inject` with the headers the app sends, returning status, headers and parsed JSON. */
-export async function call(app: FastifyInstance, method: HTTPMethods, url: string, opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call(
+  app: FastifyInstance,
+  method: HTTPMethods,
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await app.inject({
     method,
     url,

@@ -16,10 +16,12 @@ if (!dataDir) throw new Error('usage: lock-contender.ts <dataDir> [jitter]');
 
 if (mode === 'jitter') {
   const pause = new Int32Array(new SharedArrayBuffer(4));
-  const jittered = <A extends unknown[], R>(f: (...args: A) => R) => (...args: A): R => {
-    Atomics.wait(pause, 0, 0, Math.random() * 3);
-    return f(...args);
-  };
+  const jittered =
+    <A extends unknown[], R>(f: (...args: A) => R) =>
+    (...args: A): R => {
+      Atomics.wait(pause, 0, 0, Math.random() * 3);
+      return f(...args);
+    };
   fs.readFileSync = jittered(fs.readFileSync) as typeof fs.readFileSync;
   fs.writeFileSync = jittered(fs.writeFileSync);
   fs.linkSync = jittered(fs.linkSync);

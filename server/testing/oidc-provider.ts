@@ -30,7 +30,16 @@ export async function startTestIdentityProvider(opts: { redirectUris?: string[];
   const clientId = 'eddy-staff';
   const clientSecret = 'a-test-client-secret-of-the-hospital';
   const configuration: Configuration = {
-    clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, response_types: ['code'], grant_types: ['authorization_code'], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        response_types: ['code'],
+        grant_types: ['authorization_code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub', 'groups', 'hospitals'], email: ['email', 'email_verified'], profile: ['name'] },
     findAccount: (_ctx, id) => ({ accountId: id, claims: () => ({ sub: id, ...(accounts.get(id) ?? {}) }) }),

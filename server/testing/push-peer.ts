@@ -69,7 +69,10 @@ export async function startPushPeer(): Promise<PushPeer> {
       ecdh.generateKeys();
       const auth = randomBytes(16);
       subs.set(name, { ecdh, auth, status });
-      return { endpoint: `${origin}/push/${encodeURIComponent(name)}`, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } };
+      return {
+        endpoint: `${origin}/push/${encodeURIComponent(name)}`,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      };
     },
     setStatus(name, status) {
       const sub = subs.get(name);
@@ -92,8 +95,12 @@ export function verifyVapid(headers: IncomingHttpHeaders, expected: { publicKey:
   if (m[2] !== expected.publicKey) throw new Error('VAPID key is not the server’s');
   const [h, p, s] = m[1].split('.') as [string, string, string];
   const raw = Buffer.from(m[2], 'base64url');
-  const key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') }, format: 'jwk' });
-  if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'))) throw new Error('VAPID signature does not verify');
+  const key = createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: raw.subarray(1, 33).toString('base64url'), y: raw.subarray(33, 65).toString('base64url') },
+    format: 'jwk',
+  });
+  if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url')))
+    throw new Error('VAPID signature does not verify');
   const claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8')) as Record<string, unknown>;
   if (claims['aud'] !== expected.audience) throw new Error(`VAPID audience ${String(claims['aud'])} is not ${expected.audience}`);
   if (typeof claims['exp'] !== 'number' || claims['exp'] * 1000 < Date.now()) throw new Error('VAPID token expired');

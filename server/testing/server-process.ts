@@ -19,9 +19,13 @@ import { createFreshPostgres } from './postgres.ts';
 export const root = path.resolve(import.meta.dirname, '../..');
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 /** Polls `check` every `everyMs` until it returns a value other than undefined/false, or throws `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string | (() => string), check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000, everyMs = 50): Promise<T> {
+export async function waitFor<T>(
+  what: string | (() => string),
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 15_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -157,7 +161,8 @@ export function call(base: string, pathname: string, opts: CallOptions = {}): Pr
 }
 
 export const get = (base: string, pathname: string, opts: Omit<CallOptions, 'body' | 'method'> = {}) => call(base, pathname, { ...opts, method: 'GET' });
-export const post = (base: string, pathname: string, body: unknown, opts: Omit<CallOptions, 'body' | 'method'> = {}) => call(base, pathname, { ...opts, method: 'POST', body });
+export const post = (base: string, pathname: string, body: unknown, opts: Omit<CallOptions, 'body' | 'method'> = {}) =>
+  call(base, pathname, { ...opts, method: 'POST', body });
 
 export async function login(base: string, hospNo: string, password: string): Promise<string> {
   const res = await post(base, '/api/auth/loginWithPassword', { hospNo, password });
@@ -295,7 +300,12 @@ export async function prepareDatabase(prefix: string, postgresBase: string | und
   let fixture: Fixture;
   try {
     fixture = await seedFixture(database.db, 'UTC');
-    await medicineRepo.insert(database.db, { patientId: fixture.patientA.id, prescrNo: PRESCRIPTION.prescrNo, name: PRESCRIPTION.medicineName, dose: PRESCRIPTION.dose });
+    await medicineRepo.insert(database.db, {
+      patientId: fixture.patientA.id,
+      prescrNo: PRESCRIPTION.prescrNo,
+      name: PRESCRIPTION.medicineName,
+      dose: PRESCRIPTION.dose,
+    });
   } finally {
     await database.close();
   }

@@ -30,7 +30,9 @@ describe('Icon', () => {
   });
 
   it("fetches an icon that is not bundled from the server's icon endpoint, then draws it", async () => {
-    const fetchMock = vi.fn(async (_url: string) => Response.json({ prefix: 'mdi', icons: { 'hospital-extra': { body: '<path d="M1 1h2v2z"/>' } }, width: 24, height: 24 }));
+    const fetchMock = vi.fn(async (_url: string) =>
+      Response.json({ prefix: 'mdi', icons: { 'hospital-extra': { body: '<path d="M1 1h2v2z"/>' } }, width: 24, height: 24 }),
+    );
     vi.stubGlobal('fetch', fetchMock);
     render(<Icon icon="mdi:hospital-extra" label="Ward" />);
     // First an empty box of the icon's size, then the icon.

@@ -30,7 +30,12 @@ export function LanguageSelect({ compact = false, onChanged }: { compact?: boole
   }
 
   const select = (
-    <select id={id} value={current} onChange={(e) => inBackground(change(e.target.value), 'Changing the language failed')} {...(compact ? { 'aria-label': t`Language` } : {})}>
+    <select
+      id={id}
+      value={current}
+      onChange={(e) => inBackground(change(e.target.value), 'Changing the language failed')}
+      {...(compact ? { 'aria-label': t`Language` } : {})}
+    >
       {LOCALES.map((l) => (
         <option key={l} value={l} lang={l}>
           {LANGUAGE_NAMES[l]}

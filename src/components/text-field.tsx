@@ -33,7 +33,15 @@ export function TextField({ label, value, onValueChange, error, hint, id, ref, a
     <div className={error ? 'field field--error' : 'field'}>
       <label htmlFor={inputId}>{label}</label>
       <div className={adornment ? 'text-field-input text-field-input--adorned' : 'text-field-input'}>
-        <input {...input} ref={ref} id={inputId} value={value} onChange={(e) => onValueChange(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={describedBy} />
+        <input
+          {...input}
+          ref={ref}
+          id={inputId}
+          value={value}
+          onChange={(e) => onValueChange(e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+        />
         {adornment}
       </div>
       {hint && (

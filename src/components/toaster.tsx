@@ -114,7 +114,8 @@ function bandAt(edge: Edge, toaster: HTMLElement | null, height: number): { top:
   return { top: bottom - height, bottom, left, right };
 }
 
-const overlaps = (a: { top: number; bottom: number; left: number; right: number }, b: DOMRect) => a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
+const overlaps = (a: { top: number; bottom: number; left: number; right: number }, b: DOMRect) =>
+  a.top < b.bottom && b.top < a.bottom && a.left < b.right && b.left < a.right;
 
 /**
  * Keeps the toast off what must stay visible: at the screen's foot as usual, at its head when that

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { deviceTimeZone, deviceUtcOffset, formatClockTime, localDateKey, profileClockTime, timeFormat, toLocalInput, zoneOffsetAt, zoneShortName, zonesDiffer } from './dates.ts';
+import {
+  deviceTimeZone,
+  deviceUtcOffset,
+  formatClockTime,
+  localDateKey,
+  profileClockTime,
+  timeFormat,
+  toLocalInput,
+  zoneOffsetAt,
+  zoneShortName,
+  zonesDiffer,
+} from './dates.ts';
 
 describe('local dates', () => {
   it('use the device calendar and clock, not UTC', () => {

@@ -25,4 +25,3 @@ const subscribe = (l: () => void) => {
 export function useGlucoseUnit(): GlucoseUnit {
   return useSyncExternalStore(subscribe, read, () => 'mg/dL' as const);
 }
-

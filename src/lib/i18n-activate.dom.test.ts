@@ -1,10 +1,25 @@
 // Which language a visitor gets, how it is remembered, what the document says about it, and what
 // happens when a catalog cannot be loaded (docs/requirements.md §8 "Failed locale loading", §9 locale cookie).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { activateLocale, detectLocale, ensureFullCatalog, i18n, isRtl, LANGUAGE_NAMES, LOCALE_COOKIE, LOCALES, rememberLocale, setCatalogLoaderForTests, type CatalogPart, type Locale } from './i18n.ts';
+import {
+  activateLocale,
+  detectLocale,
+  ensureFullCatalog,
+  i18n,
+  isRtl,
+  LANGUAGE_NAMES,
+  LOCALE_COOKIE,
+  LOCALES,
+  rememberLocale,
+  setCatalogLoaderForTests,
+  type CatalogPart,
+  type Locale,
+} from './i18n.ts';
 
 // The login part says hello; the rest of the catalog says goodbye.
-const catalog = (locale: Locale, part: CatalogPart = 'login') => ({ messages: part === 'login' ? { greeting: [`hello in ${locale}`] } : { farewell: [`goodbye in ${locale}`] } });
+const catalog = (locale: Locale, part: CatalogPart = 'login') => ({
+  messages: part === 'login' ? { greeting: [`hello in ${locale}`] } : { farewell: [`goodbye in ${locale}`] },
+});
 let cookieWrites: string[];
 
 function setBrowserLanguages(languages: string[]): void {
@@ -69,7 +84,9 @@ describe('activating a locale', () => {
   it('logs "Failed locale loading" and falls back to English when a catalog does not load', async () => {
     await activateLocale('es');
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    setCatalogLoaderForTests((locale, part) => (locale === 'ar' ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(catalog(locale, part))));
+    setCatalogLoaderForTests((locale, part) =>
+      locale === 'ar' ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(catalog(locale, part)),
+    );
     await expect(activateLocale('ar')).resolves.toBe('en');
     expect(error).toHaveBeenCalledWith('Failed locale loading', expect.any(TypeError));
     expect(i18n.locale).toBe('en');
@@ -115,7 +132,9 @@ describe('the two parts of a catalog', () => {
 
   it('shows the rest in English, never as ids, when its part of the chosen language does not load', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    setCatalogLoaderForTests((locale, part) => (locale === 'es' && part === 'messages' ? Promise.reject(new Error('offline')) : Promise.resolve(catalog(locale, part))));
+    setCatalogLoaderForTests((locale, part) =>
+      locale === 'es' && part === 'messages' ? Promise.reject(new Error('offline')) : Promise.resolve(catalog(locale, part)),
+    );
     await activateLocale('es');
     await ensureFullCatalog();
     expect(error).toHaveBeenCalledWith('Failed locale loading', expect.any(Error));

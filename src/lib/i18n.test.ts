@@ -65,7 +65,20 @@ describe('locale-aware paths', () => {
   });
 
   it('work the same for every locale and every route of docs/requirements.md §2, the staff area included', () => {
-    const routes = ['/', '/auth', '/app', '/app/tests', '/app/profile', '/app/reports', '/app/symptoms', '/admin', '/admin/login', '/admin/report', '/admin/hospital-select', '/admin/manage'];
+    const routes = [
+      '/',
+      '/auth',
+      '/app',
+      '/app/tests',
+      '/app/profile',
+      '/app/reports',
+      '/app/symptoms',
+      '/admin',
+      '/admin/login',
+      '/admin/report',
+      '/admin/hospital-select',
+      '/admin/manage',
+    ];
     for (const locale of LOCALES.filter((l) => l !== 'en')) {
       for (const route of routes) {
         const prefixed = withLocale(route, locale);

@@ -141,7 +141,7 @@ async function activateEnglish(parts: readonly CatalogPart[]): Promise<void> {
 export function ensureFullCatalog(): Promise<void> {
   wantFull = true;
   full ??= (async () => {
-    const locale = (isLocale(i18n.locale) ? i18n.locale : SOURCE_LOCALE);
+    const locale = isLocale(i18n.locale) ? i18n.locale : SOURCE_LOCALE;
     try {
       i18n.load(locale, (await loadCatalog(locale, 'messages')).messages);
     } catch (err) {

@@ -23,7 +23,8 @@ export function useLiveChanges(query: string | undefined, session: LiveSession, 
     let open = true;
     import('../../sync/change-stream.ts').then(
       ({ followChanges }) => {
-        if (open) stop = followChanges({
+        if (open)
+          stop = followChanges({
             baseUrl: '',
             query,
             getToken: () => latest.current.session.getToken(),

@@ -39,7 +39,12 @@ const pending = async () => (await db.pendingMedicines.find().exec()).map((d) =>
 
 describe('a reminder as a pending medicine', () => {
   it('cuts dose, prescrNo and userId to 20 characters and the name to 100, and expires 2 h after arrival', () => {
-    const long: MedicineReminderData = { ...reminder, prescrNo: 'RX-' + '9'.repeat(30), medicineName: 'N'.repeat(150), dose: '1 tablet after breakfast with water' };
+    const long: MedicineReminderData = {
+      ...reminder,
+      prescrNo: 'RX-' + '9'.repeat(30),
+      medicineName: 'N'.repeat(150),
+      dose: '1 tablet after breakfast with water',
+    };
     const p = toPendingMedicine(long, '1000011234567890123456789', NOW, 'id-1');
     expect(p).toEqual({
       _id: 'id-1',
@@ -63,7 +68,16 @@ describe('inbox → pendingMedicines', () => {
   it('moves reminders into the collection with the patient as userId, then deletes them from the inbox', async () => {
     await addToInbox({ kind: 'reminder', id: 'r1', receivedAt: NOW - 60_000, notification: { title: 'T' }, data: reminder });
     await takeInbox(db, '100001', NOW);
-    expect(await pending()).toEqual([expect.objectContaining({ prescrNo: 'RX-100001-01', name: 'Metformin 500 mg tablet', dose: '1-0-1', userId: '100001', timestamp: NOW - 60_000, expiry: NOW - 60_000 + PENDING_MEDICINE_TTL_MS })]);
+    expect(await pending()).toEqual([
+      expect.objectContaining({
+        prescrNo: 'RX-100001-01',
+        name: 'Metformin 500 mg tablet',
+        dose: '1-0-1',
+        userId: '100001',
+        timestamp: NOW - 60_000,
+        expiry: NOW - 60_000 + PENDING_MEDICINE_TTL_MS,
+      }),
+    ]);
     expect(await readInbox(NOW)).toEqual([]);
   });
 
@@ -80,13 +94,24 @@ describe('inbox → pendingMedicines', () => {
     await addToInbox({ kind: 'reminder', id: 'again', receivedAt: NOW, notification: { title: 'T' }, data: { ...reminder, snoozed: true } });
     await takeInbox(db, '100001', NOW);
     const rows = await pending();
-    expect(rows.map((r) => [r.prescrNo, r.timestamp])).toEqual(expect.arrayContaining([['RX-100001-01', NOW], ['RX-2', NOW - 900_000]]));
+    expect(rows.map((r) => [r.prescrNo, r.timestamp])).toEqual(
+      expect.arrayContaining([
+        ['RX-100001-01', NOW],
+        ['RX-2', NOW - 900_000],
+      ]),
+    );
     expect(rows).toHaveLength(2);
   });
 
   it('a dose the worker recorded shows at once and clears the reminder', async () => {
     await addPending(db, toPendingMedicine(reminder, '100001', NOW - 60_000));
-    const intake = { _id: intakeId, prescrNo: reminder.prescrNo, medicineName: reminder.medicineName, dose: reminder.dose, takenAt: new Date(NOW).toISOString() };
+    const intake = {
+      _id: intakeId,
+      prescrNo: reminder.prescrNo,
+      medicineName: reminder.medicineName,
+      dose: reminder.dose,
+      takenAt: new Date(NOW).toISOString(),
+    };
     await addToInbox({ kind: 'taken', id: 't1', receivedAt: NOW, intake });
     await takeInbox(db, '100001', NOW);
     expect((await db.medicineIntakes.findOne(intakeId).exec())?.toJSON(false)).toEqual(intake);
@@ -189,14 +214,23 @@ describe('messages from the service worker', () => {
     post({ type: 'push-received', data: reminder });
     post({ type: 'remind later', data: reminder, remindAt: '2026-11-24T07:15:00.000Z' });
     expect(JSON.stringify(toasts)).not.toMatch(/GMT|UTC/);
-    await db.profile.insert({ _id: PROFILE_ID, name: 'Jane Patient', hospNum: '100001', timeZone: profileZone, notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' }, glucometerAlerts: [] });
+    await db.profile.insert({
+      _id: PROFILE_ID,
+      name: 'Jane Patient',
+      hospNum: '100001',
+      timeZone: profileZone,
+      notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' },
+      glucometerAlerts: [],
+    });
     await until(async () => {
       post({ type: 'push-received', data: reminder });
       const last = JSON.stringify(toasts.at(-1));
       return last.includes(`08:00 ${zoneShortName('en', profileZone, new Date())}`) ? true : undefined;
     });
     post({ type: 'remind later', data: reminder, remindAt: '2026-11-24T07:15:00.000Z' });
-    expect(JSON.stringify(toasts.at(-1))).toContain(timeFormat('en', 'time', { device: deviceTimeZone(), profile: profileZone }).format('2026-11-24T07:15:00.000Z'));
+    expect(JSON.stringify(toasts.at(-1))).toContain(
+      timeFormat('en', 'time', { device: deviceTimeZone(), profile: profileZone }).format('2026-11-24T07:15:00.000Z'),
+    );
     expect(JSON.stringify(toasts.at(-1))).toContain(zoneShortName('en', deviceTimeZone(), new Date('2026-11-24T07:15:00.000Z')));
     stop();
   });

@@ -86,7 +86,9 @@ export async function tidyPending(cols: PushCollections, now: number): Promise<v
   if (pending.length === 0) return;
   const since = new Date(Math.min(...pending.map((p) => p.timestamp))).toISOString();
   const intakes = await cols.medicineIntakes.find({ selector: { takenAt: { $gte: since } } }).exec();
-  const answered = pending.filter((p) => intakes.some((i) => cut(i.prescrNo, PENDING_MEDICINE_LIMITS.prescrNo) === p.prescrNo && Date.parse(i.takenAt) >= p.timestamp));
+  const answered = pending.filter((p) =>
+    intakes.some((i) => cut(i.prescrNo, PENDING_MEDICINE_LIMITS.prescrNo) === p.prescrNo && Date.parse(i.takenAt) >= p.timestamp),
+  );
   await Promise.all(answered.map((p) => p.remove()));
 }
 
@@ -119,7 +121,12 @@ export function receivedNotice(data: PushData, zones: ClockZones = { device: dev
     return { type: 'info', title: msg`Time for your medicine`, text: msg`${medicineName}, ${dose} (${time})`, duration: PUSH_TOAST_DURATION };
   }
   if (data.type === 'glucometerAlert') {
-    return { type: 'info', title: msg`Glucometer day`, text: msg`Today is a glucose check day: please check your blood glucose.`, duration: PUSH_TOAST_DURATION };
+    return {
+      type: 'info',
+      title: msg`Glucometer day`,
+      text: msg`Today is a glucose check day: please check your blood glucose.`,
+      duration: PUSH_TOAST_DURATION,
+    };
   }
   return { type: 'info', text: msg`You have a new reminder. Open your notifications to read it.`, duration: PUSH_TOAST_DURATION };
 }

@@ -26,7 +26,6 @@ export const INSTALL_HIDDEN_KEY = 'eddy-install-prompt-hidden';
 export const CHUNK_RELOAD_KEY = 'eddy-chunk-reload-at';
 export const SW_RELOAD_KEY = 'eddy-sw-reload-at';
 
-
 export interface InstallState {
   /** The browser offered installation and the prompt has not been used yet. */
   available: boolean;
@@ -369,7 +368,12 @@ function browserEnv(): PwaEnv {
   return {
     window,
     document,
-    navigator: { serviceWorker: 'serviceWorker' in navigator ? navigator.serviceWorker : undefined, get onLine() { return navigator.onLine; } },
+    navigator: {
+      serviceWorker: 'serviceWorker' in navigator ? navigator.serviceWorker : undefined,
+      get onLine() {
+        return navigator.onLine;
+      },
+    },
     sessionStorage: lazyStorage(() => window.sessionStorage),
     localStorage: lazyStorage(() => window.localStorage),
     reload: () => window.location.reload(),

@@ -147,10 +147,13 @@ describe('reminders loaded on first use', () => {
     const real = setup({ permission: 'granted' });
     let attempts = 0;
     const errors: unknown[] = [];
-    const lazy = lazyReminders(async () => {
-      if (++attempts === 1) throw new Error('chunk not loaded');
-      return real.reminders;
-    }, (err) => errors.push(err));
+    const lazy = lazyReminders(
+      async () => {
+        if (++attempts === 1) throw new Error('chunk not loaded');
+        return real.reminders;
+      },
+      (err) => errors.push(err),
+    );
     expect(lazy.get()).toBe(REMINDERS_LOADING);
     expect(lazy.get()).toMatchObject({ status: 'checking', promptDismissed: true, busy: true });
     let changes = 0;
@@ -186,4 +189,3 @@ describe('the reminders offer before the module has loaded', () => {
     }
   });
 });
-

@@ -85,8 +85,19 @@ export function createReminders({ subscriptions, env, notify }: RemindersOptions
   const listeners = new Set<() => void>();
   const permissionNow = (): RemindersState['permission'] => (env.supported() ? env.permission() : 'unsupported');
   const statusFor = (permission: RemindersState['permission'], subscribed: boolean): ReminderStatus =>
-    permission === 'unsupported' ? 'unsupported' : permission === 'denied' ? 'blocked' : permission === 'granted' && subscribed && !read(env.storage, REMINDERS_OFF_KEY) ? 'on' : 'off';
-  let state: RemindersState = { status: statusFor(permissionNow(), false), permission: permissionNow(), busy: false, promptDismissed: read(env.storage, REMINDERS_PROMPT_DISMISSED_KEY) };
+    permission === 'unsupported'
+      ? 'unsupported'
+      : permission === 'denied'
+        ? 'blocked'
+        : permission === 'granted' && subscribed && !read(env.storage, REMINDERS_OFF_KEY)
+          ? 'on'
+          : 'off';
+  let state: RemindersState = {
+    status: statusFor(permissionNow(), false),
+    permission: permissionNow(),
+    busy: false,
+    promptDismissed: read(env.storage, REMINDERS_PROMPT_DISMISSED_KEY),
+  };
 
   const set = (patch: Partial<RemindersState>) => {
     state = { ...state, ...patch };

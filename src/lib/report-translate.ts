@@ -7,5 +7,7 @@ import { englishTranslate, type Translate } from '../../report/labels.ts';
 
 export function reportTranslate(i18n: Pick<I18n, '_' | 'messages'>): Translate {
   return (descriptor, values) =>
-    Object.prototype.hasOwnProperty.call(i18n.messages, descriptor.id) ? i18n._({ ...descriptor, ...(values ? { values } : {}) }) : englishTranslate(descriptor, values);
+    Object.prototype.hasOwnProperty.call(i18n.messages, descriptor.id)
+      ? i18n._({ ...descriptor, ...(values ? { values } : {}) })
+      : englishTranslate(descriptor, values);
 }

@@ -87,7 +87,9 @@ function handleUnauthorized(token?: string): void {
   // A call sent on another token, or on none (sent while the app was locked, answered after the
   // patient logged in again), says nothing of the session in use.
   if (token !== session.state.session.token) {
-    log.warn('A 401 for an earlier session was let go', { why: token === undefined ? 'the call was sent with no session' : 'the patient has logged in again since' });
+    log.warn('A 401 for an earlier session was let go', {
+      why: token === undefined ? 'the call was sent with no session' : 'the patient has logged in again since',
+    });
     return;
   }
   log.warn('Session ended', { why: 'a call was answered 401' });
@@ -113,7 +115,10 @@ let database: Promise<EddyDatabase> | undefined;
 
 const reminders = lazyReminders(
   async () => {
-    const [{ createReminders, browserRemindersEnv }, { createPushSubscriptions }] = await Promise.all([import('./reminders.ts'), import('../../sync/push-subscription.ts')]);
+    const [{ createReminders, browserRemindersEnv }, { createPushSubscriptions }] = await Promise.all([
+      import('./reminders.ts'),
+      import('../../sync/push-subscription.ts'),
+    ]);
     const subscriptions = createPushSubscriptions({
       api,
       // The push token record is a security item of the secure store (user_fcmToken, 30 days, docs/requirements.md §9).
@@ -141,7 +146,9 @@ async function registerBackgroundReplay(): Promise<void> {
   await sync?.register(OUTBOX_SYNC_TAG).catch(() => undefined);
 }
 /** The part of a running replication this module uses, whatever its collection's document type. */
-type RunningReplication = Replication & Pick<RxReplicationState<unknown, Checkpoint>, 'cancel' | 'wasStarted' | 'isPaused' | 'isStopped' | 'error$'> & UpstreamView;
+type RunningReplication = Replication &
+  Pick<RxReplicationState<unknown, Checkpoint>, 'cancel' | 'wasStarted' | 'isPaused' | 'isStopped' | 'error$'> &
+  UpstreamView;
 let replications: RunningReplication[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
@@ -209,7 +216,11 @@ async function onLoggedIn(s: StoredSession): Promise<void> {
   const { unparkFor } = await import('../../sync/parking.ts');
   const back = await unparkFor(s.hospNo);
   const restored = back.restored;
-  if (restored > 0) toast({ type: 'info', text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}` });
+  if (restored > 0)
+    toast({
+      type: 'info',
+      text: msg`${plural(restored, { one: '# entry made earlier on this device will now be sent.', other: '# entries made earlier on this device will now be sent.' })}`,
+    });
   const expired = back.expired;
   if (expired > 0) {
     const since = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }).format(back.expiredSince);
@@ -270,7 +281,11 @@ function loadController(): Promise<SyncController> {
         isOnline: () => navigator.onLine,
         askLeaderToPull: () => {
           const s = session.state;
-          if (s.status === 'logged-in') inBackground(import('../../sync/replication.ts').then((m) => m.askLeaderToPull(s.session.hospNo)), 'Asking the leading tab to pull failed');
+          if (s.status === 'logged-in')
+            inBackground(
+              import('../../sync/replication.ts').then((m) => m.askLeaderToPull(s.session.hospNo)),
+              'Asking the leading tab to pull failed',
+            );
         },
       }),
   );
@@ -382,7 +397,10 @@ function stopSync(): void {
   stopLiveChanges = undefined;
   stopPushMessages?.();
   stopPushMessages = undefined;
-  inBackground(controller?.then((c) => c.stop()), 'Stopping sync failed');
+  inBackground(
+    controller?.then((c) => c.stop()),
+    'Stopping sync failed',
+  );
 }
 
 /** The start of this login's sync, while it runs (a logout waits for it: changesNotYetQueued). */

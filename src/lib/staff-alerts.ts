@@ -28,7 +28,8 @@ const subscriptions = createPushSubscriptions({
   keepBrowserSubscription: true,
 });
 
-const supported = (): boolean => typeof Notification !== 'undefined' && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof PushManager !== 'undefined';
+const supported = (): boolean =>
+  typeof Notification !== 'undefined' && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof PushManager !== 'undefined';
 
 export async function alertsState(): Promise<AlertsState> {
   if (!supported()) return 'unsupported';

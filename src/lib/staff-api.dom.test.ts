@@ -4,11 +4,15 @@ import { patientWrites, staffReads } from './staff-api.ts';
 describe('staffReads', () => {
   it('writes each query in the order the server documents, leaving out what is undefined but keeping an empty search', () => {
     expect(staffReads.users({ search: '', page: 1, limit: 5, hospitalId: undefined }).path).toBe('/admin/users?search=&page=1&limit=5');
-    expect(staffReads.users({ search: 'Asha V', page: 2, limit: 10, hospitalId: 'h-1' }).path).toBe('/admin/users?search=Asha+V&page=2&limit=10&hospitalId=h-1');
+    expect(staffReads.users({ search: 'Asha V', page: 2, limit: 10, hospitalId: 'h-1' }).path).toBe(
+      '/admin/users?search=Asha+V&page=2&limit=10&hospitalId=h-1',
+    );
     // The offline copy of a worklist page is kept under this path (lib/db/staff-cache.ts).
     expect(staffReads.worklist({ hospitalId: 'h-1', days: 14, page: 1, limit: 20 }).path).toBe('/admin/worklist?hospitalId=h-1&days=14&page=1&limit=20');
     expect(staffReads.audit({ hospNo: undefined, before: undefined, limit: 50 }).path).toBe('/admin/audit?limit=50');
-    expect(staffReads.audit({ hospNo: 'H/1', before: '2026-11-29T06:00:00.000Z', limit: 50 }).path).toBe('/admin/audit?hospNo=H%2F1&before=2026-11-29T06%3A00%3A00.000Z&limit=50');
+    expect(staffReads.audit({ hospNo: 'H/1', before: '2026-11-29T06:00:00.000Z', limit: 50 }).path).toBe(
+      '/admin/audit?hospNo=H%2F1&before=2026-11-29T06%3A00%3A00.000Z&limit=50',
+    );
   });
 
   it('puts a hospital number into a path as one segment', () => {

@@ -10,7 +10,6 @@ import type { Answer } from '../../schemas/api.ts';
 import type { PrescriptionInput } from '../../schemas/medicine.ts';
 import { staffRuntime } from './staff-runtime.ts';
 
-
 /** A GET of the staff API and the type of its answer (carried by the type only). */
 export interface StaffRead<T> {
   readonly path: string;
@@ -40,8 +39,10 @@ export type ManagedHospital = Answer<typeof Answers.hospitals>['hospitals'][numb
 
 /** The staff API's reads, for useStaffQuery. */
 export const staffReads = {
-  users: (q: Params<UsersQuery>) => read<typeof Answers.usersPage>(`/admin/users${query({ search: q.search, page: q.page, limit: q.limit, hospitalId: q.hospitalId })}`),
-  worklist: (q: Params<WorklistQuery>) => read<typeof Answers.worklistPage>(`/admin/worklist${query({ hospitalId: q.hospitalId, days: q.days, page: q.page, limit: q.limit })}`),
+  users: (q: Params<UsersQuery>) =>
+    read<typeof Answers.usersPage>(`/admin/users${query({ search: q.search, page: q.page, limit: q.limit, hospitalId: q.hospitalId })}`),
+  worklist: (q: Params<WorklistQuery>) =>
+    read<typeof Answers.worklistPage>(`/admin/worklist${query({ hospitalId: q.hospitalId, days: q.days, page: q.page, limit: q.limit })}`),
   patient: (hospNo: string) => read<typeof Answers.patientRead>(patientPath(hospNo)),
   prescriptions: (hospNo: string) => read<typeof Answers.prescriptions>(`${patientPath(hospNo)}/prescriptions`),
   /** One patient's review in one snapshot; with `since` (a version it answered) only what changed after it. */
@@ -85,15 +86,22 @@ export const patientWrites = (() => {
 /** The staff API's writes (admins only: the server refuses a doctor). */
 export const staffWrites = {
   createPatient: (body: PatientCreate) => staffRuntime.api.post<Answer<typeof Answers.patientWritten>>('/admin/patients', body),
-  updatePatient: (hospNo: string, body: PatientPatch) => patientWrites.track(hospNo, staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body)),
-  issueAccessKey: (hospNo: string, expiresInDays: number) => staffRuntime.api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
+  updatePatient: (hospNo: string, body: PatientPatch) =>
+    patientWrites.track(hospNo, staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body)),
+  issueAccessKey: (hospNo: string, expiresInDays: number) =>
+    staffRuntime.api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
   setTemporaryPassword: (hospNo: string) => staffRuntime.api.post<Answer<typeof Answers.temporaryPassword>>(`${patientPath(hospNo)}/temporary-password`),
-  addPrescription: (hospNo: string, body: PrescriptionInput) => patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body)),
+  addPrescription: (hospNo: string, body: PrescriptionInput) =>
+    patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body)),
   /** Its last day is `endDate`. */
   endPrescription: (hospNo: string, id: string, endDate: string) =>
-    patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate })),
+    patientWrites.track(
+      hospNo,
+      staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
+    ),
   createDoctorToken: (body: DoctorTokenInput) => staffRuntime.api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
   /** Changes the fields sent; a null text setting goes back to none (or its default). */
-  updateHospital: (id: string, body: Partial<HospitalInput>) => staffRuntime.api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),
+  updateHospital: (id: string, body: Partial<HospitalInput>) =>
+    staffRuntime.api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),
   revokeDoctorToken: (id: string) => staffRuntime.api.post<Answer<typeof Answers.message>>(`/admin/doctor-tokens/${encodeURIComponent(id)}/revoke`),
 };

@@ -7,9 +7,7 @@ import { useStaffQuery, type StaffQueryResult } from './use-staff-query.ts';
 /** GETs answered by hand, in any order: `answer(path)` / `fail(path, err)` settle the oldest open one for that path. */
 function fakeApi() {
   const open: { path: string; resolve: (v: unknown) => void; reject: (e: unknown) => void }[] = [];
-  vi.spyOn(staffRuntime.api, 'get').mockImplementation(
-    (path: string) => new Promise((resolve, reject) => open.push({ path, resolve: resolve, reject })),
-  );
+  vi.spyOn(staffRuntime.api, 'get').mockImplementation((path: string) => new Promise((resolve, reject) => open.push({ path, resolve: resolve, reject })));
   const take = (path: string) => {
     const i = open.findIndex((o) => o.path === path);
     if (i < 0) throw new Error(`no GET of ${path} is open`);
@@ -83,7 +81,9 @@ describe('useStaffQuery', () => {
 
   it('asks nothing while there is no read', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path === undefined ? undefined : { path }), { initialProps: { path: undefined as string | undefined } });
+    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path === undefined ? undefined : { path }), {
+      initialProps: { path: undefined as string | undefined },
+    });
     expect(api.open()).toEqual([]);
     expect(result.current).toEqual({ status: 'loading', last: undefined } satisfies StaffQueryResult<string>);
     rerender({ path: '/z' });

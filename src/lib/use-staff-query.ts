@@ -18,8 +18,7 @@ export type StaffQueryResult<T> =
 type Settled<T> = { key: string; result: Exclude<StaffQueryResult<T>, { status: 'loading' }> };
 
 const keyOf = (path: string, attempt: number) => `${attempt} ${path}`;
-const answerIn = <T>(settled: Settled<T> | undefined): T | undefined =>
-  settled?.result.status === 'ready' ? settled.result.data : undefined;
+const answerIn = <T>(settled: Settled<T> | undefined): T | undefined => (settled?.result.status === 'ready' ? settled.result.data : undefined);
 
 /** What a failed fetch was: `offline` when no answer came or the server failed (5xx). */
 export interface StaffQueryFailure {
@@ -33,7 +32,12 @@ export interface StaffQueryFailure {
  * what a request without an answer yet looks like, so the effect only ever sets state from an answer.
  * `quiet`: the screen shows its own progress (and its kept copy), so no full-screen loader covers it.
  */
-export function useStaffQuery<T>(read: StaffRead<T> | undefined, onFailure: (failure: StaffQueryFailure) => void = () => undefined, attempt = 0, opts: { quiet?: boolean } = {}): StaffQueryResult<T> {
+export function useStaffQuery<T>(
+  read: StaffRead<T> | undefined,
+  onFailure: (failure: StaffQueryFailure) => void = () => undefined,
+  attempt = 0,
+  opts: { quiet?: boolean } = {},
+): StaffQueryResult<T> {
   const path = read?.path;
   const quiet = opts.quiet ?? false;
   const [settled, setSettled] = useState<Settled<T> | undefined>();

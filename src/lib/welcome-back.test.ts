@@ -27,7 +27,12 @@ describe('welcome back (issue 50: not at every opening)', () => {
     expect(openedAfterAWhile(memoryStorage({ [LAST_OPENED_KEY]: 'garbage' }), now)).toBe(true);
     expect(openedAfterAWhile(memoryStorage({ [LAST_OPENED_KEY]: String(now + 3600_000) }), now)).toBe(true);
     expect(openedAfterAWhile(undefined, now)).toBe(true);
-    const refusing = { getItem: () => String(now - 60_000), setItem: () => { throw new Error('QuotaExceededError'); } };
+    const refusing = {
+      getItem: () => String(now - 60_000),
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+    };
     expect(openedAfterAWhile(refusing, now)).toBe(false);
   });
 });

@@ -119,7 +119,11 @@ function SyncBadge() {
   return (
     <p ref={bar} className={offline ? 'sync-badge sync-badge--offline' : 'sync-badge'} role="status" data-testid="sync-badge" hidden={!visible} style={room}>
       <Icon icon={offline ? 'mdi:cloud-off-outline' : 'mdi:refresh'} />{' '}
-      {offline ? <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans> : pending > 0 ? <Trans>Sending your entries…</Trans> : null}{' '}
+      {offline ? (
+        <Trans>Offline: your entries are saved on this device and sent when you are back online.</Trans>
+      ) : pending > 0 ? (
+        <Trans>Sending your entries…</Trans>
+      ) : null}{' '}
       {when ? (
         outdated ? (
           <Trans>This data may be out of date: last synchronized {when}.</Trans>

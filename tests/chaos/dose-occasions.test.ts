@@ -7,10 +7,25 @@ describe('countDoseOccasions', () => {
     expect(countDoseOccasions([])).toBe(0);
     expect(countDoseOccasions([{ medicine: 'Metformin', at: t }])).toBe(1);
     // Seed 5060607: B marked it, A marked it 8 s later before it had pulled B's.
-    expect(countDoseOccasions([{ medicine: 'Metformin', at: t + 8_000 }, { medicine: 'Metformin', at: t }])).toBe(1);
+    expect(
+      countDoseOccasions([
+        { medicine: 'Metformin', at: t + 8_000 },
+        { medicine: 'Metformin', at: t },
+      ]),
+    ).toBe(1);
     // Another medicine at the same moment is another dose.
-    expect(countDoseOccasions([{ medicine: 'Metformin', at: t }, { medicine: 'Glimepiride', at: t + 1_000 }])).toBe(2);
+    expect(
+      countDoseOccasions([
+        { medicine: 'Metformin', at: t },
+        { medicine: 'Glimepiride', at: t + 1_000 },
+      ]),
+    ).toBe(2);
     // The same medicine a meal later is another dose.
-    expect(countDoseOccasions([{ medicine: 'Metformin', at: t }, { medicine: 'Metformin', at: t + SAME_DOSE_WINDOW_MS }])).toBe(2);
+    expect(
+      countDoseOccasions([
+        { medicine: 'Metformin', at: t },
+        { medicine: 'Metformin', at: t + SAME_DOSE_WINDOW_MS },
+      ]),
+    ).toBe(2);
   });
 });

@@ -4,7 +4,20 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, ConsoleMessage, Page, Response } from '@playwright/test';
-import { DEMO_PATIENT, FaultProxy, launchChromium, loginPatient, root, startServer, watchMainThread, workerStates, type Backup, type Balanced, type EddyServer, type NetworkStats } from '../fixtures/index.ts';
+import {
+  DEMO_PATIENT,
+  FaultProxy,
+  launchChromium,
+  loginPatient,
+  root,
+  startServer,
+  watchMainThread,
+  workerStates,
+  type Backup,
+  type Balanced,
+  type EddyServer,
+  type NetworkStats,
+} from '../fixtures/index.ts';
 import { prng } from '../../server/seed/demo.ts';
 import * as ui from './ui.ts';
 import { labTimeFor } from './expected-times.ts';
@@ -52,7 +65,6 @@ export interface FaultRecord {
   writesHit: number;
   hit: boolean;
 }
-
 
 type Kind = 'glucose' | 'lab' | 'appt' | 'symptom';
 
@@ -149,7 +161,15 @@ async function serverState(server: EddyServer): Promise<ServerState> {
     return x.rows.filter((r) => !gone.has(r._id));
   };
   const timings = (p['notificationTimings'] ?? {}) as { breakfast?: string };
-  return { readings: live(g), tests: live(t), appointments: live(a), symptoms: live(s), taken: live(d), medicines: (m.medicines ?? []).map((x) => x.name).sort(), breakfast: String(timings.breakfast ?? '') };
+  return {
+    readings: live(g),
+    tests: live(t),
+    appointments: live(a),
+    symptoms: live(s),
+    taken: live(d),
+    medicines: (m.medicines ?? []).map((x) => x.name).sort(),
+    breakfast: String(timings.breakfast ?? ''),
+  };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -188,7 +208,10 @@ function historyAgreed(page: Page, ms: number): Promise<boolean> {
  */
 export type Plant = 'loss' | 'duplicate' | 'crash' | 'stuck';
 
-export async function chaosRun(seed: number, opts: { actions: number; artifacts: string; plant?: Plant; stuckAfterMs?: number; kinds?: readonly string[] }): Promise<RunResult> {
+export async function chaosRun(
+  seed: number,
+  opts: { actions: number; artifacts: string; plant?: Plant; stuckAfterMs?: number; kinds?: readonly string[] },
+): Promise<RunResult> {
   const draws = opts.kinds?.length ? FAULT_DRAWS.filter((f) => opts.kinds?.includes(f)) : FAULT_DRAWS;
   if (draws.length === 0) throw new Error(`no fault kind among ${JSON.stringify(opts.kinds)} (known: ${FAULT_KINDS.join(', ')})`);
   const started = Date.now();
@@ -332,7 +355,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         if (!r || !/Timeout/.test(String(err)) || (await shownOnDevice(d, r).catch(() => true))) throw err;
         r.vanished = true;
         result.lost++;
-        problems.push(`record #${r.id} (${r.kind}${r.name ? ` ${r.name}` : ''}): accepted as ${JSON.stringify(r.value)}, no longer on device ${d.name} when the patient came to change it`);
+        problems.push(
+          `record #${r.id} (${r.kind}${r.name ? ` ${r.name}` : ''}): accepted as ${JSON.stringify(r.value)}, no longer on device ${d.name} when the patient came to change it`,
+        );
         say(`  ${d.name}: record #${r.id} (${r.kind} ${r.name || String(r.value)}) is no longer on the device; the patient cannot change it`);
         await ui.go(d.page, 'Dashboard').catch(() => undefined);
       }
@@ -402,7 +427,17 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           const madeAt = devNow(d);
           const when = Date.now() + int(2, 20) * 86_400_000 + int(0, 600) * 60_000;
           await ui.addAppointment(p, doctor, notes, when);
-          recs.push({ id: recs.length, kind: 'appt', name: doctor, value: notes, values: [notes], deleted: false, madeAt, onB: false, when: Math.floor(when / 60_000) * 60_000 });
+          recs.push({
+            id: recs.length,
+            kind: 'appt',
+            name: doctor,
+            value: notes,
+            values: [notes],
+            deleted: false,
+            madeAt,
+            onB: false,
+            when: Math.floor(when / 60_000) * 60_000,
+          });
           return accepted(d, `${doctor}: ${notes}`);
         }
         case 'appt.edit': {
@@ -636,7 +671,11 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         // A breakfast time changed here on a copy older than another device's change: the same meal
         // changed on two devices is a conflict (meal times of different meals merge).
         const meal = /^Change: Profile, Breakfast /.test(item.text);
-        const rec = meal ? undefined : recs.find((r) => (r.kind === 'glucose' ? r.values.some((v) => item.text.includes(`reading, ${v} mg/dL`)) : r.name !== '' && item.text.includes(r.name)));
+        const rec = meal
+          ? undefined
+          : recs.find((r) =>
+              r.kind === 'glucose' ? r.values.some((v) => item.text.includes(`reading, ${v} mg/dL`)) : r.name !== '' && item.text.includes(r.name),
+            );
         const serverHas = /Now on the server: (.*)$/.exec(item.text)?.[1] ?? '(removed on the server)';
         let choice: string;
         if (keep && chance(0.5)) choice = 'Keep mine';
@@ -651,7 +690,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         // An entry the run cannot tell (not one of its records: the demo data's, sent again after a
         // heal) is found by its whole text: several may start alike.
         const match = rec ? (rec.kind === 'glucose' ? `${item.text.match(/reading, (\d+) mg\/dL/)?.[1] ?? ''} mg/dL` : rec.name) : item.text;
-        if (meal && !Object.entries(mealsBy).some(([name, n]) => name !== d.name && n > 0)) once(`device ${d.name}: a breakfast change refused as a conflict, but no other device changed it: ${item.text}`);
+        if (meal && !Object.entries(mealsBy).some(([name, n]) => name !== d.name && n > 0))
+          once(`device ${d.name}: a breakfast change refused as a conflict, but no other device changed it: ${item.text}`);
         if (!rec && !meal) once(`device ${d.name}: a refused entry the run cannot tell: ${item.text}`);
         try {
           await ui.decideRefusal(d.page, match, choice);
@@ -683,7 +723,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           rec.value = choice === 'Keep mine' ? own : other;
           if (rec.kind === 'glucose' || rec.kind === 'lab' || rec.kind === 'appt') rec.deleted = false;
           conflicts.delete(rec.id);
-          say(`  record #${rec.id}: ${choice === 'Keep mine' ? `${d.name} keeps ${String(own)}` : `${d.name} takes the server's ${String(other)} (${serverHas.slice(0, 60)})`}`);
+          say(
+            `  record #${rec.id}: ${choice === 'Keep mine' ? `${d.name} keeps ${String(own)}` : `${d.name} takes the server's ${String(other)} (${serverHas.slice(0, 60)})`}`,
+          );
         }
         void mine;
       }
@@ -710,7 +752,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     const secondDeviceCare = async () => {
       const what = pick(['meal', 'dose'] as const);
       if (!proxy?.isOnline || !server?.running() || !(await drained(A, 30_000))) {
-        say(`FAULT second device ${what}: nothing done (${!proxy?.isOnline || !server?.running() ? 'offline or the server down' : 'device A has not sent everything after 30 s'})`);
+        say(
+          `FAULT second device ${what}: nothing done (${!proxy?.isOnline || !server?.running() ? 'offline or the server down' : 'device A has not sent everything after 30 s'})`,
+        );
         result.emptyDraws++;
         return;
       }
@@ -757,7 +801,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       say(`FAULT second device edits record #${r.id} (${r.kind} ${r.name || r.value}) while both are offline`);
       const isDrained = await drained(A, 30_000);
       if (!isDrained || !(await onServer(r))) {
-        say(`  (skipped: ${isDrained ? 'the record is not on the server' : 'device A has not sent everything'} after 30 s; outbox ${JSON.stringify(await ui.outboxCounts(A.page))})`);
+        say(
+          `  (skipped: ${isDrained ? 'the record is not on the server' : 'device A has not sent everything'} after 30 s; outbox ${JSON.stringify(await ui.outboxCounts(A.page))})`,
+        );
         result.emptyDraws++;
         return;
       }
@@ -802,7 +848,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       }
       if (conflicts.has(r.id)) {
         const s = await serverState(server);
-        problems.push(`record #${r.id}: edits ${String(va)} (A) and ${String(vb)} (B) were made on the same version and no refusal was shown within 45 s (server: ${JSON.stringify(s.readings.filter((x) => r.values.includes(Math.round(x.value))))})`);
+        problems.push(
+          `record #${r.id}: edits ${String(va)} (A) and ${String(vb)} (B) were made on the same version and no refusal was shown within 45 s (server: ${JSON.stringify(s.readings.filter((x) => r.values.includes(Math.round(x.value))))})`,
+        );
         result.diverged++;
         conflicts.delete(r.id);
         return;
@@ -841,12 +889,31 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       const hits = hitCount(now) - hitCount(open.stats);
       // Held on the device (offline kinds, a logout, a reload or update with the write queued, a
       // clock behind), or met on the wire (lost answers, errors, latency), or in flight at a kill.
-      const held = ['offline', 'reload-offline', 'update-queued', 'tab-close-offline', 'logout', 'second-tab', 'second-device-care', 'clock', 'balancer-kill'].includes(open.kind) ? uiWrites > 0 : false;
+      const held = [
+        'offline',
+        'reload-offline',
+        'update-queued',
+        'tab-close-offline',
+        'logout',
+        'second-tab',
+        'second-device-care',
+        'clock',
+        'balancer-kill',
+      ].includes(open.kind)
+        ? uiWrites > 0
+        : false;
       const onWire = ['lose', 'errors', 'latency', 'cut-midway', 'portal'].includes(open.kind) ? hits > 0 : false;
       const atKill = open.kind === 'kill' ? uiWrites + wire > 0 : false;
       const conflict = open.kind === 'second-device' ? conflictsMade > open.conflicts : false;
       // A draw that changed nothing (the clock set back to the real time) hits nothing.
-      result.faults.push({ kind: open.kind, at: open.at, uiWrites, wireWrites: wire, writesHit: hits, hit: !open.inert && (open.hit ?? (held || onWire || atKill || conflict)) });
+      result.faults.push({
+        kind: open.kind,
+        at: open.at,
+        uiWrites,
+        wireWrites: wire,
+        writesHit: hits,
+        hit: !open.inert && (open.hit ?? (held || onWire || atKill || conflict)),
+      });
       open = undefined;
     };
     const openFault = (kind: string) => {
@@ -981,7 +1048,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         // Behind by hours, or ahead by a few minutes (within the 5 minutes the server allows a
         // measurement ahead of its clock: further ahead, it refuses, which tests/e2e/faults.spec.ts covers).
         const back = pick([0, 0, 3600_000, 5 * 3600_000, 20 * 3600_000, -3 * 60_000]);
-        say(`FAULT device A's clock ${back === 0 ? 'back to the real time' : back > 0 ? `runs ${back / 3600_000} h behind` : `runs ${-back / 60_000} min ahead`}`);
+        say(
+          `FAULT device A's clock ${back === 0 ? 'back to the real time' : back > 0 ? `runs ${back / 3600_000} h behind` : `runs ${-back / 60_000} min ahead`}`,
+        );
         if (back === 0 && open) open.inert = true;
         await A.context.clock.setSystemTime(new Date(Date.now() - back));
         A.offset = -back;
@@ -1018,7 +1087,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         logoutChecks.tried++;
         // The outbox had not yet grown when read right after the action: the window the app must cover.
         if (wrote && before.entries <= prior.entries) logoutChecks.outboxLagged++;
-        say(`  logout asked about ${String(stated)} entries (waiting: ${after.entries} unsent, ${after.refused} refused; read before the tap: ${before.entries})`);
+        say(
+          `  logout asked about ${String(stated)} entries (waiting: ${after.entries} unsent, ${after.refused} refused; read before the tap: ${before.entries})`,
+        );
         if (stated === undefined) {
           problems.push('logout with entries unsent and no connection logged out without asking');
           result.lost++;
@@ -1036,12 +1107,16 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           const n = int(1, 3);
           const of = await server.backup();
           backup = { of, writesBefore: result.writes };
-          say(`  (restore drawn with no backup yet: a backup taken now${server.databaseUrl ? ' with pg_dump' : ', the server stopped for it'}; ${n} action(s) after it)`);
+          say(
+            `  (restore drawn with no backup yet: a backup taken now${server.databaseUrl ? ' with pg_dump' : ', the server stopped for it'}; ${n} action(s) after it)`,
+          );
           for (let i = 0; i < n; i++, k++) await action(A);
         }
         const b = backup;
         const since = result.writes - b.writesBefore;
-        say(`FAULT server restored from a backup taken ${Math.round((Date.now() - b.of.takenAt) / 1000)} s earlier (${since} write(s) made on the devices since)`);
+        say(
+          `FAULT server restored from a backup taken ${Math.round((Date.now() - b.of.takenAt) / 1000)} s earlier (${since} write(s) made on the devices since)`,
+        );
         if (open) open.hit = since > 0;
         await server.restore(b.of);
         // Sessions made after the backup are gone with it.
@@ -1066,7 +1141,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         // Half the time at once (the batch is in flight for a few ms), else up to 300 ms later.
         const after = chance(0.5) ? 0 : int(1, 300);
         const otherwise = pick(lb.instances);
-        say(`FAULT an instance killed mid-batch behind the balancer: ${n} actions offline, back online, SIGKILL to the instance with a request in flight ${after} ms after the first write reaches the balancer`);
+        say(
+          `FAULT an instance killed mid-batch behind the balancer: ${n} actions offline, back online, SIGKILL to the instance with a request in flight ${after} ms after the first write reaches the balancer`,
+        );
         await proxy.offline();
         for (let i = 0; i < n; i++, k++) await action(A);
         const writesBefore = wireWrites(proxy.stats());
@@ -1086,7 +1163,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
         }
         const victim = lb.instances.find((i) => busy.includes(i.name)) ?? otherwise;
         await victim.kill();
-        say(`  ${victim.name} SIGKILLed ${Date.now() - sent} ms after the first write reached the balancer (${sent - t0 >= 10_000 ? 'no write seen in 10 s after coming online' : `${sent - t0} ms after coming online`}; ${busy.length ? `in flight to ${busy.join(', ')}` : 'no request in flight'})`);
+        say(
+          `  ${victim.name} SIGKILLed ${Date.now() - sent} ms after the first write reached the balancer (${sent - t0 >= 10_000 ? 'no write seen in 10 s after coming online' : `${sent - t0} ms after coming online`}; ${busy.length ? `in flight to ${busy.join(', ')}` : 'no request in flight'})`,
+        );
         await sleep(int(500, 3000));
         await victim.restart();
         await lb.serving(victim.name);
@@ -1123,7 +1202,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
     say('SETTLE back online, no faults, real clocks');
     if (killed) await killed;
     await proxy.reset();
-    if (opts.plant === 'stuck') proxy.serverErrors(Number.MAX_SAFE_INTEGER, 503, { match: (method, p) => method === 'POST' && p.startsWith('/api/') && !p.startsWith('/api/auth') });
+    if (opts.plant === 'stuck')
+      proxy.serverErrors(Number.MAX_SAFE_INTEGER, 503, { match: (method, p) => method === 'POST' && p.startsWith('/api/') && !p.startsWith('/api/auth') });
     if (!server.running()) await server.restart();
     for (const i of balanced?.instances ?? []) if (!i.running()) await i.restart();
     for (const d of devices) {
@@ -1164,10 +1244,16 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       if (Date.now() > deadline) {
         for (const d of devices) {
           const c = await ui.outboxCounts(d.page);
-          const notice = (await d.page.getByTestId('refused-notice').textContent().catch(() => '')) ?? '';
+          const notice =
+            (await d.page
+              .getByTestId('refused-notice')
+              .textContent()
+              .catch(() => '')) ?? '';
           if (c.entries + c.refused + c.overrides + c.parked > 0) {
             result.stuck += c.entries + c.refused + c.overrides + c.parked;
-            problems.push(`device ${d.name}: ${c.entries} entries still in the outbox, ${c.refused} refused, ${c.overrides} decisions not applied and ${c.parked} set aside after ${Math.round((opts.stuckAfterMs ?? 90_000) / 1000)} s online${notice ? ` (the app says: ${notice})` : ''}`);
+            problems.push(
+              `device ${d.name}: ${c.entries} entries still in the outbox, ${c.refused} refused, ${c.overrides} decisions not applied and ${c.parked} set aside after ${Math.round((opts.stuckAfterMs ?? 90_000) / 1000)} s online${notice ? ` (the app says: ${notice})` : ''}`,
+            );
           }
         }
         break;
@@ -1294,11 +1380,16 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       const diff: string[] = [];
       for (const t of TYPES) {
         const shown = (await ui.glucoseShown(d.page, t)).sort((x, y) => x - y);
-        const held = s.readings.filter((x) => x.type === t).map((x) => Math.round(x.value)).sort((x, y) => x - y);
+        const held = s.readings
+          .filter((x) => x.type === t)
+          .map((x) => Math.round(x.value))
+          .sort((x, y) => x - y);
         if (JSON.stringify(shown) !== JSON.stringify(held)) {
           const extra = shown.filter((v, i) => shown.indexOf(v) === i && shown.filter((x) => x === v).length > held.filter((x) => x === v).length);
           const missing = held.filter((v, i) => held.indexOf(v) === i && held.filter((x) => x === v).length > shown.filter((x) => x === v).length);
-          diff.push(`${t} readings: device shows ${shown.length}, server holds ${held.length}; only on the device ${JSON.stringify(extra)}, only on the server ${JSON.stringify(missing)}`);
+          diff.push(
+            `${t} readings: device shows ${shown.length}, server holds ${held.length}; only on the device ${JSON.stringify(extra)}, only on the server ${JSON.stringify(missing)}`,
+          );
         }
       }
       // Every appointment, the demo data's included: a device that kept those of a database since
@@ -1306,20 +1397,28 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       const appts = await ui.appointmentsShown(d.page);
       for (const n of new Set([...mine('appt'), ...appts.keys(), ...s.appointments.map((x) => x.doctor)])) {
         const shown = (appts.get(n) ?? []).sort();
-        const held = s.appointments.filter((x) => x.doctor === n).map((x) => x.notes ?? '').sort();
+        const held = s.appointments
+          .filter((x) => x.doctor === n)
+          .map((x) => x.notes ?? '')
+          .sort();
         if (JSON.stringify(shown) !== JSON.stringify(held)) diff.push(`appointment ${n}: device ${JSON.stringify(shown)}, server ${JSON.stringify(held)}`);
       }
       // The medicines listed are the server's active prescriptions, each once.
       const rows = await ui.activeMedicinesShown(d.page);
       const listed = rows.map(medicineOf).sort();
-      if (JSON.stringify(listed) !== JSON.stringify(s.medicines)) diff.push(`medicines: the device lists ${JSON.stringify(listed)}, the server's active prescriptions are ${JSON.stringify(s.medicines)}`);
+      if (JSON.stringify(listed) !== JSON.stringify(s.medicines))
+        diff.push(`medicines: the device lists ${JSON.stringify(listed)}, the server's active prescriptions are ${JSON.stringify(s.medicines)}`);
       if (doses > 0) {
-        for (const m of medicinesMarked) if (!rows.some((t) => t.includes(m) && /Taken today at/.test(t))) diff.push(`${m}: marked taken, the device does not show it`);
+        for (const m of medicinesMarked)
+          if (!rows.some((t) => t.includes(m) && /Taken today at/.test(t))) diff.push(`${m}: marked taken, the device does not show it`);
       }
       const labs = await ui.labsShown(d.page, mine('lab'));
       for (const n of mine('lab')) {
         const shown = (labs.get(n) ?? []).sort();
-        const held = s.tests.filter((x) => x.name === n).map((x) => `${x.value} mg/L`).sort();
+        const held = s.tests
+          .filter((x) => x.name === n)
+          .map((x) => `${x.value} mg/L`)
+          .sort();
         if (JSON.stringify(shown) !== JSON.stringify(held)) diff.push(`lab ${n}: device ${JSON.stringify(shown)}, server ${JSON.stringify(held)}`);
       }
       const symptoms = await ui.symptomsShown(d.page, mine('symptom'));
@@ -1347,7 +1446,9 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
           diff = await expectOn(d);
         } catch (err) {
           if (attempt === 3 || !/Timeout/.test(String(err))) throw err;
-          say(`  FINDING ${d.name}: the check's reading of the page timed out (attempt ${attempt + 1}: ${String(err).split('\n')[0]}); ${await workerStates(d.page)}`);
+          say(
+            `  FINDING ${d.name}: the check's reading of the page timed out (attempt ${attempt + 1}: ${String(err).split('\n')[0]}); ${await workerStates(d.page)}`,
+          );
           // A tab whose main thread is held does not reload (the reload waits on the page itself):
           // it is closed and the app opened in a new tab, as a patient would.
           await d.page.close({ runBeforeUnload: false }).catch(() => undefined);
@@ -1390,7 +1491,8 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
       await mkdir(dir, { recursive: true });
       for (const d of devices) {
         const suffix = d.name === 'A' ? '' : `-device-${d.name}`;
-        for (const p of d.context.pages()) await p.screenshot({ path: path.join(dir, `screen${suffix}-${d.context.pages().indexOf(p)}.png`), fullPage: true }).catch(() => undefined);
+        for (const p of d.context.pages())
+          await p.screenshot({ path: path.join(dir, `screen${suffix}-${d.context.pages().indexOf(p)}.png`), fullPage: true }).catch(() => undefined);
         await d.context.tracing.stop({ path: path.join(dir, `trace${suffix}.zip`) }).catch(() => undefined);
       }
       await writeFile(path.join(dir, 'server.log'), server?.log() ?? '');
@@ -1406,4 +1508,3 @@ export async function chaosRun(seed: number, opts: { actions: number; artifacts:
 }
 
 export const ARTIFACTS = path.join(root, 'test-results', 'chaos');
-

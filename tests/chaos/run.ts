@@ -78,8 +78,12 @@ if (![runs, seed, workers, actions].every(Number.isFinite) || unknown.length > 0
   process.exit(2);
 }
 
-print(`chaos: ${runs} runs from seed ${seed} (${workers} worker(s), ${actions} actions each) on ${process.env['DATABASE_URL'] && process.env['E2E_DATABASE'] !== 'embedded' ? 'PostgreSQL' : 'PGlite'}${excepted ? `; faults of every kind but ${excepted.join(', ')}` : kinds ? `; faults drawn only of the kinds ${kinds.join(', ')}` : ''}`);
-print(`chaos: reproduce one run with: npm run chaos -- --runs 1 --seed <seed>${excepted ? ` --except ${excepted.join(',')}` : kinds ? ` --kinds ${kinds.join(',')}` : ''}`);
+print(
+  `chaos: ${runs} runs from seed ${seed} (${workers} worker(s), ${actions} actions each) on ${process.env['DATABASE_URL'] && process.env['E2E_DATABASE'] !== 'embedded' ? 'PostgreSQL' : 'PGlite'}${excepted ? `; faults of every kind but ${excepted.join(', ')}` : kinds ? `; faults drawn only of the kinds ${kinds.join(', ')}` : ''}`,
+);
+print(
+  `chaos: reproduce one run with: npm run chaos -- --runs 1 --seed <seed>${excepted ? ` --except ${excepted.join(',')}` : kinds ? ` --kinds ${kinds.join(',')}` : ''}`,
+);
 // The last batch's artifacts move aside instead of going: replaying a failed seed must not wipe the
 // trace of the failure it replays (a seed that fails once in a batch may pass when replayed).
 const PREVIOUS = `${ARTIFACTS}-previous`;
@@ -116,13 +120,16 @@ async function worker(): Promise<void> {
     if (bad) {
       print(`--- seed ${s}: what broke`);
       for (const p of r.problems) print(`  ✗ ${p}`);
-      print(`--- seed ${s}: trace, screenshots and server log in test-results/chaos/seed-${s}/ (npx playwright show-trace test-results/chaos/seed-${s}/trace.zip)`);
+      print(
+        `--- seed ${s}: trace, screenshots and server log in test-results/chaos/seed-${s}/ (npx playwright show-trace test-results/chaos/seed-${s}/trace.zip)`,
+      );
     }
   }
 }
 await Promise.all(Array.from({ length: workers }, () => worker()));
 
-const sum = (k: 'writes' | 'lost' | 'duplicated' | 'stuck' | 'diverged' | 'navigationRetries' | 'lateAgreements' | 'emptyDraws') => results.reduce((n, r) => n + r[k], 0);
+const sum = (k: 'writes' | 'lost' | 'duplicated' | 'stuck' | 'diverged' | 'navigationRetries' | 'lateAgreements' | 'emptyDraws') =>
+  results.reduce((n, r) => n + r[k], 0);
 const failedSeeds = results.filter(failedRun).map((r) => r.seed);
 const crashed = results.filter((r) => r.crashed).length;
 
@@ -136,8 +143,13 @@ for (const kind of FAULT_KINDS) {
   if (drawn.length > 0 && hit === 0) print(`chaos: FINDING fault kind "${kind}" was drawn ${drawn.length} time(s) and never met a write`);
 }
 print(`chaos: faults that hit a write / drawn: ${faultLines.join(', ')}`);
-const logout = results.reduce((a, r) => ({ tried: a.tried + r.logout.tried, skipped: a.skipped + r.logout.skipped, lagged: a.lagged + r.logout.outboxLagged }), { tried: 0, skipped: 0, lagged: 0 });
-print(`chaos: logout checks ${logout.tried} tried, ${logout.skipped} with provably nothing waiting, ${logout.lagged} with the outbox behind the save when read`);
+const logout = results.reduce(
+  (a, r) => ({ tried: a.tried + r.logout.tried, skipped: a.skipped + r.logout.skipped, lagged: a.lagged + r.logout.outboxLagged }),
+  { tried: 0, skipped: 0, lagged: 0 },
+);
+print(
+  `chaos: logout checks ${logout.tried} tried, ${logout.skipped} with provably nothing waiting, ${logout.lagged} with the outbox behind the save when read`,
+);
 print(`chaos: every run's record: ${path.relative(process.cwd(), RECORD)}`);
 const findingSeeds = results.filter((r) => r.findings > 0).map((r) => r.seed);
 print(

@@ -23,7 +23,11 @@ export async function appReady(page: Page): Promise<void> {
   const deadline = Date.now() + 45_000;
   let shows = 'the login page';
   for (;;) {
-    await app.or(login).or(locked).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    await app
+      .or(login)
+      .or(locked)
+      .first()
+      .waitFor({ timeout: Math.max(1, deadline - Date.now()) });
     if (await app.isVisible()) return;
     if (await login.isVisible()) break;
     if (await locked.isVisible()) {
@@ -58,7 +62,11 @@ export async function sessionShown(page: Page, ms = T): Promise<'app' | 'locked'
   const locked = lockScreen(page);
   const deadline = Date.now() + ms;
   for (;;) {
-    await app.or(login).or(locked).first().waitFor({ timeout: Math.max(1, deadline - Date.now()) });
+    await app
+      .or(login)
+      .or(locked)
+      .first()
+      .waitFor({ timeout: Math.max(1, deadline - Date.now()) });
     if (await locked.isVisible()) return 'locked';
     if (await login.isVisible()) return 'login';
     if (await app.isVisible()) return 'app';
@@ -68,7 +76,11 @@ export async function sessionShown(page: Page, ms = T): Promise<'app' | 'locked'
 /** Whether the page shows, now, the lock screen of a session that ended or the login page. */
 export async function sessionEndedShown(page: Page): Promise<boolean> {
   const login = page.getByRole('button', { name: 'Log in', exact: true });
-  return (await lockScreen(page).isVisible().catch(() => false)) || (await login.isVisible().catch(() => false));
+  return (
+    (await lockScreen(page)
+      .isVisible()
+      .catch(() => false)) || (await login.isVisible().catch(() => false))
+  );
 }
 
 /**
@@ -232,9 +244,9 @@ export async function appointmentsShown(page: Page): Promise<Map<string, string[
   await ensure(page, 'Dashboard');
   const card = page.getByTestId('appointments');
   await card.getByText(/Loading your appointments/).waitFor({ state: 'detached', timeout: T });
-  const rows = await card.locator('li .list-main').evaluateAll((els) =>
-    els.map((el) => ({ doctor: el.querySelector('strong')?.textContent ?? '', notes: el.querySelector('.muted')?.textContent ?? '' })),
-  );
+  const rows = await card
+    .locator('li .list-main')
+    .evaluateAll((els) => els.map((el) => ({ doctor: el.querySelector('strong')?.textContent ?? '', notes: el.querySelector('.muted')?.textContent ?? '' })));
   const out = new Map<string, string[]>();
   for (const r of rows) out.set(r.doctor, [...(out.get(r.doctor) ?? []), r.notes]);
   return out;
@@ -262,7 +274,11 @@ export async function markTaken(page: Page, medicine: string): Promise<boolean> 
   const deadline = Date.now() + T;
   for (;;) {
     if (await row.getByTestId('already-taken').isVisible()) {
-      await row.getByTestId('already-taken').getByRole('button', { name: 'Keep it' }).click().catch(() => undefined);
+      await row
+        .getByTestId('already-taken')
+        .getByRole('button', { name: 'Keep it' })
+        .click()
+        .catch(() => undefined);
       return false;
     }
     if ((await dosesListed()) > before) return true;
@@ -296,7 +312,10 @@ export async function addSymptom(page: Page, name: string): Promise<void> {
 
 export async function removeSymptom(page: Page, name: string): Promise<void> {
   await ensure(page, 'Symptoms');
-  await page.getByRole('button', { name: new RegExp(`^Remove ${name} at `) }).first().click();
+  await page
+    .getByRole('button', { name: new RegExp(`^Remove ${name} at `) })
+    .first()
+    .click();
   await page.getByRole('dialog', { name: 'Remove this report?' }).getByRole('button', { name: 'Remove', exact: true }).click();
   await page.getByRole('button', { name: new RegExp(`^Remove ${name} at `) }).waitFor({ state: 'detached', timeout: T });
 }
@@ -333,7 +352,10 @@ export async function addLab(page: Page, name: string, value: number): Promise<v
 export async function editLab(page: Page, name: string, value: number): Promise<void> {
   await ensure(page, 'Lab tests');
   const card = page.getByRole('article', { name, exact: true });
-  await card.getByRole('button', { name: new RegExp(`^Change ${name} result of `) }).first().click();
+  await card
+    .getByRole('button', { name: new RegExp(`^Change ${name} result of `) })
+    .first()
+    .click();
   const dialog = page.getByRole('dialog', { name: `Change result: ${name}` });
   await dialog.getByLabel('Result', { exact: true }).fill(String(value));
   await dialog.getByRole('button', { name: 'Save changes' }).click();
@@ -344,7 +366,10 @@ export async function editLab(page: Page, name: string, value: number): Promise<
 export async function deleteLab(page: Page, name: string): Promise<void> {
   await ensure(page, 'Lab tests');
   const card = page.getByRole('article', { name, exact: true });
-  await card.getByRole('button', { name: new RegExp(`^Delete ${name} result of `) }).first().click();
+  await card
+    .getByRole('button', { name: new RegExp(`^Delete ${name} result of `) })
+    .first()
+    .click();
   await page.getByRole('dialog', { name: 'Delete this result?' }).getByRole('button', { name: 'Delete', exact: true }).click();
   await card.waitFor({ state: 'detached', timeout: T });
 }
@@ -385,7 +410,10 @@ export async function setBreakfast(page: Page, time: string): Promise<void> {
   await page.evaluate(() => document.querySelectorAll('[role="status"]').forEach((el) => el.setAttribute('data-chaos-seen', el.textContent ?? '')));
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await page.waitForFunction(
-    (texts) => [...document.querySelectorAll('[role="status"]')].some((el) => texts.some((text) => (el.textContent ?? '').includes(text)) && el.getAttribute('data-chaos-seen') !== el.textContent),
+    (texts) =>
+      [...document.querySelectorAll('[role="status"]')].some(
+        (el) => texts.some((text) => (el.textContent ?? '').includes(text)) && el.getAttribute('data-chaos-seen') !== el.textContent,
+      ),
     SAVED,
     { timeout: T },
   );
@@ -500,7 +528,11 @@ export async function decideRefusal(page: Page, match: string, button: string): 
 
 export async function closeRefusals(page: Page): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Entries not accepted' });
-  if ((await dialog.count()) > 0) await dialog.getByRole('button', { name: 'Close' }).click().catch(() => undefined);
+  if ((await dialog.count()) > 0)
+    await dialog
+      .getByRole('button', { name: 'Close' })
+      .click()
+      .catch(() => undefined);
 }
 
 /**
@@ -512,7 +544,10 @@ export async function logoutAsksFirst(page: Page): Promise<number | undefined> {
   const ask = page.getByRole('dialog', { name: 'Log out and delete unsent entries?' });
   const asked = await Promise.race([
     ask.waitFor({ timeout: 30_000 }).then(() => true),
-    page.getByLabel('Hospital number').waitFor({ timeout: 30_000 }).then(() => false),
+    page
+      .getByLabel('Hospital number')
+      .waitFor({ timeout: 30_000 })
+      .then(() => false),
   ]);
   if (!asked) return undefined;
   const text = (await ask.getByTestId('unsent-warning').textContent()) ?? '';

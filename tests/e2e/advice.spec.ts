@@ -43,8 +43,14 @@ test('a reading at the hospital’s urgent level gets the urgent advice with its
   await page.getByText('Glucose reported successfully').first().waitFor({ timeout: 15_000 });
   await save(page, 420);
   const dialog = page.getByRole('alertdialog', { name: 'Your glucose is dangerously high' });
-  await dialog.getByText(/^420 mg\/dL is at or above 400 mg\/dL\. Check your ketones now if you can, and contact your care team now; in hospital, tell the ward staff now\./).waitFor({ timeout: 15_000 });
-  await dialog.getByText(/^Get emergency help if you cannot reach them quickly, if your ketones are moderate or large in urine \(or 1\.5 mmol\/L or more in blood\)/).waitFor();
+  await dialog
+    .getByText(
+      /^420 mg\/dL is at or above 400 mg\/dL\. Check your ketones now if you can, and contact your care team now; in hospital, tell the ward staff now\./,
+    )
+    .waitFor({ timeout: 15_000 });
+  await dialog
+    .getByText(/^Get emergency help if you cannot reach them quickly, if your ketones are moderate or large in urine \(or 1\.5 mmol\/L or more in blood\)/)
+    .waitFor();
   await dialog.getByText(`Contact your care team: ${CONTACT}`).waitFor();
   await dialog.getByText('Your reading is saved.').waitFor();
   await expect(dialog.getByRole('button', { name: 'I understand' })).toBeFocused();
@@ -64,7 +70,11 @@ test('a level-1 low says to take another 15 g if still low, then eat, and when t
   await save(page, 60);
   const dialog = page.getByRole('alertdialog', { name: 'Your glucose is low' });
   await dialog.getByText(/^60 mg\/dL is below 70 mg\/dL\. Take 15 g of fast-acting sugar now/).waitFor({ timeout: 15_000 });
-  await dialog.getByText(/Check again after 15 minutes\. If it is still below 70 mg\/dL, take another 15 g and check again after 15 minutes\. When it is back to 70 mg\/dL or above, eat a snack or your next meal\.$/).waitFor();
+  await dialog
+    .getByText(
+      /Check again after 15 minutes\. If it is still below 70 mg\/dL, take another 15 g and check again after 15 minutes\. When it is back to 70 mg\/dL or above, eat a snack or your next meal\.$/,
+    )
+    .waitFor();
   await dialog.getByText(/^Get help if it is still below 70 mg\/dL after two or three treatments, or if you feel worse at any time/).waitFor();
   // The demo hospital has set no contact.
   await expect(dialog.getByText(/^Contact your care team:/)).toHaveCount(0);
@@ -78,7 +88,10 @@ test('a reading saved offline is said to be kept on the device, is kept, and is 
   const { page } = patient;
   const before = new Set((await server.api.readings()).map((r) => r._id));
   await network.offline();
-  await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+  await page
+    .getByTestId('sync-badge')
+    .getByText(/Offline/)
+    .waitFor();
 
   await save(page, 166);
   const notice = page.getByRole('status').filter({ hasText: OFFLINE_NOTICE });
@@ -136,5 +149,7 @@ test('an admin sets the hospital’s urgent level and care contact in Manage, wi
   // Emptied, the identifier system goes back to the hospital's own id.
   await card.getByLabel('Identifier system of hospital numbers').fill('');
   await card.getByRole('button', { name: 'Save settings' }).click();
-  await expect.poll(async () => ((await server.api.profile())['hospitalSettings'] as { identifierSystem: string }).identifierSystem).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
+  await expect
+    .poll(async () => ((await server.api.profile())['hospitalSettings'] as { identifierSystem: string }).identifierSystem)
+    .toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
 });

@@ -13,7 +13,6 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
-
 const root = path.resolve(import.meta.dirname, '../..');
 const RECORD_KEY = 'eddy-cookie-consent';
 const C15T_KEY = 'c15t-consent';
@@ -134,7 +133,12 @@ test.describe('cookie consent, offline (the default build)', () => {
       // The banner is decided as the app starts and needs its code fetched to show: once the network
       // is idle (every chunk the start asked for has arrived) without that code asked for, none can come.
       await page.waitForLoadState('networkidle');
-      expect(requests.slice(before).filter((r) => bannerCode(r.url())).map((r) => r.url())).toEqual([]);
+      expect(
+        requests
+          .slice(before)
+          .filter((r) => bannerCode(r.url()))
+          .map((r) => r.url()),
+      ).toEqual([]);
       await expect(sheet(page).count()).resolves.toBe(0);
     }
     // Offline mode: the consent client never calls the network.
@@ -144,7 +148,11 @@ test.describe('cookie consent, offline (the default build)', () => {
   test('Reject All refuses analytics and functional, and the choice is the spec record', async () => {
     const page = await open();
     await choose(page, 'Reject All');
-    expect(await stored(page, RECORD_KEY)).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', preferences: { necessary: true, analytics: false, functional: false } });
+    expect(await stored(page, RECORD_KEY)).toMatchObject({
+      type: 'cookie_banner',
+      domain: '127.0.0.1',
+      preferences: { necessary: true, analytics: false, functional: false },
+    });
     expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { necessary: true, measurement: false, functionality: false } });
     expect(typeof ((await stored(page, RECORD_KEY)) as { timestamp: unknown }).timestamp).toBe('number');
   });
@@ -248,7 +256,9 @@ test.describe('cookie consent, offline (the default build)', () => {
       let reloaded = false;
       const onLoad = () => (reloaded = true);
       page.once('load', onLoad);
-      await button(page, 'Accept All').click({ timeout: 10_000 }).catch(() => undefined);
+      await button(page, 'Accept All')
+        .click({ timeout: 10_000 })
+        .catch(() => undefined);
       // The press ends either in the log line, or in the chunk guard's reload, after which the
       // banner is back to be pressed again.
       await expect.poll(() => unavailable() || reloaded, { timeout: 15_000 }).toBe(true);
@@ -293,7 +303,13 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     expect(set?.headers()['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     const subjectId = ((await stored(page, C15T_KEY)) as { consentInfo: { subjectId: string } }).consentInfo.subjectId;
     expect(subjectId).toMatch(/^sub_[1-9A-HJ-NP-Za-km-z]+$/);
-    expect(set?.postDataJSON()).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', subjectId, consentAction: 'custom', preferences: { necessary: true, measurement: false, functionality: true } });
+    expect(set?.postDataJSON()).toMatchObject({
+      type: 'cookie_banner',
+      domain: '127.0.0.1',
+      subjectId,
+      consentAction: 'custom',
+      preferences: { necessary: true, measurement: false, functionality: true },
+    });
     expect(await verify(subjectId, ['functionality'])).toMatchObject({ isValid: true, consent: { purposeIds: ['necessary', 'functionality'] } });
     expect((await verify(subjectId, ['measurement'])).isValid).toBe(false);
 
@@ -345,7 +361,12 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     await choose(page, 'Reject All');
     const queued = (await stored(page, PENDING_KEY)) as { type: string; preferences: Record<string, boolean> }[];
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ type: 'cookie_banner', domain: '127.0.0.1', subjectId: expect.stringMatching(/^sub_/), preferences: { measurement: false, functionality: false } });
+    expect(queued[0]).toMatchObject({
+      type: 'cookie_banner',
+      domain: '127.0.0.1',
+      subjectId: expect.stringMatching(/^sub_/),
+      preferences: { measurement: false, functionality: false },
+    });
     expect(await stored(page, C15T_KEY)).toMatchObject({ consents: { measurement: false } });
 
     // The server is back on the next load.
@@ -382,10 +403,15 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
         if (location.protocol === 'about:' || localStorage.getItem('e2e-1x-seeded') !== null) return;
         localStorage.setItem('e2e-1x-seeded', '1');
         const consents = { necessary: true, functionality: true, measurement: false, experience: false, marketing: false };
-        localStorage.setItem('c15t-consent', JSON.stringify({ consents, consentInfo: { time: Date.now() - 86_400_000, id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', identified: false } }));
+        localStorage.setItem(
+          'c15t-consent',
+          JSON.stringify({ consents, consentInfo: { time: Date.now() - 86_400_000, id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', identified: false } }),
+        );
         localStorage.setItem(
           'c15t-pending-consent-submissions',
-          JSON.stringify([{ type: 'cookie_banner', domain: location.hostname, preferences: consents, metadata: { source: 'consent_widget', acceptanceMethod: 'custom' } }]),
+          JSON.stringify([
+            { type: 'cookie_banner', domain: location.hostname, preferences: consents, metadata: { source: 'consent_widget', acceptanceMethod: 'custom' } },
+          ]),
         );
       },
     });
@@ -393,7 +419,10 @@ test.describe('cookie consent, remote mode (VITE_CONSENT_MODE=remote)', () => {
     await page.waitForLoadState('networkidle');
     await expect(sheet(page).count()).resolves.toBe(0);
     const kept = (await stored(page, C15T_KEY)) as { consents: Record<string, boolean>; consentInfo: { id: string; subjectId: string } };
-    expect(kept).toMatchObject({ consents: { functionality: true, measurement: false }, consentInfo: { id: recordId, subjectId: expect.stringMatching(/^sub_/) } });
+    expect(kept).toMatchObject({
+      consents: { functionality: true, measurement: false },
+      consentInfo: { id: recordId, subjectId: expect.stringMatching(/^sub_/) },
+    });
     expect(await verify(kept.consentInfo.subjectId, ['functionality'])).toMatchObject({ isValid: true });
     // It stays that way across loads.
     await page.reload();

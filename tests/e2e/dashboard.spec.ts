@@ -3,8 +3,18 @@
 // table, the three lists with edit, delete and undo, medicines marked taken, appointments.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
-import { apiLogin, coveredControls, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
-
+import {
+  apiLogin,
+  coveredControls,
+  launchChromium,
+  screenshot,
+  seriousA11yViolations,
+  serverReadings,
+  startServer,
+  uiLogin,
+  type EddyServer,
+  until,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 let browser: Browser;
@@ -33,7 +43,6 @@ async function api<T>(path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 });
 
 test.describe('dashboard', () => {
@@ -41,7 +50,10 @@ test.describe('dashboard', () => {
     test.setTimeout(90_000);
     await uiLogin(page, server.url, '100001', 'Demo-patient-1');
     await page.getByRole('heading', { level: 1, name: /Maria/ }).waitFor({ timeout: 30_000 });
-    await page.getByTestId('latest-Fasting').getByText(/In target|Above target|High|Low|Very/).waitFor();
+    await page
+      .getByTestId('latest-Fasting')
+      .getByText(/In target|Above target|High|Low|Very/)
+      .waitFor();
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor();
     // Ended prescriptions are not shown.
     expect(await page.getByTestId('medicines').getByText('Sitagliptin 100 mg tablet').count()).toBe(0);
@@ -119,7 +131,11 @@ test.describe('dashboard', () => {
     await page.getByLabel('Glucose (mg/dL)').fill('600');
     await page.getByRole('button', { name: 'Save reading' }).click();
     const high = page.getByRole('alertdialog', { name: 'Your glucose is at the top of the meter’s range' });
-    await high.getByText(/^600 mg\/dL is the top of a glucose meter’s range \(600 mg\/dL; above it meters show HI\), so your glucose may be even higher\. Get urgent medical help now/).waitFor();
+    await high
+      .getByText(
+        /^600 mg\/dL is the top of a glucose meter’s range \(600 mg\/dL; above it meters show HI\), so your glucose may be even higher\. Get urgent medical help now/,
+      )
+      .waitFor();
     await high.getByRole('button', { name: 'I understand' }).click();
     await high.waitFor({ state: 'hidden' });
     // Both are saved like any other reading.
@@ -140,9 +156,14 @@ test.describe('dashboard', () => {
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await toast('Reading updated');
     await page.getByTestId('glucose-list-Random').getByText('121', { exact: true }).first().waitFor();
-    const edited = await until('the edit on the server', async () => (await serverReadings(server.url, token)).find((r) => r._id === storedId && r.value === 121 && r.type === 'Random'));
+    const edited = await until('the edit on the server', async () =>
+      (await serverReadings(server.url, token)).find((r) => r._id === storedId && r.value === 121 && r.type === 'Random'),
+    );
 
-    await page.getByTestId('glucose-list-Random').getByRole('button', { name: /^Delete reading 121 mg\/dL/ }).click();
+    await page
+      .getByTestId('glucose-list-Random')
+      .getByRole('button', { name: /^Delete reading 121 mg\/dL/ })
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Delete this reading?' });
     await screenshot(page, 'dashboard-delete-360');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -224,19 +245,25 @@ test.describe('dashboard', () => {
     await dialog.getByRole('button', { name: 'Add appointment' }).click();
     await toast('Appointment added successfully');
     type Appt = { _id: string; doctor: string; notes: string };
-    const added = await until('the appointment on the server', async () => (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a.doctor === 'Dr. Mehta'));
+    const added = await until('the appointment on the server', async () =>
+      (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a.doctor === 'Dr. Mehta'),
+    );
     expect(added.notes).toBe('Bring the logbook');
 
     await card.getByRole('button', { name: /^Edit appointment with Dr. Mehta/ }).click();
     await page.getByRole('dialog', { name: 'Edit appointment' }).getByLabel('Notes (optional)').fill('Fasting blood test first');
     await page.getByRole('dialog', { name: 'Edit appointment' }).getByRole('button', { name: 'Save changes' }).click();
     await toast('Appointment updated successfully');
-    await until('the change on the server', async () => (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a._id === added._id && a.notes === 'Fasting blood test first'));
+    await until('the change on the server', async () =>
+      (await api<{ appointments: Appt[] }>('/appointments')).appointments.find((a) => a._id === added._id && a.notes === 'Fasting blood test first'),
+    );
 
     await card.getByRole('button', { name: /^Delete appointment with Dr. Mehta/ }).click();
     await page.getByRole('dialog', { name: 'Delete this appointment?' }).getByRole('button', { name: 'Delete' }).click();
     await toast('Appointment removed successfully');
-    await until('the removal on the server', async () => ((await api<{ appointments: Appt[] }>('/appointments')).appointments.some((a) => a._id === added._id) ? undefined : true));
+    await until('the removal on the server', async () =>
+      (await api<{ appointments: Appt[] }>('/appointments')).appointments.some((a) => a._id === added._id) ? undefined : true,
+    );
   });
 
   test('keeps an appointment entered with a past date, as history (issue 16)', async () => {

@@ -40,7 +40,14 @@ test('the server is killed with writes queued and answers 503 twice after its re
   network.serverErrors(2, 503);
   await server.restart();
   await expect
-    .poll(async () => (await server.api.readings()).filter((r) => r.value === 413 || r.value === 414).map((r) => r.value).sort(), { timeout: 45_000 })
+    .poll(
+      async () =>
+        (await server.api.readings())
+          .filter((r) => r.value === 413 || r.value === 414)
+          .map((r) => r.value)
+          .sort(),
+      { timeout: 45_000 },
+    )
     .toEqual([413, 414]);
   expect(network.stats().failed).toBe(2);
 });
@@ -53,7 +60,12 @@ test('a reload with the clock eight days ahead: the server still holds the sessi
   expect(new URL(patient.page.url()).pathname).toBe('/app');
 });
 
-test('a reload offline with the clock eight days ahead ends the session and says so, keeping the unsent reading', async ({ patient, network, clock, server }) => {
+test('a reload offline with the clock eight days ahead ends the session and says so, keeping the unsent reading', async ({
+  patient,
+  network,
+  clock,
+  server,
+}) => {
   await network.offline();
   await patient.recordGlucose(417);
   await clock.setSystemTime(new Date(Date.now() + 8 * 86_400_000));
@@ -92,7 +104,12 @@ test('a second tab that does not lead the sync says it is back online once the s
   await expect(badge.filter({ hasText: 'Offline:' })).toHaveCount(0, { timeout: 20_000 });
 });
 
-test('a device whose clock runs eight days ahead: the server refuses the reading, the patient is told why and nothing is lost', async ({ patient, network, server, clock }) => {
+test('a device whose clock runs eight days ahead: the server refuses the reading, the patient is told why and nothing is lost', async ({
+  patient,
+  network,
+  server,
+  clock,
+}) => {
   await clock.setSystemTime(new Date(Date.now() + 8 * 86_400_000));
   await network.offline();
   await patient.recordGlucose(416);
@@ -111,7 +128,10 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   expect((await server.api.readings()).some((r) => r.value === 416)).toBe(false);
 });
 
-test('the page under the sync bar stays put: entries on their way are announced only after a second, and a bar that was seen holds its room as "Up to date" until another page opens', async ({ patient, network }) => {
+test('the page under the sync bar stays put: entries on their way are announced only after a second, and a bar that was seen holds its room as "Up to date" until another page opens', async ({
+  patient,
+  network,
+}) => {
   const { page } = patient;
   const bar = page.getByTestId('sync-badge');
   const done = page.getByTestId('sync-done');
@@ -166,7 +186,11 @@ test('the page under the sync bar stays put: entries on their way are announced 
   expect(await done.count()).toBe(0);
 });
 
-test('a logout tapped the moment a reading is saved offline, on a slowed CPU, always asks and counts every unsent entry', async ({ patient, network, server }) => {
+test('a logout tapped the moment a reading is saved offline, on a slowed CPU, always asks and counts every unsent entry', async ({
+  patient,
+  network,
+  server,
+}) => {
   // Issue 44: the question counted only the outbox, which a save reaches a moment later; a logout in
   // that moment could wipe the reading without asking. Eight times, each tap right after Save.
   test.setTimeout(240_000);
@@ -184,7 +208,8 @@ test('a logout tapped the moment a reading is saved offline, on a slowed CPU, al
     await page.getByLabel(/^Glucose \((mg\/dL|mmol\/L)\)$/).fill(String(value));
     // Save, and Log out in the same turn of the page: no moment for the save to reach the outbox.
     await page.evaluate(() => {
-      const byText = (root: ParentNode, text: string) => [...root.querySelectorAll('button')].find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text);
+      const byText = (root: ParentNode, text: string) =>
+        [...root.querySelectorAll('button')].find((b) => b.textContent?.trim() === text || b.getAttribute('aria-label') === text);
       byText(document, 'Save reading')?.click();
       const header = document.querySelector('header');
       (header && byText(header, 'Log out'))?.click();

@@ -21,7 +21,12 @@ import { launchChromium, overflowingContent, screenshot, SCREENSHOT_DIR, startSe
  * recognised by its letters, not their order.
  */
 const letters = (word: string) => [...word].sort().join('');
-const pdfWords = (file: string) => new Set(execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }).split(/[\s\u200e\u200f\u202a-\u202e]+/).map(letters));
+const pdfWords = (file: string) =>
+  new Set(
+    execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' })
+      .split(/[\s\u200e\u200f\u202a-\u202e]+/)
+      .map(letters),
+  );
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -33,7 +38,10 @@ function readCatalog(locale: string): Catalog | undefined {
   const files = ['login', 'messages'].map((part) => path.join(root, 'locales', locale, `${part}.po`));
   if (!files.every((file) => existsSync(file))) return undefined;
   const entries = files.flatMap((file) => {
-    const parsed = formatter({ lineNumbers: false }).parse(readFileSync(file, 'utf8'), { locale, sourceLocale: 'en', filename: file }) as Record<string, { translation?: string; message?: string }>;
+    const parsed = formatter({ lineNumbers: false }).parse(readFileSync(file, 'utf8'), { locale, sourceLocale: 'en', filename: file }) as Record<
+      string,
+      { translation?: string; message?: string }
+    >;
     return Object.entries(parsed).map(([id, e]): [string, string] => [id, e.translation || e.message || '']);
   });
   return new Map(entries);
@@ -176,7 +184,10 @@ test.describe('five languages', () => {
           // before it draws (issue 50: boxes on a device without a Devanagari font of its own).
           expect(await page.locator('.trend-canvas').first().getAttribute('data-axis-font')).toMatch(/^12px "Noto Sans Devanagari", /);
           expect(await page.evaluate(() => document.fonts.check('12px "Noto Sans Devanagari"', 'नवंबर'))).toBe(true);
-          await page.locator('.trend-canvas').first().screenshot({ path: path.join(SCREENSHOT_DIR, 'i18n-trend-hi-360.png') });
+          await page
+            .locator('.trend-canvas')
+            .first()
+            .screenshot({ path: path.join(SCREENSHOT_DIR, 'i18n-trend-hi-360.png') });
         }
         // The nav's links keep the prefix.
         expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
@@ -209,7 +220,13 @@ test.describe('five languages', () => {
         if (locale === 'ar' || locale === 'hi') {
           await screenshot(page, `i18n-reports-${locale}-360`);
           // The PDF made on the device, in the language: its script's font embedded, its title translated.
-          const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: tr(locale, 'Download PDF') }).first().click()]);
+          const [download] = await Promise.all([
+            page.waitForEvent('download', { timeout: 60_000 }),
+            page
+              .getByRole('button', { name: tr(locale, 'Download PDF') })
+              .first()
+              .click(),
+          ]);
           const file = path.join(await mkdtemp(path.join(tmpdir(), 'eddy-i18n-')), `report-${locale}.pdf`);
           await download.saveAs(file);
           expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toContain(locale === 'ar' ? 'NotoSansArabic' : 'NotoSansDevanagari');
@@ -270,8 +287,13 @@ test.describe('five languages', () => {
     if (!locale) return;
     // The catalog chunk the login page loads for `locale` (its login part): the one with its words for the page's introduction.
     const assets = path.join(root, 'dist', 'assets');
-    const word = tr(locale, 'Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent when there is a connection.');
-    const chunk = readdirSync(assets).find((f) => /^login-.*\.js$/.test(f) && readFileSync(path.join(assets, f), 'utf8').includes(JSON.stringify(word).slice(1, 30)));
+    const word = tr(
+      locale,
+      'Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent when there is a connection.',
+    );
+    const chunk = readdirSync(assets).find(
+      (f) => /^login-.*\.js$/.test(f) && readFileSync(path.join(assets, f), 'utf8').includes(JSON.stringify(word).slice(1, 30)),
+    );
     expect(chunk).toBeDefined();
     // No service worker: the request for the chunk must reach the route below, not a cache.
     const context = await newContext('en-US', { serviceWorkers: 'block' });

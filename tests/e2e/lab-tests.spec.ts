@@ -6,8 +6,6 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, Page } from '@playwright/test';
 import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
-
-
 let server: EddyServer;
 let browser: Browser;
 let page: Page;
@@ -26,7 +24,6 @@ async function serverTests(hospNo: string, password: string): Promise<ServerTest
   return ((await res.json()) as { tests: ServerTest[] }).tests;
 }
 const mine = () => serverTests('100001', 'Demo-patient-1');
-
 
 const card = (name: string) => page.getByRole('article', { name, exact: true });
 /** A row of a test's list of results. */
@@ -52,7 +49,11 @@ test.describe('lab tests screen', () => {
     // Patient 100002's seeded results are deleted first, in a context of its own.
     const token = await apiLogin(server.url, '100002', 'Demo-patient-2');
     for (const t of await serverTests('100002', 'Demo-patient-2')) {
-      await fetch(`${server.url}/api/tests/delete`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ testId: t._id }) });
+      await fetch(`${server.url}/api/tests/delete`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ testId: t._id }),
+      });
     }
     const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
     const other = await context.newPage();
@@ -153,7 +154,9 @@ test.describe('lab tests screen', () => {
 
   test('changes a result in a dialog', async () => {
     const before = (await mine()).find((t) => t.name === 'Potassium');
-    await card('Potassium').getByRole('button', { name: /^Change Potassium result of / }).click();
+    await card('Potassium')
+      .getByRole('button', { name: /^Change Potassium result of / })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Change result: Potassium' });
     await dialog.waitFor();
     expect(await dialog.getByLabel('Result', { exact: true }).inputValue()).toBe('4.2');
@@ -168,7 +171,9 @@ test.describe('lab tests screen', () => {
   });
 
   test('deletes a result after asking, and undo brings it back', async () => {
-    await card('Vitamin D').getByRole('button', { name: /^Delete Vitamin D result of / }).click();
+    await card('Vitamin D')
+      .getByRole('button', { name: /^Delete Vitamin D result of / })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Delete this result?' });
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Vitamin D: 31.5 ng/mL');

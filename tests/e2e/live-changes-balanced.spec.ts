@@ -6,7 +6,19 @@
 // PostgreSQL (two instances share one database) and haproxy: on the embedded database it is skipped
 // and says why.
 import type { Browser, Page } from '@playwright/test';
-import { apiAddReading, apiLogin, apiStaffLogin, expect, launchChromium, loginAdmin, loginPatient, startServer, test, type Balanced, type EddyServer } from '../fixtures/index.ts';
+import {
+  apiAddReading,
+  apiLogin,
+  apiStaffLogin,
+  expect,
+  launchChromium,
+  loginAdmin,
+  loginPatient,
+  startServer,
+  test,
+  type Balanced,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 let browser: Browser | undefined;
@@ -50,7 +62,10 @@ test('a reading recorded through either instance shows in the review open throug
   await page.getByRole('radio', { name: /City General Hospital/ }).check();
   await page.getByLabel('Search by name or hospital number').fill('100001');
   const stream = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/changes', { timeout: 30_000 });
-  await page.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+  await page
+    .getByRole('region', { name: 'Patients' })
+    .getByRole('button', { name: /Open report.*Maria Lopez/ })
+    .click();
   await page.getByText(/^Fetched /).waitFor({ timeout: 30_000 });
   expect((await stream).status()).toBe(200);
   await page.waitForTimeout(500);

@@ -13,13 +13,21 @@ import { expect, launchChromium, root, startServer, test } from '../fixtures/ind
 const BUDGET_KB = 130;
 
 /** Code that must not load before a session starts, by source path. */
-const NOT_ON_LOGIN = [/node_modules\/dexie\//, /node_modules\/rxdb\//, /node_modules\/uplot\//, /node_modules\/pdfmake\//, /\/sync\/(crypto|outbox|replication|controller|drain|parking|push-inbox)\.ts$/, /\/src\/lib\/db\//];
+const NOT_ON_LOGIN = [
+  /node_modules\/dexie\//,
+  /node_modules\/rxdb\//,
+  /node_modules\/uplot\//,
+  /node_modules\/pdfmake\//,
+  /\/sync\/(crypto|outbox|replication|controller|drain|parking|push-inbox)\.ts$/,
+  /\/src\/lib\/db\//,
+];
 
 /** The scripts the page fetches from now on, with their bodies. */
 function collectScripts(page: Page): Promise<{ file: string; body: Buffer }>[] {
   const scripts: Promise<{ file: string; body: Buffer }>[] = [];
   page.on('response', (res) => {
-    if (res.request().resourceType() === 'script' || res.url().endsWith('.js')) scripts.push(res.body().then((body) => ({ file: new URL(res.url()).pathname, body })));
+    if (res.request().resourceType() === 'script' || res.url().endsWith('.js'))
+      scripts.push(res.body().then((body) => ({ file: new URL(res.url()).pathname, body })));
   });
   return scripts;
 }
@@ -84,7 +92,13 @@ test('once the patient types, the dashboard’s code is fetched before the login
     await page.getByLabel('Hospital number').pressSequentially('1000');
     // The database, the replication and the dashboard's own chunk (the router splits a page's component
     // off its route); nothing is sent, opened or stored: only code arrives.
-    const wanted = [/node_modules\/rxdb\//, /node_modules\/dexie\//, /\/src\/lib\/db\/database\.ts$/, /\/sync\/replication\.ts$/, /\/src\/routes\/app\/index\.tsx\?tsr-split=component$/];
+    const wanted = [
+      /node_modules\/rxdb\//,
+      /node_modules\/dexie\//,
+      /\/src\/lib\/db\/database\.ts$/,
+      /\/sync\/replication\.ts$/,
+      /\/src\/routes\/app\/index\.tsx\?tsr-split=component$/,
+    ];
     const missing = async () => {
       const found = await sourcesOf(await Promise.all(scripts));
       return wanted.filter((w) => !found.some((s) => w.test(s))).map(String);

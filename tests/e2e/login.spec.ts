@@ -6,7 +6,6 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer } from '../fixtures/index.ts';
 
-
 let server: EddyServer;
 let browser: Browser;
 let context: BrowserContext | undefined;
@@ -225,7 +224,9 @@ test.describe('patient login page', () => {
     await form.getByText(/Ask your hospital for a temporary password/).waitFor();
     // The cursor is in the form's first field.
     // (The form is loaded when first opened.)
-    await expect.poll(() => page.evaluate(() => (document.activeElement?.closest('[role=region]') ? document.activeElement.getAttribute('name') : null))).toBe('hospNo');
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement?.closest('[role=region]') ? document.activeElement.getAttribute('name') : null)))
+      .toBe('hospNo');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await form.getByLabel('Hospital number').fill('100002');
@@ -264,7 +265,9 @@ test.describe('patient login page', () => {
     await form.getByLabel('New password', { exact: true }).fill('Password1');
     await form.getByLabel('Repeat new password', { exact: true }).fill('Password1');
     await form.getByRole('button', { name: 'Change password' }).click();
-    await expect.poll(async () => (await fieldError(page, 'New password')).described).toContain('This password is one of the most common ones and easy to guess. Choose another one: a few unrelated words make a strong password.');
+    await expect
+      .poll(async () => (await fieldError(page, 'New password')).described)
+      .toContain('This password is one of the most common ones and easy to guess. Choose another one: a few unrelated words make a strong password.');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('password');
     await screenshot(page, 'change-password-common-360');
     await form.getByLabel('New password', { exact: true }).fill('Fresh-start-2026');
@@ -290,7 +293,11 @@ test.describe('patient login page', () => {
     test.setTimeout(120_000);
     // The hospital sets a temporary password for a ward patient (demo data: no password of their own).
     const post = async (url: string, body: unknown, token?: string) => {
-      const res = await fetch(`${server.url}/api${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      const res = await fetch(`${server.url}/api${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
       return (await res.json()) as Record<string, string>;
     };
     const admin = await post('/admin/login', { email: 'admin@demo.hospital', password: 'Demo-admin-1' });

@@ -9,10 +9,28 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Locator, type Page } from '@playwright/test';
-import { CURRENT_TIME, CURRENT_TIME_SERVICE, GLUCOSE_FEATURE, GLUCOSE_MEASUREMENT, GLUCOSE_MEASUREMENT_CONTEXT, GLUCOSE_SERVICE, RECORD_ACCESS_CONTROL_POINT } from '../../src/features/meter/glucose-profile.ts';
+import {
+  CURRENT_TIME,
+  CURRENT_TIME_SERVICE,
+  GLUCOSE_FEATURE,
+  GLUCOSE_MEASUREMENT,
+  GLUCOSE_MEASUREMENT_CONTEXT,
+  GLUCOSE_SERVICE,
+  RECORD_ACCESS_CONTROL_POINT,
+} from '../../src/features/meter/glucose-profile.ts';
 import { METER_SILENCE_MS } from '../../src/features/meter/meter-import.ts';
 import { CHROMIUM_ARGS, chromiumPath, offlineReady, seedCookieChoice } from '../fixtures/browser.ts';
-import { DEMO_PATIENT, expect, launchChromium, loginPatient, screenshot, seriousA11yViolations, startServer, test, type EddyServer } from '../fixtures/index.ts';
+import {
+  DEMO_PATIENT,
+  expect,
+  launchChromium,
+  loginPatient,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  test,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 const browsers: Browser[] = [];
@@ -57,12 +75,33 @@ test('offers the import where the browser has Web Bluetooth, and says why not wh
  * Switches Playwright's own launch adds, so that this tab runs as in a browser Playwright launches:
  * timers not throttled, the renderer not backgrounded, input not held back until a first paint.
  */
-const PLAYWRIGHTS_LAUNCH_SWITCHES = ['--disable-features=PaintHolding', '--allow-pre-commit-input', '--disable-background-timer-throttling', '--disable-backgrounding-occluded-windows', '--disable-renderer-backgrounding', '--disable-ipc-flooding-protection', '--disable-hang-monitor'];
+const PLAYWRIGHTS_LAUNCH_SWITCHES = [
+  '--disable-features=PaintHolding',
+  '--allow-pre-commit-input',
+  '--disable-background-timer-throttling',
+  '--disable-backgrounding-occluded-windows',
+  '--disable-renderer-backgrounding',
+  '--disable-ipc-flooding-protection',
+  '--disable-hang-monitor',
+];
 
 /** Chromium started by hand with a DevTools port: Bluetooth emulation works only on its default context. */
 async function chromiumWithDevtoolsPort(): Promise<{ browser: Browser; stop: () => Promise<void> }> {
   const profile = await mkdtemp(path.join(tmpdir(), 'eddy-bt-'));
-  const child = spawn(chromiumPath, [...CHROMIUM_ARGS, ...PLAYWRIGHTS_LAUNCH_SWITCHES, '--headless=new', '--enable-experimental-web-platform-features', '--remote-debugging-port=0', '--window-size=360,800', `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
+  const child = spawn(
+    chromiumPath,
+    [
+      ...CHROMIUM_ARGS,
+      ...PLAYWRIGHTS_LAUNCH_SWITCHES,
+      '--headless=new',
+      '--enable-experimental-web-platform-features',
+      '--remote-debugging-port=0',
+      '--window-size=360,800',
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
+    { stdio: 'ignore', detached: true },
+  );
   const portFile = path.join(profile, 'DevToolsActivePort');
   const deadline = Date.now() + 30_000;
   let port = '';
@@ -90,7 +129,16 @@ async function chromiumWithDevtoolsPort(): Promise<{ browser: Browser; stop: () 
 }
 
 const uuid = (short: number) => `0000${short.toString(16).padStart(4, '0')}-0000-1000-8000-00805f9b34fb`;
-const NO_PROPERTIES = { broadcast: false, read: false, writeWithoutResponse: false, write: false, notify: false, indicate: false, authenticatedSignedWrites: false, extendedProperties: false };
+const NO_PROPERTIES = {
+  broadcast: false,
+  read: false,
+  writeWithoutResponse: false,
+  write: false,
+  notify: false,
+  indicate: false,
+  authenticatedSignedWrites: false,
+  extendedProperties: false,
+};
 
 /** The Current Time characteristic's 10 bytes for a clock showing `at` (its local wall time). */
 function currentTimeBytes(at: Date): number[] {
@@ -108,10 +156,19 @@ function currentTimeBytes(at: Date): number[] {
 async function emulatedMeter(session: CDPSession, clockAheadMin: number) {
   const address = '09:09:09:09:09:09';
   await session.send('BluetoothEmulation.enable', { state: 'powered-on', leSupported: true });
-  await session.send('BluetoothEmulation.simulatePreconnectedPeripheral', { address, name: 'Emulated meter', manufacturerData: [], knownServiceUuids: [uuid(GLUCOSE_SERVICE)] });
+  await session.send('BluetoothEmulation.simulatePreconnectedPeripheral', {
+    address,
+    name: 'Emulated meter',
+    manufacturerData: [],
+    knownServiceUuids: [uuid(GLUCOSE_SERVICE)],
+  });
   const characteristics = new Map<string, number>();
   const add = async (serviceId: string, short: number, properties: Partial<typeof NO_PROPERTIES>) => {
-    const { characteristicId } = await session.send('BluetoothEmulation.addCharacteristic', { serviceId, characteristicUuid: uuid(short), properties: { ...NO_PROPERTIES, ...properties } });
+    const { characteristicId } = await session.send('BluetoothEmulation.addCharacteristic', {
+      serviceId,
+      characteristicUuid: uuid(short),
+      properties: { ...NO_PROPERTIES, ...properties },
+    });
     characteristics.set(characteristicId, short);
     // The Client Characteristic Configuration descriptor that turns notifications and indications on.
     if (properties.notify || properties.indicate) await session.send('BluetoothEmulation.addDescriptor', { characteristicId, descriptorUuid: uuid(0x2902) });
@@ -141,11 +198,23 @@ async function emulatedMeter(session: CDPSession, clockAheadMin: number) {
     } else if (e.type === 'read' && short === GLUCOSE_FEATURE) data = Buffer.from([0, 0]).toString('base64');
     else if (e.type === 'write' && short === RECORD_ACCESS_CONTROL_POINT) seen.racpWrites.push([...Buffer.from(e.data ?? '', 'base64')]);
     else if (e.type === 'subscribe-to-notifications' && short !== undefined) seen.subscribed.add(short);
-    session.send('BluetoothEmulation.simulateCharacteristicOperationResponse', { characteristicId: e.characteristicId, type: e.type, code: 0, ...(data ? { data } : {}) }).catch(() => undefined);
+    session
+      .send('BluetoothEmulation.simulateCharacteristicOperationResponse', {
+        characteristicId: e.characteristicId,
+        type: e.type,
+        code: 0,
+        ...(data ? { data } : {}),
+      })
+      .catch(() => undefined);
   });
   session.on('BluetoothEmulation.descriptorOperationReceived', (e) => {
     session
-      .send('BluetoothEmulation.simulateDescriptorOperationResponse', { descriptorId: e.descriptorId, type: e.type, code: 0, ...(e.type === 'read' ? { data: Buffer.from([0, 0]).toString('base64') } : {}) })
+      .send('BluetoothEmulation.simulateDescriptorOperationResponse', {
+        descriptorId: e.descriptorId,
+        type: e.type,
+        code: 0,
+        ...(e.type === 'read' ? { data: Buffer.from([0, 0]).toString('base64') } : {}),
+      })
       .catch(() => undefined);
   });
   return seen;
@@ -213,7 +282,12 @@ test('pairs with an emulated meter, reads its clock and asks it for every stored
     await tap(dialog.getByRole('button', { name: 'Close' }));
     await tap(page.getByRole('region', { name: 'Import from meter' }).getByRole('button', { name: 'Import from meter' }));
     await expect.poll(() => chooser.prompts).toBe(2);
-    await expect.poll(() => meter.racpWrites).toEqual([[0x01, 0x01], [0x01, 0x01]]);
+    await expect
+      .poll(() => meter.racpWrites)
+      .toEqual([
+        [0x01, 0x01],
+        [0x01, 0x01],
+      ]);
   } finally {
     await stop();
   }

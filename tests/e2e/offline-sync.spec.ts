@@ -4,8 +4,6 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { apiLogin, FaultProxy, launchChromium, saveReading, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
-
-
 let server: EddyServer;
 // The page (and its service worker) reach the server through this proxy, so "offline" cuts every
 // request of the device, the worker's Background Sync replays included (context.setOffline does not).
@@ -54,7 +52,6 @@ async function record(value: number) {
 async function listed(value: number) {
   await page.getByTestId('glucose-list-Random').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
 }
-
 
 /** Everything the browser keeps for this origin, as text: IndexedDB, localStorage, Cache Storage. */
 async function dumpBrowserStorage(): Promise<string> {
@@ -112,12 +109,18 @@ test.describe('offline-first patient app in Chromium', () => {
     times[values.online] = Date.now();
     await record(values.online);
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    await until('the server to hold the reading', async () => ((await serverReadings(server.url, token)).some((r) => r.value === values.online) ? true : undefined), 45_000);
+    await until(
+      'the server to hold the reading',
+      async () => ((await serverReadings(server.url, token)).some((r) => r.value === values.online) ? true : undefined),
+      45_000,
+    );
     // The service worker controls the page from now on, so the app can start without a network.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
+    await until('the service worker to control the page', async () =>
+      (await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined,
+    );
   });
 
   test('2. offline: records three readings, survives a reload and shows all four', async () => {
@@ -136,10 +139,14 @@ test.describe('offline-first patient app in Chromium', () => {
     await proxy.online();
     await page.getByText('Data synchronized successfully').first().waitFor({ timeout: 45_000 });
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    const mine = await until('all readings on the server', async () => {
-      const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
-      return all.length >= 4 ? all : undefined;
-    }, 45_000);
+    const mine = await until(
+      'all readings on the server',
+      async () => {
+        const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline].includes(r.value));
+        return all.length >= 4 ? all : undefined;
+      },
+      45_000,
+    );
     expect(mine.map((r) => r.value).sort()).toEqual([values.online, ...values.offline].sort());
     for (const r of mine) {
       // The time the reading was taken on the device, not when it reached the server.
@@ -153,27 +160,42 @@ test.describe('offline-first patient app in Chromium', () => {
     // through (and fail its abort with "Route is already handled").
     let crashed!: () => void;
     const handlerDone = new Promise<void>((resolve) => (crashed = resolve));
-    await page.route('**/api/glucose/add', async (route) => {
-      try {
-        await route.fetch();
-        await server.stop('SIGKILL');
-        await route.abort('connectionreset');
-      } finally {
-        crashed();
-      }
-    }, { times: 1 });
+    await page.route(
+      '**/api/glucose/add',
+      async (route) => {
+        try {
+          await route.fetch();
+          await server.stop('SIGKILL');
+          await route.abort('connectionreset');
+        } finally {
+          crashed();
+        }
+      },
+      { times: 1 },
+    );
     times[values.crash] = Date.now();
     await record(values.crash);
     await handlerDone;
-    await until('the server to be down', async () => (await fetch(`${server.url}/api/health`).then(() => undefined, () => true)));
+    await until(
+      'the server to be down',
+      async () =>
+        await fetch(`${server.url}/api/health`).then(
+          () => undefined,
+          () => true,
+        ),
+    );
     await page.unroute('**/api/glucose/add');
     await server.restart();
     const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    await until('the replayed write', async () => {
-      const readings = (await serverReadings(server.url, token)).filter((r) => r.value === values.crash);
-      const pending = await page.getByTestId('sync-badge').count();
-      return readings.length === 1 && pending === 0 ? readings : undefined;
-    }, 60_000);
+    await until(
+      'the replayed write',
+      async () => {
+        const readings = (await serverReadings(server.url, token)).filter((r) => r.value === values.crash);
+        const pending = await page.getByTestId('sync-badge').count();
+        return readings.length === 1 && pending === 0 ? readings : undefined;
+      },
+      60_000,
+    );
     const all = (await serverReadings(server.url, token)).filter((r) => [values.online, ...values.offline, values.crash].includes(r.value));
     expect(all).toHaveLength(5);
   });

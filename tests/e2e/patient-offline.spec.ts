@@ -3,8 +3,18 @@
 // once, with the time it was made, when the connection returns.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, FaultProxy, offlineReady, launchChromium, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
-
+import {
+  apiLogin,
+  FaultProxy,
+  offlineReady,
+  launchChromium,
+  screenshot,
+  seriousA11yViolations,
+  serverReadings,
+  startServer,
+  uiLogin,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 // The page (and its service worker) reach the server through this proxy, so "offline" cuts every
@@ -70,7 +80,10 @@ test.describe('a patient offline', () => {
   test('records a reading, a dose, an appointment and new meal times without a connection', async () => {
     test.setTimeout(90_000);
     await proxy.offline();
-    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+    await page
+      .getByTestId('sync-badge')
+      .getByText(/Offline/)
+      .waitFor();
 
     await page.getByRole('radio', { name: 'Postprandial' }).check();
     await page.getByLabel('Glucose (mg/dL)').fill('166');
@@ -116,15 +129,26 @@ test.describe('a patient offline', () => {
     await page.reload();
     await page.getByLabel('Breakfast').waitFor({ timeout: 30_000 });
     expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:50');
-    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+    await page
+      .getByTestId('sync-badge')
+      .getByText(/Offline/)
+      .waitFor();
     await go('Dashboard');
     await page.getByTestId('glucose-list-Postprandial').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
-    await page.getByTestId('medicines').getByRole('listitem').filter({ hasText: 'Metformin 500 mg tablet' }).getByText(/Taken today at/).waitFor();
+    await page
+      .getByTestId('medicines')
+      .getByRole('listitem')
+      .filter({ hasText: 'Metformin 500 mg tablet' })
+      .getByText(/Taken today at/)
+      .waitFor();
     await page.getByTestId('appointments').getByText('Dr. Offline').waitFor();
     await go('Symptoms');
     await page.getByText('Tingling in the feet', { exact: true }).first().waitFor({ timeout: 20_000 });
     await go('Lab tests');
-    await page.getByText(/4\.4 mmol\/L/).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByText(/4\.4 mmol\/L/)
+      .first()
+      .waitFor({ timeout: 20_000 });
     await go('Dashboard');
     await screenshot(page, 'offline-dashboard-360');
     // Nothing reached the server yet.
@@ -149,7 +173,12 @@ test.describe('a patient offline', () => {
       const tingling = symptoms.filter((x) => x.symptom === 'Tingling in the feet');
       const potassium = tests.filter((x) => x.name === 'Potassium' && x.value === 4.4);
       const done =
-        readings.length > 0 && doses.length > 0 && appointments.some((a) => a.doctor === 'Dr. Offline') && user.notificationTimings.breakfast === '06:50' && tingling.length > 0 && potassium.length > 0;
+        readings.length > 0 &&
+        doses.length > 0 &&
+        appointments.some((a) => a.doctor === 'Dr. Offline') &&
+        user.notificationTimings.breakfast === '06:50' &&
+        tingling.length > 0 &&
+        potassium.length > 0;
       if (done) {
         expect(readings).toHaveLength(1);
         expect(readings[0]?.type).toBe('Postprandial');

@@ -3,8 +3,17 @@
 // changed offline), the unit and language of the device, and the install banner.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, coveredControls, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
-
+import {
+  apiLogin,
+  coveredControls,
+  FaultProxy,
+  launchChromium,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  uiLogin,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 // The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
@@ -121,7 +130,10 @@ test.describe('profile in Chromium', () => {
     test.setTimeout(90_000);
     await setTimes({ breakfast: '07:15', lunch: '12:30', dinner: '19:45' });
     await notice('Notification timings saved successfully');
-    await until('the new meal times', (u) => u.notificationTimings.breakfast === '07:15' && u.notificationTimings.lunch === '12:30' && u.notificationTimings.dinner === '19:45');
+    await until(
+      'the new meal times',
+      (u) => u.notificationTimings.breakfast === '07:15' && u.notificationTimings.lunch === '12:30' && u.notificationTimings.dinner === '19:45',
+    );
 
     await setTimes({ breakfast: '07:15', lunch: '06:00', dinner: '19:45' });
     await page.getByText('Lunch must be later than breakfast.').waitFor();
@@ -271,11 +283,14 @@ test.describe('profile in Chromium', () => {
     // the banner any timer left, it has fired; a macrotask after it lets React render what it set.
     await page.getByRole('button', { name: 'Install app' }).waitFor();
     await page.clock.runFor(3_000);
-    await page.evaluate(() => new Promise<void>((resolve) => {
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(null);
-    }));
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        }),
+    );
     expect(await banner.count()).toBe(0);
   });
 });

@@ -19,10 +19,21 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page, Request, Worker } from '@playwright/test';
 import { formatClockTime, zoneShortName } from '../../src/lib/dates.ts';
 import { startPushPeer, verifyVapid, type PushPeer, type PushRequest } from '../../server/testing/push-peer.ts';
-import { apiLogin, closeToasts, launchChromium, note, SCREENSHOT_DIR, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
+import {
+  apiLogin,
+  closeToasts,
+  launchChromium,
+  note,
+  SCREENSHOT_DIR,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  uiLogin,
+  type EddyServer,
+  until,
+} from '../fixtures/index.ts';
 import { click, closeNotifications, installPushService, pushChannel, shownNotifications, type SubscriptionJSON } from '../fixtures/push.ts';
 import { watchContext } from '../fixtures/trail.ts';
-
 
 let server: EddyServer;
 let browser: Browser;
@@ -43,7 +54,16 @@ test.afterAll(async () => {
 const PRESCR = 'RX-100001-01';
 const medicinePush = (tag: string, extra: Record<string, string> = {}) => ({
   notification: { title: 'Time for your medicine', body: 'Metformin 500 mg tablet — 1 (breakfast, 08:00)', tag },
-  data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: '08:00', meal: 'breakfast', notificationTime: new Date().toISOString(), ...extra },
+  data: {
+    type: 'medicine',
+    prescrNo: PRESCR,
+    medicineName: 'Metformin 500 mg tablet',
+    dose: '1-0-1',
+    time: '08:00',
+    meal: 'breakfast',
+    notificationTime: new Date().toISOString(),
+    ...extra,
+  },
 });
 
 /**
@@ -51,9 +71,18 @@ const medicinePush = (tag: string, extra: Record<string, string> = {}) => ({
  * subscription PushManager.subscribe hands out is `subscription` when given (the push peer's),
  * otherwise one at an unreachable https endpoint with fixed keys.
  */
-async function newContext(opts: { granted: boolean; width?: number; at?: EddyServer; subscription?: SubscriptionJSON; timezoneId?: string }): Promise<BrowserContext> {
+async function newContext(opts: {
+  granted: boolean;
+  width?: number;
+  at?: EddyServer;
+  subscription?: SubscriptionJSON;
+  timezoneId?: string;
+}): Promise<BrowserContext> {
   const origin = (opts.at ?? server).url;
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 360, height: 780 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 360, height: 780 },
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+  });
   contexts.push(context);
   // A failing case prints what the pages and the service worker did (tests/fixtures/trail.ts): a
   // push the worker dropped says why in its console ("the session could not be read", …).
@@ -226,7 +255,12 @@ test.describe('reminders in Chromium', () => {
         await trackWorkerHandling(worker);
         const received = await pushesReceived(worker);
         await channel.deliver(payload);
-        const isShown = async () => ((await (await liveWorker()).evaluate(async (tag) => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag })).length, tag)) > 0 ? true : undefined);
+        const isShown = async () =>
+          (await (
+            await liveWorker()
+          ).evaluate(async (tag) => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications({ tag })).length, tag)) > 0
+            ? true
+            : undefined;
         try {
           await until(`the notification ${tag}`, isShown, 15_000);
           return;
@@ -240,13 +274,27 @@ test.describe('reminders in Chromium', () => {
             note(`push ${tag}: received ${got} time(s), not shown after 15 s; the handling: ${outcomes.join('; ')}`);
             if (outcomes.some((o) => o.startsWith('still running'))) {
               await until(`the notification ${tag} (its push still being handled after 15 s)`, isShown, 45_000).catch(async (late: unknown) => {
-                const shown = await (await liveWorker()).evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => n.tag)).catch(() => []);
-                throw new Error(`${String(late)}: the handling ${(await pushOutcomes(worker, received).catch(() => outcomes)).join('; ')}; shown now: [${shown.join(', ')}]`, { cause: late });
+                const shown = await (
+                  await liveWorker()
+                )
+                  .evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => n.tag))
+                  .catch(() => []);
+                throw new Error(
+                  `${String(late)}: the handling ${(await pushOutcomes(worker, received).catch(() => outcomes)).join('; ')}; shown now: [${shown.join(', ')}]`,
+                  { cause: late },
+                );
               });
               return;
             }
-            const shown = await (await liveWorker()).evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => n.tag)).catch(() => []);
-            throw new Error(`${err instanceof Error ? err.message : String(err)}: the worker received the push ${got} time(s) and showed nothing (the handling: ${outcomes.join('; ')}; shown now: [${shown.join(', ')}])`, { cause: err });
+            const shown = await (
+              await liveWorker()
+            )
+              .evaluate(async () => (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => n.tag))
+              .catch(() => []);
+            throw new Error(
+              `${err instanceof Error ? err.message : String(err)}: the worker received the push ${got} time(s) and showed nothing (the handling: ${outcomes.join('; ')}; shown now: [${shown.join(', ')}])`,
+              { cause: err },
+            );
           }
           if (attempt === 3) throw new Error(`${err instanceof Error ? err.message : String(err)}: the worker received none of 3 deliveries`, { cause: err });
           note(`push ${tag}: the worker ${same ? 'never received the delivery' : 'was restarted meanwhile'} (attempt ${attempt}); delivered again`);
@@ -294,7 +342,11 @@ test.describe('reminders in Chromium', () => {
         return raw ? (JSON.parse(raw) as { category: string; maxAge: number; data: string }) : undefined;
       });
       expect(envelope).toMatchObject({ category: 'security', maxAge: 30 * 86_400_000 });
-      const envelopes = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('user_')).map((k) => localStorage.getItem(k) ?? ''));
+      const envelopes = await page.evaluate(() =>
+        Object.keys(localStorage)
+          .filter((k) => k.startsWith('user_'))
+          .map((k) => localStorage.getItem(k) ?? ''),
+      );
       for (const e of envelopes) expect(e).not.toContain(body.token.endpoint);
 
       channel = await pushChannel(keeper, server);
@@ -337,12 +389,17 @@ test.describe('reminders in Chromium', () => {
         await channel.deliver(bad);
       }
       // A valid glucometer day after them: once it shows, the malformed ones were handled.
-      await channel.deliver({ notification: { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e' }, data: { type: 'glucometerAlert', time: '08:00' } });
+      await channel.deliver({
+        notification: { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e' },
+        data: { type: 'glucometerAlert', time: '08:00' },
+      });
       const shown = await until('the glucometer notification', async () => {
         const list = await shownNotifications(page);
         return list.some((n) => n.tag === 'gluco-e2e') ? list : undefined;
       });
-      expect(shown).toEqual([{ title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e', actions: [] }]);
+      expect(shown).toEqual([
+        { title: 'Glucometer day', body: 'Today is a glucose check day: please check your blood glucose.', tag: 'gluco-e2e', actions: [] },
+      ]);
       await page.getByText('Today is a glucose check day: please check your blood glucose.').first().waitFor();
       // The worker has finished with every push, and the page has taken all it left in the inbox: a
       // malformed reminder let through would be a pending entry by now.
@@ -388,7 +445,9 @@ test.describe('reminders in Chromium', () => {
       });
       await waiting(page).getByText('Metformin 500 mg tablet').waitFor({ timeout: 15_000 });
       // The meal time as the device's locale writes it (en-US here).
-      await waiting(page).getByText(/^Due 8:00\sAM · prescription RX-100001-01$/).waitFor();
+      await waiting(page)
+        .getByText(/^Due 8:00\sAM · prescription RX-100001-01$/)
+        .waitFor();
       await page.getByText('Metformin 500 mg tablet, 1-0-1 (08:00)').first().waitFor();
       // The notices cover the card in a phone-sized screenshot.
       await closeToasts(page);
@@ -408,7 +467,11 @@ test.describe('reminders in Chromium', () => {
       await waiting(page).waitFor({ state: 'detached', timeout: 15_000 });
       // `since` filters by the server's change time, which the demo's own doses (seeded when the
       // server started) also pass: the dose is the one taken after the click.
-      const dose = await until('the dose on the server', async () => (await serverDoses(token, startedAt)).find((d) => d.prescrNo === PRESCR && Date.parse(d.takenAt) >= clickedAt - 1_000), 45_000);
+      const dose = await until(
+        'the dose on the server',
+        async () => (await serverDoses(token, startedAt)).find((d) => d.prescrNo === PRESCR && Date.parse(d.takenAt) >= clickedAt - 1_000),
+        45_000,
+      );
       expect(Date.now() - Date.parse(dose.takenAt)).toBeLessThan(120_000);
       expect(await shownNotifications(page)).toEqual([]);
     });
@@ -428,7 +491,10 @@ test.describe('reminders in Chromium', () => {
       const answer = await until('the remindLater answer', async () => remindLaterAnswers[0]);
       expect(answer).toEqual({ status: 200, body: { message: 'Reminder scheduled', remindAt: new Date(body['remindAt'] ?? '').toISOString() } });
       expect(remindLaterAnswers).toHaveLength(1);
-      await page.getByText(/^We will remind you about Metformin 500 mg tablet again at /).first().waitFor({ timeout: 15_000 });
+      await page
+        .getByText(/^We will remind you about Metformin 500 mg tablet again at /)
+        .first()
+        .waitFor({ timeout: 15_000 });
       // Still due: the reminder stays waiting until taken or expired.
       await waiting(page).getByText('Metformin 500 mg tablet').waitFor();
     });
@@ -491,11 +557,12 @@ test.describe('reminders in Chromium', () => {
     // The minute ticks fired by the jump have been handled: the list's query for the new minute has
     // answered (an IndexedDB round trip after it) and React has had its tasks to render it.
     await page.evaluate(async () => {
-      const macrotask = () => new Promise<void>((resolve) => {
-        const channel = new MessageChannel();
-        channel.port1.onmessage = () => resolve();
-        channel.port2.postMessage(null);
-      });
+      const macrotask = () =>
+        new Promise<void>((resolve) => {
+          const channel = new MessageChannel();
+          channel.port1.onmessage = () => resolve();
+          channel.port2.postMessage(null);
+        });
       await macrotask();
       for (const info of await indexedDB.databases()) {
         if (!info.name?.includes('rxdb')) continue;
@@ -540,7 +607,15 @@ test.describe('reminders in Chromium', () => {
       const timeZone = 'Australia/Adelaide';
       const local = (at: Date) => {
         const parts = Object.fromEntries(
-          new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+          new Intl.DateTimeFormat('en-GB', {
+            timeZone,
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            hourCycle: 'h23',
+          })
             .formatToParts(at)
             .map((p) => [p.type, p.value]),
         );
@@ -552,7 +627,11 @@ test.describe('reminders in Chromium', () => {
       // (e.g. dinner at 20:00, which would then count as today's dinner reminder already sent).
       const due = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000);
       const dinner = local(due);
-      const timings = { breakfast: local(new Date(due.getTime() + 6 * 3_600_000)).time, lunch: local(new Date(due.getTime() + 12 * 3_600_000)).time, dinner: dinner.time };
+      const timings = {
+        breakfast: local(new Date(due.getTime() + 6 * 3_600_000)).time,
+        lunch: local(new Date(due.getTime() + 12 * 3_600_000)).time,
+        dinner: dinner.time,
+      };
       const token = await apiLogin(chain.url, '100001', 'Demo-patient-1');
       const saved = await fetch(`${chain.url}/api/users/notificationTimings`, {
         method: 'POST',
@@ -583,7 +662,9 @@ test.describe('reminders in Chromium', () => {
       expect(body.timeZone).toBe(timeZone);
       expect((await (await posted).response())?.status()).toBe(200);
       await page.getByText('Reminders are on', { exact: true }).first().waitFor();
-      const profile = (await (await fetch(`${chain.url}/api/users`, { headers: { authorization: `Bearer ${token}` } })).json()) as { user: { timeZone: string; notificationTimings: typeof timings } };
+      const profile = (await (await fetch(`${chain.url}/api/users`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        user: { timeZone: string; notificationTimings: typeof timings };
+      };
       expect(profile.user).toMatchObject({ timeZone, notificationTimings: timings });
       // The device's copy of the profile takes that zone at its next pull (a reload here). Until then
       // the page words meal times on the profile's old zone, named (UTC): on a busy machine the
@@ -614,7 +695,15 @@ test.describe('reminders in Chromium', () => {
             { action: 'later', title: 'Remind Later' },
           ],
         },
-        data: { type: 'medicine', prescrNo: PRESCR, medicineName: 'Metformin 500 mg tablet', dose: '1-0-1', time: dinner.time, meal: 'dinner', notificationTime: due.toISOString() },
+        data: {
+          type: 'medicine',
+          prescrNo: PRESCR,
+          medicineName: 'Metformin 500 mg tablet',
+          dose: '1-0-1',
+          time: dinner.time,
+          meal: 'dinner',
+          notificationTime: due.toISOString(),
+        },
       });
       for (const personal of ['Maria', 'Lopez', 'Elm Street', '"100001"']) expect(request.text).not.toContain(personal);
       // Dinner only: the other meals are hours away.
@@ -650,7 +739,9 @@ test.describe('reminders in Chromium', () => {
       });
       // The meal time as the page words it in English ("8:17 PM"; ICU may put a narrow space before PM).
       const dueText = formatClockTime(dinner.time, 'en').replace(/\s/g, '\\s');
-      await waiting(page).getByText(new RegExp(`^Due ${dueText} · prescription ${PRESCR}$`)).waitFor({ timeout: 15_000 });
+      await waiting(page)
+        .getByText(new RegExp(`^Due ${dueText} · prescription ${PRESCR}$`))
+        .waitFor({ timeout: 15_000 });
 
       await click(worker, tag, 'taken');
       await page.getByText('Medicine recorded successfully').first().waitFor({ timeout: 15_000 });

@@ -21,7 +21,8 @@ import { call, loginPatient, openTestDatabase, seedFixture } from '../../server/
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.join(root, 'dist');
-if (!existsSync(path.join(dist, 'index.html')) || !existsSync(path.join(dist, 'sw.js'))) throw new Error('dist/index.html or dist/sw.js is missing (run `npm run build`)');
+if (!existsSync(path.join(dist, 'index.html')) || !existsSync(path.join(dist, 'sw.js')))
+  throw new Error('dist/index.html or dist/sw.js is missing (run `npm run build`)');
 
 test.describe('PWA in Chromium', () => {
   let app: FastifyInstance;
@@ -79,9 +80,11 @@ test.describe('PWA in Chromium', () => {
     const page = await context.newPage();
     await page.goto(`${site}/`);
     // The app registers /sw.js after load; on first install the worker claims the page.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 }).catch(() => {
-      throw new Error('no service worker controls the page: does src/main.tsx call startPwa() from src/lib/pwa.ts?');
-    });
+    await page
+      .waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20_000 })
+      .catch(() => {
+        throw new Error('no service worker controls the page: does src/main.tsx call startPwa() from src/lib/pwa.ts?');
+      });
     return { context, page };
   }
 
@@ -131,9 +134,21 @@ test.describe('PWA in Chromium', () => {
       theme_color: string;
       icons: Array<{ src: string; sizes: string; type: string; purpose?: string }>;
     };
-    expect(manifest).toMatchObject({ name: 'Eddy - Diabetes Management', short_name: 'Eddy', start_url: '/app', scope: '/', display: 'standalone', theme_color: '#009B7E' });
-    const has = (sizes: string, purpose: string) => manifest.icons.find((i) => i.sizes === sizes && i.type === 'image/png' && (i.purpose ?? 'any').split(' ').includes(purpose));
-    for (const [sizes, purpose] of [['192x192', 'any'], ['512x512', 'any'], ['512x512', 'maskable']] as const) {
+    expect(manifest).toMatchObject({
+      name: 'Eddy - Diabetes Management',
+      short_name: 'Eddy',
+      start_url: '/app',
+      scope: '/',
+      display: 'standalone',
+      theme_color: '#009B7E',
+    });
+    const has = (sizes: string, purpose: string) =>
+      manifest.icons.find((i) => i.sizes === sizes && i.type === 'image/png' && (i.purpose ?? 'any').split(' ').includes(purpose));
+    for (const [sizes, purpose] of [
+      ['192x192', 'any'],
+      ['512x512', 'any'],
+      ['512x512', 'maskable'],
+    ] as const) {
       const icon = has(sizes, purpose);
       expect(icon, `${sizes} ${purpose} icon`).toBeDefined();
       const png = await context.request.get(`${site}${icon?.src}`);
@@ -169,7 +184,12 @@ test.describe('PWA in Chromium', () => {
     expect(await page.title()).toContain('Eddy');
     expect(await page.locator('#root').innerText()).not.toMatch(/Internal Server Error|Page not found/i);
 
-    const apiWhileOffline = await page.evaluate(() => fetch('/api/health').then((r) => `status ${r.status}`, () => 'network error'));
+    const apiWhileOffline = await page.evaluate(() =>
+      fetch('/api/health').then(
+        (r) => `status ${r.status}`,
+        () => 'network error',
+      ),
+    );
     expect(apiWhileOffline).toBe('network error');
     const cachedUrls = await page.evaluate(async () => {
       const urls: string[] = [];

@@ -27,9 +27,15 @@ test.describe('report PDF in a browser Web Worker', () => {
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     outDir = await mkdtemp(path.join(tmpdir(), 'eddy-report-worker-'));
-    await build({ root, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true, target: 'es2022' }, worker: { format: 'es', plugins: () => [pdfmakeBidi()] } });
+    await build({
+      root,
+      configFile: false,
+      logLevel: 'warn',
+      build: { outDir, emptyOutDir: true, target: 'es2022' },
+      worker: { format: 'es', plugins: () => [pdfmakeBidi()] },
+    });
     const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-      const file = path.join(outDir, req.url === '/' ? 'index.html' : (req.url ?? '').split('?')[0] ?? '');
+      const file = path.join(outDir, req.url === '/' ? 'index.html' : ((req.url ?? '').split('?')[0] ?? ''));
       if (!file.startsWith(outDir) || !existsSync(file)) return void res.writeHead(404).end();
       const type = file.endsWith('.js') ? 'text/javascript' : file.endsWith('.ttf') ? 'font/ttf' : 'text/html';
       const body = await readFile(file); // before the head: a file that cannot be read is answered 500 below
@@ -72,7 +78,9 @@ test.describe('report PDF in a browser Web Worker', () => {
     const page = await browser.newPage();
     await page.goto(url);
     await page.waitForFunction(() => 'makeReport' in window);
-    const result = (await page.evaluate(() => (window as unknown as { makeReport: (u: string, l: string) => Promise<unknown> }).makeReport('mg/dL', 'ar'))) as Result;
+    const result = (await page.evaluate(() =>
+      (window as unknown as { makeReport: (u: string, l: string) => Promise<unknown> }).makeReport('mg/dL', 'ar'),
+    )) as Result;
     if (!result.ok) throw new Error(result.error);
     const file = writeTemp(new Uint8Array(Object.values(result.bytes)), 'report-ar.pdf');
     expect(execFileSync('pdffonts', [file], { encoding: 'utf8' })).toMatch(/NotoSansArabic-Regular/);

@@ -14,7 +14,19 @@ import { formatGlucose } from '../../schemas/glucose-units.ts';
 import type { ReportModel } from '../../report/types.ts';
 import { makeFmt } from '../../report/format.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
-import { FaultProxy, apiLogin, launchChromium, screenshot, SCREENSHOT_DIR, seriousA11yViolations, serverReadings, startServer, uiLogin, waitForLaterFiles, type EddyServer } from '../fixtures/index.ts';
+import {
+  FaultProxy,
+  apiLogin,
+  launchChromium,
+  screenshot,
+  SCREENSHOT_DIR,
+  seriousA11yViolations,
+  serverReadings,
+  startServer,
+  uiLogin,
+  waitForLaterFiles,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 const pdftotextMissing = (() => {
   try {
@@ -91,17 +103,20 @@ async function reportOfLast30Days(lastDay?: string): Promise<ReportModel> {
   const { user } = await api<{ user: { name: string; hospNum: string; timeZone: string } }>('/users/');
   const range = presetRange(30, lastDay ?? todayIn(user.timeZone));
   const readings = (await serverReadings(server.url, token)).map((r) => ({ ...r, type: r.type as 'Fasting' | 'Postprandial' | 'Random' }));
-  return buildReport({
-    patient: { name: user.name, hospNo: user.hospNum, timeZone: user.timeZone },
-    range,
-    readings,
-    medicines: [],
-    intakes: [],
-    symptoms: [],
-    labTests: [],
-    appointments: [],
-    generatedAt: new Date().toISOString(),
-  }, 'mg/dL');
+  return buildReport(
+    {
+      patient: { name: user.name, hospNo: user.hospNum, timeZone: user.timeZone },
+      range,
+      readings,
+      medicines: [],
+      intakes: [],
+      symptoms: [],
+      labTests: [],
+      appointments: [],
+      generatedAt: new Date().toISOString(),
+    },
+    'mg/dL',
+  );
 }
 
 const figure = (id: string) => page.getByTestId(id).locator('.report-figure-value').textContent();
@@ -274,7 +289,10 @@ test.describe('reports', () => {
       // The mean shown is the one buildReport gives for that day's period.
       const { user } = await api<{ user: { timeZone: string } }>('/users/');
       const dayBefore = todayIn(user.timeZone);
-      await p.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+      await p
+        .getByRole('region', { name: 'Patients' })
+        .getByRole('button', { name: /Open report.*Maria Lopez/ })
+        .click();
       await p.waitForURL(/\/admin\/report$/);
       await p.getByTestId('report-period').waitFor({ timeout: 30_000 });
       await p.locator('.report-range').getByRole('radio', { name: '30 days' }).check();
@@ -296,7 +314,10 @@ test.describe('reports', () => {
 
       const fhir = await downloadVia(p, 'Download FHIR bundle', 'fhir.json');
       expect(fhir.suggested).toMatch(/\.json$/);
-      const bundle = JSON.parse(await readFile(fhir.file, 'utf8')) as { resourceType: string; entry: { resource: { resourceType: string; code?: { coding?: { code: string }[] } } }[] };
+      const bundle = JSON.parse(await readFile(fhir.file, 'utf8')) as {
+        resourceType: string;
+        entry: { resource: { resourceType: string; code?: { coding?: { code: string }[] } } }[];
+      };
       expect(bundle.resourceType).toBe('Bundle');
       const observations = bundle.entry.filter((e) => e.resource.resourceType === 'Observation');
       expect(observations.length).toBeGreaterThanOrEqual(expected.overall.count);

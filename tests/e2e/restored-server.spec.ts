@@ -33,7 +33,8 @@ test('a server restored from a backup gets back, once each, the readings and the
   await uiLogin(page, server.url, '100001', 'Demo-patient-1');
   const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
   const count = async (value: number) => (await serverReadings(server.url, token)).filter((r) => Math.round(r.value) === value).length;
-  const onServer = (values: number[]) => until(`${values.join(', ')} on the server`, async () => ((await Promise.all(values.map(count))).every((n) => n === 1) ? true : undefined), 60_000);
+  const onServer = (values: number[]) =>
+    until(`${values.join(', ')} on the server`, async () => ((await Promise.all(values.map(count))).every((n) => n === 1) ? true : undefined), 60_000);
 
   await record(page, 377);
   await onServer([377]);
@@ -59,7 +60,9 @@ test('a server restored from a backup gets back, once each, the readings and the
   await onServer([366, 388, 399]);
   expect(await count(377)).toBe(0);
   // And it says so once it has (not before): the screens show the server's copy.
-  await expect.poll(async () => (await ui.glucoseShown(page, 'Random')).filter((v) => [366, 388, 399].includes(v)).sort(), { timeout: 30_000 }).toEqual([366, 388, 399]);
+  await expect
+    .poll(async () => (await ui.glucoseShown(page, 'Random')).filter((v) => [366, 388, 399].includes(v)).sort(), { timeout: 30_000 })
+    .toEqual([366, 388, 399]);
   // Nothing goes a second time: a later sync changes nothing on the server.
   await page.reload();
   await ui.appReady(page);

@@ -116,7 +116,8 @@ async function overflows(page: Page): Promise<string[]> {
       }
       return null;
     };
-    if (document.documentElement.scrollWidth > width + 1) found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
+    if (document.documentElement.scrollWidth > width + 1)
+      found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
     // Only the outermost element that does not fit is named: its rows and cells go with it.
     const named = new Set<Element>();
     for (const el of document.body.querySelectorAll('*')) {
@@ -145,7 +146,10 @@ async function overflows(page: Page): Promise<string[]> {
 
 /** What does not fit the screen as it is now, and what axe finds, each line named by screen and width. */
 async function fitProblems(page: Page, name: string, width: number): Promise<string[]> {
-  return [...(await overflows(page)).map((p) => `${name} at ${width} px: ${p}`), ...(await seriousA11yViolations(page)).map((v) => `${name} at ${width} px, axe: ${v}`)];
+  return [
+    ...(await overflows(page)).map((p) => `${name} at ${width} px: ${p}`),
+    ...(await seriousA11yViolations(page)).map((v) => `${name} at ${width} px, axe: ${v}`),
+  ];
 }
 
 /**
@@ -258,7 +262,11 @@ for (const locale of LOCALES) {
       await page.getByRole('radio').first().check();
       // The worklist ranks and words patients by the server's clock: its rows are masked, its frame compared.
       const worklist = page.locator('.worklist-item').first();
-      await compare(page, problems, `${locale}-staff-patients`, () => worklist.waitFor({ timeout: 30_000 }), [page.locator('.worklist-item'), page.locator('.worklist-computed'), page.locator('.users-table tbody')]);
+      await compare(page, problems, `${locale}-staff-patients`, () => worklist.waitFor({ timeout: 30_000 }), [
+        page.locator('.worklist-item'),
+        page.locator('.worklist-computed'),
+        page.locator('.users-table tbody'),
+      ]);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.locator('input[type="search"]').first().fill('100001');
       await page.locator('.users-table tbody tr', { hasText: '100001' }).first().getByRole('button').first().click();
@@ -296,9 +304,7 @@ for (const locale of LOCALES) {
           input.placeholder = fixed;
         });
       };
-      await compare(page, problems, `${locale}-staff-manage`, sameId, [
-        page.locator('.field', { has: page.locator('input[placeholder^="urn:uuid:"]') }),
-      ]);
+      await compare(page, problems, `${locale}-staff-manage`, sameId, [page.locator('.field', { has: page.locator('input[placeholder^="urn:uuid:"]') })]);
     } finally {
       await context.close();
       await staffServer.cleanup();

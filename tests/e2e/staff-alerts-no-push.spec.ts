@@ -26,7 +26,10 @@ test('without a reachable push service, "Turn alerts on" says so within seconds 
     const turnOn = card.getByRole('button', { name: 'Turn alerts on' });
     const asked = Date.now();
     await turnOn.click();
-    await card.getByRole('alert').getByText(/^This network does not reach the browser’s push service/).waitFor({ timeout: 15_000 });
+    await card
+      .getByRole('alert')
+      .getByText(/^This network does not reach the browser’s push service/)
+      .waitFor({ timeout: 15_000 });
     // Within a few seconds (6 s at most for a push service that never answers), not 25 s of a disabled button.
     expect(Date.now() - asked).toBeLessThan(9_000);
     await expect(turnOn).toBeEnabled();

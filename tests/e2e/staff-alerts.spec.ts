@@ -47,7 +47,8 @@ test.afterAll(async () => {
 });
 
 /** The alerts the push service received for one patient (the demo ward's own lows may come too). */
-const alertsFor = (hospNo: string): PushRequest[] => peer.of('nurse-tablet').filter((r) => (r.json['data'] as { hospNo?: string } | undefined)?.hospNo === hospNo);
+const alertsFor = (hospNo: string): PushRequest[] =>
+  peer.of('nurse-tablet').filter((r) => (r.json['data'] as { hospNo?: string } | undefined)?.hospNo === hospNo);
 
 async function recordReading(token: string, value: number): Promise<void> {
   expect(await apiAddReading(server.url, token, { type: 'Random', value })).toBe(201);
@@ -71,7 +72,9 @@ async function workerState(page: Page): Promise<string> {
         };
       });
       const registration = await navigator.serviceWorker.getRegistration();
-      const versions = ['installing', 'waiting', 'active'].map((k) => `${k}: ${(registration as unknown as Record<string, ServiceWorker | null> | undefined)?.[k]?.state ?? 'none'}`).join(', ');
+      const versions = ['installing', 'waiting', 'active']
+        .map((k) => `${k}: ${(registration as unknown as Record<string, ServiceWorker | null> | undefined)?.[k]?.state ?? 'none'}`)
+        .join(', ');
       const shown = (await registration?.getNotifications())?.map((n) => n.tag).join(' ') || 'none';
       return `${flag}; ${versions}; controller ${navigator.serviceWorker.controller ? 'yes' : 'no'}; notifications: ${shown}`;
     })
@@ -110,7 +113,10 @@ test('a severe low reaches the staff device once, and its tap opens the patientâ
   const subscribed = page.waitForResponse((r) => r.url().endsWith('/api/admin/alerts/on'));
   await card.getByRole('button', { name: 'Turn alerts on' }).click();
   expect((await subscribed).status()).toBe(200);
-  await page.getByText(/Severe-low alerts are on/).first().waitFor();
+  await page
+    .getByText(/Severe-low alerts are on/)
+    .first()
+    .waitFor();
   await card.getByRole('button', { name: 'Turn alerts off' }).waitFor();
   expect(await seriousA11yViolations(page)).toEqual([]);
   await screenshot(page, 'staff-alerts-1280');
@@ -125,7 +131,12 @@ test('a severe low reaches the staff device once, and its tap opens the patientâ
   const patient = await apiLogin(server.url, DEMO_PATIENT.hospNo, DEMO_PATIENT.password);
   const written = Date.now();
   await recordReading(patient, 45);
-  const [alert] = await until('the alert at the push service', async () => (alertsFor(DEMO_PATIENT.hospNo).length > 0 ? alertsFor(DEMO_PATIENT.hospNo) : undefined), 60_000, 100);
+  const [alert] = await until(
+    'the alert at the push service',
+    async () => (alertsFor(DEMO_PATIENT.hospNo).length > 0 ? alertsFor(DEMO_PATIENT.hospNo) : undefined),
+    60_000,
+    100,
+  );
   expect(Date.now() - written).toBeLessThan(60_000);
   const notification = alert?.json['notification'] as { title: string; body: string; tag: string };
   expect(notification.title).toBe('Severe low: 45 mg/dL (2.5 mmol/L)');
@@ -136,9 +147,13 @@ test('a severe low reaches the staff device once, and its tap opens the patientâ
   await channel.deliver(alert?.text ?? '');
   // Once in fresh-clone CI (2026-11-29) the alert never showed; 4 repeats here all passed. A next
   // failure says what the worker had to go on: its flag, its version, what it shows.
-  const shown = await until('the alert on screen', async () => (await shownNotifications(page)).find((n) => n.tag === 'severe-low:100001')).catch(async (err: unknown) => {
-    throw new Error(`${err instanceof Error ? err.message : String(err)}; the worker then: ${await workerState(page)}; it said: ${workerSaid.slice(-20).join(' | ') || 'nothing'}`);
-  });
+  const shown = await until('the alert on screen', async () => (await shownNotifications(page)).find((n) => n.tag === 'severe-low:100001')).catch(
+    async (err: unknown) => {
+      throw new Error(
+        `${err instanceof Error ? err.message : String(err)}; the worker then: ${await workerState(page)}; it said: ${workerSaid.slice(-20).join(' | ') || 'nothing'}`,
+      );
+    },
+  );
   expect(shown.title).toBe(notification.title);
   const worker = context.serviceWorkers()[0];
   if (!worker) throw new Error('no service worker');

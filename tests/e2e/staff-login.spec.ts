@@ -4,7 +4,6 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer } from '../fixtures/index.ts';
 
-
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 const MSG_DOCTOR_INVALID = 'Invalid or expired doctor token. Contact admin.';
 
@@ -36,11 +35,17 @@ async function apiAdminToken(): Promise<string> {
 
 async function createDoctorToken(): Promise<string> {
   const admin = await apiAdminToken();
-  const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { hospitals: { _id: string }[] };
+  const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+    hospitals: { _id: string }[];
+  };
   const res = await fetch(`${server.url}/api/admin/doctor-tokens`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
-    body: JSON.stringify({ doctorName: 'Dr Ada Grey', hospitalIds: hospitals.hospitals.map((h) => h._id), expiresAt: new Date(Date.now() + 3 * 24 * 3600_000).toISOString() }),
+    body: JSON.stringify({
+      doctorName: 'Dr Ada Grey',
+      hospitalIds: hospitals.hospitals.map((h) => h._id),
+      expiresAt: new Date(Date.now() + 3 * 24 * 3600_000).toISOString(),
+    }),
   });
   return String(((await res.json()) as { token?: string }).token);
 }
@@ -144,8 +149,19 @@ test.describe('staff login and hospital select', () => {
     expect(await items.count()).toBeGreaterThanOrEqual(12);
     await expect(items.first().locator('.worklist-chip').first()).toHaveText(/^Severe low: lowest \d+ mg\/dL$/);
     const chips = await worklist.locator('.worklist-chip').allInnerTexts();
-    for (const pattern of [/^Below 70 mg\/dL: [\d.]+% of readings$/, /^No readings yet$/, /^No readings for \d+ days$/, /^In range: [\d.]+% of readings$/, /^Doses marked taken: [\d.]+%$/, /^Mean up \d+ mg\/dL$/, /^Readings on \d+ of 14 days$/]) {
-      expect(chips.some((c) => pattern.test(c)), String(pattern)).toBe(true);
+    for (const pattern of [
+      /^Below 70 mg\/dL: [\d.]+% of readings$/,
+      /^No readings yet$/,
+      /^No readings for \d+ days$/,
+      /^In range: [\d.]+% of readings$/,
+      /^Doses marked taken: [\d.]+%$/,
+      /^Mean up \d+ mg\/dL$/,
+      /^Readings on \d+ of 14 days$/,
+    ]) {
+      expect(
+        chips.some((c) => pattern.test(c)),
+        String(pattern),
+      ).toBe(true);
     }
     await worklist.getByText('Nothing to act on in this period').first().waitFor();
     // Each patient says what placed them; by clinical weight, the ward's patient with 13 % of
@@ -166,7 +182,14 @@ test.describe('staff login and hospital select', () => {
     expect(over30.days).toBe(30);
     // The sparse patient checked on 4 of the last 14 days but every day before: over 30 days that is enough.
     expect(over30.patients.some((p) => p.reasons.some((r) => r.code === 'sparse-data'))).toBe(false);
-    await expect.poll(() => worklist.locator('.worklist-chip').filter({ hasText: /^Readings on / }).count()).toBe(0);
+    await expect
+      .poll(() =>
+        worklist
+          .locator('.worklist-chip')
+          .filter({ hasText: /^Readings on / })
+          .count(),
+      )
+      .toBe(0);
 
     for (const width of [768, 360]) {
       await page.setViewportSize({ width, height: 900 });
@@ -178,7 +201,10 @@ test.describe('staff login and hospital select', () => {
     await page.evaluate(() => (document.documentElement.dir = 'ltr'));
 
     const top = (await items.first().locator('.worklist-name').innerText()).trim();
-    await items.first().getByRole('button', { name: `Open report for ${top}` }).click();
+    await items
+      .first()
+      .getByRole('button', { name: `Open report for ${top}` })
+      .click();
     await page.waitForURL(/\/admin\/report$/);
     await page.getByRole('heading', { name: top, exact: true }).waitFor({ timeout: 30_000 });
   });
@@ -206,10 +232,15 @@ test.describe('staff login and hospital select', () => {
     await screenshot(page, 'staff-doctor-768');
     // A doctor reads a patient's report and can change nothing: no management, no Manage page.
     expect(await page.getByRole('link', { name: 'Manage' }).count()).toBe(0);
-    await patients(page).getByRole('button', { name: /^Open report for James Okafor/ }).click();
+    await patients(page)
+      .getByRole('button', { name: /^Open report for James Okafor/ })
+      .click();
     await page.waitForURL(/\/admin\/report$/);
     // The patient's card, by its heading: the name also titles the (closed) Reset dialog.
-    await page.getByRole('region', { name: 'James Okafor', exact: true }).getByRole('heading', { level: 2, name: 'James Okafor', exact: true }).waitFor({ timeout: 30_000 });
+    await page
+      .getByRole('region', { name: 'James Okafor', exact: true })
+      .getByRole('heading', { level: 2, name: 'James Okafor', exact: true })
+      .waitFor({ timeout: 30_000 });
     await page.getByRole('heading', { name: 'Medicines' }).first().waitFor();
     expect(await page.getByRole('button', { name: /access key|temporary password|Add prescription/i }).count()).toBe(0);
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -224,7 +255,9 @@ test.describe('staff login and hospital select', () => {
     // A token the admin revoked is refused with the same message as an expired one.
     const revoked = await createDoctorToken();
     const admin = await apiAdminToken();
-    const listed = (await (await fetch(`${server.url}/api/admin/doctor-tokens`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { tokens: { _id: string; revokedAt: string | null }[] };
+    const listed = (await (await fetch(`${server.url}/api/admin/doctor-tokens`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      tokens: { _id: string; revokedAt: string | null }[];
+    };
     for (const t of listed.tokens.filter((x) => !x.revokedAt)) {
       await fetch(`${server.url}/api/admin/doctor-tokens/${t._id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
     }
@@ -260,12 +293,18 @@ test.describe('staff login and hospital select', () => {
   test('a doctor token revoked mid-review: the first 401 ends the session, says so once, and nothing is sent after it (issue 18)', async () => {
     test.setTimeout(90_000);
     const admin = await apiAdminToken();
-    const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { hospitals: { _id: string }[] };
+    const hospitals = (await (await fetch(`${server.url}/api/admin/hospitals`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      hospitals: { _id: string }[];
+    };
     const created = (await (
       await fetch(`${server.url}/api/admin/doctor-tokens`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
-        body: JSON.stringify({ doctorName: 'Dr Revoked Midway', hospitalIds: hospitals.hospitals.map((h) => h._id), expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString() }),
+        body: JSON.stringify({
+          doctorName: 'Dr Revoked Midway',
+          hospitalIds: hospitals.hospitals.map((h) => h._id),
+          expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+        }),
       })
     ).json()) as { token: string; data: { _id: string } };
     const page = await newPage();
@@ -277,7 +316,10 @@ test.describe('staff login and hospital select', () => {
     await page.waitForURL(/\/admin\/report$/);
     await page.getByRole('heading', { name: 'Medicines' }).first().waitFor({ timeout: 30_000 });
 
-    const revoked = await fetch(`${server.url}/api/admin/doctor-tokens/${created.data._id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${admin}` } });
+    const revoked = await fetch(`${server.url}/api/admin/doctor-tokens/${created.data._id}/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(revoked.ok).toBe(true);
     const sent: { url: string; at: number }[] = [];
     let first401: number | undefined;

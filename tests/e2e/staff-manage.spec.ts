@@ -6,7 +6,6 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { launchChromium, screenshot, seriousA11yViolations, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
-
 const HOSP_NO = '100077';
 let server: EddyServer;
 let browser: Browser;
@@ -166,10 +165,14 @@ test.describe('staff management', () => {
     await audit.getByRole('button', { name: 'Show entries' }).click();
     await until('a full first page', async () => ((await audit.getByRole('row').count()) === 51 ? true : undefined), 10_000);
     await audit.getByRole('button', { name: 'Load older' }).click();
-    const total = await until('the older page', async () => {
-      const n = await audit.getByRole('row').count();
-      return n > 51 ? n : undefined;
-    }, 10_000);
+    const total = await until(
+      'the older page',
+      async () => {
+        const n = await audit.getByRole('row').count();
+        return n > 51 ? n : undefined;
+      },
+      10_000,
+    );
     const firstPage = (await api('GET', `/admin/audit?hospNo=${HOSP_NO}&limit=500`)).json['entries'] as unknown[];
     expect(total - 1).toBe(firstPage.length);
 

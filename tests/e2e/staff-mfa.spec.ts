@@ -27,7 +27,8 @@ test.afterAll(async () => {
 });
 
 /** The code an authenticator app with `key` shows `offsetS` seconds from now. */
-const codeOf = (key: string, offsetS = 0) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key), digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetS * 1000 });
+const codeOf = (key: string, offsetS = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(key), digits: 6, period: 30 }).generate({ timestamp: Date.now() + offsetS * 1000 });
 
 /** A fresh device (no staff session) at the staff login, `width` px wide, in `lang` ('' for English). */
 async function loginPage(width = 1280, lang = ''): Promise<Page> {
@@ -122,7 +123,17 @@ test.describe('two-step sign-in for staff', () => {
 
   test('a hospital that asks for two steps: its other admins set the app up at their next login', async () => {
     test.setTimeout(180_000);
-    await server.adminCli(['create-admin', '--email', WARD_ADMIN.email, '--name', 'Ward Admin', '--hospital', 'City General Hospital', '--password', WARD_ADMIN.password]);
+    await server.adminCli([
+      'create-admin',
+      '--email',
+      WARD_ADMIN.email,
+      '--name',
+      'Ward Admin',
+      '--hospital',
+      'City General Hospital',
+      '--password',
+      WARD_ADMIN.password,
+    ]);
 
     // The ward admin has a session from before the hospital asks.
     const ward = await loginPage();
@@ -138,7 +149,9 @@ test.describe('two-step sign-in for staff', () => {
     await settings.getByLabel('Hospital', { exact: true }).selectOption({ label: 'City General Hospital' });
     await settings.getByLabel('Admins sign in with two steps').check();
     await settings.getByRole('button', { name: 'Save settings' }).click();
-    await expect(page.getByText('Admins of City General Hospital set up two-step sign-in at their next login; their sessions without it have ended.')).toBeVisible();
+    await expect(
+      page.getByText('Admins of City General Hospital set up two-step sign-in at their next login; their sessions without it have ended.'),
+    ).toBeVisible();
     await page.reload();
     await settings.getByLabel('Hospital', { exact: true }).selectOption({ label: 'City General Hospital' });
     await expect(settings.getByLabel('Admins sign in with two steps')).toBeChecked();

@@ -22,9 +22,20 @@ test.beforeAll(async () => {
   // The provider's address goes in the server's configuration; the server's in the provider's.
   idp = await startTestIdentityProvider({
     accounts: {
-      'ward.lead': { email: 'ward.lead@city-general.example', email_verified: true, name: 'Wren Lead', groups: ['eddy-admins'], hospitals: ['City General Hospital'] },
-      'dr.ahmed': { email: 'dr.ahmed@city-general.example', name: 'Dr Samira Ahmed', groups: ['eddy-doctors'], hospitals: ['City General Hospital', 'Riverside Clinic'] },
-      'porter': { email: 'porter@city-general.example', name: 'Pat Porter', groups: ['estates'], hospitals: ['City General Hospital'] },
+      'ward.lead': {
+        email: 'ward.lead@city-general.example',
+        email_verified: true,
+        name: 'Wren Lead',
+        groups: ['eddy-admins'],
+        hospitals: ['City General Hospital'],
+      },
+      'dr.ahmed': {
+        email: 'dr.ahmed@city-general.example',
+        name: 'Dr Samira Ahmed',
+        groups: ['eddy-doctors'],
+        hospitals: ['City General Hospital', 'Riverside Clinic'],
+      },
+      porter: { email: 'porter@city-general.example', name: 'Pat Porter', groups: ['estates'], hospitals: ['City General Hospital'] },
     },
   });
   dir = await mkdtemp(path.join(tmpdir(), 'eddy-e2e-oidc-'));
@@ -32,7 +43,14 @@ test.beforeAll(async () => {
   await writeFile(
     file,
     JSON.stringify({
-      providers: [providerEntry(idp, { id: 'city-general', name: PROVIDER_NAME, hospitals: ['City General Hospital', 'Riverside Clinic'], secretEnv: 'CITY_GENERAL_OIDC_SECRET' })],
+      providers: [
+        providerEntry(idp, {
+          id: 'city-general',
+          name: PROVIDER_NAME,
+          hospitals: ['City General Hospital', 'Riverside Clinic'],
+          secretEnv: 'CITY_GENERAL_OIDC_SECRET',
+        }),
+      ],
     }),
   );
   server = await startServer({ env: { OIDC_PROVIDERS: file, CITY_GENERAL_OIDC_SECRET: idp.clientSecret } });
@@ -116,7 +134,10 @@ test.describe('staff sign-in with the hospital account', () => {
     const page = await staffLogin(360);
     await signInAtProvider(page, 'porter');
     await page.waitForURL(/\/admin$/);
-    await page.getByRole('alert').getByText("Your hospital account is not given access to Eddy. Ask your IT service desk to add you to Eddy's staff group.").waitFor();
+    await page
+      .getByRole('alert')
+      .getByText("Your hospital account is not given access to Eddy. Ask your IT service desk to add you to Eddy's staff group.")
+      .waitFor();
     expect(new URL(page.url()).hash).toBe('');
     await page.context().close();
 

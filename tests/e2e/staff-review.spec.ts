@@ -5,8 +5,17 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { localDate } from '../../report/dates.ts';
 import { presetRange, todayIn } from '../../src/features/reports/range.ts';
-import { apiAddReading, apiLogin, FaultProxy, launchChromium, screenshot, seriousA11yViolations, startServer, until, type EddyServer } from '../fixtures/index.ts';
-
+import {
+  apiAddReading,
+  apiLogin,
+  FaultProxy,
+  launchChromium,
+  screenshot,
+  seriousA11yViolations,
+  startServer,
+  until,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 const ADMIN = { email: 'admin@demo.hospital', password: 'Demo-admin-1' };
 
@@ -83,7 +92,10 @@ test.describe('staff patient review', () => {
     await page.waitForURL(/\/admin\/hospital-select$/);
     await page.getByRole('radio', { name: /City General Hospital/ }).check();
     await page.getByLabel('Search by name or hospital number').fill('100001');
-    await page.getByRole('region', { name: 'Patients' }).getByRole('button', { name: /Open report.*Maria Lopez/ }).click();
+    await page
+      .getByRole('region', { name: 'Patients' })
+      .getByRole('button', { name: /Open report.*Maria Lopez/ })
+      .click();
     // The router changes the URL at once; a failure here names the URL the page is at instead.
     await expect(page).toHaveURL(/\/admin\/report$/, { timeout: 30_000 });
 
@@ -97,10 +109,15 @@ test.describe('staff patient review', () => {
     // patient's clock, issue 16), counted by hand here from the API.
     const admin = await apiAdminToken();
     const patientToken = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    const { user } = (await (await fetch(`${server.url}/api/users/`, { headers: { authorization: `Bearer ${patientToken}` } })).json()) as { user: { timeZone: string } };
+    const { user } = (await (await fetch(`${server.url}/api/users/`, { headers: { authorization: `Bearer ${patientToken}` } })).json()) as {
+      user: { timeZone: string };
+    };
     const period = presetRange(30, todayIn(user.timeZone));
-    const inPeriod = (r: { recordedAt: string }) => localDate(r.recordedAt, user.timeZone) >= period.from && localDate(r.recordedAt, user.timeZone) <= period.to;
-    const glucose = (await (await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${admin}`, 'x-hosp-no': '100001' } })).json()) as Record<string, { value: number; recordedAt: string }[]>;
+    const inPeriod = (r: { recordedAt: string }) =>
+      localDate(r.recordedAt, user.timeZone) >= period.from && localDate(r.recordedAt, user.timeZone) <= period.to;
+    const glucose = (await (
+      await fetch(`${server.url}/api/glucose`, { headers: { authorization: `Bearer ${admin}`, 'x-hosp-no': '100001' } })
+    ).json()) as Record<string, { value: number; recordedAt: string }[]>;
     const fasting = (glucose['fasting'] ?? []).filter(inPeriod);
     const all = [...fasting, ...(glucose['postprandial'] ?? []), ...(glucose['random'] ?? [])].filter(inPeriod);
     // Every card of the period names it.
@@ -119,12 +136,24 @@ test.describe('staff patient review', () => {
       String(fasting.filter((r) => r.value < 70).length),
       String(fasting.filter((r) => r.value < 54).length),
     ]);
-    expect((await stats.getByRole('row', { name: /^All readings/ }).getByRole('cell').first().innerText()).replace(/\D/g, '')).toBe(String(all.length));
+    expect(
+      (
+        await stats
+          .getByRole('row', { name: /^All readings/ })
+          .getByRole('cell')
+          .first()
+          .innerText()
+      ).replace(/\D/g, ''),
+    ).toBe(String(all.length));
 
     // The lists: 20 at first, then 20 more.
     const fastingList = page.getByRole('table', { name: 'Fasting' });
     await expect.poll(() => fastingList.getByRole('row').count()).toBe(21);
-    await page.getByRole('region', { name: /^Readings, / }).getByRole('button', { name: 'Show more' }).first().click();
+    await page
+      .getByRole('region', { name: /^Readings, / })
+      .getByRole('button', { name: 'Show more' })
+      .first()
+      .click();
     await expect.poll(() => fastingList.getByRole('row').count()).toBe(Math.min(41, fasting.length + 1));
     await page.getByRole('heading', { name: 'Trend' }).waitFor();
 
@@ -150,7 +179,16 @@ test.describe('staff patient review', () => {
     expect(actions.filter((a) => a === 'GET /api/admin/patients/:hospNo/review')).toHaveLength(1);
     expect(proxy.seen('GET', '/api/admin/patients/100001/review')).toBe(1);
     // The admin's management panel reads nothing of its own: the review holds the patient and the prescriptions.
-    for (const list of ['/api/users/', '/api/glucose', '/api/symptoms', '/api/tests', '/api/appointments', '/api/user/medicines/taken', '/api/admin/patients/100001', '/api/admin/patients/100001/prescriptions']) {
+    for (const list of [
+      '/api/users/',
+      '/api/glucose',
+      '/api/symptoms',
+      '/api/tests',
+      '/api/appointments',
+      '/api/user/medicines/taken',
+      '/api/admin/patients/100001',
+      '/api/admin/patients/100001/prescriptions',
+    ]) {
       expect(proxy.seen('GET', list), list).toBe(0);
     }
     await page.getByRole('region', { name: 'Prescriptions' }).getByText('Metformin').first().waitFor();
@@ -164,7 +202,9 @@ test.describe('staff patient review', () => {
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
-    await until('the service worker to control the page', async () => ((await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined));
+    await until('the service worker to control the page', async () =>
+      (await page.evaluate(() => navigator.serviceWorker.controller !== null)) ? true : undefined,
+    );
   });
 
   test('2. offline, a reload still shows Maria Lopez from the encrypted copy, with the banner', async () => {
@@ -194,13 +234,21 @@ test.describe('staff patient review', () => {
       await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 4_000 });
       await page.getByText(/^As of .*, from this device; checking for newer data…$/).waitFor({ timeout: 1_000 });
       expect(Date.now() - opened).toBeLessThan(5_000);
-      expect(await page.getByRole('table', { name: 'Fasting' }).getByRole('cell', { name: /^333(\s|$)/ }).count()).toBe(0);
+      expect(
+        await page
+          .getByRole('table', { name: 'Fasting' })
+          .getByRole('cell', { name: /^333(\s|$)/ })
+          .count(),
+      ).toBe(0);
     } finally {
       proxy.latency(0);
     }
     await page.getByText(/^Fetched /).waitFor({ timeout: 20_000 });
     // The reading arrived with the changes, in one request.
-    await page.getByRole('table', { name: 'Fasting' }).getByRole('cell', { name: /^333(\s|$)/ }).waitFor();
+    await page
+      .getByRole('table', { name: 'Fasting' })
+      .getByRole('cell', { name: /^333(\s|$)/ })
+      .waitFor();
     expect(proxy.seen('GET', '/api/admin/patients/100001/review')).toBe(reviews + 1);
   });
 
@@ -227,7 +275,11 @@ test.describe('staff patient review', () => {
     try {
       await prescriptions.getByRole('button', { name: 'Add prescription' }).click();
       await prescriptions.getByText('Sitagliptin').first().waitFor();
-      await page.getByRole('region', { name: 'Medicines' }).getByText(/Sitagliptin/).first().waitFor();
+      await page
+        .getByRole('region', { name: 'Medicines' })
+        .getByText(/Sitagliptin/)
+        .first()
+        .waitFor();
     } finally {
       proxy.latency(0);
       proxy.slowAnswers(0);
@@ -246,13 +298,18 @@ test.describe('staff patient review', () => {
     const patientToken = await apiLogin(server.url, '100001', 'Demo-patient-1');
     const sent = Date.now();
     expect(await apiAddReading(server.url, patientToken, { type: 'Fasting', value: 334 })).toBe(201);
-    await page.getByRole('table', { name: 'Fasting' }).getByRole('cell', { name: /^334(\s|$)/ }).waitFor({ timeout: 2_000 });
+    await page
+      .getByRole('table', { name: 'Fasting' })
+      .getByRole('cell', { name: /^334(\s|$)/ })
+      .waitFor({ timeout: 2_000 });
     expect(Date.now() - sent).toBeLessThan(2_000);
     // Marked as new since the review was opened (item 3), and counted in a status line; the
     // readings that were there when it was opened are not.
     await expect(page.getByRole('table', { name: 'Fasting' }).getByRole('cell', { name: /^334(\s|$)/ })).toContainText('New');
     expect(await page.getByRole('table', { name: 'Fasting' }).getByText('New', { exact: true }).count()).toBe(1);
-    await expect(page.getByRole('status').filter({ hasText: /arrived since you opened this review/ })).toHaveText(/^\d+ (entry|entries) arrived since you opened this review, marked New\.$/);
+    await expect(page.getByRole('status').filter({ hasText: /arrived since you opened this review/ })).toHaveText(
+      /^\d+ (entry|entries) arrived since you opened this review, marked New\.$/,
+    );
     // Nothing went off the screen meanwhile: the patient's name stayed.
     await page.getByRole('heading', { name: 'Maria Lopez', exact: true }).waitFor({ timeout: 1_000 });
   });
@@ -351,7 +408,9 @@ test.describe('staff patient review', () => {
     await expect(worklist.locator('.worklist-name').first()).toHaveText('Maria Lopez');
     // Only her row is marked, and the status line counts it.
     expect(await worklist.getByText('Updated', { exact: true }).count()).toBe(1);
-    await expect(worklist.getByRole('status').filter({ hasText: /changed since you opened this list/ })).toHaveText('1 patient changed since you opened this list, marked Updated.');
+    await expect(worklist.getByRole('status').filter({ hasText: /changed since you opened this list/ })).toHaveText(
+      '1 patient changed since you opened this list, marked Updated.',
+    );
     await screenshot(page, 'staff-worklist-updated-1280');
     // Back to her review, where the next step starts.
     await maria.getByRole('button', { name: 'Open report for Maria Lopez' }).click();

@@ -5,8 +5,6 @@ import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import { apiLogin, launchChromium, screenshot, seriousA11yViolations, startServer, uiLogin, type EddyServer, until } from '../fixtures/index.ts';
 
-
-
 const HOSP_NO = '100002';
 const PASSWORD = 'Demo-patient-2';
 
@@ -42,7 +40,6 @@ async function onServerToday(name: string): Promise<ServerSymptom[]> {
   const today = dayKey(new Date());
   return (await serverSymptoms()).filter((s) => s.symptom === name && dayKey(new Date(s.recordedAt)) === today);
 }
-
 
 const today = () => page.getByRole('region', { name: 'Today' });
 const entriesToday = (name: string) => today().getByText(name, { exact: true });
@@ -103,7 +100,9 @@ test.describe('symptoms screen', () => {
     expect(await symptomField().getAttribute('aria-expanded')).toBe('false');
     await page.keyboard.press('Enter');
     await entriesToday('Headache').waitFor();
-    await until('both reports on the server', async () => ((await onServerToday('Dizziness')).length === 1 && (await onServerToday('Headache')).length === 1 ? true : undefined));
+    await until('both reports on the server', async () =>
+      (await onServerToday('Dizziness')).length === 1 && (await onServerToday('Headache')).length === 1 ? true : undefined,
+    );
   });
 
   test('refuses a second report of the same symptom today, whatever its case, and writes nothing', async () => {

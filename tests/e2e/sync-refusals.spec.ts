@@ -4,8 +4,20 @@
 // the header with entries unsent asks first; a 401 with entries unsent loses nothing.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { FaultProxy, apiLogin, launchChromium, offlineReady, saveReading, screenshot, seriousA11yViolations, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
-
+import {
+  FaultProxy,
+  apiLogin,
+  launchChromium,
+  offlineReady,
+  saveReading,
+  screenshot,
+  seriousA11yViolations,
+  serverReadings,
+  startServer,
+  uiLogin,
+  until,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 // The pages (and their service worker) reach the server through this proxy, so "offline" cuts every
@@ -112,7 +124,10 @@ test.describe('refused writes and ended sessions', () => {
       return json.random.find((r) => r.value === 431);
     });
     await proxy.offline();
-    await page.getByTestId('sync-badge').getByText(/Offline/).waitFor();
+    await page
+      .getByTestId('sync-badge')
+      .getByText(/Offline/)
+      .waitFor();
     // Edited here, offline…
     const list = page.getByTestId('glucose-list-Random');
     await list.getByRole('button', { name: /^Edit reading 431 mg\/dL/ }).click();
@@ -155,7 +170,7 @@ test.describe('refused writes and ended sessions', () => {
     page = await context.newPage();
     await page.goto(`${proxy.url}/app`);
     const notice = page.getByTestId('refused-notice');
-    await notice.getByText('2 entries were not accepted by your hospital\'s server.').waitFor({ timeout: 30_000 });
+    await notice.getByText("2 entries were not accepted by your hospital's server.").waitFor({ timeout: 30_000 });
     // A notice that comes now ("Data synchronized successfully" came at this moment in a chaos run)
     // does not cover the Review button: one just below the header did, and took the patient's tap
     // (chaos seed 775275617). A two-line notice, placed where the toaster places its notices:
@@ -172,7 +187,11 @@ test.describe('refused writes and ended sessions', () => {
     expect(toastBox.height).toBeGreaterThan(0);
     expect(reviewBox).toBeTruthy();
     if (reviewBox) {
-      const apart = toastBox.y >= reviewBox.y + reviewBox.height || reviewBox.y >= toastBox.y + toastBox.height || toastBox.x >= reviewBox.x + reviewBox.width || reviewBox.x >= toastBox.x + toastBox.width;
+      const apart =
+        toastBox.y >= reviewBox.y + reviewBox.height ||
+        reviewBox.y >= toastBox.y + toastBox.height ||
+        toastBox.x >= reviewBox.x + reviewBox.width ||
+        reviewBox.x >= toastBox.x + toastBox.width;
       expect(apart, `a notice at ${JSON.stringify(toastBox)} covers Review at ${JSON.stringify(reviewBox)}`).toBe(true);
     }
     await notice.getByRole('button', { name: 'Review' }).click();
@@ -189,7 +208,9 @@ test.describe('refused writes and ended sessions', () => {
     await review.getByTestId('refused-item').filter({ hasText: '433' }).getByRole('button', { name: 'Keep mine' }).click();
     await review.getByTestId('refused-item').filter({ hasText: 'future' }).getByRole('button', { name: 'Discard mine' }).click();
     await notice.waitFor({ state: 'detached', timeout: 30_000 });
-    const after = await until('the kept edit on the server', async () => (await serverReadings(server.url, token)).find((r) => r._id === mine._id && r.value === 432));
+    const after = await until('the kept edit on the server', async () =>
+      (await serverReadings(server.url, token)).find((r) => r._id === mine._id && r.value === 432),
+    );
     expect(after.value).toBe(432);
     expect((await serverReadings(server.url, token)).some((r) => r.value === 434)).toBe(false);
     await page.getByTestId('glucose-list-Random').getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
@@ -228,7 +249,11 @@ test.describe('refused writes and ended sessions', () => {
     expect((await serverReadings(server.url, token)).some((r) => r.value === 436)).toBe(false);
 
     await uiLogin(page, proxy.url, HOSP_NO, password);
-    const sent = await until('the unsent reading on the server', async () => (await serverReadings(server.url, token)).filter((r) => r.value === 436).length || undefined, 45_000);
+    const sent = await until(
+      'the unsent reading on the server',
+      async () => (await serverReadings(server.url, token)).filter((r) => r.value === 436).length || undefined,
+      45_000,
+    );
     expect(sent).toBe(1);
   });
 });

@@ -4,7 +4,18 @@
 // named, and the report names the profile's zone and shows the same reading on its clock.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser } from '@playwright/test';
-import { apiLogin, DEMO_ADMIN, launchChromium, saveReading, screenshot, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
+import {
+  apiLogin,
+  DEMO_ADMIN,
+  launchChromium,
+  saveReading,
+  screenshot,
+  serverReadings,
+  startServer,
+  uiLogin,
+  until,
+  type EddyServer,
+} from '../fixtures/index.ts';
 
 const DEVICE_ZONE = 'Europe/Paris';
 const PROFILE_ZONE = 'Asia/Kolkata';
@@ -19,7 +30,11 @@ test.beforeAll(async () => {
   server = await startServer();
   browser = await launchChromium();
   // The hospital sets the patient's zone (the demo's is the server's own).
-  const login = await fetch(`${server.url}/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) });
+  const login = await fetch(`${server.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_ADMIN),
+  });
   const admin = String(((await login.json()) as { token?: string }).token);
   const patch = await fetch(`${server.url}/api/admin/patients/100001`, {
     method: 'PATCH',
@@ -40,7 +55,8 @@ const clock = (at: string, timeZone: string, named: boolean) =>
   squash(new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', ...(named ? { timeZoneName: 'short' } : {}) }).format(new Date(at)));
 /** A zone's offset at `at` in minutes east of UTC ("GMT+05:30" → 330). */
 const offsetOf = (at: string, timeZone: string) => {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  const name =
+    new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value ?? '';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
 };
@@ -60,7 +76,9 @@ test('a reading saved on a phone in another zone than the profile’s names its 
   await page.getByLabel('Glucose (mg/dL)').fill('63');
   await saveReading(page, 63);
   const token = await apiLogin(server.url, '100001', 'Demo-patient-1');
-  const reading = await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 63 && Date.now() - Date.parse(r.recordedAt) < 10 * 60_000));
+  const reading = await until('the reading on the server', async () =>
+    (await serverReadings(server.url, token)).find((r) => r.value === 63 && Date.now() - Date.parse(r.recordedAt) < 10 * 60_000),
+  );
   // The phone's offset then is kept with it (Paris: +60 in winter, +120 in summer).
   expect(reading).toMatchObject({ utcOffsetMinutes: offsetOf(reading.recordedAt, DEVICE_ZONE) });
 
@@ -74,7 +92,10 @@ test('a reading saved on a phone in another zone than the profile’s names its 
 
   // The meal times for reminders are the profile's clock, and the profile page says so.
   await page.getByRole('link', { name: 'Profile' }).first().click();
-  await expect(page.getByTestId('meal-times-zone')).toHaveText(`These times are on your profile’s clock (${PROFILE_ZONE}), not this device’s (${DEVICE_ZONE}).`, { timeout: 30_000 });
+  await expect(page.getByTestId('meal-times-zone')).toHaveText(
+    `These times are on your profile’s clock (${PROFILE_ZONE}), not this device’s (${DEVICE_ZONE}).`,
+    { timeout: 30_000 },
+  );
 
   // The report: the profile's zone named in its head, the same reading at the profile's time.
   await page.getByRole('link', { name: 'Reports' }).first().click();
@@ -95,7 +116,9 @@ test('a reading saved on a phone in another zone than the profile’s names its 
   const items = list.getByRole('listitem');
   await items.filter({ hasText: THIS_READING }).first().waitFor({ timeout: 30_000 });
   await expect(again.getByTestId('clock-note')).toHaveCount(0);
-  await expect.poll(async () => squash(await items.filter({ hasText: THIS_READING }).first().innerText())).toContain(clock(reading.recordedAt, PROFILE_ZONE, true));
+  await expect
+    .poll(async () => squash(await items.filter({ hasText: THIS_READING }).first().innerText()))
+    .toContain(clock(reading.recordedAt, PROFILE_ZONE, true));
   const others = (await items.allInnerTexts()).filter((t) => !THIS_READING.test(t));
   expect(others.length).toBeGreaterThan(0);
   for (const text of others) expect(text).not.toMatch(/GMT|UTC/);

@@ -6,7 +6,8 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../fixtures/index.ts';
 
-const notice = (page: Page, text: string) => page.evaluate((t) => window.dispatchEvent(new CustomEvent('eddy:toast', { detail: { type: 'info', text: t } })), text);
+const notice = (page: Page, text: string) =>
+  page.evaluate((t) => window.dispatchEvent(new CustomEvent('eddy:toast', { detail: { type: 'info', text: t } })), text);
 
 test('a toast that comes up under the pointer at rest gives way to the next; one the pointer moves onto is held until it leaves', async ({ patient }) => {
   test.setTimeout(90_000);

@@ -59,7 +59,9 @@ test('a mmol/L patient’s 10.0 is in range and 13.9 high: on the dashboard, in 
   }
   const token = await apiLogin(server.url, '100002', 'Demo-patient-2');
   const stored = await until('both readings on the server', async () => {
-    const readings = (await serverReadings(server.url, token)).map(({ value, unit, enteredValue }) => ({ value, unit, enteredValue })).sort((a, b) => a.value - b.value);
+    const readings = (await serverReadings(server.url, token))
+      .map(({ value, unit, enteredValue }) => ({ value, unit, enteredValue }))
+      .sort((a, b) => a.value - b.value);
     return readings.length === 2 ? readings : undefined;
   });
   // mg/dL for every calculation, the unit and number as typed beside it.
@@ -111,7 +113,10 @@ test('a mmol/L patient’s 10.0 is in range and 13.9 high: on the dashboard, in 
   await screenshot(page, 'units-mmol-report-360');
 
   // The PDF made on the device says the same.
-  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60_000 }), page.getByRole('button', { name: 'Download PDF' }).first().click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60_000 }),
+    page.getByRole('button', { name: 'Download PDF' }).first().click(),
+  ]);
   const file = path.join(work, 'mmol.pdf');
   await download.saveAs(file);
   const text = squash(execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }));

@@ -26,7 +26,21 @@ export const DECLARED: ReadonlyMap<string, Record<string, unknown> | undefined> 
 const FILE_STARTS: Record<string, string> = { 'application/pdf': '%PDF-' };
 
 /** Fields that must never leave the server, in any answer. */
-export const SECRET_FIELDS = ['passwordHash', 'password_hash', 'keyHash', 'key_hash', 'tokenHash', 'token_hash', 'otpHash', 'codeHash', 'salt', 'vapidPrivateKey', 'privateKey', 'totpSecret', 'totp_secret'];
+export const SECRET_FIELDS = [
+  'passwordHash',
+  'password_hash',
+  'keyHash',
+  'key_hash',
+  'tokenHash',
+  'token_hash',
+  'otpHash',
+  'codeHash',
+  'salt',
+  'vapidPrivateKey',
+  'privateKey',
+  'totpSecret',
+  'totp_secret',
+];
 
 const compiled = new Map<string, ValidateFunction>();
 function validator(key: string, shape: object): ValidateFunction {
@@ -68,11 +82,13 @@ function accessRule(routeKey: string, auth: Auth, guarded: boolean): string | un
   const [method, path = ''] = routeKey.split(' ');
   const staffArea = path.startsWith('/api/admin/') && !['/api/admin/login', '/api/admin/logout', '/api/admin/verifyToken'].includes(path);
   if (staffArea && (auth === 'patient' || auth === 'patient2')) return 'a patient token reached the staff area';
-  const staffRead = method === 'GET' || ['/api/admin/report', '/api/admin/report/csv', '/api/admin/report/fhir', '/api/users/report', '/api/users/report/csv'].includes(path);
+  const staffRead =
+    method === 'GET' || ['/api/admin/report', '/api/admin/report/csv', '/api/admin/report/fhir', '/api/users/report', '/api/users/report/csv'].includes(path);
   // A staff member's own device turning severe-low alerts on or off changes no patient's data.
   const ownDevice = path === '/api/admin/alerts/on' || path === '/api/admin/alerts/off';
   if (auth === 'doctor' && !staffRead && !ownDevice) return 'a doctor token made a change (doctors have read-only access)';
-  if ((auth === 'admin' || auth === 'doctor') && !staffArea && !staffRead) return 'a staff token wrote through a patient endpoint (staff read patient records only)';
+  if ((auth === 'admin' || auth === 'doctor') && !staffArea && !staffRead)
+    return 'a staff token wrote through a patient endpoint (staff read patient records only)';
   return undefined;
 }
 
@@ -117,7 +133,8 @@ export function judge(routeKey: string | undefined, method: string, auth: Auth, 
   // A repeated mutation id is answered with the first answer given to it, status and body, maybe
   // another route's (a 201 of an add answering a delete sent with the same id).
   if (header(a, 'x-mutation-repeat') === '1') {
-    if (!parsed || !validator('repeat', { anyOf: REPEATABLE_ANSWERS })(json)) violations.push('a repeated mutation answered with a body that is no patient write answer');
+    if (!parsed || !validator('repeat', { anyOf: REPEATABLE_ANSWERS })(json))
+      violations.push('a repeated mutation answered with a body that is no patient write answer');
     return { serverError: false, violations };
   }
   const responses = DECLARED.get(routeKey);
@@ -140,7 +157,12 @@ export function judge(routeKey: string | undefined, method: string, auth: Auth, 
   }
   const validate = validator(`${routeKey} ${a.status}`, declared);
   if (!validate(json)) {
-    const errs = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`);
+    const errs = (validate.errors ?? [])
+      .slice(0, 5)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params['additionalProperty'])})` : ''}`,
+      );
     violations.push(`2xx answer breaks its declared shape: ${errs.join('; ')}`);
   }
   return { serverError: false, violations };

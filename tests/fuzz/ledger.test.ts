@@ -20,9 +20,19 @@ function ledger(): HostileLedger {
   l.note(
     '100001',
     '/batch',
-    { mutations: [{ path: '/glucose/add', body: {} }, { path: '/symptoms/add', body: {} }] },
+    {
+      mutations: [
+        { path: '/glucose/add', body: {} },
+        { path: '/symptoms/add', body: {} },
+      ],
+    },
     200,
-    { results: [{ status: 201, body: { data: { _id: B } } }, { status: 409, body: { message: 'no', current: { _id: C } } }] },
+    {
+      results: [
+        { status: 201, body: { data: { _id: B } } },
+        { status: 409, body: { message: 'no', current: { _id: C } } },
+      ],
+    },
     false,
   );
   return l;

@@ -77,26 +77,63 @@ const ODD_HEADER_VALUES = ODD_STRINGS.filter((s) => headerSafe(s) && s.length < 
 const FORGED_TOKENS = ['a'.repeat(16), 'a'.repeat(512), 'a'.repeat(513), 'a b', '', 'x', '../../../../', 'ÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿÿ'];
 
 function authHeaders(auth: Auth): fc.Arbitrary<Record<string, string>> {
-  const hospNo = fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...DEMO.patients) }, { weight: 1, arbitrary: fc.constantFrom('', 'UNKNOWN-1', ...ODD_HEADER_VALUES) });
-  const deviceId = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('fuzz-device-0001', 'fuzz-device-0002') }, { weight: 1, arbitrary: fc.constantFrom(...ODD_HEADER_VALUES) });
+  const hospNo = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...DEMO.patients) },
+    { weight: 1, arbitrary: fc.constantFrom('', 'UNKNOWN-1', ...ODD_HEADER_VALUES) },
+  );
+  const deviceId = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom('fuzz-device-0001', 'fuzz-device-0002') },
+    { weight: 1, arbitrary: fc.constantFrom(...ODD_HEADER_VALUES) },
+  );
   switch (auth) {
     case 'patient':
     case 'patient2':
-      return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-device-id': deviceId, 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] });
+      return fc.record(
+        { authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-device-id': deviceId, 'x-hosp-no': hospNo },
+        { requiredKeys: ['authorization'] },
+      );
     case 'admin':
     case 'doctor':
       return fc.record({ authorization: fc.constant(`Bearer @@token:${auth}@@`), 'x-hosp-no': hospNo }, { requiredKeys: ['authorization'] });
     case 'bogus':
-      return fc.constantFrom(...FORGED_TOKENS).chain((t) => fc.constantFrom({ authorization: `Bearer ${t}` }, { authorization: t }, { authorization: `Basic ${t}` }));
+      return fc
+        .constantFrom(...FORGED_TOKENS)
+        .chain((t) => fc.constantFrom({ authorization: `Bearer ${t}` }, { authorization: t }, { authorization: `Basic ${t}` }));
     default:
       return fc.constant({});
   }
 }
 
 const ODD_HEADERS: fc.Arbitrary<Record<string, string>> = fc.dictionary(
-  fc.constantFrom('accept', 'accept-language', 'x-forwarded-for', 'x-request-id', 'cf-ipcountry', 'x-c15t-region', 'user-agent', 'x-requested-with', 'origin', 'if-none-match', 'range'),
+  fc.constantFrom(
+    'accept',
+    'accept-language',
+    'x-forwarded-for',
+    'x-request-id',
+    'cf-ipcountry',
+    'x-c15t-region',
+    'user-agent',
+    'x-requested-with',
+    'origin',
+    'if-none-match',
+    'range',
+  ),
   fc.oneof(
-    fc.constantFrom('application/xml', 'ar', 'hi-IN,hi;q=0.9', 'zz-ZZ', '*', 'de-DE;q=0.9,' + 'en;q=0.1,'.repeat(200), 'not-an-ip, , ::::', 'FR', 'fr', 'GB', '999', 'bytes=0-10', 'XMLHttpRequest'),
+    fc.constantFrom(
+      'application/xml',
+      'ar',
+      'hi-IN,hi;q=0.9',
+      'zz-ZZ',
+      '*',
+      'de-DE;q=0.9,' + 'en;q=0.1,'.repeat(200),
+      'not-an-ip, , ::::',
+      'FR',
+      'fr',
+      'GB',
+      '999',
+      'bytes=0-10',
+      'XMLHttpRequest',
+    ),
     fc.constantFrom(...ODD_HEADER_VALUES),
   ),
   { maxKeys: 3 },
@@ -134,8 +171,14 @@ const RAW_BODIES: fc.Arbitrary<{ raw: string; contentType: string | undefined }>
     { raw: JSON.stringify({ a: 'x'.repeat(300 * 1024) }), contentType: 'application/json' },
     { raw: '<xml/>', contentType: 'application/xml' },
   ),
-  fc.record({ raw: fc.string({ unit: 'binary', maxLength: 200 }), contentType: fc.constantFrom<string | undefined>('application/json', 'text/plain', undefined) }),
-  fc.record({ raw: fc.json({ maxDepth: 3 }).map((j) => j.slice(0, Math.max(1, j.length - 1))), contentType: fc.constant<string | undefined>('application/json') }),
+  fc.record({
+    raw: fc.string({ unit: 'binary', maxLength: 200 }),
+    contentType: fc.constantFrom<string | undefined>('application/json', 'text/plain', undefined),
+  }),
+  fc.record({
+    raw: fc.json({ maxDepth: 3 }).map((j) => j.slice(0, Math.max(1, j.length - 1))),
+    contentType: fc.constant<string | undefined>('application/json'),
+  }),
 );
 
 function encode(v: string): string {
@@ -158,7 +201,20 @@ function queryString(o: unknown): string {
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
-const ODD_QUERIES = ['?since=a&since=b', '?since[$gt]=1', '?%00', '?%ZZ=%ZZ', '?a[b][c][d]=1', `?search=${'s'.repeat(10_000)}`, '?limit=1e308', '?since=-1', '?since=9999999999999999', '?&&&=&', '?icons=mdi:home,mdi:home', '?icons=' + 'mdi:a,'.repeat(49) + 'mdi:b'];
+const ODD_QUERIES = [
+  '?since=a&since=b',
+  '?since[$gt]=1',
+  '?%00',
+  '?%ZZ=%ZZ',
+  '?a[b][c][d]=1',
+  `?search=${'s'.repeat(10_000)}`,
+  '?limit=1e308',
+  '?since=-1',
+  '?since=9999999999999999',
+  '?&&&=&',
+  '?icons=mdi:home,mdi:home',
+  '?icons=' + 'mdi:a,'.repeat(49) + 'mdi:b',
+];
 const ODD_SEGMENTS = ['%00', '%ZZ', '..%2F..%2Fetc', '%F0%9F%98%80', '%ED%A0%80', 'null', '-1', '%20', 'x'.repeat(1000), '100001%2F..', '.', '..'];
 const OTHER_METHODS = ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST'];
 
@@ -169,7 +225,10 @@ function pathOf(route: Route, hints: Hints): fc.Arbitrary<string> {
   const segment = (name: string) =>
     fc.oneof(
       { weight: 8, arbitrary: valid(props[name] ?? { type: 'string' }, hints, name).map((v) => encode(String(v))) },
-      { weight: 1, arbitrary: invalid(props[name] ?? { type: 'string' }, hints).map((v) => encode(typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined')) },
+      {
+        weight: 1,
+        arbitrary: invalid(props[name] ?? { type: 'string' }, hints).map((v) => encode(typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'))),
+      },
       { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) },
     );
   return fc.tuple(...names.map(segment)).map((values) => {
@@ -204,7 +263,12 @@ function bodyFor(route: Route, hints: Hints): fc.Arbitrary<Body> {
     );
   }
   if (route.method === 'GET') return fc.oneof({ weight: 30, arbitrary: none }, { weight: 1, arbitrary: raw });
-  return fc.oneof({ weight: 14, arbitrary: none }, { weight: 2, arbitrary: fc.constant<Body>({ json: {} }) }, { weight: 1, arbitrary: oddValue().map((json): Body => ({ json })) }, { weight: 2, arbitrary: raw });
+  return fc.oneof(
+    { weight: 14, arbitrary: none },
+    { weight: 2, arbitrary: fc.constant<Body>({ json: {} }) },
+    { weight: 1, arbitrary: oddValue().map((json): Body => ({ json })) },
+    { weight: 2, arbitrary: raw },
+  );
 }
 
 interface Caller {
@@ -263,10 +327,34 @@ export function requests(routes: readonly Route[], hints: Hints): fc.Arbitrary<F
   // Another method on a route's path: a route of that method when there is one, else no route.
   const otherMethod = fc.tuple(fc.constantFrom(...byPath.keys()), fc.constantFrom(...OTHER_METHODS), CALLERS).map(([path, method, who]): FuzzRequest => {
     const routed = byPath.get(path)!.some((r) => r.method === method);
-    return { route: routed ? `${method} ${path}` : undefined, method, url: path.replace(/:[A-Za-z]+/g, 'x'), auth: who.auth, headers: who.headers, body: { json: {} }, label: 'other method' };
+    return {
+      route: routed ? `${method} ${path}` : undefined,
+      method,
+      url: path.replace(/:[A-Za-z]+/g, 'x'),
+      auth: who.auth,
+      headers: who.headers,
+      body: { json: {} },
+      label: 'other method',
+    };
   });
   const unknown = fc
-    .tuple(fc.constantFrom('/api', '/api/', '/api/nope', `/api/${'x'.repeat(5000)}`, '/api/%00', '/api/%ZZ', '/api/../api/health', '/api//glucose', '/api/glucose/', '/api/GLUCOSE', '/api/admin/', '/api/c15t/'), CALLERS)
+    .tuple(
+      fc.constantFrom(
+        '/api',
+        '/api/',
+        '/api/nope',
+        `/api/${'x'.repeat(5000)}`,
+        '/api/%00',
+        '/api/%ZZ',
+        '/api/../api/health',
+        '/api//glucose',
+        '/api/glucose/',
+        '/api/GLUCOSE',
+        '/api/admin/',
+        '/api/c15t/',
+      ),
+      CALLERS,
+    )
     .map(([url, who]): FuzzRequest => ({ route: undefined, method: 'GET', url, auth: who.auth, headers: who.headers, label: 'unknown path' }));
   return fc.oneof(
     { weight: 40, arbitrary: fc.oneof(...main.map((r) => requestFor(r, hints))) },

@@ -59,7 +59,18 @@ import { judge, type Answer, type Auth } from './contracts.ts';
 import { HostileLedger, type LedgerReport } from './ledger.ts';
 import { DEMO, hintsFor, logoutRequests, requests, type FuzzRequest } from './requests.ts';
 import { discoverRoutes, routeKey, type Route } from './routes.ts';
-import { KINDS, ORACLE_PATIENTS, pullList, setupOraclePatients, WriteOracle, type ApiCall, type Kind, type OracleStep, type Pulled, type StateReport } from './writes.ts';
+import {
+  KINDS,
+  ORACLE_PATIENTS,
+  pullList,
+  setupOraclePatients,
+  WriteOracle,
+  type ApiCall,
+  type Kind,
+  type OracleStep,
+  type Pulled,
+  type StateReport,
+} from './writes.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -127,7 +138,14 @@ async function sendRetrying(base: string, s: Sent): Promise<Answer> {
   }
 }
 
-async function call(base: string, method: string, url: string, body: unknown, token?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: Record<string, unknown> }> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  body: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
   const a = await sendRetrying(base, {
     method,
     url,
@@ -166,7 +184,13 @@ class Sessions {
     if (r.json['mustChangePassword'] === true) {
       // A temporary password's session may only change it (issue 48): the patient chooses their own first.
       const password = `fuzz ${crypto.randomUUID()}`;
-      const own = await call(this.base, 'POST', '/api/auth/updatePassword', { hospNo, currPassword: this.passwords.get(hospNo), password }, String(r.json['token']));
+      const own = await call(
+        this.base,
+        'POST',
+        '/api/auth/updatePassword',
+        { hospNo, currPassword: this.passwords.get(hospNo), password },
+        String(r.json['token']),
+      );
       if (own.status !== 200) throw new Error(`own password of ${hospNo}: ${own.status} ${JSON.stringify(own.json)}`);
       this.passwords.set(hospNo, password);
     }
@@ -214,7 +238,11 @@ class Sessions {
       this.base,
       'POST',
       '/api/admin/doctor-tokens',
-      { doctorName: 'Dr. Fuzz', hospitalIds: JSON.parse(this.refs.get('hospitalIds') ?? '[]') as string[], expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString() },
+      {
+        doctorName: 'Dr. Fuzz',
+        hospitalIds: JSON.parse(this.refs.get('hospitalIds') ?? '[]') as string[],
+        expiresAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
       this.tokens.get('admin'),
     );
     if (r.status !== 201) throw new Error(`doctor token failed: ${r.status} ${JSON.stringify(r.json)}`);
@@ -321,12 +349,21 @@ function describeSent(sent: Sent, a: Answer | undefined): string[] {
 }
 
 function describe(i: number, r: FuzzRequest, sent: Sent, a: Answer | undefined, problems: string[]): string {
-  return [`✗ request #${i} (seed ${seed}): ${problems.join('; ')}`, `  route: ${r.route ?? '(none)'}, caller: ${r.auth}, ${r.label}`, ...describeSent(sent, a)].join('\n');
+  return [
+    `✗ request #${i} (seed ${seed}): ${problems.join('; ')}`,
+    `  route: ${r.route ?? '(none)'}, caller: ${r.auth}, ${r.label}`,
+    ...describeSent(sent, a),
+  ].join('\n');
 }
 
 function describeOracle(lane: number, k: number, step: OracleStep, sent: Sent, a: Answer | undefined, problems: string[]): string {
   const who = step.caller === 'admin' ? `the admin, about ${ORACLE_PATIENTS[step.about].hospNo}` : ORACLE_PATIENTS[step.caller].hospNo;
-  return [`✗ oracle lane ${lane} request ${k} (seed ${seed}): ${problems.join('; ')}`, `  ${step.valid ? 'must be accepted' : 'must be refused, or answered as a repeat'}: ${step.label}`, `  route: ${step.route}, caller: ${who}`, ...describeSent(sent, a)].join('\n');
+  return [
+    `✗ oracle lane ${lane} request ${k} (seed ${seed}): ${problems.join('; ')}`,
+    `  ${step.valid ? 'must be accepted' : 'must be refused, or answered as a repeat'}: ${step.label}`,
+    `  route: ${step.route}, caller: ${who}`,
+    ...describeSent(sent, a),
+  ].join('\n');
 }
 
 // ——— The run ———
@@ -397,7 +434,15 @@ async function main(): Promise<number> {
       if (stats.printed < maxPrint) {
         stats.printed++;
         out(print());
-        if (serverError) out(`  server log (last lines):\n${server.log().split('\n').slice(-12).map((l) => `    ${clip(l, 600)}`).join('\n')}`);
+        if (serverError)
+          out(
+            `  server log (last lines):\n${server
+              .log()
+              .split('\n')
+              .slice(-12)
+              .map((l) => `    ${clip(l, 600)}`)
+              .join('\n')}`,
+          );
       }
     }
     if (!server.running()) throw new Error(`the server died:\n${server.log().slice(-4000)}`);
@@ -509,7 +554,15 @@ async function main(): Promise<number> {
         window.answered = Date.now();
         const j = judge(step.route, 'POST', auth, guarded.get(step.route) ?? false, answer);
         serverError = j.serverError;
-        const settled = step.settle({ status: answer.status, contentType: String(answer.headers['content-type'] ?? ''), text: answer.body.toString(), repeat: answer.headers['x-mutation-repeat'] === '1' }, window);
+        const settled = step.settle(
+          {
+            status: answer.status,
+            contentType: String(answer.headers['content-type'] ?? ''),
+            text: answer.body.toString(),
+            repeat: answer.headers['x-mutation-repeat'] === '1',
+          },
+          window,
+        );
         problems = [...(serverError ? [`server error ${answer.status}`] : j.violations), ...settled];
       } catch (err) {
         serverError = true;
@@ -531,7 +584,9 @@ async function main(): Promise<number> {
         const secs = (Date.now() - started) / 1000;
         const c = writes?.oracle.counts;
         const oracleLine = c ? `; writes ${c.validAccepted}/${c.valid} valid accepted, ${c.nearMissesRefused}/${c.nearMisses} near misses refused` : '';
-        process.stderr.write(`fuzz: ${stats.sent}/${total} requests, ${stats.errors} server errors, ${stats.violations} violations (${Math.round(stats.sent / secs)}/s)${oracleLine}\n`);
+        process.stderr.write(
+          `fuzz: ${stats.sent}/${total} requests, ${stats.errors} server errors, ${stats.violations} violations (${Math.round(stats.sent / secs)}/s)${oracleLine}\n`,
+        );
       };
       const worker = async () => {
         while (next < hostileCount) {
@@ -583,12 +638,19 @@ async function main(): Promise<number> {
   } finally {
     const secs = (Date.now() - started) / 1000;
     out('');
-    out(`fuzz: ${stats.sent} requests in ${secs.toFixed(1)} s (${(stats.sent / Math.max(secs, 0.001)).toFixed(0)} requests/s), ${sessions.renewals} sessions renewed`);
+    out(
+      `fuzz: ${stats.sent} requests in ${secs.toFixed(1)} s (${(stats.sent / Math.max(secs, 0.001)).toFixed(0)} requests/s), ${sessions.renewals} sessions renewed`,
+    );
     const rows = [...stats.byRoute.entries()].sort(([a], [b]) => a.localeCompare(b));
     out('fuzz: requests by route (2xx of all, mean and longest time, statuses):');
     for (const [k, v] of rows) {
-      const statuses = [...v.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`).join(' ');
-      out(`  ${k.padEnd(58)} ${String(v.ok).padStart(5)}/${String(v.n).padEnd(5)} ${`${Math.round(v.ms / v.n)}`.padStart(5)} ms ${`${Math.round(v.maxMs)}`.padStart(6)} ms  ${statuses}`);
+      const statuses = [...v.statuses.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ');
+      out(
+        `  ${k.padEnd(58)} ${String(v.ok).padStart(5)}/${String(v.n).padEnd(5)} ${`${Math.round(v.ms / v.n)}`.padStart(5)} ms ${`${Math.round(v.maxMs)}`.padStart(6)} ms  ${statuses}`,
+      );
     }
     if (stats.reasons.size > 0) {
       out('fuzz: failures by route and kind:');
@@ -604,7 +666,9 @@ async function main(): Promise<number> {
     out(
       `fuzz: writes: ${c.validAccepted}/${c.valid} valid accepted, ${c.nearMissesRefused}/${c.nearMisses} near misses refused as foretold, ${c.repeatsAnswered}/${c.repeats} repeats answered as the first` +
         ` (${c.batches} batches, ${c.reports} reports); ` +
-        (s ? `state check: ${s.records} records, ${s.lost} lost, ${s.duplicated} duplicated, ${s.wrong} wrong, ${s.unknown} unknown` : 'state check: not made') +
+        (s
+          ? `state check: ${s.records} records, ${s.lost} lost, ${s.duplicated} duplicated, ${s.wrong} wrong, ${s.unknown} unknown`
+          : 'state check: not made') +
         (h ? `; hostile writes: ${h.accepted} accepted, ${h.lost} lost, ${h.duplicated} duplicated, ${h.unknown} unknown` : ''),
     );
   }

@@ -11,7 +11,12 @@ import { invalid, valid } from './schema-arbitrary.ts';
 
 const UUID = '6f9619ff-8b86-4011-b42d-00c04fc964ff';
 /** References (`@@name@@`) become what the runner puts there: an id, a password. */
-const resolved = (v: unknown): unknown => JSON.parse(JSON.stringify(v).replace(/@@password:[0-9]+@@/g, 'Demo-patient-1').replace(/@@[A-Za-z:0-9]+@@/g, UUID));
+const resolved = (v: unknown): unknown =>
+  JSON.parse(
+    JSON.stringify(v)
+      .replace(/@@password:[0-9]+@@/g, 'Demo-patient-1')
+      .replace(/@@[A-Za-z:0-9]+@@/g, UUID),
+  );
 
 const routes = discoverRoutes();
 const hints = hintsFor(Date.UTC(2026, 10, 1), [UUID]);

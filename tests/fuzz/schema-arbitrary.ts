@@ -118,7 +118,23 @@ export const ODD_STRINGS: readonly string[] = [
   'EST5EDT',
 ];
 
-const ODD_NUMBERS: readonly number[] = [0, -0, -1, 1, 0.5, -0.5, 1e-300, 1e308, -1e308, 2 ** 31, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), Number.MAX_VALUE, Number.MIN_VALUE];
+const ODD_NUMBERS: readonly number[] = [
+  0,
+  -0,
+  -1,
+  1,
+  0.5,
+  -0.5,
+  1e-300,
+  1e308,
+  -1e308,
+  2 ** 31,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 53),
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+];
 
 /** Anything odd: odd scalars, containers, deep nesting, prototype-polluting shapes. */
 export function oddValue(): Arb {
@@ -126,7 +142,16 @@ export function oddValue(): Arb {
     { weight: 4, arbitrary: fc.constantFrom(...ODD_STRINGS) },
     { weight: 2, arbitrary: fc.constantFrom(...ODD_NUMBERS) },
     { weight: 1, arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [null], [[]], { '': '' }) },
-    { weight: 1, arbitrary: fc.constantFrom<unknown>(nested(12, 'x'), nested(60, 1), JSON.parse('{"__proto__":{"admin":true}}'), { constructor: { prototype: { x: 1 } } }, { $gt: '' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<unknown>(
+        nested(12, 'x'),
+        nested(60, 1),
+        JSON.parse('{"__proto__":{"admin":true}}'),
+        { constructor: { prototype: { x: 1 } } },
+        { $gt: '' },
+      ),
+    },
     { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }) },
     { weight: 1, arbitrary: fc.double() },
@@ -148,8 +173,20 @@ function isoDateTimes(now: number): fc.Arbitrary<string> {
     { weight: 6, arbitrary: fc.integer({ min: 0, max: 60 * DAY }).map((ago) => new Date(now - ago).toISOString()) },
     { weight: 2, arbitrary: fc.integer({ min: 0, max: 120 * DAY }).map((ahead) => new Date(now + ahead).toISOString()) },
     // Far, within the years the API accepts (1900 to 2999, server/http/validator.ts), its edges included.
-    { weight: 1, arbitrary: fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString()) },
-    { weight: 1, arbitrary: fc.constantFrom('1900-01-01T00:00:00Z', '2999-12-31T23:59:59.999Z', '2028-02-29T12:00:00Z', '2026-03-29T02:30:00+01:00', '2026-11-01T01:30:00-04:00') },
+    {
+      weight: 1,
+      arbitrary: fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '1900-01-01T00:00:00Z',
+        '2999-12-31T23:59:59.999Z',
+        '2028-02-29T12:00:00Z',
+        '2026-03-29T02:30:00+01:00',
+        '2026-11-01T01:30:00-04:00',
+      ),
+    },
     // Other spellings the format allows: no fraction, an offset, lower-case t/z.
     {
       weight: 1,
@@ -164,7 +201,12 @@ function isoDates(now: number): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 5, arbitrary: fc.integer({ min: -40, max: 20 }).map((d) => new Date(now + d * DAY).toISOString().slice(0, 10)) },
     { weight: 1, arbitrary: fc.integer({ min: -400, max: 400 }).map((d) => new Date(now + d * DAY).toISOString().slice(0, 10)) },
-    { weight: 1, arbitrary: fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2199-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+    },
   );
 }
 
@@ -180,7 +222,9 @@ function validString(schema: JsonSchema, hints: Hints, name: string | undefined)
   const byName = name ? hints.byName[name] : undefined;
   // A hint the field's own pattern refuses is no valid value (a uuid hint for a c15t sub_… id);
   // @@name@@ placeholders stand for values known only at run time and are kept.
-  const known = (byName ?? (format ? (hints.byFormat[format] ?? []) : [])).filter((k) => !pattern || typeof k !== 'string' || pattern.test(k) || /^@@\w+@@$/.test(k));
+  const known = (byName ?? (format ? (hints.byFormat[format] ?? []) : [])).filter(
+    (k) => !pattern || typeof k !== 'string' || pattern.test(k) || /^@@\w+@@$/.test(k),
+  );
   const options: fc.WeightedArbitrary<unknown>[] = [];
   if (known.length > 0) options.push({ weight: 6, arbitrary: fc.constantFrom(...known) });
   if (format === 'uuid') options.push({ weight: 3, arbitrary: fc.uuid() });
@@ -310,7 +354,12 @@ function buildValid(schema: JsonSchema, hints: Hints, name: string | undefined):
           const minLength = num(schema['minItems']) ?? 0;
           const maxItems = num(schema['maxItems']);
           const arr = fc.array(valid(items, hints, name), { minLength, maxLength: Math.max(minLength, Math.min(maxItems ?? 5, 5)) });
-          return maxItems !== undefined && maxItems <= 60 ? fc.oneof({ weight: 5, arbitrary: arr }, { weight: 1, arbitrary: fc.array(valid(items, hints, name), { minLength: maxItems, maxLength: maxItems }) }) : arr;
+          return maxItems !== undefined && maxItems <= 60
+            ? fc.oneof(
+                { weight: 5, arbitrary: arr },
+                { weight: 1, arbitrary: fc.array(valid(items, hints, name), { minLength: maxItems, maxLength: maxItems }) },
+              )
+            : arr;
         }
         case 'object':
           return validObject(schema, hints);
@@ -365,11 +414,20 @@ export function invalid(schema: JsonSchema, hints: Hints): Arb {
 
 function buildInvalid(schema: JsonSchema, hints: Hints): Arb {
   const types = typesOf(schema);
-  const wrong = [...new Set(Object.entries(WRONG_TYPES).filter(([t]) => !types.includes(t) && !(t === 'integer' && types.includes('number'))).flatMap(([, v]) => v))];
+  const wrong = [
+    ...new Set(
+      Object.entries(WRONG_TYPES)
+        .filter(([t]) => !types.includes(t) && !(t === 'integer' && types.includes('number')))
+        .flatMap(([, v]) => v),
+    ),
+  ];
   const options: fc.WeightedArbitrary<unknown>[] = [{ weight: 2, arbitrary: fc.constantFrom(...(wrong.length > 0 ? wrong : [{}])) }];
   if (Array.isArray(schema['enum'])) {
     const values = (schema['enum'] as unknown[]).filter((v): v is string => typeof v === 'string');
-    options.push({ weight: 3, arbitrary: fc.oneof(fc.constantFrom(...values.flatMap((v) => [v.toUpperCase(), v.toLowerCase(), ` ${v}`, `${v}\u0000`])), fc.string({ maxLength: 12 })) });
+    options.push({
+      weight: 3,
+      arbitrary: fc.oneof(fc.constantFrom(...values.flatMap((v) => [v.toUpperCase(), v.toLowerCase(), ` ${v}`, `${v}\u0000`])), fc.string({ maxLength: 12 })),
+    });
   }
   if (types.includes('string')) options.push({ weight: 4, arbitrary: invalidString(schema) });
   if (types.includes('integer') || types.includes('number')) options.push({ weight: 4, arbitrary: invalidNumber(schema, types.includes('integer')) });
@@ -397,14 +455,36 @@ function oneFieldBroken(schema: JsonSchema, hints: Hints): Arb {
 function missingRequired(schema: JsonSchema, hints: Hints): Arb {
   const required = strList(schema['required']);
   if (required.length === 0) return fc.constant({});
-  return fc.tuple(validObject(schema, hints), fc.subarray(required, { minLength: 1 })).map(([o, drop]) => Object.fromEntries(Object.entries(o).filter(([k]) => !drop.includes(k))));
+  return fc
+    .tuple(validObject(schema, hints), fc.subarray(required, { minLength: 1 }))
+    .map(([o, drop]) => Object.fromEntries(Object.entries(o).filter(([k]) => !drop.includes(k))));
 }
 
-const EXTRA_KEYS = ['__proto__', 'constructor', 'prototype', 'id', '_id', 'patientId', 'hospitalId', 'version', 'deletedAt', 'role', 'admin', 'passwordHash', '', ' ', '\u0000', 'a'.repeat(1000)];
+const EXTRA_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'id',
+  '_id',
+  'patientId',
+  'hospitalId',
+  'version',
+  'deletedAt',
+  'role',
+  'admin',
+  'passwordHash',
+  '',
+  ' ',
+  '\u0000',
+  'a'.repeat(1000),
+];
 
 function extraKeys(schema: JsonSchema, hints: Hints): Arb {
   return fc
-    .tuple(validObject(schema, hints), fc.dictionary(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 12 })), oddValue(), { minKeys: 1, maxKeys: 4 }))
+    .tuple(
+      validObject(schema, hints),
+      fc.dictionary(fc.oneof(fc.constantFrom(...EXTRA_KEYS), fc.string({ maxLength: 12 })), oddValue(), { minKeys: 1, maxKeys: 4 }),
+    )
     .map(([o, extra]) => {
       const out: Record<string, unknown> = { ...o };
       // defineProperty: "__proto__" must become an own key, as JSON.parse makes it on the server.

@@ -12,7 +12,11 @@ let tokens: [string, string];
 const DAY_START = Math.floor(Date.now() / 86_400_000) * 86_400_000;
 
 const api: ApiCall = async (method, url, body, token, headers) => {
-  const r = await call(h.app, method === 'GET' ? 'GET' : 'POST', url, { ...(token ? { token } : {}), ...(body !== undefined ? { body } : {}), ...(headers ? { headers } : {}) });
+  const r = await call(h.app, method === 'GET' ? 'GET' : 'POST', url, {
+    ...(token ? { token } : {}),
+    ...(body !== undefined ? { body } : {}),
+    ...(headers ? { headers } : {}),
+  });
   return { status: r.status, json: r.json };
 };
 
@@ -31,7 +35,10 @@ async function run(step: OracleStep): Promise<string[]> {
     },
     payload: JSON.stringify(step.body),
   });
-  return step.settle({ status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text: res.body, repeat: res.headers['x-mutation-repeat'] === '1' }, { sent, answered: Date.now() });
+  return step.settle(
+    { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), text: res.body, repeat: res.headers['x-mutation-repeat'] === '1' },
+    { sent, answered: Date.now() },
+  );
 }
 
 async function pullAll(): Promise<Map<string, Pulled>> {
@@ -84,7 +91,10 @@ describe('the write oracle on the real routes', () => {
     change(0, 'glucose', (p) => ({ ...p, rows: p.rows.slice(1) }));
     change(1, 'appointment', (p) => ({ ...p, rows: [...p.rows, p.rows[0] ?? {}] }));
     change(0, 'test', (p) => ({ ...p, rows: p.rows.map((r, i) => (i === 0 ? { ...r, value: Number(r['value']) + 1 } : r)) }));
-    change(1, 'symptom', (p) => ({ ...p, rows: [...p.rows, { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', symptom: 'Planted', recordedAt: '2026-01-01T00:00:00.000Z', version: 1 }] }));
+    change(1, 'symptom', (p) => ({
+      ...p,
+      rows: [...p.rows, { _id: '6f9619ff-8b86-4011-b42d-00c04fc964ff', symptom: 'Planted', recordedAt: '2026-01-01T00:00:00.000Z', version: 1 }],
+    }));
     const state = oracle.stateCheck(planted);
     expect(state).toMatchObject({ lost: 1, duplicated: 1, wrong: 1, unknown: 1 });
     expect(state.problems).toHaveLength(4);
@@ -102,15 +112,23 @@ describe('the write oracle on answers made wrong', () => {
 
   it('calls a valid write refused a wrong refusal', () => {
     const step = stepWhere(new WriteOracle({ seed: 1, lanes: 1, dayStart: DAY_START }), (s) => s.valid && s.route === 'POST /api/glucose/add');
-    const problems = step.settle({ status: 400, contentType: 'application/json', text: '{"message":"value must be…"}', repeat: false }, { sent: 0, answered: 0 });
+    const problems = step.settle(
+      { status: 400, contentType: 'application/json', text: '{"message":"value must be…"}', repeat: false },
+      { sent: 0, answered: 0 },
+    );
     expect(problems.join('\n')).toMatch(/wrong refusal/);
   });
 
   it('calls a near miss accepted a wrong acceptance', () => {
-    const step = stepWhere(new WriteOracle({ seed: 2, lanes: 1, dayStart: DAY_START }), (s) => !s.valid && s.route === 'POST /api/glucose/add' && s.label.includes('(400)'));
+    const step = stepWhere(
+      new WriteOracle({ seed: 2, lanes: 1, dayStart: DAY_START }),
+      (s) => !s.valid && s.route === 'POST /api/glucose/add' && s.label.includes('(400)'),
+    );
     const data = { ...step.body, version: 7 };
-    const problems = step.settle({ status: 201, contentType: 'application/json', text: JSON.stringify({ message: 'Glucose reported successfully', data }), repeat: false }, { sent: 0, answered: 0 });
+    const problems = step.settle(
+      { status: 201, contentType: 'application/json', text: JSON.stringify({ message: 'Glucose reported successfully', data }), repeat: false },
+      { sent: 0, answered: 0 },
+    );
     expect(problems.join('\n')).toMatch(/wrong acceptance/);
   });
-
 });

@@ -64,8 +64,20 @@ export interface OraclePatient {
 }
 
 export const ORACLE_PATIENTS: readonly [OraclePatient, OraclePatient] = [
-  { hospNo: 'FUZZ-ORACLE-1', name: 'Oracle One', timeZone: 'UTC', offsetMinutes: 0, prescription: { prescrNo: 'RX-ORACLE-1', name: 'Metformin', dose: '500 mg' } },
-  { hospNo: 'FUZZ-ORACLE-2', name: 'Oracle Two', timeZone: 'Asia/Kolkata', offsetMinutes: 330, prescription: { prescrNo: 'RX-ORACLE-2', name: 'Gliclazide', dose: '40 mg' } },
+  {
+    hospNo: 'FUZZ-ORACLE-1',
+    name: 'Oracle One',
+    timeZone: 'UTC',
+    offsetMinutes: 0,
+    prescription: { prescrNo: 'RX-ORACLE-1', name: 'Metformin', dose: '500 mg' },
+  },
+  {
+    hospNo: 'FUZZ-ORACLE-2',
+    name: 'Oracle Two',
+    timeZone: 'Asia/Kolkata',
+    offsetMinutes: 330,
+    prescription: { prescrNo: 'RX-ORACLE-2', name: 'Gliclazide', dose: '40 mg' },
+  },
 ];
 export const ORACLE_MEAL_TIMES: Readonly<Record<MealSlot, string>> = { breakfast: '08:00', lunch: '13:00', dinner: '20:00' };
 
@@ -98,7 +110,13 @@ export interface Pulled {
 }
 
 /** A request and its answer the way the API speaks: `call` sends it (the fuzz over HTTP, a test by inject). */
-export type ApiCall = (method: string, url: string, body: unknown, token: string | undefined, headers?: Record<string, string>) => Promise<{ status: number; json: Record<string, unknown> }>;
+export type ApiCall = (
+  method: string,
+  url: string,
+  body: unknown,
+  token: string | undefined,
+  headers?: Record<string, string>,
+) => Promise<{ status: number; json: Record<string, unknown> }>;
 
 /** Every row of one list, live and deleted, by version pull (docs/sync-protocol.md). */
 export async function pullList(call: ApiCall, token: string, kind: Kind): Promise<Pulled> {
@@ -128,14 +146,24 @@ export async function pullList(call: ApiCall, token: string, kind: Kind): Promis
 export async function setupOraclePatients(call: ApiCall, adminToken: string, hospitalId: string): Promise<[string, string]> {
   const tokens: string[] = [];
   for (const p of ORACLE_PATIENTS) {
-    const made = await call('POST', '/api/admin/patients', { hospNo: p.hospNo, name: p.name, hospitalId, timeZone: p.timeZone, notificationTimings: ORACLE_MEAL_TIMES }, adminToken);
+    const made = await call(
+      'POST',
+      '/api/admin/patients',
+      { hospNo: p.hospNo, name: p.name, hospitalId, timeZone: p.timeZone, notificationTimings: ORACLE_MEAL_TIMES },
+      adminToken,
+    );
     if (made.status !== 201) throw new Error(`oracle patient ${p.hospNo}: ${made.status} ${JSON.stringify(made.json)}`);
     const temporary = await call('POST', `/api/admin/patients/${p.hospNo}/temporary-password`, undefined, adminToken);
     if (temporary.status !== 200) throw new Error(`password of ${p.hospNo}: ${temporary.status} ${JSON.stringify(temporary.json)}`);
     const login = await call('POST', '/api/auth/loginWithPassword', { hospNo: p.hospNo, password: temporary.json['temporaryPassword'] }, undefined);
     if (login.status !== 200 || typeof login.json['token'] !== 'string') throw new Error(`login of ${p.hospNo}: ${login.status} ${JSON.stringify(login.json)}`);
     // A temporary password's session may only change it (issue 48): the patient chooses their own first.
-    const own = await call('POST', '/api/auth/updatePassword', { hospNo: p.hospNo, currPassword: temporary.json['temporaryPassword'], password: `oracle ${crypto.randomUUID()}` }, login.json['token']);
+    const own = await call(
+      'POST',
+      '/api/auth/updatePassword',
+      { hospNo: p.hospNo, currPassword: temporary.json['temporaryPassword'], password: `oracle ${crypto.randomUUID()}` },
+      login.json['token'],
+    );
     if (own.status !== 200) throw new Error(`own password of ${p.hospNo}: ${own.status} ${JSON.stringify(own.json)}`);
     tokens.push(login.json['token']);
     const rx = await call('POST', `/api/admin/patients/${p.hospNo}/prescriptions`, p.prescription, adminToken);
@@ -482,7 +510,8 @@ function currentProblems(a: Reply, rec: Rec | null): string[] {
   if (rec === null) return current === null ? [] : [`409's current is ${clip(current)}, expected null (deleted)`];
   const out = differences(rec.values, current).map((d) => `409's current: ${d}`);
   if (asObject(current)['_id'] !== rec.id) out.push(`409's current is not ${rec.id}`);
-  if (rec.version !== undefined && asObject(current)['version'] !== rec.version) out.push(`409's current has version ${JSON.stringify(asObject(current)['version'])}, expected ${rec.version}`);
+  if (rec.version !== undefined && asObject(current)['version'] !== rec.version)
+    out.push(`409's current has version ${JSON.stringify(asObject(current)['version'])}, expected ${rec.version}`);
   return out;
 }
 
@@ -518,7 +547,17 @@ function learnAdd(g: Gen, kind: Kind, id: string | undefined, values: Values, a:
   if (recId === undefined || (id === undefined && g.lane.byId.has(recId))) return [`answer's data has no new _id: ${clip(a.json)}`];
   const more = dataProblems(a, { id: recId, values });
   const version = typeof data['version'] === 'number' ? data['version'] : undefined;
-  g.lane.add({ kind, id: recId, who: g.who, values, version, versions: version === undefined ? [] : [version], deleted: false, unsure: more.length > 0, ownTime });
+  g.lane.add({
+    kind,
+    id: recId,
+    who: g.who,
+    values,
+    version,
+    versions: version === undefined ? [] : [version],
+    deleted: false,
+    unsure: more.length > 0,
+    ownTime,
+  });
   return more;
 }
 
@@ -626,8 +665,20 @@ const GLUCOSE: Versioned = {
     // Mostly the device's time; sometimes none, and the server's clock is the reading's.
     const at = rng.chance(0.9) ? g.lane.readingTime() : undefined;
     const offset = rng.chance(0.5) ? rng.pick([...OFFSETS, rng.int(-720, 840)]) : null;
-    const values: Values = { type, value: e.value, unit: e.unit, enteredValue: e.enteredValue, recordedAt: at === undefined ? null : iso(at), utcOffsetMinutes: offset };
-    const body = { type, ...entryBody(e, 'value'), ...(at !== undefined ? { recordedAt: iso(at) } : {}), ...(offset !== null ? { utcOffsetMinutes: offset } : {}) };
+    const values: Values = {
+      type,
+      value: e.value,
+      unit: e.unit,
+      enteredValue: e.enteredValue,
+      recordedAt: at === undefined ? null : iso(at),
+      utcOffsetMinutes: offset,
+    };
+    const body = {
+      type,
+      ...entryBody(e, 'value'),
+      ...(at !== undefined ? { recordedAt: iso(at) } : {}),
+      ...(offset !== null ? { utcOffsetMinutes: offset } : {}),
+    };
     return { values, body, ownTime: at !== undefined };
   },
   addBody: (v) => ({
@@ -645,9 +696,21 @@ const GLUCOSE: Versioned = {
     const at = rng.chance(0.6) ? g.lane.readingTime() : undefined;
     const offset = rng.chance(0.4) ? rng.pick(OFFSETS) : undefined;
     // The device's offset belongs to the reading's time: kept while the time stays, cleared when it moves unsent.
-    const utcOffsetMinutes = offset ?? (at !== undefined ? null : rec.values['utcOffsetMinutes'] ?? null);
-    const values: Values = { type, value: e.value, unit: e.unit, enteredValue: e.enteredValue, recordedAt: at !== undefined ? iso(at) : (rec.values['recordedAt'] ?? null), utcOffsetMinutes };
-    const body = { gtype: type, ...entryBody(e, 'gvalue'), ...(at !== undefined ? { recordedAt: iso(at) } : {}), ...(offset !== undefined ? { utcOffsetMinutes: offset } : {}) };
+    const utcOffsetMinutes = offset ?? (at !== undefined ? null : (rec.values['utcOffsetMinutes'] ?? null));
+    const values: Values = {
+      type,
+      value: e.value,
+      unit: e.unit,
+      enteredValue: e.enteredValue,
+      recordedAt: at !== undefined ? iso(at) : (rec.values['recordedAt'] ?? null),
+      utcOffsetMinutes,
+    };
+    const body = {
+      gtype: type,
+      ...entryBody(e, 'gvalue'),
+      ...(at !== undefined ? { recordedAt: iso(at) } : {}),
+      ...(offset !== undefined ? { utcOffsetMinutes: offset } : {}),
+    };
     return { values, body };
   },
   broken(g) {
@@ -676,7 +739,9 @@ const APPOINTMENT: Versioned = {
     const doctor = g.lane.name('Dr. Oracle');
     // Appointments may be in the future: a year either way.
     const date = iso(g.lane.dayStart + rng.int(-365 * DAY, 365 * DAY));
-    const notes = rng.chance(0.3) ? undefined : rng.pick(['', 'Bring the glucometer', 'Fasting blood test first, "no breakfast"', 'Ward 7, 2nd floor — ask at the desk']);
+    const notes = rng.chance(0.3)
+      ? undefined
+      : rng.pick(['', 'Bring the glucometer', 'Fasting blood test first, "no breakfast"', 'Ward 7, 2nd floor — ask at the desk']);
     return { values: { doctor, date, notes: notes ?? '' }, body: { doctor, date, ...(notes !== undefined ? { notes } : {}) }, ownTime: true };
   },
   addBody: (v) => ({ doctor: v['doctor'], date: v['date'], notes: v['notes'] }),
@@ -721,14 +786,21 @@ const TEST: Versioned = {
   fresh(g) {
     const r = labResult(g.lane.rng);
     const at = iso(g.lane.pastTime());
-    return { values: { name: r.name, value: r.value, unit: r.unit, recordedAt: at }, body: { name: r.name, value: r.value, ...(r.unit !== null ? { unit: r.unit } : {}), recordedAt: at }, ownTime: true };
+    return {
+      values: { name: r.name, value: r.value, unit: r.unit, recordedAt: at },
+      body: { name: r.name, value: r.value, ...(r.unit !== null ? { unit: r.unit } : {}), recordedAt: at },
+      ownTime: true,
+    };
   },
   addBody: (v) => ({ name: v['name'], value: v['value'], ...(v['unit'] !== null ? { unit: v['unit'] } : {}), recordedAt: v['recordedAt'] }),
   change(g, rec) {
     let r = labResult(g.lane.rng);
     if (r.name === rec.values['name'] && r.value === rec.values['value']) r = { ...r, name: 'Fuzz marker C', unit: null };
     const at = iso(g.lane.pastTime());
-    return { values: { name: r.name, value: r.value, unit: r.unit, recordedAt: at }, body: { name: r.name, value: r.value, ...(r.unit !== null ? { unit: r.unit } : {}), recordedAt: at } };
+    return {
+      values: { name: r.name, value: r.value, unit: r.unit, recordedAt: at },
+      body: { name: r.name, value: r.value, ...(r.unit !== null ? { unit: r.unit } : {}), recordedAt: at },
+    };
   },
   broken(g) {
     const rng = g.lane.rng;
@@ -736,7 +808,10 @@ const TEST: Versioned = {
     const u = rng.pick(test.units);
     const at = iso(g.lane.pastTime());
     return [
-      { why: `a unit ${test.name} is not measured in`, body: { name: test.name, value: u.min ?? 1, unit: rng.pick(['pct', 'furlongs', 'mg/kg/h']), recordedAt: at } },
+      {
+        why: `a unit ${test.name} is not measured in`,
+        body: { name: test.name, value: u.min ?? 1, unit: rng.pick(['pct', 'furlongs', 'mg/kg/h']), recordedAt: at },
+      },
       { why: `a ${test.name} no assay gives in ${u.unit}`, body: { name: test.name, value: (u.max ?? 0) * 2 + 1, unit: u.unit, recordedAt: at } },
       { why: 'recordedAt in the future', body: { name: test.name, value: u.min ?? 1, unit: u.unit, recordedAt: iso(g.lane.futureTime()) } },
       { why: 'a blank name', body: { name: ' ', value: 1, recordedAt: at } },
@@ -767,7 +842,8 @@ function versionedOps(k: Versioned): Generators {
             // A time the device did not send is the server's clock when it took the write.
             if (f.values['recordedAt'] === null && k.kind === 'glucose') {
               const got = Date.parse(String(asObject(asObject(a.json)['data'])['recordedAt']));
-              if (a.status === 201 && !(got >= at.sent - 1000 && got <= at.answered + 1000)) return [`recordedAt ${iso(got)} is not the server's time of the add`];
+              if (a.status === 201 && !(got >= at.sent - 1000 && got <= at.answered + 1000))
+                return [`recordedAt ${iso(got)} is not the server's time of the add`];
               if (a.status === 201) f.values['recordedAt'] = iso(got);
             }
             return learnAdd(g, k.kind, id, f.values, a, 201, f.ownTime);
@@ -819,7 +895,15 @@ function versionedOps(k: Versioned): Generators {
       (g) => {
         const rec = pickFrom(g, g.lane.live(k.kind, g.who));
         if (!rec) return undefined;
-        return { label: `${k.kind} delete`, valid: true, path: k.remove, who: g.who, body: withMutation({ [k.idField]: rec.id, ...baseOf(g, rec) }, g.lane.maybeMutationId()), keys: [rec.id], settle: (a) => learnDelete(rec, a) };
+        return {
+          label: `${k.kind} delete`,
+          valid: true,
+          path: k.remove,
+          who: g.who,
+          body: withMutation({ [k.idField]: rec.id, ...baseOf(g, rec) }, g.lane.maybeMutationId()),
+          keys: [rec.id],
+          settle: (a) => learnDelete(rec, a),
+        };
       },
     ],
     [
@@ -872,7 +956,15 @@ function versionedOps(k: Versioned): Generators {
       (g) => {
         const b = g.lane.rng.pick(k.broken(g));
         const id = g.lane.uuid();
-        return { label: `${k.kind} add: ${b.why} (400)`, valid: false, path: k.add, who: g.who, body: withMutation({ _id: id, ...b.body }, g.lane.maybeMutationId()), keys: [id], settle: (a) => refused(g, a, 400, [id]) };
+        return {
+          label: `${k.kind} add: ${b.why} (400)`,
+          valid: false,
+          path: k.add,
+          who: g.who,
+          body: withMutation({ _id: id, ...b.body }, g.lane.maybeMutationId()),
+          keys: [id],
+          settle: (a) => refused(g, a, 400, [id]),
+        };
       },
     ],
     [
@@ -883,7 +975,15 @@ function versionedOps(k: Versioned): Generators {
         const rec = g.lane.live(k.kind, g.who)[0];
         if (!rec) return undefined;
         const c = k.change(g, rec);
-        return { label: `${k.kind} update of an unknown id (404)`, valid: false, path: k.update, who: g.who, body: withMutation({ [k.idField]: id, ...c.body }, g.lane.maybeMutationId()), keys: [id], settle: (a) => refused(g, a, 404, [id]) };
+        return {
+          label: `${k.kind} update of an unknown id (404)`,
+          valid: false,
+          path: k.update,
+          who: g.who,
+          body: withMutation({ [k.idField]: id, ...c.body }, g.lane.maybeMutationId()),
+          keys: [id],
+          settle: (a) => refused(g, a, 404, [id]),
+        };
       },
     ],
     [
@@ -923,7 +1023,10 @@ function versionedOps(k: Versioned): Generators {
           settle: (a) =>
             refused(g, a, 409, [rec.id], () => {
               const code = asObject(a.json)['code'];
-              return [...(code === BASE_VERSION_UNKNOWN ? [] : [`409's code is ${JSON.stringify(code)}, expected "${BASE_VERSION_UNKNOWN}"`]), ...currentProblems(a, rec)];
+              return [
+                ...(code === BASE_VERSION_UNKNOWN ? [] : [`409's code is ${JSON.stringify(code)}, expected "${BASE_VERSION_UNKNOWN}"`]),
+                ...currentProblems(a, rec),
+              ];
             }),
         };
       },
@@ -934,7 +1037,10 @@ function versionedOps(k: Versioned): Generators {
       (g) => {
         // An update that applied noted its time on the server (services/record-made.ts): a change
         // sent on no version and made long before it (a device healing a restored server) changes nothing.
-        const rec = pickFrom(g, g.lane.live(k.kind, g.who).filter((r) => r.versions.length > 1));
+        const rec = pickFrom(
+          g,
+          g.lane.live(k.kind, g.who).filter((r) => r.versions.length > 1),
+        );
         if (!rec) return undefined;
         const c = k.change(g, rec);
         const madeAt = new Date(Date.UTC(2001, 0, 1) + g.lane.rng.int(0, 10 * 365) * 86_400_000).toISOString();
@@ -996,14 +1102,25 @@ function versionedOps(k: Versioned): Generators {
       `${k.kind} delete of an unknown id`,
       (g) => {
         const id = g.lane.uuid();
-        return { label: `${k.kind} delete of an unknown id (404)`, valid: false, path: k.remove, who: g.who, body: withMutation({ [k.idField]: id }, g.lane.maybeMutationId()), keys: [id], settle: (a) => refused(g, a, 404, [id]) };
+        return {
+          label: `${k.kind} delete of an unknown id (404)`,
+          valid: false,
+          path: k.remove,
+          who: g.who,
+          body: withMutation({ [k.idField]: id }, g.lane.maybeMutationId()),
+          keys: [id],
+          settle: (a) => refused(g, a, 404, [id]),
+        };
       },
     ],
     [
       1,
       `${k.kind} add with another patient's id`,
       (g) => {
-        const theirs = pickFrom(g, g.lane.recs.filter((r) => r.kind === k.kind && r.who === other(g.who) && !r.unsure));
+        const theirs = pickFrom(
+          g,
+          g.lane.recs.filter((r) => r.kind === k.kind && r.who === other(g.who) && !r.unsure),
+        );
         if (!theirs) return undefined;
         const f = k.fresh(g);
         return {
@@ -1093,7 +1210,10 @@ function symptomOps(): Generators {
           valid: true,
           path: '/symptoms/remove',
           who: g.who,
-          body: withMutation({ symptom: rec.values['symptom'], recordedAt: rec.values['recordedAt'], _id: rec.id, ...baseOf(g, rec) }, g.lane.maybeMutationId()),
+          body: withMutation(
+            { symptom: rec.values['symptom'], recordedAt: rec.values['recordedAt'], _id: rec.id, ...baseOf(g, rec) },
+            g.lane.maybeMutationId(),
+          ),
           keys: [rec.id, symptomDayOf(rec)],
           settle: (a) => learnDelete(rec, a),
         };
@@ -1179,8 +1299,18 @@ function symptomOps(): Generators {
       (g) => {
         const id = g.lane.uuid();
         const future = g.lane.rng.chance(0.6);
-        const body = future ? { _id: id, symptom: g.lane.name('Fuzz symptom'), recordedAt: iso(g.lane.futureTime()) } : { _id: id, symptom: g.lane.rng.pick(['   ', '\t', 'x'.repeat(101)]), recordedAt: iso(g.lane.pastTime()) };
-        return { label: `symptom add: ${future ? 'recordedAt in the future' : 'a blank or too long name'} (400)`, valid: false, path: '/symptoms/add', who: g.who, body: withMutation(body, g.lane.maybeMutationId()), keys: [id], settle: (a) => refused(g, a, 400, [id]) };
+        const body = future
+          ? { _id: id, symptom: g.lane.name('Fuzz symptom'), recordedAt: iso(g.lane.futureTime()) }
+          : { _id: id, symptom: g.lane.rng.pick(['   ', '\t', 'x'.repeat(101)]), recordedAt: iso(g.lane.pastTime()) };
+        return {
+          label: `symptom add: ${future ? 'recordedAt in the future' : 'a blank or too long name'} (400)`,
+          valid: false,
+          path: '/symptoms/add',
+          who: g.who,
+          body: withMutation(body, g.lane.maybeMutationId()),
+          keys: [id],
+          settle: (a) => refused(g, a, 400, [id]),
+        };
       },
     ],
     [
@@ -1213,7 +1343,10 @@ function symptomOps(): Generators {
           valid: false,
           path: '/symptoms/remove',
           who: g.who,
-          body: withMutation({ symptom: rec.values['symptom'], recordedAt: rec.values['recordedAt'], _id: rec.id, baseVersion: stale }, g.lane.maybeMutationId()),
+          body: withMutation(
+            { symptom: rec.values['symptom'], recordedAt: rec.values['recordedAt'], _id: rec.id, baseVersion: stale },
+            g.lane.maybeMutationId(),
+          ),
           keys: [rec.id, symptomDayOf(rec)],
           settle: (a) => refused(g, a, 409, [rec.id], () => currentProblems(a, rec)),
         };
@@ -1223,7 +1356,10 @@ function symptomOps(): Generators {
       1,
       "symptom add or remove with another patient's id",
       (g) => {
-        const theirs = pickFrom(g, g.lane.recs.filter((r) => r.kind === 'symptom' && r.who === other(g.who) && !r.unsure));
+        const theirs = pickFrom(
+          g,
+          g.lane.recs.filter((r) => r.kind === 'symptom' && r.who === other(g.who) && !r.unsure),
+        );
         if (!theirs) return undefined;
         const remove = g.lane.rng.chance(0.5);
         return {
@@ -1232,7 +1368,9 @@ function symptomOps(): Generators {
           path: remove ? '/symptoms/remove' : '/symptoms/add',
           who: g.who,
           body: withMutation(
-            remove ? { symptom: theirs.values['symptom'], recordedAt: theirs.values['recordedAt'], _id: theirs.id } : { _id: theirs.id, symptom: g.lane.name('Fuzz symptom'), recordedAt: iso(g.lane.pastTime()) },
+            remove
+              ? { symptom: theirs.values['symptom'], recordedAt: theirs.values['recordedAt'], _id: theirs.id }
+              : { _id: theirs.id, symptom: g.lane.name('Fuzz symptom'), recordedAt: iso(g.lane.pastTime()) },
             g.lane.maybeMutationId(),
           ),
           keys: [theirs.id],
@@ -1276,7 +1414,18 @@ function doseOps(): Generators {
       valid: true,
       path: '/user/medicines/taken',
       who: g.who,
-      body: withMutation({ ...(id !== undefined ? { _id: id } : {}), prescrNo: rx.prescrNo, medicineName: rx.name, dose: rx.dose, takenAt: iso(takenAt), ...(given !== undefined ? { slot: given } : {}), ...(extra ? { extra: true } : {}) }, g.lane.maybeMutationId()),
+      body: withMutation(
+        {
+          ...(id !== undefined ? { _id: id } : {}),
+          prescrNo: rx.prescrNo,
+          medicineName: rx.name,
+          dose: rx.dose,
+          takenAt: iso(takenAt),
+          ...(given !== undefined ? { slot: given } : {}),
+          ...(extra ? { extra: true } : {}),
+        },
+        g.lane.maybeMutationId(),
+      ),
       keys,
       settle: (a) => learnAdd(g, 'dose', id, values, a, 200, true),
     };
@@ -1289,7 +1438,15 @@ function doseOps(): Generators {
       (g) => {
         const rec = pickFrom(g, g.lane.live('dose', g.who));
         if (!rec) return undefined;
-        return { label: 'dose undo', valid: true, path: '/user/medicines/taken/delete', who: g.who, body: withMutation({ intakeId: rec.id, ...baseOf(g, rec) }, g.lane.maybeMutationId()), keys: [rec.id], settle: (a) => learnDelete(rec, a) };
+        return {
+          label: 'dose undo',
+          valid: true,
+          path: '/user/medicines/taken/delete',
+          who: g.who,
+          body: withMutation({ intakeId: rec.id, ...baseOf(g, rec) }, g.lane.maybeMutationId()),
+          keys: [rec.id],
+          settle: (a) => learnDelete(rec, a),
+        };
       },
     ],
     [
@@ -1299,7 +1456,15 @@ function doseOps(): Generators {
         if (g.lane.rng.chance(0.5)) {
           const rec = pickFrom(g, g.lane.gone('dose', g.who));
           if (!rec) return undefined;
-          return { label: 'dose undo of an undone one (accepted)', valid: true, path: '/user/medicines/taken/delete', who: g.who, body: withMutation({ intakeId: rec.id }, g.lane.maybeMutationId()), keys: [rec.id], settle: (a) => wantAccepted(a, 200) };
+          return {
+            label: 'dose undo of an undone one (accepted)',
+            valid: true,
+            path: '/user/medicines/taken/delete',
+            who: g.who,
+            body: withMutation({ intakeId: rec.id }, g.lane.maybeMutationId()),
+            keys: [rec.id],
+            settle: (a) => wantAccepted(a, 200),
+          };
         }
         const rec = pickFrom(g, g.lane.live('dose', g.who));
         if (!rec) return undefined;
@@ -1309,7 +1474,18 @@ function doseOps(): Generators {
           valid: true,
           path: '/user/medicines/taken',
           who: g.who,
-          body: withMutation({ _id: rec.id, prescrNo: v['prescrNo'], medicineName: v['medicineName'], dose: v['dose'], takenAt: v['takenAt'], slot: v['slot'], ...(v['extra'] === true ? { extra: true } : {}) }, g.lane.maybeMutationId()),
+          body: withMutation(
+            {
+              _id: rec.id,
+              prescrNo: v['prescrNo'],
+              medicineName: v['medicineName'],
+              dose: v['dose'],
+              takenAt: v['takenAt'],
+              slot: v['slot'],
+              ...(v['extra'] === true ? { extra: true } : {}),
+            },
+            g.lane.maybeMutationId(),
+          ),
           keys: [rec.id],
           settle: (a) => {
             const problems = wantAccepted(a, 200);
@@ -1324,7 +1500,10 @@ function doseOps(): Generators {
       2,
       'dose taken twice in a slot',
       (g) => {
-        const rec = pickFrom(g, g.lane.live('dose', g.who).filter((r) => r.values['extra'] === false));
+        const rec = pickFrom(
+          g,
+          g.lane.live('dose', g.who).filter((r) => r.values['extra'] === false),
+        );
         if (!rec || g.busy.has(doseSlotOf(rec))) return undefined;
         const rx = ORACLE_PATIENTS[g.who].prescription;
         const day = localDay(Date.parse(String(rec.values['takenAt'])), g.who);
@@ -1341,7 +1520,10 @@ function doseOps(): Generators {
           settle: (a) =>
             refused(g, a, 409, [id], () => {
               const code = asObject(a.json)['code'];
-              return [...(code === 'dose-already-recorded' ? [] : [`409's code is ${JSON.stringify(code)}, expected "dose-already-recorded"`]), ...currentProblems(a, rec)];
+              return [
+                ...(code === 'dose-already-recorded' ? [] : [`409's code is ${JSON.stringify(code)}, expected "dose-already-recorded"`]),
+                ...currentProblems(a, rec),
+              ];
             }),
         };
       },
@@ -1375,7 +1557,15 @@ function doseOps(): Generators {
         const stale = rec ? staleBase(g, rec) : undefined;
         if (!rec || stale === undefined || g.lane.rng.chance(0.4)) {
           const id = g.lane.uuid();
-          return { label: 'dose undo of an unknown id (404)', valid: false, path: '/user/medicines/taken/delete', who: g.who, body: withMutation({ intakeId: id }, g.lane.maybeMutationId()), keys: [id], settle: (a) => refused(g, a, 404, [id]) };
+          return {
+            label: 'dose undo of an unknown id (404)',
+            valid: false,
+            path: '/user/medicines/taken/delete',
+            who: g.who,
+            body: withMutation({ intakeId: id }, g.lane.maybeMutationId()),
+            keys: [id],
+            settle: (a) => refused(g, a, 404, [id]),
+          };
         }
         return {
           label: `dose undo on version ${stale}, the dose is at ${rec.version ?? '?'} (409)`,
@@ -1392,7 +1582,10 @@ function doseOps(): Generators {
       1,
       "dose with another patient's id",
       (g) => {
-        const theirs = pickFrom(g, g.lane.recs.filter((r) => r.kind === 'dose' && r.who === other(g.who) && !r.unsure));
+        const theirs = pickFrom(
+          g,
+          g.lane.recs.filter((r) => r.kind === 'dose' && r.who === other(g.who) && !r.unsure),
+        );
         if (!theirs) return undefined;
         const rx = ORACLE_PATIENTS[g.who].prescription;
         const undo = g.lane.rng.chance(0.5);
@@ -1401,7 +1594,12 @@ function doseOps(): Generators {
           valid: false,
           path: undo ? '/user/medicines/taken/delete' : '/user/medicines/taken',
           who: g.who,
-          body: withMutation(undo ? { intakeId: theirs.id } : { _id: theirs.id, prescrNo: rx.prescrNo, medicineName: rx.name, dose: rx.dose, takenAt: iso(g.lane.pastTime()), extra: true }, g.lane.maybeMutationId()),
+          body: withMutation(
+            undo
+              ? { intakeId: theirs.id }
+              : { _id: theirs.id, prescrNo: rx.prescrNo, medicineName: rx.name, dose: rx.dose, takenAt: iso(g.lane.pastTime()), extra: true },
+            g.lane.maybeMutationId(),
+          ),
           keys: [theirs.id],
           settle: (a) => refused(g, a, undo ? 404 : 409, [theirs.id]),
         };
@@ -1428,7 +1626,16 @@ function repeatOps(): Generator[] {
         const mine = g.lane.accepted.filter((r) => r.who === g.who);
         if (mine.length === 0) return undefined;
         const r = g.lane.rng.pick(mine);
-        return { label: `${r.path} sent again with its mutation id ${r.mutationId} (the first answer, nothing changes)`, valid: false, path: r.path, who: g.who, body: r.body, keys: [`mutation:${r.mutationId}`], repeatOf: r, settle: (a) => same(a, r) };
+        return {
+          label: `${r.path} sent again with its mutation id ${r.mutationId} (the first answer, nothing changes)`,
+          valid: false,
+          path: r.path,
+          who: g.who,
+          body: r.body,
+          keys: [`mutation:${r.mutationId}`],
+          repeatOf: r,
+          settle: (a) => same(a, r),
+        };
       },
     ],
     [
@@ -1503,7 +1710,10 @@ export class WriteOracle {
   private op(lane: Lane, who: Who, busy: ReadonlySet<string>, list: Generator[]): Op {
     const g = this.gen(lane, who, busy);
     for (let tries = 0; tries < 8; tries++) {
-      const make = pickWeighted(lane.rng, list.map(([w, , m]) => [w, m] as const));
+      const make = pickWeighted(
+        lane.rng,
+        list.map(([w, , m]) => [w, m] as const),
+      );
       const op = make(g);
       if (op && !op.keys.some((k) => busy.has(k))) return op;
     }
@@ -1608,11 +1818,19 @@ export class WriteOracle {
           const op = ops[i];
           if (!op) return;
           const res = asObject(r);
-          problems.push(...this.settleOp(lane, op, { status: typeof res['status'] === 'number' ? res['status'] : 0, json: res['body'], repeat: res['repeat'] === true }, at).map((p) => `write ${i + 1}: ${p}`));
+          problems.push(
+            ...this.settleOp(
+              lane,
+              op,
+              { status: typeof res['status'] === 'number' ? res['status'] : 0, json: res['body'], repeat: res['repeat'] === true },
+              at,
+            ).map((p) => `write ${i + 1}: ${p}`),
+          );
         });
         // The writes that did not run spent nothing.
         for (const op of ops.slice(results.length)) if (typeof op.body['mutationId'] === 'string') lane.free.push(op.body['mutationId']);
-        if (problems.length === 0 && expected === n && !refusedOp) lane.lastBatch = { who, body, results: results.map((r) => ({ status: Number(asObject(r)['status']), body: asObject(r)['body'] })) };
+        if (problems.length === 0 && expected === n && !refusedOp)
+          lane.lastBatch = { who, body, results: results.map((r) => ({ status: Number(asObject(r)['status']), body: asObject(r)['body'] })) };
         return problems;
       },
     };
@@ -1639,7 +1857,8 @@ export class WriteOracle {
           const res = asObject(r);
           const first = last.results[i];
           if (!first) return;
-          if (res['status'] !== first.status || !isDeepStrictEqual(res['body'], first.body)) problems.push(`result ${i + 1} is ${clip(r)}, the first was ${clip(first)}`);
+          if (res['status'] !== first.status || !isDeepStrictEqual(res['body'], first.body))
+            problems.push(`result ${i + 1} is ${clip(r)}, the first was ${clip(first)}`);
           if (res['repeat'] !== true) problems.push(`result ${i + 1} is not marked as a repeat`);
         });
         if (problems.length === 0) this.counts.repeatsAnswered++;
@@ -1677,7 +1896,9 @@ export class WriteOracle {
     this.counts.reports++;
     if (broken) {
       const reversed = rng.chance(0.5);
-      const body = reversed ? { from: to, to: iso(Date.parse(to) - rng.int(1, 30) * DAY).slice(0, 10) } : { from: iso(Date.parse(to) - rng.int(MAX_REPORT_DAYS, 800) * DAY).slice(0, 10), to };
+      const body = reversed
+        ? { from: to, to: iso(Date.parse(to) - rng.int(1, 30) * DAY).slice(0, 10) }
+        : { from: iso(Date.parse(to) - rng.int(MAX_REPORT_DAYS, 800) * DAY).slice(0, 10), to };
       return {
         label: `${name} over ${reversed ? 'a reversed period' : `more than ${MAX_REPORT_DAYS} days`} (400)`,
         route,
@@ -1727,7 +1948,8 @@ export class WriteOracle {
       const day = localDay(Date.parse(at), who);
       const want = !rec.deleted && day >= from && day <= to ? 1 : 0;
       const got = found.counts.get(found.by === 'id' ? rec.id : iso(Date.parse(at))) ?? 0;
-      if (got !== want) problems.push(`the report lists the ${rec.deleted ? 'deleted' : 'live'} reading ${rec.id} at ${at} (local day ${day}) ${got} times, expected ${want}`);
+      if (got !== want)
+        problems.push(`the report lists the ${rec.deleted ? 'deleted' : 'live'} reading ${rec.id} at ${at} (local day ${day}) ${got} times, expected ${want}`);
     }
     return problems.slice(0, 5);
   }

@@ -14,7 +14,13 @@ export interface ReadOrigin {
 }
 
 /** One audit entry per patient, in one statement: a list that shows each patient's figures is a read of each. */
-export async function recordReads(ctx: AppContext, principal: StaffPrincipal, patients: readonly { patientId: string; hospNo: string }[], action: string, origin: ReadOrigin): Promise<void> {
+export async function recordReads(
+  ctx: AppContext,
+  principal: StaffPrincipal,
+  patients: readonly { patientId: string; hospNo: string }[],
+  action: string,
+  origin: ReadOrigin,
+): Promise<void> {
   if (patients.length === 0) return;
   const who = {
     actorKind: principal.kind,
@@ -24,7 +30,10 @@ export async function recordReads(ctx: AppContext, principal: StaffPrincipal, pa
     ip: origin.ip,
     userAgent: origin.userAgent,
   };
-  await auditRepo.insert(ctx.db, patients.map((p) => ({ ...who, patientId: p.patientId, hospNo: p.hospNo })));
+  await auditRepo.insert(
+    ctx.db,
+    patients.map((p) => ({ ...who, patientId: p.patientId, hospNo: p.hospNo })),
+  );
 }
 
 export async function auditEntries(ctx: AppContext, principal: Admin, q: AuditQuery) {

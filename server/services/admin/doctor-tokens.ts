@@ -20,7 +20,9 @@ export async function listDoctorTokens(ctx: AppContext, principal: Admin) {
   const rows = await staffRepo.doctorTokens(ctx.db);
   // A token that also covers other hospitals is listed with the caller's hospitals only: the others are not theirs to see.
   return {
-    tokens: rows.filter((t) => t.hospitalIds.some((h) => principal.hospitalIds.includes(h))).map((t) => doctorTokenDto({ ...t, hospitalIds: t.hospitalIds.filter((h) => principal.hospitalIds.includes(h)) })),
+    tokens: rows
+      .filter((t) => t.hospitalIds.some((h) => principal.hospitalIds.includes(h)))
+      .map((t) => doctorTokenDto({ ...t, hospitalIds: t.hospitalIds.filter((h) => principal.hospitalIds.includes(h)) })),
   };
 }
 

@@ -89,7 +89,9 @@ export async function createPatient(ctx: AppContext, principal: Admin, input: Pa
       // Hospital numbers are unique across the group (a patient logs in with the number alone): one
       // taken in a hospital the caller may not see is refused without saying by whom.
       const holder = await patientRepo.byHospNo(ctx.db, input.hospNo);
-      throw conflict(holder && principal.hospitalIds.includes(holder.hospitalId) ? ADMIN_MSG.hospNoTaken(input.hospNo) : ADMIN_MSG.hospNoUnusable(input.hospNo));
+      throw conflict(
+        holder && principal.hospitalIds.includes(holder.hospitalId) ? ADMIN_MSG.hospNoTaken(input.hospNo) : ADMIN_MSG.hospNoUnusable(input.hospNo),
+      );
     }
     throw err;
   }

@@ -21,7 +21,12 @@ import { patientForStaff } from './scope.ts';
 /** Every change in one answer: a review is one snapshot, never paged. */
 const ALL = 1_000_000_000;
 
-export async function patientReview(ctx: AppContext, principal: StaffPrincipal, hospNo: string, since: number | undefined): Promise<{ patient: { patientId: string; hospNo: string }; body: JsonText }> {
+export async function patientReview(
+  ctx: AppContext,
+  principal: StaffPrincipal,
+  hospNo: string,
+  since: number | undefined,
+): Promise<{ patient: { patientId: string; hospNo: string }; body: JsonText }> {
   return ctx.db.transaction(
     async (tx) => {
       const t: AppContext = { ...ctx, db: tx };
@@ -41,7 +46,15 @@ export async function patientReview(ctx: AppContext, principal: StaffPrincipal, 
       ];
       // The patient's record as admins edit it (its version is the base of an edit) rides along, so
       // the review's management panel reads nothing more.
-      const head = { hospNo: p.hospNo, version, asOf: new Date().toISOString(), full, profile: (await profile(t, p.id)).user, patient: patientDto(p), prescriptions: await prescriptionsOf(t, p) };
+      const head = {
+        hospNo: p.hospNo,
+        version,
+        asOf: new Date().toISOString(),
+        full,
+        profile: (await profile(t, p.id)).user,
+        patient: patientDto(p),
+        prescriptions: await prescriptionsOf(t, p),
+      };
       const parts = lists.map(([key, list]) => `${JSON.stringify(key)}:${list.text.toString()}`);
       return { patient: { patientId: p.id, hospNo: p.hospNo }, body: new JsonText(`${JSON.stringify(head).slice(0, -1)},${parts.join(',')}}`) };
     },

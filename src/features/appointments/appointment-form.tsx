@@ -10,9 +10,18 @@ export interface AppointmentValues {
   notes: string;
 }
 
-
 /** Doctor, date and time, notes: for a new appointment and for changing one. */
-export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { initial?: AppointmentValues; submitLabel: string; onSubmit: (v: AppointmentValues) => Promise<void>; onCancel: () => void }) {
+export function AppointmentForm({
+  initial,
+  submitLabel,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: AppointmentValues;
+  submitLabel: string;
+  onSubmit: (v: AppointmentValues) => Promise<void>;
+  onCancel: () => void;
+}) {
   const { t } = useLingui();
   const [doctor, setDoctor] = useState(initial?.doctor ?? '');
   const [date, setDate] = useState(initial ? toLocalInput(initial.date) : '');
@@ -46,7 +55,15 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
         <label htmlFor={ids.doctor}>
           <Trans>Doctor</Trans>
         </label>
-        <input id={ids.doctor} value={doctor} maxLength={120} autoComplete="off" aria-invalid={errors.doctor ? true : undefined} aria-describedby={errors.doctor ? ids.doctorError : undefined} onChange={(e) => setDoctor(plainText(e.target.value))} />
+        <input
+          id={ids.doctor}
+          value={doctor}
+          maxLength={120}
+          autoComplete="off"
+          aria-invalid={errors.doctor ? true : undefined}
+          aria-describedby={errors.doctor ? ids.doctorError : undefined}
+          onChange={(e) => setDoctor(plainText(e.target.value))}
+        />
         {errors.doctor && (
           <p id={ids.doctorError} className="error-text">
             {errors.doctor}
@@ -57,7 +74,14 @@ export function AppointmentForm({ initial, submitLabel, onSubmit, onCancel }: { 
         <label htmlFor={ids.date}>
           <Trans>Date and time</Trans>
         </label>
-        <input id={ids.date} type="datetime-local" value={date} aria-invalid={errors.date ? true : undefined} aria-describedby={errors.date ? ids.dateError : undefined} onChange={(e) => setDate(e.target.value)} />
+        <input
+          id={ids.date}
+          type="datetime-local"
+          value={date}
+          aria-invalid={errors.date ? true : undefined}
+          aria-describedby={errors.date ? ids.dateError : undefined}
+          onChange={(e) => setDate(e.target.value)}
+        />
         {errors.date && (
           <p id={ids.dateError} className="error-text">
             {errors.date}

@@ -24,8 +24,12 @@ import { removeRecord } from '../../lib/db/remove.ts';
 export function AppointmentsCard({ db, notify, notifySaved }: { db: EddyDatabase | undefined; notify: (o: ToastOptions) => void; notifySaved: SavedNotifier }) {
   const { t } = useLingui();
   const [startOfToday] = useState(() => new Date(new Date().toDateString()).toISOString());
-  const upcoming = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $gte: startOfToday } }, sort: [{ date: 'asc' }] }), [startOfToday]);
-  const past = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $lt: startOfToday } }, sort: [{ date: 'desc' }] }), [startOfToday]);
+  const upcoming = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $gte: startOfToday } }, sort: [{ date: 'asc' }] }), [
+    startOfToday,
+  ]);
+  const past = useLiveDocs<Appointment>(db, (d) => d.appointments.find({ selector: { date: { $lt: startOfToday } }, sort: [{ date: 'desc' }] }), [
+    startOfToday,
+  ]);
   const [editing, setEditing] = useState<Appointment | 'new' | undefined>();
   const [deleting, setDeleting] = useState<Appointment | undefined>();
   const when = useClock().fullDateTime;
@@ -33,7 +37,12 @@ export function AppointmentsCard({ db, notify, notifySaved }: { db: EddyDatabase
   async function remove(a: Appointment) {
     setDeleting(undefined);
     if (db) await removeRecord(db.appointments, a._id);
-    notify({ type: 'success', text: t`Appointment removed successfully`, duration: 8000, action: { label: t`Undo`, run: () => inBackground(db?.appointments.insert(copyForUndo(a)), 'Restoring the removed appointment failed') } });
+    notify({
+      type: 'success',
+      text: t`Appointment removed successfully`,
+      duration: 8000,
+      action: { label: t`Undo`, run: () => inBackground(db?.appointments.insert(copyForUndo(a)), 'Restoring the removed appointment failed') },
+    });
   }
 
   return (
@@ -137,7 +146,12 @@ function AppointmentList({
               <button type="button" className="icon-button" aria-label={t`Edit appointment with ${{ doctor: a.doctor }} on ${at}`} onClick={() => onEdit(a)}>
                 <Icon icon="mdi:pencil" />
               </button>
-              <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete appointment with ${{ doctor: a.doctor }} on ${at}`} onClick={() => onDelete(a)}>
+              <button
+                type="button"
+                className="icon-button icon-button--danger"
+                aria-label={t`Delete appointment with ${{ doctor: a.doctor }} on ${at}`}
+                onClick={() => onDelete(a)}
+              >
                 <Icon icon="mdi:delete" />
               </button>
             </div>

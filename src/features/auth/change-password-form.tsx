@@ -105,7 +105,13 @@ export function ChangePasswordForm({ hospNo: knownHospNo, onDone, temporary, aut
   const clearError = (field: FieldName) => setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
 
   return (
-    <form ref={formRef} className="auth-form" onSubmit={(e) => inBackground(submit(e), 'Changing the password failed')} noValidate aria-describedby={failure ? failureId : undefined}>
+    <form
+      ref={formRef}
+      className="auth-form"
+      onSubmit={(e) => inBackground(submit(e), 'Changing the password failed')}
+      noValidate
+      aria-describedby={failure ? failureId : undefined}
+    >
       {knownHospNo === undefined && (
         <TextField
           ref={hospNoRef}

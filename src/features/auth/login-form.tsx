@@ -117,7 +117,12 @@ export function LoginForm() {
 
   /** Back to the login form: the confined session is ended on the server (it could only change the password). */
   function leaveTemporary(session: PasswordChangeRequired['session']) {
-    inBackground(patientAuthApi(runtime.api).logout(session.token).catch(() => undefined), 'Ending the temporary session failed');
+    inBackground(
+      patientAuthApi(runtime.api)
+        .logout(session.token)
+        .catch(() => undefined),
+      'Ending the temporary session failed',
+    );
     setTemporary(undefined);
     setSecrets((s) => ({ ...s, password: '' }));
   }
@@ -132,7 +137,12 @@ export function LoginForm() {
           <Trans>You logged in with a temporary password from your hospital. Choose a password of your own to continue: only you will know it.</Trans>
         </p>
         <Suspense fallback={<p className="muted" aria-busy="true" />}>
-          <ChangePasswordForm autoFocus hospNo={temporary.hospNo} temporary={{ token: temporary.token, password: secrets.password }} onDone={() => continueLogin(temporary)} />
+          <ChangePasswordForm
+            autoFocus
+            hospNo={temporary.hospNo}
+            temporary={{ token: temporary.token, password: secrets.password }}
+            onDone={() => continueLogin(temporary)}
+          />
         </Suspense>
         <button type="button" className="button button--secondary password-help-cancel" onClick={() => leaveTemporary(temporary)}>
           <Trans>Back to login</Trans>
@@ -151,7 +161,13 @@ export function LoginForm() {
   return (
     <>
       <LoginMethodSwitch method={method} onChange={changeMethod} />
-      <form className="auth-form" onInput={preload} onSubmit={(e) => inBackground(submit(e), 'Logging in failed')} noValidate aria-describedby={failure ? failureId : undefined}>
+      <form
+        className="auth-form"
+        onInput={preload}
+        onSubmit={(e) => inBackground(submit(e), 'Logging in failed')}
+        noValidate
+        aria-describedby={failure ? failureId : undefined}
+      >
         <TextField
           ref={hospNoRef}
           label={<Trans>Hospital number</Trans>}
@@ -164,9 +180,19 @@ export function LoginForm() {
           error={errors.hospNo}
         />
         {method === 'password' && (
-          <PasswordField ref={secretRef} label={<Trans>Password</Trans>} name="password" autoComplete="current-password" value={secret} onValueChange={setSecret} error={errors.secret} />
+          <PasswordField
+            ref={secretRef}
+            label={<Trans>Password</Trans>}
+            name="password"
+            autoComplete="current-password"
+            value={secret}
+            onValueChange={setSecret}
+            error={errors.secret}
+          />
         )}
-        {method === 'otp' && <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />}
+        {method === 'otp' && (
+          <OtpFields code={secret} onCodeChange={setSecret} error={errors.secret} codeRef={secretRef} requireHospNo={requireHospNo} onFailure={setFailure} />
+        )}
         {method === 'access-key' && (
           <TextField
             ref={secretRef}

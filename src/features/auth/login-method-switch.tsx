@@ -21,7 +21,15 @@ export function LoginMethodSwitch({ method, onChange }: { method: LoginMethod; o
     const back = e.key === 'ArrowUp' || e.key === (rtl ? 'ArrowRight' : 'ArrowLeft');
     const i = LOGIN_METHODS.indexOf(method);
     const n = LOGIN_METHODS.length;
-    const target = forward ? LOGIN_METHODS[(i + 1) % n] : back ? LOGIN_METHODS[(i - 1 + n) % n] : e.key === 'Home' ? LOGIN_METHODS[0] : e.key === 'End' ? LOGIN_METHODS[n - 1] : undefined;
+    const target = forward
+      ? LOGIN_METHODS[(i + 1) % n]
+      : back
+        ? LOGIN_METHODS[(i - 1 + n) % n]
+        : e.key === 'Home'
+          ? LOGIN_METHODS[0]
+          : e.key === 'End'
+            ? LOGIN_METHODS[n - 1]
+            : undefined;
     if (!target) return;
     e.preventDefault();
     onChange(target);
@@ -31,7 +39,16 @@ export function LoginMethodSwitch({ method, onChange }: { method: LoginMethod; o
   return (
     <div ref={groupRef} role="radiogroup" aria-label={t`How do you want to log in?`} className="login-modes" onKeyDown={onKeyDown}>
       {LOGIN_METHODS.map((m) => (
-        <button key={m} type="button" role="radio" data-method={m} className="login-mode" aria-checked={m === method} tabIndex={m === method ? 0 : -1} onClick={() => onChange(m)}>
+        <button
+          key={m}
+          type="button"
+          role="radio"
+          data-method={m}
+          className="login-mode"
+          aria-checked={m === method}
+          tabIndex={m === method ? 0 : -1}
+          onClick={() => onChange(m)}
+        >
           {names[m]}
         </button>
       ))}

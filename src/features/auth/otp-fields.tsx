@@ -46,7 +46,13 @@ export function OtpFields({ code, onCodeChange, error, codeRef, requireHospNo, o
   return (
     <>
       <div className="otp-send">
-        <button type="button" className="button button--secondary" disabled={sending || secondsLeft > 0} aria-describedby={secondsLeft > 0 ? countdownId : undefined} onClick={() => inBackground(send(), 'Sending the one-time code failed')}>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={sending || secondsLeft > 0}
+          aria-describedby={secondsLeft > 0 ? countdownId : undefined}
+          onClick={() => inBackground(send(), 'Sending the one-time code failed')}
+        >
           <Trans>Send code</Trans>
         </button>
         {secondsLeft > 0 && (

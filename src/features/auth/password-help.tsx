@@ -25,7 +25,14 @@ export function PasswordHelp() {
 
   return (
     <section className="card password-help">
-      <button ref={toggleRef} type="button" className="password-help-toggle" aria-expanded={open} aria-controls={open ? regionId : undefined} onClick={() => setOpen((o) => !o)}>
+      <button
+        ref={toggleRef}
+        type="button"
+        className="password-help-toggle"
+        aria-expanded={open}
+        aria-controls={open ? regionId : undefined}
+        onClick={() => setOpen((o) => !o)}
+      >
         <span>
           <Trans>Forgot or change password?</Trans>
         </span>

@@ -82,7 +82,8 @@ export function useConsentStore(store: ConsentStoreApi): ConsentStore {
 }
 
 export const consentTypes: { name: Purpose; defaultValue: boolean }[] = c15tCore.consentTypes;
-export const getConsentFromStorage: (config: { storageKey: string }) => Partial<Pick<ConsentStore, 'consents' | 'consentInfo'>> | null = c15tCore.getConsentFromStorage;
+export const getConsentFromStorage: (config: { storageKey: string }) => Partial<Pick<ConsentStore, 'consents' | 'consentInfo'>> | null =
+  c15tCore.getConsentFromStorage;
 /** Writes local storage and the cookie; consentInfo is kept as given (c15t merges it with what is stored). */
 export const saveConsentToStorage: (
   data: { consents: Partial<ConsentState>; consentInfo: { time: number } & Record<string, unknown> },

@@ -69,7 +69,8 @@ let answers: (() => Response | Promise<Response>)[];
 const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const down = () => () => Promise.reject(new TypeError('Failed to fetch'));
 const headerOf = (c: Call, name: string) => (c.init.headers as Record<string, string>)[name];
-const storedChoice = () => JSON.parse(localStorage.getItem(C15T_STORAGE_KEY) ?? 'null') as { consents: Record<string, boolean>; consentInfo: Record<string, unknown> } | null;
+const storedChoice = () =>
+  JSON.parse(localStorage.getItem(C15T_STORAGE_KEY) ?? 'null') as { consents: Record<string, boolean>; consentInfo: Record<string, unknown> } | null;
 
 /** The client exactly as c15t makes it from the remote-mode options. */
 function remoteClient(): Client {
@@ -79,7 +80,13 @@ function remoteClient(): Client {
 }
 
 const subjectId = 'sub_2jv6z8n4q9AbCdEf';
-const body = { type: 'cookie_banner', domain: 'localhost', preferences: { necessary: true, measurement: true, functionality: false }, subjectId, givenAt: 1_790_000_000_000 };
+const body = {
+  type: 'cookie_banner',
+  domain: 'localhost',
+  preferences: { necessary: true, measurement: true, functionality: false },
+  subjectId,
+  givenAt: 1_790_000_000_000,
+};
 /** What GET /api/c15t/init answers (server/services/consent-service.ts, consentInit). */
 const serverInit = {
   jurisdiction: 'NONE',
@@ -179,7 +186,9 @@ describe('the remote client', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(calls.map((c) => c.url)).toEqual([`${location.origin}/api/c15t/init`]);
     // (c15t fingerprints the policy with WebCrypto, which no fake timer drives: hence waitFor.)
-    await vi.waitFor(() => expect(answered.getState()).toMatchObject({ activeUI: 'banner', isLoadingConsentInfo: false, locationInfo: { jurisdiction: 'NONE' } }));
+    await vi.waitFor(() =>
+      expect(answered.getState()).toMatchObject({ activeUI: 'banner', isLoadingConsentInfo: false, locationInfo: { jurisdiction: 'NONE' } }),
+    );
 
     clearConsentRuntimeCache();
     answers = [down(), down(), down(), down()];
@@ -273,7 +282,9 @@ describe("the server's policy", () => {
     answers = [json(200, serverInit), json(200, { subjectId: storedChoice()?.consentInfo['subjectId'], consentId: 'c1f0e2d4-0000-4000-8000-000000000003' })];
     const next = remoteStore();
     await vi.advanceTimersByTimeAsync(3000);
-    await vi.waitFor(() => expect(next.getState()).toMatchObject({ isLoadingConsentInfo: false, lastBannerFetchData: { policy: { id: 'eddy_opt_in_banner' } } }));
+    await vi.waitFor(() =>
+      expect(next.getState()).toMatchObject({ isLoadingConsentInfo: false, lastBannerFetchData: { policy: { id: 'eddy_opt_in_banner' } } }),
+    );
     expect(calls.map((c) => new URL(c.url).pathname)).toEqual(['/api/c15t/init', '/api/c15t/subjects']);
     expect(next.getState()).toMatchObject({ activeUI: 'none', consentInfo: { materialPolicyFingerprint: savedUnder } });
     expect(storedChoice()?.consents).toMatchObject({ necessary: true, measurement: false });

@@ -24,7 +24,13 @@ function otherTab(consents: Record<string, boolean> | null): void {
   else deleteConsentFromStorage(undefined, { storageKey: C15T_STORAGE_KEY });
   window.dispatchEvent(new StorageEvent('storage', { key: C15T_STORAGE_KEY }));
 }
-const consents = (analytics: boolean, functional: boolean) => ({ necessary: true, measurement: analytics, functionality: functional, experience: false, marketing: false });
+const consents = (analytics: boolean, functional: boolean) => ({
+  necessary: true,
+  measurement: analytics,
+  functionality: functional,
+  experience: false,
+  marketing: false,
+});
 
 let errors: unknown[][];
 beforeAll(async () => {
@@ -32,7 +38,8 @@ beforeAll(async () => {
   errors = [];
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
   for (const level of ['log', 'debug', 'warn'] as const) vi.spyOn(console, level).mockImplementation(() => undefined);
-  const loadRoot = () => Promise.resolve({ default: (p: ConsentRootProps) => <ConsentRoot {...p} setup={{ mode: 'offline', scripts: toC15tScripts(testScripts) }} /> });
+  const loadRoot = () =>
+    Promise.resolve({ default: (p: ConsentRootProps) => <ConsentRoot {...p} setup={{ mode: 'offline', scripts: toC15tScripts(testScripts) }} /> });
   // As on a first visit with a registry that is empty: the banner first, c15t when answered.
   renderInApp(<CookieConsent mode="offline" scripts={[]} loadRoot={loadRoot} />);
   await screen.findByRole('heading', { name: 'Cookie Preferences' });

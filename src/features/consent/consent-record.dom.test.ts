@@ -47,7 +47,11 @@ describe('hasSavedConsent', () => {
   });
 
   it('is undefined when local storage cannot be used', () => {
-    const blocked = { getItem: () => { throw new DOMException('denied', 'SecurityError'); } };
+    const blocked = {
+      getItem: () => {
+        throw new DOMException('denied', 'SecurityError');
+      },
+    };
     expect(hasSavedConsent(blocked, '')).toBeUndefined();
   });
 });

@@ -62,7 +62,10 @@ export function CookieBannerView({ selected, saving, onToggle, onSave, onInterac
           <Trans>Cookie Preferences</Trans>
         </h2>
         <p id={textId} className="cookie-sheet-text">
-          <Trans>Eddy keeps your sign-in and health records on this device, encrypted, so it works offline. Analytics and functional cookies only if you allow them; you can change this on your profile.</Trans>{' '}
+          <Trans>
+            Eddy keeps your sign-in and health records on this device, encrypted, so it works offline. Analytics and functional cookies only if you allow them;
+            you can change this on your profile.
+          </Trans>{' '}
           <Link to="/privacy" className="cookie-sheet-link">
             <Trans>Privacy Policy</Trans>
           </Link>

@@ -53,7 +53,10 @@ describe('CookieConsent', () => {
   });
 
   it('starts c15t at once in remote mode, and when scripts wait for consent', async () => {
-    for (const props of [{ mode: 'remote' as const, scripts: [] }, { mode: 'offline' as const, scripts: [{ id: 't', src: '/t.js', category: 'analytics' as const }] }]) {
+    for (const props of [
+      { mode: 'remote' as const, scripts: [] },
+      { mode: 'offline' as const, scripts: [{ id: 't', src: '/t.js', category: 'analytics' as const }] },
+    ]) {
       const Root = vi.fn((_: ConsentRootProps) => <p>c15t is running</p>);
       renderInApp(<CookieConsent {...props} loadRoot={() => Promise.resolve({ default: Root })} loadBanner={loadBanner} />);
       expect(await screen.findByText('c15t is running')).toBeTruthy();

@@ -9,7 +9,11 @@ export function CookiePreferences({ className = 'button button--secondary' }: { 
       <p className="field-hint">
         <Trans>Choose again which cookies Eddy may use on this device. The page reloads and asks you.</Trans>
       </p>
-      <button type="button" className={className} onClick={() => void resetConsent().catch((err: unknown) => log.error('Resetting the cookie preferences failed', err))}>
+      <button
+        type="button"
+        className={className}
+        onClick={() => void resetConsent().catch((err: unknown) => log.error('Resetting the cookie preferences failed', err))}
+      >
         <Trans>Cookie preferences</Trans>
       </button>
     </>

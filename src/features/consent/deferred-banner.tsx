@@ -21,7 +21,10 @@ export function DeferredBanner({ onInteract, onSave }: { onInteract(): void; onS
         if (saving !== null) return;
         setSaving(type);
         // Resolves when c15t has taken over; if it cannot load, the banner stays and can be pressed again.
-        inBackground(onSave(selected, type).finally(() => setSaving(null)), 'Saving the cookie preferences failed');
+        inBackground(
+          onSave(selected, type).finally(() => setSaving(null)),
+          'Saving the cookie preferences failed',
+        );
       }}
     />
   );

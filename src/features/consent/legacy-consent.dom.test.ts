@@ -14,7 +14,11 @@ const local = () => JSON.parse(localStorage.getItem(C15T_STORAGE_KEY) ?? 'null')
 
 /** What c15t 1.x stored after a save in remote mode: the server's record id, and no subject id. */
 function remoteModeChoice(): void {
-  saveConsentToStorage({ consents, consentInfo: { time: 1_750_000_000_000, id: 'c1f0e2d4-0000-4000-8000-000000000001', identified: false } }, undefined, config);
+  saveConsentToStorage(
+    { consents, consentInfo: { time: 1_750_000_000_000, id: 'c1f0e2d4-0000-4000-8000-000000000001', identified: false } },
+    undefined,
+    config,
+  );
 }
 
 beforeEach(() => {
@@ -36,7 +40,11 @@ describe('migrateLegacyConsent', () => {
     migrateLegacyConsent();
     const choice = read();
     expect(choice?.consents).toEqual(consents);
-    expect(choice?.consentInfo).toMatchObject({ time: 1_750_000_000_000, id: 'c1f0e2d4-0000-4000-8000-000000000001', subjectId: expect.stringMatching(SUBJECT) });
+    expect(choice?.consentInfo).toMatchObject({
+      time: 1_750_000_000_000,
+      id: 'c1f0e2d4-0000-4000-8000-000000000001',
+      subjectId: expect.stringMatching(SUBJECT),
+    });
     // Both copies (local storage and cookie) carry it, and it is made once.
     expect(local()?.consentInfo['subjectId']).toBe(choice?.consentInfo['subjectId']);
     migrateLegacyConsent();

@@ -16,7 +16,9 @@ interface StoredChoice {
 
 function isChoice(value: unknown): value is StoredChoice {
   const v = value as Partial<StoredChoice> | null;
-  return typeof v === 'object' && v !== null && typeof v.consents === 'object' && v.consents !== null && typeof v.consentInfo === 'object' && v.consentInfo !== null;
+  return (
+    typeof v === 'object' && v !== null && typeof v.consents === 'object' && v.consents !== null && typeof v.consentInfo === 'object' && v.consentInfo !== null
+  );
 }
 
 /** The stored choice as c15t wrote it: local storage (exact JSON), else its cookie. */

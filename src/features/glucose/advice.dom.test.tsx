@@ -26,7 +26,8 @@ afterEach(cleanup);
 
 const DEFAULTS = adviceSettingsOf(undefined);
 /** A reading as the dashboard saves it: typed in `unit`. */
-const typed = (value: number, unit: GlucoseUnit) => (unit === 'mg/dL' ? { value, unit, enteredValue: value } : { value: storedMgDl(value), unit, enteredValue: value });
+const typed = (value: number, unit: GlucoseUnit) =>
+  unit === 'mg/dL' ? { value, unit, enteredValue: value } : { value: storedMgDl(value), unit, enteredValue: value };
 
 function show(value: number, unit: GlucoseUnit, settings: AdviceSettings = DEFAULTS, offline = false) {
   setGlucoseUnit(unit);
@@ -49,21 +50,37 @@ const CASES: { value: number; unit: GlucoseUnit; grade: AdviceGrade; title: stri
     unit: 'mg/dL',
     grade: 'veryLow',
     title: 'Your glucose is very low',
-    says: [/^45 mg\/dL is below 54 mg\/dL: a serious low\. Take 15 g of fast-acting sugar now/, /If it is still below 70 mg\/dL, take another 15 g, then eat a snack or your next meal/, /call for emergency help now/, /nothing should be given by mouth: the person with you should give glucagon if it was prescribed for you/],
+    says: [
+      /^45 mg\/dL is below 54 mg\/dL: a serious low\. Take 15 g of fast-acting sugar now/,
+      /If it is still below 70 mg\/dL, take another 15 g, then eat a snack or your next meal/,
+      /call for emergency help now/,
+      /nothing should be given by mouth: the person with you should give glucagon if it was prescribed for you/,
+    ],
   },
   {
     value: 60,
     unit: 'mg/dL',
     grade: 'low',
     title: 'Your glucose is low',
-    says: [/^60 mg\/dL is below 70 mg\/dL\. Take 15 g of fast-acting sugar now/, /Check again after 15 minutes\. If it is still below 70 mg\/dL, take another 15 g/, /eat a snack or your next meal/, /still below 70 mg\/dL after two or three treatments, or if you feel worse/],
+    says: [
+      /^60 mg\/dL is below 70 mg\/dL\. Take 15 g of fast-acting sugar now/,
+      /Check again after 15 minutes\. If it is still below 70 mg\/dL, take another 15 g/,
+      /eat a snack or your next meal/,
+      /still below 70 mg\/dL after two or three treatments, or if you feel worse/,
+    ],
   },
   {
     value: 260,
     unit: 'mg/dL',
     grade: 'veryHigh',
     title: 'Your glucose is very high',
-    says: [/^260 mg\/dL is above 250 mg\/dL\. Drink water/, /Check your ketones/, /again within 2 hours/, /If your ketones are positive \(moderate or large in urine, or 1\.5 mmol\/L or more in blood\), contact your care team now/, /still above 250 mg\/dL at your next checks/],
+    says: [
+      /^260 mg\/dL is above 250 mg\/dL\. Drink water/,
+      /Check your ketones/,
+      /again within 2 hours/,
+      /If your ketones are positive \(moderate or large in urine, or 1\.5 mmol\/L or more in blood\), contact your care team now/,
+      /still above 250 mg\/dL at your next checks/,
+    ],
   },
   { value: 300, unit: 'mg/dL', grade: 'veryHigh', title: 'Your glucose is very high', says: [/^300 mg\/dL is above 250 mg\/dL\./] },
   {
@@ -71,21 +88,52 @@ const CASES: { value: number; unit: GlucoseUnit; grade: AdviceGrade; title: stri
     unit: 'mg/dL',
     grade: 'urgentHigh',
     title: 'Your glucose is dangerously high',
-    says: [/^420 mg\/dL is at or above 400 mg\/dL\. Check your ketones now if you can, and contact your care team now; in hospital, tell the ward staff now\./, /Get emergency help if you cannot reach them quickly, if your ketones are moderate or large in urine \(or 1\.5 mmol\/L or more in blood\)/, /vomiting, very drowsy, confused or breathing fast/],
+    says: [
+      /^420 mg\/dL is at or above 400 mg\/dL\. Check your ketones now if you can, and contact your care team now; in hospital, tell the ward staff now\./,
+      /Get emergency help if you cannot reach them quickly, if your ketones are moderate or large in urine \(or 1\.5 mmol\/L or more in blood\)/,
+      /vomiting, very drowsy, confused or breathing fast/,
+    ],
   },
   {
     value: 600,
     unit: 'mg/dL',
     grade: 'meterTop',
     title: 'Your glucose is at the top of the meter’s range',
-    says: [/^600 mg\/dL is the top of a glucose meter’s range \(600 mg\/dL; above it meters show HI\), so your glucose may be even higher\. Get urgent medical help now/, /hyperosmolar hyperglycaemic state/],
+    says: [
+      /^600 mg\/dL is the top of a glucose meter’s range \(600 mg\/dL; above it meters show HI\), so your glucose may be even higher\. Get urgent medical help now/,
+      /hyperosmolar hyperglycaemic state/,
+    ],
   },
-  { value: 2.9, unit: 'mmol/L', grade: 'veryLow', title: 'Your glucose is very low', says: [/^2\.9 mmol\/L is below 3\.0 mmol\/L: a serious low/, /still below 3\.9 mmol\/L, take another 15 g/] },
-  { value: 3.5, unit: 'mmol/L', grade: 'low', title: 'Your glucose is low', says: [/^3\.5 mmol\/L is below 3\.9 mmol\/L\./, /When it is back to 3\.9 mmol\/L or above, eat a snack or your next meal/] },
-  { value: 14.0, unit: 'mmol/L', grade: 'veryHigh', title: 'Your glucose is very high', says: [/^14\.0 mmol\/L is above 13\.9 mmol\/L\./, /1\.5 mmol\/L or more in blood/] },
+  {
+    value: 2.9,
+    unit: 'mmol/L',
+    grade: 'veryLow',
+    title: 'Your glucose is very low',
+    says: [/^2\.9 mmol\/L is below 3\.0 mmol\/L: a serious low/, /still below 3\.9 mmol\/L, take another 15 g/],
+  },
+  {
+    value: 3.5,
+    unit: 'mmol/L',
+    grade: 'low',
+    title: 'Your glucose is low',
+    says: [/^3\.5 mmol\/L is below 3\.9 mmol\/L\./, /When it is back to 3\.9 mmol\/L or above, eat a snack or your next meal/],
+  },
+  {
+    value: 14.0,
+    unit: 'mmol/L',
+    grade: 'veryHigh',
+    title: 'Your glucose is very high',
+    says: [/^14\.0 mmol\/L is above 13\.9 mmol\/L\./, /1\.5 mmol\/L or more in blood/],
+  },
   { value: 22.5, unit: 'mmol/L', grade: 'urgentHigh', title: 'Your glucose is dangerously high', says: [/^22\.5 mmol\/L is at or above 22\.2 mmol\/L\./] },
   { value: 30.0, unit: 'mmol/L', grade: 'urgentHigh', title: 'Your glucose is dangerously high', says: [/^30\.0 mmol\/L is at or above 22\.2 mmol\/L\./] },
-  { value: 33.3, unit: 'mmol/L', grade: 'meterTop', title: 'Your glucose is at the top of the meter’s range', says: [/^33\.3 mmol\/L is the top of a glucose meter’s range \(33\.3 mmol\/L;/] },
+  {
+    value: 33.3,
+    unit: 'mmol/L',
+    grade: 'meterTop',
+    title: 'Your glucose is at the top of the meter’s range',
+    says: [/^33\.3 mmol\/L is the top of a glucose meter’s range \(33\.3 mmol\/L;/],
+  },
 ];
 
 describe('the advice of each grade, with the hospital defaults (urgent from 400 mg/dL, no contact)', () => {
@@ -128,7 +176,13 @@ describe("the hospital's settings", () => {
 
   it('adds its care contact to every grade when it set one', () => {
     const settings: AdviceSettings = { urgentHighMgDl: 400, careContact: 'Diabetes nurse, 0123 456 789 (8 am to 8 pm)' };
-    for (const [value, unit] of [[60, 'mg/dL'], [45, 'mg/dL'], [260, 'mg/dL'], [22.5, 'mmol/L'], [33.3, 'mmol/L']] as const) {
+    for (const [value, unit] of [
+      [60, 'mg/dL'],
+      [45, 'mg/dL'],
+      [260, 'mg/dL'],
+      [22.5, 'mmol/L'],
+      [33.3, 'mmol/L'],
+    ] as const) {
       const { dialog } = show(value, unit, settings);
       expect(within(dialog).getByText('Contact your care team: Diabetes nurse, 0123 456 789 (8 am to 8 pm)')).toBeTruthy();
       cleanup();
@@ -137,8 +191,14 @@ describe("the hospital's settings", () => {
 
   it('falls back to the defaults for a profile stored before it carried them', () => {
     expect(adviceSettingsOf({})).toEqual({ urgentHighMgDl: 400, careContact: null });
-    expect(adviceSettingsOf({ hospitalSettings: { identifierSystem: 'urn:uuid:x', urgentHighMgDl: 350, careContact: '  ' } })).toEqual({ urgentHighMgDl: 350, careContact: null });
-    expect(adviceSettingsOf({ hospitalSettings: { identifierSystem: 'urn:uuid:x', urgentHighMgDl: 9999, careContact: ' Ward 4 ' } })).toEqual({ urgentHighMgDl: 400, careContact: 'Ward 4' });
+    expect(adviceSettingsOf({ hospitalSettings: { identifierSystem: 'urn:uuid:x', urgentHighMgDl: 350, careContact: '  ' } })).toEqual({
+      urgentHighMgDl: 350,
+      careContact: null,
+    });
+    expect(adviceSettingsOf({ hospitalSettings: { identifierSystem: 'urn:uuid:x', urgentHighMgDl: 9999, careContact: ' Ward 4 ' } })).toEqual({
+      urgentHighMgDl: 400,
+      careContact: 'Ward 4',
+    });
   });
 });
 

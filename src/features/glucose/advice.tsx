@@ -145,7 +145,14 @@ export function GlucoseAdvice({ advice, settings, onClose }: { advice: GlucoseAd
     return toasts.holdBack('success');
   }, [open]);
   return (
-    <Modal open={open} title={advice ? i18n._(TEXTS[advice.grade].title) : ''} onClose={onClose} role="alertdialog" describedBy={bodyId} initialFocus={understood}>
+    <Modal
+      open={open}
+      title={advice ? i18n._(TEXTS[advice.grade].title) : ''}
+      onClose={onClose}
+      role="alertdialog"
+      describedBy={bodyId}
+      initialFocus={understood}
+    >
       {advice && <AdviceBody advice={advice} settings={settings} bodyId={bodyId} />}
       <div className="dialog-actions">
         <button ref={understood} type="button" className="button" onClick={onClose}>
@@ -176,7 +183,11 @@ function AdviceBody({ advice, settings, bodyId }: { advice: GlucoseAdviceState; 
       <p>{i18n._({ ...text.help, values })}</p>
       {settings.careContact && <p className="glucose-advice-contact">{i18n._({ ...CONTACT, values: { contact: settings.careContact } })}</p>}
       <p className="muted">
-        {advice.offline ? <Trans>Your reading is saved on this device. It will be sent when you are back online.</Trans> : <Trans>Your reading is saved.</Trans>}
+        {advice.offline ? (
+          <Trans>Your reading is saved on this device. It will be sent when you are back online.</Trans>
+        ) : (
+          <Trans>Your reading is saved.</Trans>
+        )}
       </p>
     </div>
   );

@@ -33,7 +33,9 @@ export function GlucoseEntry({ collection, settings }: { collection: () => Promi
         timeFollowsNow
         submitLabel={t`Save reading`}
         onSubmit={async ({ type, reading, recordedAt, utcOffsetMinutes }) => {
-          await (await collection()).insert({ _id: uuidv7(), type, ...reading, recordedAt: recordedAt.toISOString(), ...(utcOffsetMinutes === undefined ? {} : { utcOffsetMinutes }) });
+          await (
+            await collection()
+          ).insert({ _id: uuidv7(), type, ...reading, recordedAt: recordedAt.toISOString(), ...(utcOffsetMinutes === undefined ? {} : { utcOffsetMinutes }) });
           const grade = adviceFor(reading, unit, settings);
           if (grade) setAdvice({ grade, reading, offline: runtime.savesOffline() });
           else runtime.notifySaved(t`Glucose reported successfully`);

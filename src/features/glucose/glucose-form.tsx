@@ -8,7 +8,6 @@ import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
 
-
 /** A reading's value as stored: mg/dL, with the unit and number as typed (null for an older reading kept as it was). */
 export interface EnteredGlucose {
   value: number;
@@ -194,11 +193,21 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
             </Trans>
           </p>
           <div className="form-actions">
-            <button type="button" className="button" disabled={busy} onClick={() => inBackground(save(question.value, question.other), 'Saving the reading failed')}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy}
+              onClick={() => inBackground(save(question.value, question.other), 'Saving the reading failed')}
+            >
               <Trans>Save as {{ suggested: num(question.value, question.other) }}</Trans>
             </button>
             {question.asTyped !== undefined && (
-              <button type="button" className="button button--secondary" disabled={busy} onClick={() => inBackground(save(question.value, unit), 'Saving the reading failed')}>
+              <button
+                type="button"
+                className="button button--secondary"
+                disabled={busy}
+                onClick={() => inBackground(save(question.value, unit), 'Saving the reading failed')}
+              >
                 <Trans>Yes, {{ value: num(question.value, unit) }}</Trans>
               </button>
             )}

@@ -63,7 +63,15 @@ export function GlucoseLists({
     <>
       <div className="glucose-lists">
         {GLUCOSE_TYPES.map((type) => (
-          <TypeList key={type} type={type} title={heading[type]} readings={readings.filter((r) => r.type === type)} complete={complete} onEdit={setEditing} onDelete={setDeleting} />
+          <TypeList
+            key={type}
+            type={type}
+            title={heading[type]}
+            readings={readings.filter((r) => r.type === type)}
+            complete={complete}
+            onEdit={setEditing}
+            onDelete={setDeleting}
+          />
         ))}
       </div>
       <Modal open={editing !== undefined} title={t`Edit reading`} onClose={() => setEditing(undefined)}>
@@ -73,7 +81,9 @@ export function GlucoseLists({
             submitLabel={t`Save changes`}
             onCancel={() => setEditing(undefined)}
             onSubmit={async ({ type, reading, recordedAt, utcOffsetMinutes }) => {
-              await collection?.findOne(editing._id).incrementalPatch({ type, ...reading, recordedAt: recordedAt.toISOString(), ...(utcOffsetMinutes === undefined ? {} : { utcOffsetMinutes }) });
+              await collection
+                ?.findOne(editing._id)
+                .incrementalPatch({ type, ...reading, recordedAt: recordedAt.toISOString(), ...(utcOffsetMinutes === undefined ? {} : { utcOffsetMinutes }) });
               setEditing(undefined);
               notify({ type: 'success', text: t`Reading updated` });
             }}
@@ -155,7 +165,12 @@ function TypeList({
                     <button type="button" className="icon-button" aria-label={t`Edit reading ${value} ${unit} of ${at}`} onClick={() => onEdit(r)}>
                       <Icon icon="mdi:pencil" />
                     </button>
-                    <button type="button" className="icon-button icon-button--danger" aria-label={t`Delete reading ${value} ${unit} of ${at}`} onClick={() => onDelete(r)}>
+                    <button
+                      type="button"
+                      className="icon-button icon-button--danger"
+                      aria-label={t`Delete reading ${value} ${unit} of ${at}`}
+                      onClick={() => onDelete(r)}
+                    >
                       <Icon icon="mdi:delete" />
                     </button>
                   </div>

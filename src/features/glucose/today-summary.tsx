@@ -55,7 +55,8 @@ export function TodaySummary({ readings }: { readings: GlucoseReading[] }) {
         <ul className="chips" data-testid="today-readings">
           {today.map((r) => (
             <li key={r._id} className={`chip chip--${classifyGlucose(r, r.type, unit)}`}>
-              <span>{clock.time.format(r.recordedAt, r.utcOffsetMinutes)}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong> <span>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</span>
+              <span>{clock.time.format(r.recordedAt, r.utcOffsetMinutes)}</span> <strong>{formatGlucose(r, unit, i18n.locale)}</strong>{' '}
+              <span>{i18n._(GLUCOSE_TYPE_LABELS[r.type])}</span>
             </li>
           ))}
         </ul>

@@ -15,7 +15,14 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-const props = { readings: [], from: 0, to: 1, unit: 'mg/dL' as const, locale: 'en', labels: { Fasting: 'Fasting', Postprandial: 'Postprandial', Random: 'Random' } };
+const props = {
+  readings: [],
+  from: 0,
+  to: 1,
+  unit: 'mg/dL' as const,
+  locale: 'en',
+  labels: { Fasting: 'Fasting', Postprandial: 'Postprandial', Random: 'Random' },
+};
 
 describe('the trend chart loader', () => {
   it('says the chart could not be loaded, and fetches it again the next time it is shown', async () => {

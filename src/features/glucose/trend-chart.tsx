@@ -20,7 +20,6 @@ export const TREND_PERIODS = [7, 14, 30, 90] as const;
 export const DEFAULT_TREND_DAYS = 14;
 const DAY = 86_400_000;
 
-
 /** A period given by the page instead of the chart's own choice (the staff review's one period). */
 export interface TrendPeriod {
   from: number;
@@ -36,7 +35,15 @@ export interface TrendPeriod {
  * dashboard reads its first days first); a period that starts earlier waits for them rather than
  * count and draw part of it.
  */
-export function TrendChart({ readings, period, completeFrom }: { readings: GlucoseReading[]; period?: TrendPeriod | undefined; completeFrom?: number | undefined }) {
+export function TrendChart({
+  readings,
+  period,
+  completeFrom,
+}: {
+  readings: GlucoseReading[];
+  period?: TrendPeriod | undefined;
+  completeFrom?: number | undefined;
+}) {
   const { t, i18n } = useLingui();
   const unit = useGlucoseUnit();
   const [days, setDays] = useState<(typeof TREND_PERIODS)[number]>(DEFAULT_TREND_DAYS);
@@ -50,10 +57,15 @@ export function TrendChart({ readings, period, completeFrom }: { readings: Gluco
   // reading's must not hide it); a period the page sets ends where it says.
   const end = period?.to;
   const loading = completeFrom !== undefined && from < completeFrom;
-  const inPeriod = useMemo(() => readings.filter((r) => Date.parse(r.recordedAt) >= from && (end === undefined || Date.parse(r.recordedAt) <= end)), [readings, from, end]);
+  const inPeriod = useMemo(
+    () => readings.filter((r) => Date.parse(r.recordedAt) >= from && (end === undefined || Date.parse(r.recordedAt) <= end)),
+    [readings, from, end],
+  );
   const inRange = inPeriod.filter((r) => bandOf(r, unit) === 'inRange').length;
   // The share as every report prints it (never "0 %" for some, never "100 %" for not all).
-  const percent = shareText(inPeriod.length ? (inRange / inPeriod.length) * 100 : null, i18n.locale, (d, values) => i18n._({ ...d, ...(values ? { values } : {}) }));
+  const percent = shareText(inPeriod.length ? (inRange / inPeriod.length) * 100 : null, i18n.locale, (d, values) =>
+    i18n._({ ...d, ...(values ? { values } : {}) }),
+  );
   const low = formatGlucose(CONSENSUS.low, unit, i18n.locale);
   const high = formatGlucose(CONSENSUS.high, unit, i18n.locale);
   // Numbers in the locale's own way (grouping, digits); the message keeps its placeholders' names.
@@ -62,12 +74,12 @@ export function TrendChart({ readings, period, completeFrom }: { readings: Gluco
   const summary = loading
     ? t`Loading your readings…`
     : label
-    ? inPeriod.length
-      ? t`${count} readings, ${label}; ${percent} in range (${low}–${high} ${unit}).`
-      : t`No readings, ${label}.`
-    : inPeriod.length
-      ? t`${count} readings in the last ${days} days; ${percent} in range (${low}–${high} ${unit}).`
-      : t`No readings in the last ${days} days.`;
+      ? inPeriod.length
+        ? t`${count} readings, ${label}; ${percent} in range (${low}–${high} ${unit}).`
+        : t`No readings, ${label}.`
+      : inPeriod.length
+        ? t`${count} readings in the last ${days} days; ${percent} in range (${low}–${high} ${unit}).`
+        : t`No readings in the last ${days} days.`;
 
   return (
     <section className="card trend" aria-labelledby="trend-title">

@@ -3,7 +3,6 @@ import { GLUCOSE_TYPES, type GlucoseType } from '../../../schemas/glucose.ts';
 
 export { GLUCOSE_TYPES, type GlucoseType };
 
-
 /**
  * A sensible default meal tag for "now": before 10:00 most readings are fasting, within about three
  * hours after a usual meal they are postprandial, otherwise random.

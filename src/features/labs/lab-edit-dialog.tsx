@@ -20,7 +20,14 @@ export function LabEditDialog({
   return (
     <Modal open={test !== undefined} title={t`Change result: ${name}`} onClose={onClose}>
       {test && (
-        <LabTestForm key={test._id} references={references} initial={test} submitLabel={<Trans>Save changes</Trans>} onSubmit={(input) => onSave(test, input)} onCancel={onClose} />
+        <LabTestForm
+          key={test._id}
+          references={references}
+          initial={test}
+          submitLabel={<Trans>Save changes</Trans>}
+          onSubmit={(input) => onSave(test, input)}
+          onCancel={onClose}
+        />
       )}
     </Modal>
   );

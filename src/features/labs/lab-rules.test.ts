@@ -49,11 +49,32 @@ describe('lab test rules', () => {
   });
 
   it('places sparkline points by time and value inside the padding', () => {
-    expect(sparklinePoints([{ at: 0, value: 8 }, { at: 30, value: 6 }, { at: 40, value: 7 }], 100, 40, 4)).toEqual([
+    expect(
+      sparklinePoints(
+        [
+          { at: 0, value: 8 },
+          { at: 30, value: 6 },
+          { at: 40, value: 7 },
+        ],
+        100,
+        40,
+        4,
+      ),
+    ).toEqual([
       { x: 4, y: 4 },
       { x: 73, y: 36 },
       { x: 96, y: 20 },
     ]);
-    expect(sparklinePoints([{ at: 0, value: 5 }, { at: 10, value: 5 }], 100, 40, 4).map((p) => p.y)).toEqual([20, 20]);
+    expect(
+      sparklinePoints(
+        [
+          { at: 0, value: 5 },
+          { at: 10, value: 5 },
+        ],
+        100,
+        40,
+        4,
+      ).map((p) => p.y),
+    ).toEqual([20, 20]);
   });
 });

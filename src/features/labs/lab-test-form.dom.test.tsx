@@ -70,7 +70,13 @@ describe('the unit of a listed test', () => {
   });
 
   it('asks for a unit again when a result was stored in one its test does not take', async () => {
-    const onSubmit = renderForm({ _id: '0190a0b0-0000-7000-8000-000000000001', name: 'HbA1c', value: 7.2, unit: 'pct', recordedAt: new Date(Date.now() - 86_400_000).toISOString() });
+    const onSubmit = renderForm({
+      _id: '0190a0b0-0000-7000-8000-000000000001',
+      name: 'HbA1c',
+      value: 7.2,
+      unit: 'pct',
+      recordedAt: new Date(Date.now() - 86_400_000).toISOString(),
+    });
     const unit = unitField() as HTMLSelectElement;
     expect(unit.value).toBe('');
     expect(options(unit)[0]).toEqual(['', 'Choose the unit', true]);

@@ -51,7 +51,16 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
   const [error, setError] = useState<{ field: Field; text: string } | undefined>();
   const [saving, setSaving] = useState(false);
   const id = useId();
-  const ids = { title: `${id}-title`, test: `${id}-test`, name: `${id}-name`, value: `${id}-value`, unit: `${id}-unit`, unitHint: `${id}-unit-hint`, date: `${id}-date`, error: `${id}-error` };
+  const ids = {
+    title: `${id}-title`,
+    test: `${id}-test`,
+    name: `${id}-name`,
+    value: `${id}-value`,
+    unit: `${id}-unit`,
+    unitHint: `${id}-unit-hint`,
+    date: `${id}-date`,
+    error: `${id}-error`,
+  };
   const invalid = (field: Field) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': ids.error } : {});
   const typedName = (choice === OTHER ? otherName : choice).trim().replace(/\s+/g, ' ');
   // A test with units of its own (listed, or known by name) offers only those; an empty unit is the
@@ -113,7 +122,12 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
   }
 
   return (
-    <form className="lab-form" onSubmit={(e) => inBackground(submit(e), 'Saving the lab result failed')} noValidate aria-labelledby={title ? ids.title : undefined}>
+    <form
+      className="lab-form"
+      onSubmit={(e) => inBackground(submit(e), 'Saving the lab result failed')}
+      noValidate
+      aria-labelledby={title ? ids.title : undefined}
+    >
       {title && <h2 id={ids.title}>{title}</h2>}
       <div className={error?.field === 'test' ? 'field field--error' : 'field'}>
         <label htmlFor={ids.test}>
@@ -149,7 +163,16 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
           <label htmlFor={ids.name}>
             <Trans>Name of the test</Trans>
           </label>
-          <input id={ids.name} name="name" type="text" autoComplete="off" autoCapitalize="sentences" value={otherName} {...invalid('name')} onChange={(e) => setOtherName(plainText(e.target.value))} />
+          <input
+            id={ids.name}
+            name="name"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="sentences"
+            value={otherName}
+            {...invalid('name')}
+            onChange={(e) => setOtherName(plainText(e.target.value))}
+          />
         </div>
       )}
       <div className="lab-form-row">
@@ -157,14 +180,30 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
           <label htmlFor={ids.value}>
             <Trans>Result</Trans>
           </label>
-          <input id={ids.value} name="value" type="text" inputMode="decimal" autoComplete="off" value={value} {...invalid('value')} onChange={(e) => setValue(e.target.value)} />
+          <input
+            id={ids.value}
+            name="value"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            value={value}
+            {...invalid('value')}
+            onChange={(e) => setValue(e.target.value)}
+          />
         </div>
         <div className={error?.field === 'unit' ? 'field field--error' : 'field'}>
           <label htmlFor={ids.unit}>
             <Trans>Unit</Trans>
           </label>
           {rule ? (
-            <select id={ids.unit} name="unit" value={chosenUnit ?? ''} aria-describedby={error?.field === 'unit' ? `${ids.error} ${ids.unitHint}` : ids.unitHint} {...(error?.field === 'unit' ? { 'aria-invalid': true } : {})} onChange={(e) => setUnit(e.target.value)}>
+            <select
+              id={ids.unit}
+              name="unit"
+              value={chosenUnit ?? ''}
+              aria-describedby={error?.field === 'unit' ? `${ids.error} ${ids.unitHint}` : ids.unitHint}
+              {...(error?.field === 'unit' ? { 'aria-invalid': true } : {})}
+              onChange={(e) => setUnit(e.target.value)}
+            >
               {chosenUnit === undefined && (
                 <option value="" disabled>
                   {t`Choose the unit`}
@@ -177,7 +216,17 @@ export function LabTestForm({ references, initial, title, submitLabel, onSubmit,
               ))}
             </select>
           ) : (
-            <input id={ids.unit} name="unit" type="text" autoComplete="off" autoCapitalize="off" spellCheck={false} value={unit} {...invalid('unit')} onChange={(e) => setUnit(plainText(e.target.value))} />
+            <input
+              id={ids.unit}
+              name="unit"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              value={unit}
+              {...invalid('unit')}
+              onChange={(e) => setUnit(plainText(e.target.value))}
+            />
           )}
         </div>
       </div>

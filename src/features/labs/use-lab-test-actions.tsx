@@ -14,7 +14,6 @@ import { LabEditDialog } from './lab-edit-dialog.tsx';
 import type { LabReference, LabTestInput } from './lab-test-form.tsx';
 import { removeRecord } from '../../lib/db/remove.ts';
 
-
 export function useLabTestActions(collection: RxCollection<LabTest> | undefined, references: readonly LabReference[]) {
   const { t, i18n } = useLingui();
   const runtime = useRuntime();

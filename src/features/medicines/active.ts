@@ -22,7 +22,11 @@ export function activeMedicines<M extends Pick<Medicine, 'endDate' | 'name'>>(me
  * only, and the pull that brings the prescription may still be to come. Pending entries keep the
  * prescription number cut to its limit (docs/requirements.md §5), so numbers are compared cut.
  */
-export function waitingReminders<P extends Pick<PendingMedicine, 'prescrNo'>>(pending: readonly P[], medicines: readonly Pick<Medicine, 'prescrNo' | 'endDate'>[], now: Date): P[] {
+export function waitingReminders<P extends Pick<PendingMedicine, 'prescrNo'>>(
+  pending: readonly P[],
+  medicines: readonly Pick<Medicine, 'prescrNo' | 'endDate'>[],
+  now: Date,
+): P[] {
   const cut = (prescrNo: string) => prescrNo.slice(0, PENDING_MEDICINE_LIMITS.prescrNo);
   const active = new Set(medicines.filter((m) => isActive(m, now)).map((m) => cut(m.prescrNo)));
   const ended = new Set(medicines.filter((m) => !isActive(m, now)).map((m) => cut(m.prescrNo)));

@@ -49,12 +49,19 @@ async function seed(now: Date) {
     timestamp: now.getTime() - minutesAgo * 60_000,
     expiry: now.getTime() - minutesAgo * 60_000 + PENDING_MEDICINE_TTL_MS,
   });
-  await db.pendingMedicines.bulkInsert([reminder('RX-LAST-DAY', 'Amoxicillin', 3), reminder('RX-ENDED', 'Sitagliptin', 2), reminder('RX-NOT-PULLED-YET', 'Insulin', 1)]);
+  await db.pendingMedicines.bulkInsert([
+    reminder('RX-LAST-DAY', 'Amoxicillin', 3),
+    reminder('RX-ENDED', 'Sitagliptin', 2),
+    reminder('RX-NOT-PULLED-YET', 'Insulin', 1),
+  ]);
   return db;
 }
 
 /** The names in the card: the reminders waiting first, then the medicines. */
-const listed = () => within(screen.getByTestId('medicines')).queryAllByRole('listitem').map((li) => li.querySelector('strong')?.textContent);
+const listed = () =>
+  within(screen.getByTestId('medicines'))
+    .queryAllByRole('listitem')
+    .map((li) => li.querySelector('strong')?.textContent);
 
 describe('the medicines card', () => {
   it('offers the active medicines only, and no reminder of an ended one', async () => {

@@ -50,8 +50,14 @@ export function MedicinesCard({ db, notify, notifySaved }: Props) {
   const minute = useNow();
   const now = new Date(minute);
   const today = localDateKey(now);
-  const intakes = useLiveDocs<MedicineIntake>(db, (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }), [today]);
-  const waiting = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [minute]);
+  const intakes = useLiveDocs<MedicineIntake>(
+    db,
+    (d) => d.medicineIntakes.find({ selector: { takenAt: { $gte: new Date(`${today}T00:00:00`).toISOString() } }, sort: [{ takenAt: 'desc' }] }),
+    [today],
+  );
+  const waiting = useLiveDocs<PendingMedicine>(db, (d) => d.pendingMedicines.find({ selector: { expiry: { $gt: minute } }, sort: [{ expiry: 'asc' }] }), [
+    minute,
+  ]);
   const profile = useLiveDocs<ProfileDoc>(db, (d) => d.profile.find(), []);
   const timings = profile?.[0]?.notificationTimings;
   const [already, setAlready] = useState<AlreadyTaken | undefined>();
@@ -67,11 +73,13 @@ export function MedicinesCard({ db, notify, notifySaved }: Props) {
 
   function markTaken(m: { prescrNo: string; name: string; dose: string }, pendingId?: string, opts: { extra?: boolean; mealTime?: string } = {}) {
     // A failed write on the device (storage full, the database closed by a logout) is said, not lost in the log.
-    const run = queue.current.then(() => record(m, pendingId, opts)).catch((err: unknown) => {
-      log.error('Recording the dose failed', err);
-      const name = m.name;
-      notify({ type: 'error', text: t`The dose of ${name} could not be recorded on this device. Please try again.` });
-    });
+    const run = queue.current
+      .then(() => record(m, pendingId, opts))
+      .catch((err: unknown) => {
+        log.error('Recording the dose failed', err);
+        const name = m.name;
+        notify({ type: 'error', text: t`The dose of ${name} could not be recorded on this device. Please try again.` });
+      });
     queue.current = run;
     return run;
   }
@@ -152,7 +160,12 @@ export function MedicinesCard({ db, notify, notifySaved }: Props) {
                     </Trans>
                   </div>
                 </div>
-                <button type="button" className="button button--small" aria-describedby={`pending-${p._id}`} onClick={() => inBackground(markTaken(p, p._id, { mealTime: p.time }), 'Recording the dose failed')}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-describedby={`pending-${p._id}`}
+                  onClick={() => inBackground(markTaken(p, p._id, { mealTime: p.time }), 'Recording the dose failed')}
+                >
                   <Trans>Mark as taken</Trans>
                 </button>
               </li>
@@ -185,7 +198,12 @@ export function MedicinesCard({ db, notify, notifySaved }: Props) {
                     )}
                   </div>
                 </div>
-                <button type="button" className="button button--small" aria-describedby={`medicine-${m._id}`} onClick={() => inBackground(markTaken(m), 'Recording the dose failed')}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-describedby={`medicine-${m._id}`}
+                  onClick={() => inBackground(markTaken(m), 'Recording the dose failed')}
+                >
                   <Trans>Mark as taken</Trans>
                 </button>
                 {already?.medicine.prescrNo === m.prescrNo && (
@@ -195,10 +213,18 @@ export function MedicinesCard({ db, notify, notifySaved }: Props) {
                         Already recorded for {{ meal: mealName(already.slot) }} at {{ takenAt: time.format(already.intake.takenAt) }}.
                       </Trans>
                     </p>
-                    <button type="button" className="button button--small button--secondary" onClick={() => inBackground(undo(already), 'Undoing the dose failed')}>
+                    <button
+                      type="button"
+                      className="button button--small button--secondary"
+                      onClick={() => inBackground(undo(already), 'Undoing the dose failed')}
+                    >
                       <Trans>Undo that dose</Trans>
                     </button>
-                    <button type="button" className="button button--small button--secondary" onClick={() => inBackground(markTaken(already.medicine, already.pendingId, { extra: true }), 'Recording the dose failed')}>
+                    <button
+                      type="button"
+                      className="button button--small button--secondary"
+                      onClick={() => inBackground(markTaken(already.medicine, already.pendingId, { extra: true }), 'Recording the dose failed')}
+                    >
                       <Trans>Record an extra dose</Trans>
                     </button>
                     <button type="button" className="button button--small button--secondary" onClick={() => setAlready(undefined)}>

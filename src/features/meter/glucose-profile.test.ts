@@ -42,7 +42,14 @@ describe('Glucose Measurement', () => {
 
   it('with the concentration in mol/L, a sensor status and a context to follow', () => {
     const m = parseMeasurement(bytes(0x1e, 0x07, 0x00, ...BASE, 0x36, 0xc0, 0x11, 0x60, 0x00));
-    expect(m).toMatchObject({ sequence: 7, concentration: { value: 5.4, unit: 'mmol/L' }, sampleType: 1, sampleLocation: 1, status: ['resultTooHigh', 'resultTooLow'], contextFollows: true });
+    expect(m).toMatchObject({
+      sequence: 7,
+      concentration: { value: 5.4, unit: 'mmol/L' },
+      sampleType: 1,
+      sampleLocation: 1,
+      status: ['resultTooHigh', 'resultTooLow'],
+      contextFollows: true,
+    });
   });
 
   it('HI: a concentration the meter could not give (NaN) with the "too high" status has no value', () => {
@@ -57,7 +64,9 @@ describe('Glucose Measurement', () => {
   });
 
   it('refuses a message too short for what its flags announce, naming the field', () => {
-    expect(() => parseMeasurement(bytes(0x01, 0x05, 0x00, ...BASE))).toThrow(new GlucoseProfileError('Glucose Measurement: too short for its time offset (10 bytes)'));
+    expect(() => parseMeasurement(bytes(0x01, 0x05, 0x00, ...BASE))).toThrow(
+      new GlucoseProfileError('Glucose Measurement: too short for its time offset (10 bytes)'),
+    );
     expect(() => parseMeasurement(bytes(0x00, 0x05))).toThrow(GlucoseProfileError);
   });
 });

@@ -140,7 +140,14 @@ export function parseMeasurement(data: DataView | ArrayBuffer | Uint8Array): Glu
   const r = new Reader(view(data), 'Glucose Measurement');
   const flags = r.u8('flags');
   const sequence = r.u16('sequence number');
-  const baseTime: MeterTime = { year: r.u16('base time'), month: r.u8('base time'), day: r.u8('base time'), hours: r.u8('base time'), minutes: r.u8('base time'), seconds: r.u8('base time') };
+  const baseTime: MeterTime = {
+    year: r.u16('base time'),
+    month: r.u8('base time'),
+    day: r.u8('base time'),
+    hours: r.u8('base time'),
+    minutes: r.u8('base time'),
+    seconds: r.u8('base time'),
+  };
   const m: GlucoseMeasurement = { sequence, baseTime, timeOffsetMinutes: 0, status: [], contextFollows: (flags & 0x10) !== 0 };
   if (flags & 0x01) m.timeOffsetMinutes = r.s16('time offset');
   if (flags & 0x02) {
@@ -150,7 +157,8 @@ export function parseMeasurement(data: DataView | ArrayBuffer | Uint8Array): Glu
     m.sampleLocation = typeLocation >> 4;
     if (!Number.isNaN(raw)) {
       // kg/L × 100,000 = mg/dL; mol/L × 1,000 = mmol/L (rounded to what a meter shows and beyond).
-      m.concentration = flags & 0x04 ? { value: Number((raw * 1000).toFixed(2)), unit: 'mmol/L' } : { value: Number((raw * 100_000).toFixed(1)), unit: 'mg/dL' };
+      m.concentration =
+        flags & 0x04 ? { value: Number((raw * 1000).toFixed(2)), unit: 'mmol/L' } : { value: Number((raw * 100_000).toFixed(1)), unit: 'mg/dL' };
     }
   }
   if (flags & 0x08) {
@@ -270,5 +278,12 @@ export const CURRENT_TIME = 0x2a2b;
 /** The Current Time's Exact Time 256: a date time (as the base time), day of week, 1/256 s, adjust reason. */
 export function parseCurrentTime(data: DataView | ArrayBuffer | Uint8Array): MeterTime {
   const r = new Reader(view(data), 'Current Time');
-  return { year: r.u16('date time'), month: r.u8('date time'), day: r.u8('date time'), hours: r.u8('date time'), minutes: r.u8('date time'), seconds: r.u8('date time') };
+  return {
+    year: r.u16('date time'),
+    month: r.u8('date time'),
+    day: r.u8('date time'),
+    hours: r.u8('date time'),
+    minutes: r.u8('date time'),
+    seconds: r.u8('date time'),
+  };
 }

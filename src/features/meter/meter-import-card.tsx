@@ -10,7 +10,17 @@ import { inBackground } from '../../../sync/background.ts';
 import { log } from '../../../sync/log.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import type { EddyCollections } from '../../lib/db/database.ts';
-import { fetchRecords, MeterError, meterInstant, planImport, readingIdOf, type FetchedRecords, type ImportPlan, type MeterFailure, type SkipReason } from './meter-import.ts';
+import {
+  fetchRecords,
+  MeterError,
+  meterInstant,
+  planImport,
+  readingIdOf,
+  type FetchedRecords,
+  type ImportPlan,
+  type MeterFailure,
+  type SkipReason,
+} from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
 import './meter-import.css';
 
@@ -55,7 +65,9 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
   const [fasting, setFasting] = useState(false);
 
   const review = step.kind === 'review' ? step : undefined;
-  const meterAhead = review?.meter.clock ? Math.round((meterInstant(review.meter.clock.meter, 0).getTime() - review.meter.clock.readAt.getTime()) / MINUTE) * MINUTE : undefined;
+  const meterAhead = review?.meter.clock
+    ? Math.round((meterInstant(review.meter.clock.meter, 0).getTime() - review.meter.clock.readAt.getTime()) / MINUTE) * MINUTE
+    : undefined;
   const clockAheadMs = meterAhead !== undefined ? (correctClock ? meterAhead : 0) : (aheadOf(shownTime, new Date()) ?? 0);
   const plan: ImportPlan | undefined = useMemo(
     () => (review ? planImport(review.records, { now: new Date(), clockAheadMs, preprandialIsFasting: fasting, imported: review.imported }) : undefined),
@@ -96,7 +108,15 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
 
   async function save() {
     if (!review || !plan) return;
-    const docs = plan.readings.map((r) => ({ _id: review.ids.get(r.sequence) ?? '', type: r.type, value: r.value, unit: r.unit, enteredValue: r.enteredValue, recordedAt: r.recordedAt.toISOString(), utcOffsetMinutes: r.utcOffsetMinutes }));
+    const docs = plan.readings.map((r) => ({
+      _id: review.ids.get(r.sequence) ?? '',
+      type: r.type,
+      value: r.value,
+      unit: r.unit,
+      enteredValue: r.enteredValue,
+      recordedAt: r.recordedAt.toISOString(),
+      utcOffsetMinutes: r.utcOffsetMinutes,
+    }));
     const result = await collection()
       .then((c) => c.bulkInsert(docs))
       .catch((err: unknown) => log.error('Saving the meter readings failed', err));
@@ -173,7 +193,8 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
         {step.kind === 'done' && (
           <p role="status">
             <Trans>
-              Imported: {{ imported: step.imported }}. Not imported: {{ skipped: step.skipped }}. The readings are on this device now and are sent when it is online.
+              Imported: {{ imported: step.imported }}. Not imported: {{ skipped: step.skipped }}. The readings are on this device now and are sent when it is
+              online.
             </Trans>
           </p>
         )}

@@ -120,10 +120,31 @@ const opts = { now, clockAheadMs: 0, preprandialIsFasting: false, imported: new 
 
 describe('what each record becomes', () => {
   it('a reading at the meter’s time plus its offset, less how far its clock is ahead, valued as measured', () => {
-    const plan = planImport({ measurements: [m(1, { timeOffsetMinutes: 30 }), m(2, { concentration: { value: 5.43, unit: 'mmol/L' } })], contexts: new Map() }, { ...opts, clockAheadMs: 10 * 60_000 });
+    const plan = planImport(
+      { measurements: [m(1, { timeOffsetMinutes: 30 }), m(2, { concentration: { value: 5.43, unit: 'mmol/L' } })], contexts: new Map() },
+      { ...opts, clockAheadMs: 10 * 60_000 },
+    );
     expect(plan.readings).toEqual([
-      { sequence: 1, type: 'Random', value: 110, unit: 'mg/dL', enteredValue: 110, recordedAt: new Date(2026, 10, 28, 7, 20), utcOffsetMinutes: offsetAt(new Date(2026, 10, 28, 7, 20)), preprandial: false },
-      { sequence: 2, type: 'Random', value: 97.3, unit: 'mmol/L', enteredValue: 5.4, recordedAt: new Date(2026, 10, 28, 6, 50), utcOffsetMinutes: offsetAt(new Date(2026, 10, 28, 6, 50)), preprandial: false },
+      {
+        sequence: 1,
+        type: 'Random',
+        value: 110,
+        unit: 'mg/dL',
+        enteredValue: 110,
+        recordedAt: new Date(2026, 10, 28, 7, 20),
+        utcOffsetMinutes: offsetAt(new Date(2026, 10, 28, 7, 20)),
+        preprandial: false,
+      },
+      {
+        sequence: 2,
+        type: 'Random',
+        value: 97.3,
+        unit: 'mmol/L',
+        enteredValue: 5.4,
+        recordedAt: new Date(2026, 10, 28, 6, 50),
+        utcOffsetMinutes: offsetAt(new Date(2026, 10, 28, 6, 50)),
+        preprandial: false,
+      },
     ]);
     expect(plan.lastSequence).toBe(2);
   });

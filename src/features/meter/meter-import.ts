@@ -64,7 +64,10 @@ export class MeterError extends Error {
  * Asks the meter for its records from sequence number `from` on (all of them without), and gathers
  * the measurements and contexts it sends until the Record Access Control Point says it is done.
  */
-export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: number; onRecord?: (count: number) => void; silenceMs?: number } = {}): Promise<FetchedRecords> {
+export async function fetchRecords(
+  service: GlucoseServiceLike,
+  opts: { from?: number; onRecord?: (count: number) => void; silenceMs?: number } = {},
+): Promise<FetchedRecords> {
   const measurement = await service.getCharacteristic(GLUCOSE_MEASUREMENT);
   const racp = await service.getCharacteristic(RECORD_ACCESS_CONTROL_POINT);
   // Optional in the profile: meters without meal tags do not have it.
@@ -106,11 +109,12 @@ export async function fetchRecords(service: GlucoseServiceLike, opts: { from?: n
       opts.onRecord?.(measurements.length);
       wait();
     });
-    if (context) listen(context, (v) => {
-      const c = parseContext(v);
-      contexts.set(c.sequence, c);
-      wait();
-    });
+    if (context)
+      listen(context, (v) => {
+        const c = parseContext(v);
+        contexts.set(c.sequence, c);
+        wait();
+      });
     listen(racp, (v) => {
       const answer = parseRacp(v);
       if (answer.kind !== 'response' || answer.requestOpCode !== RACP.reportStoredRecords) return;
@@ -176,7 +180,16 @@ export interface PlanOptions {
 }
 
 /** Statuses that make a result unusable (a low battery or the clock do not change the value). */
-const ERROR_STATUS: readonly SensorStatus[] = ['sensorMalfunction', 'sampleSizeInsufficient', 'stripInsertionError', 'stripTypeIncorrect', 'temperatureTooHigh', 'temperatureTooLow', 'readInterrupted', 'generalDeviceFault'];
+const ERROR_STATUS: readonly SensorStatus[] = [
+  'sensorMalfunction',
+  'sampleSizeInsufficient',
+  'stripInsertionError',
+  'stripTypeIncorrect',
+  'temperatureTooHigh',
+  'temperatureTooLow',
+  'readInterrupted',
+  'generalDeviceFault',
+];
 
 /** The meter's local clock reading as an instant on this device's time zone, its offset added. */
 export function meterInstant(t: MeterTime, offsetMinutes: number): Date {

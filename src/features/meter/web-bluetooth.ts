@@ -25,11 +25,13 @@ interface BluetoothLike {
   requestDevice(options: { filters: { services: number[] }[]; optionalServices?: number[] }): Promise<BluetoothDeviceLike>;
 }
 
-const bluetooth = (): BluetoothLike | undefined => (typeof navigator !== 'undefined' ? (navigator as Navigator & { bluetooth?: BluetoothLike }).bluetooth : undefined);
+const bluetooth = (): BluetoothLike | undefined =>
+  typeof navigator !== 'undefined' ? (navigator as Navigator & { bluetooth?: BluetoothLike }).bluetooth : undefined;
 
 /** Why there is no import here, in one line; undefined when there is. */
 export function bluetoothMissing(): MessageDescriptor | undefined {
-  if (!bluetooth()) return msg`Importing from a meter needs Bluetooth in the browser: Chrome or Edge on Android, Windows, macOS or Linux. This browser has none.`;
+  if (!bluetooth())
+    return msg`Importing from a meter needs Bluetooth in the browser: Chrome or Edge on Android, Windows, macOS or Linux. This browser has none.`;
   if (typeof window !== 'undefined' && !window.isSecureContext) return msg`Importing from a meter needs the app opened over https.`;
   return undefined;
 }

@@ -28,18 +28,24 @@ export function PrivacyPolicy() {
             what={<Trans>Your health records.</Trans>}
             why={
               <Trans>
-                Glucose readings, symptoms, medicines, lab tests, appointments and your profile, in the browser's database, encrypted with a key that cannot be read
-                out of this browser. So that the app works without internet.
+                Glucose readings, symptoms, medicines, lab tests, appointments and your profile, in the browser's database, encrypted with a key that cannot be
+                read out of this browser. So that the app works without internet.
               </Trans>
             }
           />
           <Item
             what={<Trans>Changes not sent yet.</Trans>}
-            why={<Trans>What you enter without a connection waits here, encrypted the same way, and is sent once you are online. So that nothing you enter is lost.</Trans>}
+            why={
+              <Trans>
+                What you enter without a connection waits here, encrypted the same way, and is sent once you are online. So that nothing you enter is lost.
+              </Trans>
+            }
           />
           <Item
             what={<Trans>Your sign-in.</Trans>}
-            why={<Trans>Sealed with the same key, for up to 7 days, so that you stay logged in. Logging out deletes it and your records from this device.</Trans>}
+            why={
+              <Trans>Sealed with the same key, for up to 7 days, so that you stay logged in. Logging out deletes it and your records from this device.</Trans>
+            }
           />
           <Item
             what={<Trans>A device number.</Trans>}
@@ -47,12 +53,14 @@ export function PrivacyPolicy() {
           />
           <Item
             what={<Trans>Reminder subscription.</Trans>}
-            why={<Trans>Only if you turn reminders on: the address your browser's push service gave this device, so that the hospital can send medicine and glucometer reminders. Turning reminders off removes it.</Trans>}
+            why={
+              <Trans>
+                Only if you turn reminders on: the address your browser's push service gave this device, so that the hospital can send medicine and glucometer
+                reminders. Turning reminders off removes it.
+              </Trans>
+            }
           />
-          <Item
-            what={<Trans>Language cookie (i18n_redirected).</Trans>}
-            why={<Trans>Remembers the language you chose, for 365 days.</Trans>}
-          />
+          <Item what={<Trans>Language cookie (i18n_redirected).</Trans>} why={<Trans>Remembers the language you chose, for 365 days.</Trans>} />
           <Item
             what={<Trans>Your cookie choice (eddy-cookie-consent and c15t-consent).</Trans>}
             why={<Trans>Remembers your answer to the cookie question, so that it is not asked on every visit. "Cookie preferences" below removes it.</Trans>}
@@ -61,10 +69,7 @@ export function PrivacyPolicy() {
             what={<Trans>Small settings.</Trans>}
             why={<Trans>Your glucose unit, the time of the last synchronisation, and whether you closed the install or reminder offers.</Trans>}
           />
-          <Item
-            what={<Trans>The app itself.</Trans>}
-            why={<Trans>Its pages and code are kept by the browser, so that Eddy opens without internet.</Trans>}
-          />
+          <Item what={<Trans>The app itself.</Trans>} why={<Trans>Its pages and code are kept by the browser, so that Eddy opens without internet.</Trans>} />
         </ul>
       </section>
 
@@ -77,8 +82,8 @@ export function PrivacyPolicy() {
             what={<Trans>Your account and records.</Trans>}
             why={
               <Trans>
-                Hospital number, name, gender, age and address, your password only as a one-way code, and the readings and records the app sends. So that your care
-                team can see them and nothing is lost with your phone.
+                Hospital number, name, gender, age and address, your password only as a one-way code, and the readings and records the app sends. So that your
+                care team can see them and nothing is lost with your phone.
               </Trans>
             }
           />
@@ -92,13 +97,18 @@ export function PrivacyPolicy() {
           />
           <Item
             what={<Trans>Who opened your records.</Trans>}
-            why={<Trans>Every time a doctor or administrator opens your data: who, when and from which internet address. So that every access can be checked.</Trans>}
+            why={
+              <Trans>
+                Every time a doctor or administrator opens your data: who, when and from which internet address. So that every access can be checked.
+              </Trans>
+            }
           />
           <Item
             what={<Trans>Cookie choices.</Trans>}
             why={
               <Trans>
-                If the hospital keeps proof of consent: your choice, its time, a random code your device made for it, and a code made from your internet address that cannot be turned back into the address.
+                If the hospital keeps proof of consent: your choice, its time, a random code your device made for it, and a code made from your internet address
+                that cannot be turned back into the address.
               </Trans>
             }
           />
@@ -115,8 +125,8 @@ export function PrivacyPolicy() {
         </h2>
         <p>
           <Trans>
-            Eddy uses neither today, and sends nothing to other companies. If the hospital adds such a service, it runs only when you allow it on the cookie banner,
-            and stops when you withdraw.
+            Eddy uses neither today, and sends nothing to other companies. If the hospital adds such a service, it runs only when you allow it on the cookie
+            banner, and stops when you withdraw.
           </Trans>
         </p>
       </section>

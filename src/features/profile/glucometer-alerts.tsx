@@ -46,8 +46,8 @@ export function GlucometerAlerts({ profile }: { profile: ProfileDocument }) {
       {days.length === 0 ? (
         <EmptyState icon="mdi:calendar-clock">
           <Trans>
-            No glucometer days yet. On a glucometer day Eddy reminds you to check your blood glucose with your meter. Add a day of the week to be reminded every week,
-            or a single date.
+            No glucometer days yet. On a glucometer day Eddy reminds you to check your blood glucose with your meter. Add a day of the week to be reminded every
+            week, or a single date.
           </Trans>
         </EmptyState>
       ) : (

@@ -12,8 +12,8 @@ export function ProfilePending({ offline }: { offline: boolean }) {
       <p>
         {offline ? (
           <Trans>
-            Your profile has not been downloaded to this device yet, and you are offline. Connect to the internet once and it will appear here, together with your reminder
-            settings.
+            Your profile has not been downloaded to this device yet, and you are offline. Connect to the internet once and it will appear here, together with
+            your reminder settings.
           </Trans>
         ) : (
           <Trans>Loading your profile from the hospital…</Trans>

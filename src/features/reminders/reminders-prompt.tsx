@@ -23,8 +23,8 @@ export function RemindersPrompt() {
         </h2>
         <p className="reminders-prompt-text">
           <Trans>
-            Eddy can remind you on this device at your meal times to take your medicines, and on your glucometer days to check your
-            blood glucose. You can mark a dose as taken straight from the reminder.
+            Eddy can remind you on this device at your meal times to take your medicines, and on your glucometer days to check your blood glucose. You can mark
+            a dose as taken straight from the reminder.
           </Trans>
         </p>
         <div className="reminders-prompt-actions">

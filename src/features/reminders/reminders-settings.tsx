@@ -19,7 +19,10 @@ export function RemindersSettings() {
         <Trans>At your meal times to take your medicines, and on your glucometer days to check your blood glucose.</Trans>
       </p>
       <p className={`reminders-status reminders-status--${status}`} role="status">
-        <Icon icon={status === 'on' || status === 'checking' ? 'mdi:bell' : status === 'off' ? 'mdi:bell-off' : 'mdi:alert-circle'} className="reminders-status-icon" />
+        <Icon
+          icon={status === 'on' || status === 'checking' ? 'mdi:bell' : status === 'off' ? 'mdi:bell-off' : 'mdi:alert-circle'}
+          className="reminders-status-icon"
+        />
         <span>
           {status === 'checking' ? (
             <Trans>Checking reminders on this device…</Trans>
@@ -37,27 +40,37 @@ export function RemindersSettings() {
       {status === 'blocked' && (
         <p className="field-hint">
           <Trans>
-            To allow them, open the site settings (the icon beside the address bar, or Settings › Site settings › Notifications in
-            the browser), allow notifications for Eddy, then reload this page.
+            To allow them, open the site settings (the icon beside the address bar, or Settings › Site settings › Notifications in the browser), allow
+            notifications for Eddy, then reload this page.
           </Trans>
         </p>
       )}
       {status === 'unsupported' && (
         <p className="field-hint">
           <Trans>
-            Use a recent Chrome, Edge, Firefox or Safari. On an iPhone or iPad, first add Eddy to the Home Screen (Share › Add to
-            Home Screen) and open it from there.
+            Use a recent Chrome, Edge, Firefox or Safari. On an iPhone or iPad, first add Eddy to the Home Screen (Share › Add to Home Screen) and open it from
+            there.
           </Trans>
         </p>
       )}
       {status === 'on' && (
-        <button type="button" className="button button--secondary reminders-action" disabled={busy} onClick={() => inBackground(reminders.turnOff(), 'reminders could not be turned off')}>
+        <button
+          type="button"
+          className="button button--secondary reminders-action"
+          disabled={busy}
+          onClick={() => inBackground(reminders.turnOff(), 'reminders could not be turned off')}
+        >
           <Icon icon="mdi:bell-off" />
           <Trans>Turn off reminders</Trans>
         </button>
       )}
       {status === 'off' && (
-        <button type="button" className="button reminders-action" disabled={busy} onClick={() => inBackground(reminders.turnOn(), 'reminders could not be turned on')}>
+        <button
+          type="button"
+          className="button reminders-action"
+          disabled={busy}
+          onClick={() => inBackground(reminders.turnOn(), 'reminders could not be turned on')}
+        >
           <Icon icon="mdi:bell" />
           <Trans>Turn on reminders</Trans>
         </button>

@@ -79,8 +79,7 @@ export function ByTypeTable({ model, f, labels }: { model: ReportModel; f: Repor
         </table>
       </div>
       <p className="field-hint">
-        {f.targetsDefinition()}{' '}
-        <Trans>All readings: each against the target of its own tag. SD and CV need at least 30 readings.</Trans>
+        {f.targetsDefinition()} <Trans>All readings: each against the target of its own tag. SD and CV need at least 30 readings.</Trans>
       </p>
     </section>
   );

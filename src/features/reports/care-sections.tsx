@@ -39,7 +39,10 @@ export function AdherenceSection({ model, f }: { model: ReportModel; f: ReportFo
                 {model.adherence.map((a) => (
                   <tr key={a.prescrNo}>
                     <th scope="row">
-                      {a.name} <span className="muted"><DoseText dose={a.dose} /></span>
+                      {a.name}{' '}
+                      <span className="muted">
+                        <DoseText dose={a.dose} />
+                      </span>
                     </th>
                     <td>
                       {f.whole(a.taken)} / {f.whole(a.expected)}

@@ -24,7 +24,10 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
         <Trans>Readings in ranges</Trans>
       </h2>
       <p className="field-hint">
-        <Trans>Shares of your fingerstick readings, not of the time: the consensus' time in range is measured by continuous monitors, and readings cluster around meals.</Trans>
+        <Trans>
+          Shares of your fingerstick readings, not of the time: the consensus' time in range is measured by continuous monitors, and readings cluster around
+          meals.
+        </Trans>
       </p>
       {summary.count === 0 ? (
         <p className="muted">
@@ -84,8 +87,9 @@ export function DistributionChart({ summary, f }: { summary: GlucoseSummary; f: 
           </div>
           <p className="field-hint">
             <Trans>
-              Consensus goals: more than 70% in range; less than 4% below {{ low: f.edge(f.edges.low) }} and less than 1% below {{ veryLow: f.edge(f.edges.veryLow) }}; less than 25%
-              above {{ high: f.edge(f.edges.high) }} and less than 5% above {{ veryHigh: f.edge(f.edges.veryHigh) }}.
+              Consensus goals: more than 70% in range; less than 4% below {{ low: f.edge(f.edges.low) }} and less than 1% below{' '}
+              {{ veryLow: f.edge(f.edges.veryLow) }}; less than 25% above {{ high: f.edge(f.edges.high) }} and less than 5% above{' '}
+              {{ veryHigh: f.edge(f.edges.veryHigh) }}.
             </Trans>
           </p>
         </>

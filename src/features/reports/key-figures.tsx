@@ -69,9 +69,21 @@ export function KeyFigures({ model, f }: { model: ReportModel; f: ReportFormat }
                 : `${f.glucose(p.mean)} (${signed(toShown(o.mean, f.unit) - toShown(p.mean, f.unit), (v) => f.decimal(v))})`,
           )}
         </Figure>
-        <Figure label={<Trans>Readings in range ({low}–{{ high: f.edge(f.edges.high) }})</Trans>} value={f.share(tir)} testId="report-tir">
+        <Figure
+          label={
+            <Trans>
+              Readings in range ({low}–{{ high: f.edge(f.edges.high) }})
+            </Trans>
+          }
+          value={f.share(tir)}
+          testId="report-tir"
+        >
           {previousSays(
-            prevTir === null ? t`no readings` : tir === null ? f.share(prevTir) : `${f.share(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${{ change: f.whole(v) }} points`)})`,
+            prevTir === null
+              ? t`no readings`
+              : tir === null
+                ? f.share(prevTir)
+                : `${f.share(prevTir)} (${signed(Math.round(tir) - Math.round(prevTir), (v) => t`${{ change: f.whole(v) }} points`)})`,
           )}
         </Figure>
         <Figure label={<Trans>Lows (below {low})</Trans>} value={f.whole(o.lows.below70)} testId="report-lows">

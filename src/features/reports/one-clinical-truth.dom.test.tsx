@@ -76,7 +76,10 @@ const cells = (row: Element | null | undefined) => [...(row?.children ?? [])].ma
 const squash = (s: string) => s.replace(/\s+/g, ' ');
 /** A CSV without quoting (nothing in this report needs it): lines → cells; the table after the blank line. */
 const csvTable = (text: string) => {
-  const rows = text.trimEnd().split('\r\n').map((l) => l.split(','));
+  const rows = text
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','));
   return rows.slice(rows.findIndex((r) => r.length === 1 && r[0] === '') + 1);
 };
 
@@ -121,15 +124,36 @@ describe.each(['mg/dL', 'mmol/L'] as const)('one report, every output, in %s', (
 
     // Figures: the summary (web), the staff statistics and the PDF print the same.
     const value = (id: string) => screen.getByTestId(id).querySelector('.report-figure-value')?.textContent ?? '';
-    const staff = Object.fromEntries(within(screen.getByTestId('staff')).getAllByRole('row').slice(1).map((r) => [cells(r)[0], cells(r).slice(1)]));
-    const web = Object.fromEntries(within(screen.getByTestId('report-by-type')).getAllByRole('row').slice(1).map((r) => [cells(r)[0], cells(r).slice(1)]));
+    const staff = Object.fromEntries(
+      within(screen.getByTestId('staff'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [cells(r)[0], cells(r).slice(1)]),
+    );
+    const web = Object.fromEntries(
+      within(screen.getByTestId('report-by-type'))
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => [cells(r)[0], cells(r).slice(1)]),
+    );
     const all = staff['All readings'] ?? [];
     const [count, mean, inRange, inTarget, below70, below54] = all;
     expect(value('report-count')).toBe(count);
     expect(value('report-mean')).toBe(mean);
     expect(value('report-tir')).toBe(inRange);
     expect(value('report-lows')).toBe(below70);
-    expect(web['All readings']).toEqual([count, mean, expect.any(String), expect.any(String), expect.any(String), expect.any(String), expect.any(String), inTarget, below70, below54]);
+    expect(web['All readings']).toEqual([
+      count,
+      mean,
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      expect.any(String),
+      inTarget,
+      below70,
+      below54,
+    ]);
     for (const tag of ['Fasting', 'Postprandial', 'Random']) {
       const s = staff[tag] ?? [];
       const w = web[tag] ?? [];

@@ -21,10 +21,25 @@ const data: LocalReportData = {
   profile,
   readings: [
     { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 112, recordedAt: '2026-11-20T07:10:00.000Z', updatedAt: '2026-11-20T07:10:01.000Z' },
-    { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, unit: 'mg/dL', enteredValue: 188.5, recordedAt: '2026-11-20T14:10:00.000Z' },
+    {
+      _id: '0190a0b0-0000-7000-8000-000000000002',
+      type: 'Postprandial',
+      value: 188.5,
+      unit: 'mg/dL',
+      enteredValue: 188.5,
+      recordedAt: '2026-11-20T14:10:00.000Z',
+    },
   ],
   medicines: [
-    { _id: '0190a0b0-0000-7000-8000-000000000003', prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null, updatedAt: '2026-01-01T00:00:00.000Z' },
+    {
+      _id: '0190a0b0-0000-7000-8000-000000000003',
+      prescrNo: 'RX-1',
+      name: 'Metformin',
+      dose: '500 mg',
+      startDate: '2026-01-01',
+      endDate: null,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    },
     { _id: '0190a0b0-0000-7000-8000-000000000004', prescrNo: 'RX-2', name: 'Gliclazide', dose: '30 mg' },
   ],
   intakes: [{ _id: '0190a0b0-0000-7000-8000-000000000005', prescrNo: 'RX-1', medicineName: 'Metformin', dose: '500 mg', takenAt: '2026-11-20T08:00:00.000Z' }],
@@ -53,8 +68,24 @@ describe('RxDB documents → ReportInput', () => {
       },
       range: { from: '2026-11-01', to: '2026-11-30' },
       readings: [
-        { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 112, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T07:10:00.000Z' },
-        { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 188.5, unit: 'mg/dL', enteredValue: 188.5, utcOffsetMinutes: null, recordedAt: '2026-11-20T14:10:00.000Z' },
+        {
+          _id: '0190a0b0-0000-7000-8000-000000000001',
+          type: 'Fasting',
+          value: 112,
+          unit: null,
+          enteredValue: null,
+          utcOffsetMinutes: null,
+          recordedAt: '2026-11-20T07:10:00.000Z',
+        },
+        {
+          _id: '0190a0b0-0000-7000-8000-000000000002',
+          type: 'Postprandial',
+          value: 188.5,
+          unit: 'mg/dL',
+          enteredValue: 188.5,
+          utcOffsetMinutes: null,
+          recordedAt: '2026-11-20T14:10:00.000Z',
+        },
       ],
       medicines: [
         { prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null },
@@ -74,7 +105,13 @@ describe('RxDB documents → ReportInput', () => {
   });
 
   it('falls back to the device time zone and optional fields to null for a sparse profile (one stored before it carried the hospital settings)', () => {
-    const sparse: ProfileDoc = { _id: 'profile', name: 'A', hospNum: '100009', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '19:00' }, glucometerAlerts: [] };
+    const sparse: ProfileDoc = {
+      _id: 'profile',
+      name: 'A',
+      hospNum: '100009',
+      notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '19:00' },
+      glucometerAlerts: [],
+    };
     const input = reportInputFromLocal({ ...data, profile: sparse }, { from: '2026-11-01', to: '2026-11-07' }, '2026-11-07T00:00:00.000Z');
     expect(input.patient).toEqual({
       name: 'A',

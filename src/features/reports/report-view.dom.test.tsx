@@ -56,7 +56,12 @@ describe('report view', () => {
 
   it('says where the daily profile has too few readings to draw (issue 16)', () => {
     const input = fixtureInput();
-    wrap(<ReportView model={buildReport({ ...input, readings: input.readings.filter((r) => r.type !== 'Fasting' || r.recordedAt < '2026-03-04') }, 'mg/dL')} downloads={['pdf']} />);
+    wrap(
+      <ReportView
+        model={buildReport({ ...input, readings: input.readings.filter((r) => r.type !== 'Fasting' || r.recordedAt < '2026-03-04') }, 'mg/dL')}
+        downloads={['pdf']}
+      />,
+    );
     const fasting = screen.getByText('03:00–06:00').closest('tr');
     expect([...(fasting?.children ?? [])].map((c) => c.textContent)).toEqual(['03:00–06:00', '4', 'too few readings', '100', '140']);
   });

@@ -66,7 +66,16 @@ export function ReportView({
   const f = useReportFormat(model.unit, model.input.patient.timeZone);
   const labels: TypeLabels = useMemo(() => ({ Fasting: t`Fasting`, Postprandial: t`Postprandial`, Random: t`Random`, overall: t`All readings` }), [t]);
   const readings = useMemo(
-    () => model.readings.map((r) => ({ _id: r.id, type: r.type, value: r.value, unit: r.unit ?? null, enteredValue: r.enteredValue ?? null, recordedAt: r.recordedAt, utcOffsetMinutes: r.utcOffsetMinutes ?? null })),
+    () =>
+      model.readings.map((r) => ({
+        _id: r.id,
+        type: r.type,
+        value: r.value,
+        unit: r.unit ?? null,
+        enteredValue: r.enteredValue ?? null,
+        recordedAt: r.recordedAt,
+        utcOffsetMinutes: r.utcOffsetMinutes ?? null,
+      })),
     [model.readings],
   );
   return (

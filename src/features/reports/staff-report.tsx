@@ -48,7 +48,10 @@ export function StaffReport({
  * summary, the statistics table, the files and the readings all hold the same rows and figures.
  * `makeInput` maps the route's data for a range; it should keep its identity while the data does.
  */
-export function useStaffReportModel(makeInput: (range: DateRange, generatedAt: string) => ReportInput, range: DateRange): { model: ReportModel; f: ReportFormat } {
+export function useStaffReportModel(
+  makeInput: (range: DateRange, generatedAt: string) => ReportInput,
+  range: DateRange,
+): { model: ReportModel; f: ReportFormat } {
   const unit = useGlucoseUnit();
   const model = useMemo(() => buildReport(makeInput(range, new Date().toISOString()), unit), [makeInput, range, unit]);
   const f = useReportFormat(unit, model.input.patient.timeZone);

@@ -45,7 +45,10 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
   const y = (display: number) => PAD.top + plotH - (display / yMax) * plotH;
   const step = f.unit === 'mmol/L' ? 5 : 100;
   const yTicks = Array.from({ length: Math.floor(yMax / step) + 1 }, (_, i) => i * step);
-  const busiest = blocks.reduce((a, b) => (b.count > a.count ? b : a), blocks[0] ?? { start: 0, end: PROFILE_BAND_HOURS, count: 0, median: null, q1: null, q3: null, min: null, max: null });
+  const busiest = blocks.reduce(
+    (a, b) => (b.count > a.count ? b : a),
+    blocks[0] ?? { start: 0, end: PROFILE_BAND_HOURS, count: 0, median: null, q1: null, q3: null, min: null, max: null },
+  );
   const summary =
     points.length === 0
       ? t`No readings in this period.`
@@ -62,7 +65,13 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
           <div ref={ref} className="report-svg-host">
             {width > 0 && (
               <svg width={width} height={HEIGHT} role="img" aria-label={summary} className="report-svg">
-                <rect x={PAD.left} width={plotW} y={y(toUnit(TARGET.high, f.unit))} height={y(toUnit(TARGET.low, f.unit)) - y(toUnit(TARGET.high, f.unit))} fill="rgba(0, 155, 126, 0.12)" />
+                <rect
+                  x={PAD.left}
+                  width={plotW}
+                  y={y(toUnit(TARGET.high, f.unit))}
+                  height={y(toUnit(TARGET.low, f.unit)) - y(toUnit(TARGET.high, f.unit))}
+                  fill="rgba(0, 155, 126, 0.12)"
+                />
                 {yTicks.map((v) => (
                   <g key={v}>
                     <line x1={PAD.left} x2={PAD.left + plotW} y1={y(v)} y2={y(v)} stroke="#eef2f1" />
@@ -87,14 +96,35 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
                 {blocks.map((b) =>
                   b.median === null || b.q1 === null || b.q3 === null ? (
                     b.count > 0 && (
-                      <text key={b.start} x={(x(b.start) + x(b.end)) / 2} y={PAD.top + 12} textAnchor="middle" className="report-axis" data-testid="profile-too-few">
+                      <text
+                        key={b.start}
+                        x={(x(b.start) + x(b.end)) / 2}
+                        y={PAD.top + 12}
+                        textAnchor="middle"
+                        className="report-axis"
+                        data-testid="profile-too-few"
+                      >
                         n {b.count}
                       </text>
                     )
                   ) : (
                     <g key={b.start} data-testid="profile-band">
-                      <rect x={x(b.start) + 3} width={Math.max(0, x(b.end) - x(b.start) - 6)} y={y(toUnit(b.q3, f.unit))} height={Math.max(1, y(toUnit(b.q1, f.unit)) - y(toUnit(b.q3, f.unit)))} fill="rgba(30, 42, 47, 0.16)" />
-                      <line x1={x(b.start) + 3} x2={x(b.end) - 3} y1={y(toUnit(b.median, f.unit))} y2={y(toUnit(b.median, f.unit))} stroke="#1d2a2f" strokeWidth={3} strokeLinecap="round" />
+                      <rect
+                        x={x(b.start) + 3}
+                        width={Math.max(0, x(b.end) - x(b.start) - 6)}
+                        y={y(toUnit(b.q3, f.unit))}
+                        height={Math.max(1, y(toUnit(b.q1, f.unit)) - y(toUnit(b.q3, f.unit)))}
+                        fill="rgba(30, 42, 47, 0.16)"
+                      />
+                      <line
+                        x1={x(b.start) + 3}
+                        x2={x(b.end) - 3}
+                        y1={y(toUnit(b.median, f.unit))}
+                        y2={y(toUnit(b.median, f.unit))}
+                        stroke="#1d2a2f"
+                        strokeWidth={3}
+                        strokeLinecap="round"
+                      />
                     </g>
                   ),
                 )}
@@ -116,8 +146,9 @@ export function TimeOfDayChart({ model, f, labels }: { model: ReportModel; f: Re
           </ul>
           <p className="field-hint">
             <Trans>
-              Daily profile: for each 3-hour band with at least {MIN_PROFILE_READINGS} readings, the grey box holds the middle half of them (25th to 75th percentile) and the bar is
-              their median; “n 2” marks a band with too few readings to say. Fingerstick readings show the times you measured, not your glucose in between.
+              Daily profile: for each 3-hour band with at least {MIN_PROFILE_READINGS} readings, the grey box holds the middle half of them (25th to 75th
+              percentile) and the bar is their median; “n 2” marks a band with too few readings to say. Fingerstick readings show the times you measured, not
+              your glucose in between.
             </Trans>
           </p>
           <details className="report-details">

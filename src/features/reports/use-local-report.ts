@@ -2,7 +2,16 @@ import { useMemo } from 'react';
 import { buildReport } from '../../../report/build-report.ts';
 import type { GlucoseUnit } from '../../../schemas/glucose-units.ts';
 import type { ReportModel } from '../../../report/types.ts';
-import { PROFILE_ID, type Appointment, type GlucoseReading, type LabTest, type Medicine, type MedicineIntake, type ProfileDoc, type Symptom } from '../../lib/db/collections.ts';
+import {
+  PROFILE_ID,
+  type Appointment,
+  type GlucoseReading,
+  type LabTest,
+  type Medicine,
+  type MedicineIntake,
+  type ProfileDoc,
+  type Symptom,
+} from '../../lib/db/collections.ts';
 import type { EddyDatabase } from '../../lib/db/database.ts';
 import { useLiveDocs } from '../../lib/db/use-live.ts';
 import type { DateRange } from './range.ts';

@@ -8,7 +8,6 @@ import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/background.ts';
 import './staff-alerts.css';
 
-
 /**
  * Severe-low alerts on this device (issue 18): a switch, what it does and below which level each
  * of the staff member's hospitals alerts. The browser asks for the notification permission when
@@ -67,9 +66,15 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         </h2>
         <p>
           {levels.length === 1 ? (
-            <Trans>When a patient of your hospitals records a glucose below {{ level: level(levels[0] ?? SEVERE_LOW_LEVEL.default) }}, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
+            <Trans>
+              When a patient of your hospitals records a glucose below {{ level: level(levels[0] ?? SEVERE_LOW_LEVEL.default) }}, this device shows a
+              notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.
+            </Trans>
           ) : (
-            <Trans>When a patient of your hospitals records a glucose below their hospital’s level, this device shows a notification with the patient, the value and when it was measured. Tapping it opens the patient’s report.</Trans>
+            <Trans>
+              When a patient of your hospitals records a glucose below their hospital’s level, this device shows a notification with the patient, the value and
+              when it was measured. Tapping it opens the patient’s report.
+            </Trans>
           )}
         </p>
         {levels.length > 1 && (
@@ -89,8 +94,8 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
         {noPushService && state !== 'on' && (
           <p className="staff-alerts-problem" role="alert">
             <Trans>
-              This network does not reach the browser’s push service (a hospital network without internet, for example), so alerts cannot be turned on here. Severe lows head the worklist
-              below each time this page is opened or refreshed; try again on a network with internet.
+              This network does not reach the browser’s push service (a hospital network without internet, for example), so alerts cannot be turned on here.
+              Severe lows head the worklist below each time this page is opened or refreshed; try again on a network with internet.
             </Trans>
           </p>
         )}

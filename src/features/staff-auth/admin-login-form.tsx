@@ -53,7 +53,10 @@ export function AdminLoginForm() {
     return !found.email && !found.password;
   }
 
-  const codeProblem = (recovery: boolean) => (recovery ? t`That recovery code is not right, or was used already.` : t`That code is not right, or was used already. Enter the code your authenticator app shows now.`);
+  const codeProblem = (recovery: boolean) =>
+    recovery
+      ? t`That recovery code is not right, or was used already.`
+      : t`That code is not right, or was used already. Enter the code your authenticator app shows now.`;
 
   async function finish(second: SecondFactorInput) {
     const login = await staffRuntime.session.loginAdmin(address, password, second);
@@ -92,7 +95,9 @@ export function AdminLoginForm() {
         setErrors({ code: codeProblem(step.kind === 'code' && step.recovery) });
         codeRef.current?.focus();
       } else if (err instanceof ApiError && err.status === 409) {
-        setFailure(t`Two-step sign-in is already set up for this account. Log in with your authenticator app; to set it up again, ask the server’s operator to reset it.`);
+        setFailure(
+          t`Two-step sign-in is already set up for this account. Log in with your authenticator app; to set it up again, ask the server’s operator to reset it.`,
+        );
       } else {
         const text = staffFailure(err, t`An unexpected error occurred`);
         setFailure(text);
@@ -107,16 +112,29 @@ export function AdminLoginForm() {
     e.preventDefault();
     if (step.kind === 'codes') return;
     if (step.kind === 'password') {
-      if (credentialsGiven()) inBackground(attempt(() => finish({})), 'Staff login failed');
+      if (credentialsGiven())
+        inBackground(
+          attempt(() => finish({})),
+          'Staff login failed',
+        );
       return;
     }
     const typed = code.replace(/\s+/g, '');
     const recovery = step.kind === 'code' && step.recovery;
-    const problem = recovery ? (typed ? undefined : t`Enter one of your recovery codes.`) : TOTP_CODE.test(typed) ? undefined : t`Enter the 6 digits your authenticator app shows.`;
+    const problem = recovery
+      ? typed
+        ? undefined
+        : t`Enter one of your recovery codes.`
+      : TOTP_CODE.test(typed)
+        ? undefined
+        : t`Enter the 6 digits your authenticator app shows.`;
     setErrors({ code: problem });
     setFailure(undefined);
     if (problem) return codeRef.current?.focus();
-    inBackground(attempt(() => finish(recovery ? { recoveryCode: typed } : { code: typed })), 'Staff login failed');
+    inBackground(
+      attempt(() => finish(recovery ? { recoveryCode: typed } : { code: typed })),
+      'Staff login failed',
+    );
   }
 
   function back() {
@@ -126,7 +144,8 @@ export function AdminLoginForm() {
     setFailure(undefined);
   }
 
-  if (step.kind === 'codes') return <RecoveryCodes codes={step.codes} onDone={() => inBackground(navigate({ to: '/admin/hospital-select' }), 'Opening the staff area failed')} />;
+  if (step.kind === 'codes')
+    return <RecoveryCodes codes={step.codes} onDone={() => inBackground(navigate({ to: '/admin/hospital-select' }), 'Opening the staff area failed')} />;
 
   const codeField = (label: string, hint?: string) => (
     <TextField
@@ -175,7 +194,9 @@ export function AdminLoginForm() {
         </>
       ) : (
         <p className="staff-second-who">
-          <Trans>Logging in as <bdi dir="ltr">{address}</bdi>.</Trans>{' '}
+          <Trans>
+            Logging in as <bdi dir="ltr">{address}</bdi>.
+          </Trans>{' '}
           <button type="button" className="link-button" onClick={back}>
             <Trans>Change account</Trans>
           </button>
@@ -189,7 +210,11 @@ export function AdminLoginForm() {
           {step.recovery
             ? codeField(t`Recovery code`, t`Each recovery code signs you in once. Use one when you do not have your phone.`)
             : codeField(t`Code from your authenticator app`, t`Open the authenticator app on your phone and enter the 6-digit code it shows for Eddy.`)}
-          <button type="button" className="link-button staff-second-switch" onClick={() => (setStep({ kind: 'code', recovery: !step.recovery }), setCode(''), setErrors({}))}>
+          <button
+            type="button"
+            className="link-button staff-second-switch"
+            onClick={() => (setStep({ kind: 'code', recovery: !step.recovery }), setCode(''), setErrors({}))}
+          >
             {step.recovery ? <Trans>Use the authenticator app instead</Trans> : <Trans>Use a recovery code instead</Trans>}
           </button>
         </>
@@ -208,7 +233,18 @@ export function AdminLoginForm() {
         {step.kind === 'setup' ? <Trans>Confirm and log in</Trans> : <Trans>Log in</Trans>}
       </button>
       {step.kind === 'password' && (
-        <button type="button" className="link-button staff-second-switch" disabled={busy} onClick={() => credentialsGiven() && inBackground(attempt(() => startSetup(false)), 'Starting the authenticator setup failed')}>
+        <button
+          type="button"
+          className="link-button staff-second-switch"
+          disabled={busy}
+          onClick={() =>
+            credentialsGiven() &&
+            inBackground(
+              attempt(() => startSetup(false)),
+              'Starting the authenticator setup failed',
+            )
+          }
+        >
           <Trans>Set up two-step sign-in with an authenticator app</Trans>
         </button>
       )}

@@ -67,7 +67,14 @@ export function ProviderSignIn({ hash, onHashUsed }: { hash: string; onHashUsed:
   async function redeem(code: string) {
     try {
       const res = await staffProviderApi(staffRuntime.api).redeemSignIn({ code });
-      const staff = await staffRuntime.session.adopt({ token: res.token, role: res.staff.role, name: res.staff.name, email: res.staff.email, hospitals: res.staff.hospitals, expiresAt: res.expiresAt });
+      const staff = await staffRuntime.session.adopt({
+        token: res.token,
+        role: res.staff.role,
+        name: res.staff.name,
+        email: res.staff.email,
+        hospitals: res.staff.hospitals,
+        expiresAt: res.expiresAt,
+      });
       toast({
         type: 'success',
         text: staff.role === 'doctor' ? t`You have successfully logged in as doctor.` : t`You have successfully logged in.`,

@@ -77,9 +77,7 @@ export function AuditLog() {
         </p>
       )}
       {entries && entries.length === 0 && (
-        <p className="empty-state">
-          {applied ? <Trans>Nobody has viewed patient {applied} yet.</Trans> : <Trans>No patient has been viewed yet.</Trans>}
-        </p>
+        <p className="empty-state">{applied ? <Trans>Nobody has viewed patient {applied} yet.</Trans> : <Trans>No patient has been viewed yet.</Trans>}</p>
       )}
       {entries && entries.length > 0 && (
         <div className="sm-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
@@ -124,10 +122,15 @@ export function AuditLog() {
       )}
       {more && last && (
         <div className="form-actions">
-          <button type="button" className="button button--secondary" disabled={busy} onClick={() => {
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={busy}
+            onClick={() => {
               setQuery({ hospNo: applied, before: last.at, shown: entries ?? [] });
               setAttempt((n) => n + 1);
-            }}>
+            }}
+          >
             <Trans>Load older</Trans>
           </button>
         </div>

@@ -45,7 +45,12 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
   const now = useNow();
   const when = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const names = (ids: readonly string[]) => ids.map((h) => hospitals.find((x) => x._id === h)?.name ?? t`Another hospital`).join(', ');
-  const status = (tk: DoctorToken) => (tk.revokedAt ? t`Revoked ${{ revokedAt: when(tk.revokedAt) }}` : Date.parse(tk.expiresAt) <= now ? t`Expired` : t`Valid until ${{ expiresAt: when(tk.expiresAt) }}`);
+  const status = (tk: DoctorToken) =>
+    tk.revokedAt
+      ? t`Revoked ${{ revokedAt: when(tk.revokedAt) }}`
+      : Date.parse(tk.expiresAt) <= now
+        ? t`Expired`
+        : t`Valid until ${{ expiresAt: when(tk.expiresAt) }}`;
 
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
@@ -74,7 +79,12 @@ export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[
               </div>
               {!tk.revokedAt && Date.parse(tk.expiresAt) > now && (
                 <div className="row-actions">
-                  <button type="button" className="button button--danger button--small" aria-label={t`Revoke the token of ${{ doctor: tk.doctorName }}`} onClick={() => setRevoking(tk)}>
+                  <button
+                    type="button"
+                    className="button button--danger button--small"
+                    aria-label={t`Revoke the token of ${{ doctor: tk.doctorName }}`}
+                    onClick={() => setRevoking(tk)}
+                  >
                     <Trans>Revoke</Trans>
                   </button>
                 </div>

@@ -6,8 +6,16 @@ const ok = { urgentHighMgDl: '400', careContact: '', identifierSystem: '' };
 
 describe('hospital settings form', () => {
   it('shows the default identifier system as empty, and a set one as it is', () => {
-    expect(fieldsOf({ _id: ID, urgentHighMgDl: 400, careContact: null, identifierSystem: `urn:uuid:${ID}` })).toEqual({ urgentHighMgDl: '400', careContact: '', identifierSystem: '' });
-    expect(fieldsOf({ _id: ID, urgentHighMgDl: 350, careContact: 'Ward 4', identifierSystem: 'urn:oid:1.2.3' })).toEqual({ urgentHighMgDl: '350', careContact: 'Ward 4', identifierSystem: 'urn:oid:1.2.3' });
+    expect(fieldsOf({ _id: ID, urgentHighMgDl: 400, careContact: null, identifierSystem: `urn:uuid:${ID}` })).toEqual({
+      urgentHighMgDl: '400',
+      careContact: '',
+      identifierSystem: '',
+    });
+    expect(fieldsOf({ _id: ID, urgentHighMgDl: 350, careContact: 'Ward 4', identifierSystem: 'urn:oid:1.2.3' })).toEqual({
+      urgentHighMgDl: '350',
+      careContact: 'Ward 4',
+      identifierSystem: 'urn:oid:1.2.3',
+    });
   });
 
   it('accepts the urgent level from 300 to 500 mg/dL only', () => {
@@ -35,7 +43,15 @@ describe('hospital settings form', () => {
   });
 
   it('sends empty texts as null (no contact; the default identifier system)', () => {
-    expect(settingsPatch({ urgentHighMgDl: ' 350 ', careContact: '  ', identifierSystem: '' })).toEqual({ urgentHighMgDl: 350, careContact: null, identifierSystem: null });
-    expect(settingsPatch({ urgentHighMgDl: '400', careContact: ' Ward 4, ext. 2210 ', identifierSystem: ' urn:oid:1.2.3 ' })).toEqual({ urgentHighMgDl: 400, careContact: 'Ward 4, ext. 2210', identifierSystem: 'urn:oid:1.2.3' });
+    expect(settingsPatch({ urgentHighMgDl: ' 350 ', careContact: '  ', identifierSystem: '' })).toEqual({
+      urgentHighMgDl: 350,
+      careContact: null,
+      identifierSystem: null,
+    });
+    expect(settingsPatch({ urgentHighMgDl: '400', careContact: ' Ward 4, ext. 2210 ', identifierSystem: ' urn:oid:1.2.3 ' })).toEqual({
+      urgentHighMgDl: 400,
+      careContact: 'Ward 4, ext. 2210',
+      identifierSystem: 'urn:oid:1.2.3',
+    });
   });
 });

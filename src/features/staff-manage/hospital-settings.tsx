@@ -29,7 +29,10 @@ export function HospitalSettings() {
         <Trans>Hospital settings</Trans>
       </h2>
       <p className="muted">
-        <Trans>What the advice after a patient’s reading says, and how exported records name the hospital’s numbers. Patients’ devices get a change at their next sync.</Trans>
+        <Trans>
+          What the advice after a patient’s reading says, and how exported records name the hospital’s numbers. Patients’ devices get a change at their next
+          sync.
+        </Trans>
       </p>
       {result.status === 'error' && (
         <p className="error-text" role="alert">
@@ -51,7 +54,13 @@ export function HospitalSettings() {
         </div>
       )}
       {/* A new answer (after a save) starts the form again from what the server stored. */}
-      {hospital && <SettingsForm key={`${hospital._id}|${hospital.urgentHighMgDl}|${hospital.careContact ?? ''}|${hospital.identifierSystem}|${String(hospital.requireStaffMfa)}`} hospital={hospital} onSaved={() => setAttempt((n) => n + 1)} />}
+      {hospital && (
+        <SettingsForm
+          key={`${hospital._id}|${hospital.urgentHighMgDl}|${hospital.careContact ?? ''}|${hospital.identifierSystem}|${String(hospital.requireStaffMfa)}`}
+          hospital={hospital}
+          onSaved={() => setAttempt((n) => n + 1)}
+        />
+      )}
     </section>
   );
 }
@@ -90,7 +99,11 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
     try {
       await staffWrites.updateHospital(hospital._id, { ...settingsPatch(fields), requireStaffMfa });
       toast({ type: 'success', text: t`The settings of ${{ hospital: hospital.name }} were saved.` });
-      if (requireStaffMfa && !hospital.requireStaffMfa) toast({ type: 'info', text: t`Admins of ${{ hospital: hospital.name }} set up two-step sign-in at their next login; their sessions without it have ended.` });
+      if (requireStaffMfa && !hospital.requireStaffMfa)
+        toast({
+          type: 'info',
+          text: t`Admins of ${{ hospital: hospital.name }} set up two-step sign-in at their next login; their sessions without it have ended.`,
+        });
       onSaved();
     } catch (err) {
       setFailure(failureText(err, t`The settings could not be saved. Please try again.`));
@@ -100,7 +113,12 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
   }
 
   return (
-    <form noValidate className="sm-subform" aria-label={t`Settings of ${{ hospital: hospital.name }}`} onSubmit={(e) => inBackground(submit(e), 'Saving the hospital settings failed')}>
+    <form
+      noValidate
+      className="sm-subform"
+      aria-label={t`Settings of ${{ hospital: hospital.name }}`}
+      onSubmit={(e) => inBackground(submit(e), 'Saving the hospital settings failed')}
+    >
       <TextField
         label={<Trans>Urgent high level (mg/dL)</Trans>}
         value={fields.urgentHighMgDl}
@@ -118,7 +136,8 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
               </>
             )}
             <Trans>
-              From this reading on, the advice tells the patient to check ketones and contact the care team now. {min} to {max} mg/dL ({{ minMmol: mmol(min) }} to {{ maxMmol: mmol(max) }} mmol/L); {fallback} by default.
+              From this reading on, the advice tells the patient to check ketones and contact the care team now. {min} to {max} mg/dL ({{ minMmol: mmol(min) }}{' '}
+              to {{ maxMmol: mmol(max) }} mmol/L); {fallback} by default.
             </Trans>
           </>
         }
@@ -131,7 +150,8 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
         error={problems.careContact ? problemText[problems.careContact] : undefined}
         hint={
           <Trans>
-            Shown to patients in the advice after a low or high reading, for example a phone number and when it is answered. At most {maxChars} characters; leave it empty for none.
+            Shown to patients in the advice after a low or high reading, for example a phone number and when it is answered. At most {maxChars} characters;
+            leave it empty for none.
           </Trans>
         }
       />
@@ -145,17 +165,27 @@ function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSave
         error={problems.identifierSystem ? problemText[problems.identifierSystem] : undefined}
         hint={
           <Trans>
-            How exported FHIR records name the namespace of this hospital’s numbers: urn:oid:…, urn:uuid:… or an http(s):// address your records system uses. Leave it empty for {defaultSystem}.
+            How exported FHIR records name the namespace of this hospital’s numbers: urn:oid:…, urn:uuid:… or an http(s):// address your records system uses.
+            Leave it empty for {defaultSystem}.
           </Trans>
         }
       />
       <div className="field">
         <label className="sm-check">
-          <input type="checkbox" name="requireStaffMfa" checked={requireStaffMfa} onChange={(e) => setRequireStaffMfa(e.target.checked)} aria-describedby={`${hospital._id}-mfa-hint`} />{' '}
+          <input
+            type="checkbox"
+            name="requireStaffMfa"
+            checked={requireStaffMfa}
+            onChange={(e) => setRequireStaffMfa(e.target.checked)}
+            aria-describedby={`${hospital._id}-mfa-hint`}
+          />{' '}
           <Trans>Admins sign in with two steps</Trans>
         </label>
         <p id={`${hospital._id}-mfa-hint`} className="field-hint">
-          <Trans>Every admin of this hospital signs in with a code from an authenticator app as well as the password, and sets the app up at their next login. Doctor links are not affected.</Trans>
+          <Trans>
+            Every admin of this hospital signs in with a code from an authenticator app as well as the password, and sets the app up at their next login. Doctor
+            links are not affected.
+          </Trans>
         </p>
       </div>
       {failure && (

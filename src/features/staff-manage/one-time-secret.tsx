@@ -32,14 +32,24 @@ export function OneTimeSecret({ label, value, expiresAt, link }: OneTimeSecretPr
         <code className="sm-secret-value" dir="ltr" data-testid="one-time-secret">
           {value}
         </code>
-        <button type="button" className="button button--secondary button--small" onClick={() => inBackground(copy('value', value), 'Copying to the clipboard failed')}>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => inBackground(copy('value', value), 'Copying to the clipboard failed')}
+        >
           <Trans>Copy</Trans>
         </button>
       </div>
       {link && (
         <div className="sm-secret-row">
-          <code className="sm-secret-value sm-secret-link" dir="ltr">{link}</code>
-          <button type="button" className="button button--secondary button--small" onClick={() => inBackground(copy('link', link), 'Copying to the clipboard failed')}>
+          <code className="sm-secret-value sm-secret-link" dir="ltr">
+            {link}
+          </code>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => inBackground(copy('link', link), 'Copying to the clipboard failed')}
+          >
             <Trans>Copy link</Trans>
           </button>
         </div>

@@ -12,10 +12,19 @@ import { failureText, type AdminPatient, type MealTimes } from './staff-api.ts';
 const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
 type Meal = (typeof MEALS)[number];
 /** A change of at least one meal time: what the server takes as `notificationTimings`. */
-const someMeal = (c: Partial<Record<Meal, string>>): c is NonNullable<PatientPatch['notificationTimings']> & Partial<Record<Meal, string>> => Object.keys(c).length > 0;
+const someMeal = (c: Partial<Record<Meal, string>>): c is NonNullable<PatientPatch['notificationTimings']> & Partial<Record<Meal, string>> =>
+  Object.keys(c).length > 0;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
-export function PatientEdit({ patient, hospitals, onSaved }: { patient: AdminPatient; hospitals: readonly StaffHospital[]; onSaved: (p: AdminPatient) => void }) {
+export function PatientEdit({
+  patient,
+  hospitals,
+  onSaved,
+}: {
+  patient: AdminPatient;
+  hospitals: readonly StaffHospital[];
+  onSaved: (p: AdminPatient) => void;
+}) {
   const { t } = useLingui();
   const id = useId();
   const check = usePatientChecks();

@@ -113,7 +113,13 @@ export function PatientFields({ values, errors, hospitals, onChange }: PatientFi
         <label htmlFor={`${id}-address`}>
           <Trans>Address</Trans>
         </label>
-        <input {...field('address')} name="address" autoComplete="off" value={values.address} onChange={(e) => onChange({ address: plainText(e.target.value) })} />
+        <input
+          {...field('address')}
+          name="address"
+          autoComplete="off"
+          value={values.address}
+          onChange={(e) => onChange({ address: plainText(e.target.value) })}
+        />
         {error('address')}
       </div>
     </div>

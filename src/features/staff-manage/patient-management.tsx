@@ -16,7 +16,13 @@ import './staff-manage.css';
  * one read, audited once); a change asks the review to refresh. Without it (the Manage page) they are
  * read here.
  */
-export function PatientManagement({ hospNo, kept }: { hospNo: string; kept?: { patient: AdminPatient; prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined }) {
+export function PatientManagement({
+  hospNo,
+  kept,
+}: {
+  hospNo: string;
+  kept?: { patient: AdminPatient; prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined;
+}) {
   const { t } = useLingui();
   const { staff } = useStaffMember();
   const isAdmin = staff?.role === 'admin';

@@ -87,7 +87,12 @@ export function PatientSecrets({ hospNo }: { hospNo: string }) {
       </form>
       {key && <OneTimeSecret label={t`New access key`} value={key.accessKey} expiresAt={key.expiresAt} />}
       <div className="form-actions">
-        <button type="button" className="button button--secondary" disabled={busy} onClick={() => inBackground(setTemporary(), 'Setting a temporary password failed')}>
+        <button
+          type="button"
+          className="button button--secondary"
+          disabled={busy}
+          onClick={() => inBackground(setTemporary(), 'Setting a temporary password failed')}
+        >
           <Trans>Set a temporary password</Trans>
         </button>
       </div>

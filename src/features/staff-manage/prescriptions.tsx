@@ -12,13 +12,22 @@ import { PrescriptionAdd } from './prescription-add.tsx';
 import { failureText, type AdminPrescription } from './staff-api.ts';
 
 /** A prescription as the list shows it: from its own GET, or from the patient's review. */
-export type ListedPrescription = Pick<AdminPrescription, '_id' | 'prescrNo' | 'name' | 'dose' | 'active'> & { startDate?: string | null; endDate?: string | null };
+export type ListedPrescription = Pick<AdminPrescription, '_id' | 'prescrNo' | 'name' | 'dose' | 'active'> & {
+  startDate?: string | null;
+  endDate?: string | null;
+};
 
 /**
  * `kept`: the list the patient's review already holds (issue 46: the review is one read); a change
  * asks the review for what changed instead of reading the list again. Without it the list is read here.
  */
-export function Prescriptions({ hospNo, kept }: { hospNo: string; kept?: { prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined }) {
+export function Prescriptions({
+  hospNo,
+  kept,
+}: {
+  hospNo: string;
+  kept?: { prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined;
+}) {
   const { t, i18n } = useLingui();
   const id = useId();
   const [attempt, setAttempt] = useState(0);

@@ -3,8 +3,19 @@ import { applyReview, fetchReview } from './fetch-bundle.ts';
 
 type Answer = Parameters<typeof applyReview>[1];
 
-const profile = { _id: '0190a0b0-0000-7000-8000-0000000000aa', name: 'Maria Lopez', hospNum: '100001', timeZone: 'Europe/Madrid', lastSyncAt: '2026-11-30T10:00:00.000Z' } as Answer['profile'];
-const reading = (n: number, type: 'Fasting' | 'Postprandial' | 'Random', recordedAt: string, value = 100) => ({ _id: `0190a0b0-0000-7000-8000-00000000000${n}`, type, value, recordedAt });
+const profile = {
+  _id: '0190a0b0-0000-7000-8000-0000000000aa',
+  name: 'Maria Lopez',
+  hospNum: '100001',
+  timeZone: 'Europe/Madrid',
+  lastSyncAt: '2026-11-30T10:00:00.000Z',
+} as Answer['profile'];
+const reading = (n: number, type: 'Fasting' | 'Postprandial' | 'Random', recordedAt: string, value = 100) => ({
+  _id: `0190a0b0-0000-7000-8000-00000000000${n}`,
+  type,
+  value,
+  recordedAt,
+});
 const answer = (over: Partial<Answer>): Answer => ({
   hospNo: '100001',
   version: 10,
@@ -59,7 +70,12 @@ describe('applyReview', () => {
         version: 14,
         full: false,
         // Reading 2 changed its type (Random → Postprandial) and value; reading 3 is new.
-        glucose: { fasting: [reading(3, 'Fasting', '2026-11-22T07:00:00.000Z', 99)], postprandial: [reading(2, 'Postprandial', '2026-11-21T22:00:00.000Z', 180)], random: [], deleted: [] },
+        glucose: {
+          fasting: [reading(3, 'Fasting', '2026-11-22T07:00:00.000Z', 99)],
+          postprandial: [reading(2, 'Postprandial', '2026-11-21T22:00:00.000Z', 180)],
+          random: [],
+          deleted: [],
+        },
         symptoms: { symptoms: [], deleted: ['s1'] },
         doses: { taken: [{ _id: 'd2', prescrNo: 'RX-1', dose: '500 mg', medicineName: 'Metformin', takenAt: '2026-11-21T08:00:00.000Z' }], deleted: [] },
       }),
@@ -88,7 +104,11 @@ describe('fetchReview', () => {
     // A copy saved before the review had versions.
     const savedBefore = Object.fromEntries(Object.entries(whole).filter(([k]) => k !== 'version')) as typeof whole;
     await fetchReview({ get } as never, '100001', savedBefore);
-    expect(get.mock.calls.map(([path]) => path)).toEqual(['/admin/patients/100001/review?since=10', '/admin/patients/100002/review', '/admin/patients/100001/review']);
+    expect(get.mock.calls.map(([path]) => path)).toEqual([
+      '/admin/patients/100001/review?since=10',
+      '/admin/patients/100002/review',
+      '/admin/patients/100001/review',
+    ]);
     // Only the refresh of a copy on screen goes without the full-screen loader.
     expect(get.mock.calls.map(([, opts]) => opts?.quiet)).toEqual([true, false, true]);
   });

@@ -10,7 +10,8 @@ interface Listed {
 }
 
 /** The ids a list's changes replace or remove. */
-const goneOf = (deleted: readonly string[] | undefined, ...changed: readonly Listed[][]): Set<string> => new Set([...(deleted ?? []), ...changed.flat().map((r) => r._id)]);
+const goneOf = (deleted: readonly string[] | undefined, ...changed: readonly Listed[][]): Set<string> =>
+  new Set([...(deleted ?? []), ...changed.flat().map((r) => r._id)]);
 
 /**
  * One list brought up to date: a changed row replaces its old self wherever it was (a reading

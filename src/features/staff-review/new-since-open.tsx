@@ -57,7 +57,13 @@ export function NewSinceOpenStatus() {
   const count = useContext(NewSinceOpen).size;
   return (
     <p className="new-since-open" role="status">
-      {count > 0 && <Plural value={count} one="# entry arrived since you opened this review, marked New." other="# entries arrived since you opened this review, marked New." />}
+      {count > 0 && (
+        <Plural
+          value={count}
+          one="# entry arrived since you opened this review, marked New."
+          other="# entries arrived since you opened this review, marked New."
+        />
+      )}
     </p>
   );
 }

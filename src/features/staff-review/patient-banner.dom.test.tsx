@@ -11,18 +11,17 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-const bundle = (profile: Partial<ReviewBundle['profile']>): ReviewBundle =>
-  ({
-    hospNo: '100001',
-    profile: { name: 'Maria Lopez', hospNum: '100001', ...profile },
-    glucose: { fasting: [], postprandial: [], random: [] },
-    symptoms: [],
-    tests: [],
-    appointments: [],
-    prescriptions: [],
-    doses: [],
-    lastSyncAt: null,
-  });
+const bundle = (profile: Partial<ReviewBundle['profile']>): ReviewBundle => ({
+  hospNo: '100001',
+  profile: { name: 'Maria Lopez', hospNum: '100001', ...profile },
+  glucose: { fasting: [], postprandial: [], random: [] },
+  symptoms: [],
+  tests: [],
+  appointments: [],
+  prescriptions: [],
+  doses: [],
+  lastSyncAt: null,
+});
 
 function banner(b: ReviewBundle): string {
   render(

@@ -54,9 +54,7 @@ export function ProfileCard({ bundle }: { bundle: ReviewBundle }) {
           <dt>
             <Trans>Meal times</Trans>
           </dt>
-          <dd>
-            {(['breakfast', 'lunch', 'dinner'] as const).map((meal) => `${mealLabel[meal]} ${meals[meal] ?? '–'}`).join(' · ')}
-          </dd>
+          <dd>{(['breakfast', 'lunch', 'dinner'] as const).map((meal) => `${mealLabel[meal]} ${meals[meal] ?? '–'}`).join(' · ')}</dd>
         </div>
         <div>
           <dt>

@@ -17,7 +17,15 @@ const bundle: ReviewBundle = {
     hospitalSettings: { identifierSystem: 'https://fhir.example-hospital.org/hospital-numbers', urgentHighMgDl: 400, careContact: null },
   },
   glucose: {
-    fasting: [{ _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 101, recordedAt: '2026-11-20T07:00:00.000Z', updatedAt: '2026-11-20T07:00:00.000Z' }],
+    fasting: [
+      {
+        _id: '0190a0b0-0000-7000-8000-000000000001',
+        type: 'Fasting',
+        value: 101,
+        recordedAt: '2026-11-20T07:00:00.000Z',
+        updatedAt: '2026-11-20T07:00:00.000Z',
+      },
+    ],
     postprandial: [{ _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 172, recordedAt: '2026-11-20T14:00:00.000Z' }],
     random: [{ _id: '0190a0b0-0000-7000-8000-000000000003', type: 'Random', value: 65, recordedAt: '2026-11-21T22:00:00.000Z' }],
   },
@@ -26,7 +34,10 @@ const bundle: ReviewBundle = {
     { _id: 't1', name: 'HbA1c', value: 7.4, unit: '%', recordedAt: '2026-10-01T09:00:00.000Z' },
     { _id: 't2', name: 'Creatinine', value: 0.9, unit: '', recordedAt: '2026-10-01T09:00:00.000Z' },
   ],
-  appointments: [{ _id: 'a1', doctor: 'Dr Ruiz', date: '2026-12-05T10:00:00.000Z', notes: null }, { _id: 'a2', doctor: 'Dr Kim', date: '2026-11-05T10:00:00.000Z' }],
+  appointments: [
+    { _id: 'a1', doctor: 'Dr Ruiz', date: '2026-12-05T10:00:00.000Z', notes: null },
+    { _id: 'a2', doctor: 'Dr Kim', date: '2026-11-05T10:00:00.000Z' },
+  ],
   prescriptions: [{ _id: 'p1', prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null, active: true }],
   doses: [
     { _id: 'd1', prescrNo: 'RX-1', takenAt: '2026-11-20T08:00:00.000Z' },
@@ -53,9 +64,33 @@ describe('ReviewBundle → ReportInput', () => {
     expect(input.range).toEqual({ from: '2026-11-01', to: '2026-11-30' });
     expect(input.generatedAt).toBe('2026-11-30T18:00:00.000Z');
     expect(input.readings).toEqual([
-      { _id: '0190a0b0-0000-7000-8000-000000000001', type: 'Fasting', value: 101, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T07:00:00.000Z' },
-      { _id: '0190a0b0-0000-7000-8000-000000000002', type: 'Postprandial', value: 172, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-20T14:00:00.000Z' },
-      { _id: '0190a0b0-0000-7000-8000-000000000003', type: 'Random', value: 65, unit: null, enteredValue: null, utcOffsetMinutes: null, recordedAt: '2026-11-21T22:00:00.000Z' },
+      {
+        _id: '0190a0b0-0000-7000-8000-000000000001',
+        type: 'Fasting',
+        value: 101,
+        unit: null,
+        enteredValue: null,
+        utcOffsetMinutes: null,
+        recordedAt: '2026-11-20T07:00:00.000Z',
+      },
+      {
+        _id: '0190a0b0-0000-7000-8000-000000000002',
+        type: 'Postprandial',
+        value: 172,
+        unit: null,
+        enteredValue: null,
+        utcOffsetMinutes: null,
+        recordedAt: '2026-11-20T14:00:00.000Z',
+      },
+      {
+        _id: '0190a0b0-0000-7000-8000-000000000003',
+        type: 'Random',
+        value: 65,
+        unit: null,
+        enteredValue: null,
+        utcOffsetMinutes: null,
+        recordedAt: '2026-11-21T22:00:00.000Z',
+      },
     ]);
     expect(input.medicines).toEqual([{ prescrNo: 'RX-1', name: 'Metformin', dose: '500 mg', startDate: '2026-01-01', endDate: null }]);
     expect(input.symptoms).toEqual([{ symptom: 'Thirst', recordedAt: '2026-11-21T09:00:00.000Z' }]);

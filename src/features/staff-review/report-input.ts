@@ -29,8 +29,22 @@ export function reportInputFromReview(bundle: ReviewBundle, range: { from: strin
       glucometerAlerts: p.glucometerAlerts ?? null,
     },
     range: { from: range.from, to: range.to },
-    readings: readings.map((r) => ({ _id: r._id, type: r.type, value: r.value, unit: r.unit ?? null, enteredValue: r.enteredValue ?? null, recordedAt: r.recordedAt, utcOffsetMinutes: r.utcOffsetMinutes ?? null })),
-    medicines: bundle.prescriptions.map((m) => ({ prescrNo: m.prescrNo, name: m.name, dose: m.dose, startDate: m.startDate ?? null, endDate: m.endDate ?? null })),
+    readings: readings.map((r) => ({
+      _id: r._id,
+      type: r.type,
+      value: r.value,
+      unit: r.unit ?? null,
+      enteredValue: r.enteredValue ?? null,
+      recordedAt: r.recordedAt,
+      utcOffsetMinutes: r.utcOffsetMinutes ?? null,
+    })),
+    medicines: bundle.prescriptions.map((m) => ({
+      prescrNo: m.prescrNo,
+      name: m.name,
+      dose: m.dose,
+      startDate: m.startDate ?? null,
+      endDate: m.endDate ?? null,
+    })),
     intakes: bundle.doses.map((d) => {
       const prescription = prescriptions.get(d.prescrNo);
       const name = d.medicineName ?? prescription?.name;

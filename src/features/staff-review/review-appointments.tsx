@@ -47,7 +47,13 @@ export function ReviewAppointments({ appointments }: { appointments: ReviewAppoi
       <h3>
         <Trans>Past</Trans>
       </h3>
-      {past.length ? list(past) : <p className="muted"><Trans>No past appointments.</Trans></p>}
+      {past.length ? (
+        list(past)
+      ) : (
+        <p className="muted">
+          <Trans>No past appointments.</Trans>
+        </p>
+      )}
     </section>
   );
 }

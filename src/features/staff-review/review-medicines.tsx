@@ -79,7 +79,13 @@ export function ReviewMedicines({ prescriptions, doses }: { prescriptions: Revie
       <h3>
         <Trans>Ended</Trans>
       </h3>
-      {ended.length ? list(ended) : <p className="muted"><Trans>No ended prescriptions.</Trans></p>}
+      {ended.length ? (
+        list(ended)
+      ) : (
+        <p className="muted">
+          <Trans>No ended prescriptions.</Trans>
+        </p>
+      )}
     </section>
   );
 }

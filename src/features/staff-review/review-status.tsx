@@ -10,7 +10,19 @@ import './staff-review.css';
  * Where the data on screen comes from, and Reset. `refreshing`: the device's own copy, shown at once
  * while the server is asked what changed since; it says as of when until the answer is in.
  */
-export function ReviewStatus({ name, fetchedAt, offline, refreshing, onReset }: { name: string; fetchedAt: number; offline: boolean; refreshing: boolean; onReset: () => void }) {
+export function ReviewStatus({
+  name,
+  fetchedAt,
+  offline,
+  refreshing,
+  onReset,
+}: {
+  name: string;
+  fetchedAt: number;
+  offline: boolean;
+  refreshing: boolean;
+  onReset: () => void;
+}) {
   const { t } = useLingui();
   const f = useFormat();
   const [confirming, setConfirming] = useState(false);

@@ -172,7 +172,10 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
   const following = state.status === 'ready' ? state.hospNo : undefined;
   useLiveChanges(following === undefined ? undefined : `?hospNo=${encodeURIComponent(following)}`, staffRuntime.live, (change) => {
     const was = announced.current;
-    announced.current = { version: Math.max(was.version, change.version ?? -1), any: was.any || change.kind === 'poll' || change.gap || change.version === undefined };
+    announced.current = {
+      version: Math.max(was.version, change.version ?? -1),
+      any: was.any || change.kind === 'poll' || change.gap || change.version === undefined,
+    };
     askIfNewer();
   });
   const settledNow = state.status === 'ready' && !state.refreshing;

@@ -46,7 +46,15 @@ export function UsersList({ hospitalId, onOpen }: { hospitalId: string | undefin
           <label htmlFor={searchId}>
             <Trans>Search by name or hospital number</Trans>
           </label>
-          <input id={searchId} type="search" inputMode="search" autoComplete="off" spellCheck={false} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input
+            id={searchId}
+            type="search"
+            inputMode="search"
+            autoComplete="off"
+            spellCheck={false}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
         </div>
         <div className="field users-size">
           <label htmlFor={sizeId}>

@@ -29,7 +29,13 @@ const line = (p: WorklistPatient) =>
     </I18nProvider>,
   ).container.textContent;
 
-const severe = patient([{ code: 'severe-low', value: 45, text: '' }, { code: 'low-time', value: 7, text: '' }], { rank: 1, tier: 'severe-low', weight: 57.3, count: 2, outOf: 30, summary: '' });
+const severe = patient(
+  [
+    { code: 'severe-low', value: 45, text: '' },
+    { code: 'low-time', value: 7, text: '' },
+  ],
+  { rank: 1, tier: 'severe-low', weight: 57.3, count: 2, outOf: 30, summary: '' },
+);
 const lowTime = patient([{ code: 'low-time', value: 13.3, text: '' }], { rank: 2, tier: 'low-time', weight: 4.2, count: 6, outOf: 45, summary: '' });
 
 describe('PriorityLine', () => {
@@ -52,12 +58,24 @@ describe('PriorityLine', () => {
   });
 
   it('words each other reason, and says nothing without one or on a page kept from before', () => {
-    expect(line(patient([{ code: 'no-data', value: null, text: '' }], { rank: 3, tier: 'no-data', weight: 0.2, count: 0, outOf: null, summary: '' }))).toBe('Ranked by: no reading since registration today');
-    expect(line(patient([{ code: 'no-data', value: 10, text: '' }], { rank: 3, tier: 'no-data', weight: 10.2, count: 10, outOf: null, summary: '' }))).toBe('Ranked by: no reading for 10 days');
-    expect(line(patient([{ code: 'low-tir', value: 30, text: '' }], { rank: 4, tier: 'low-tir', weight: 8, count: 12, outOf: 40, summary: '' }))).toBe('Ranked by: 12 of 40 readings in range 70–180 mg/dL (30%; under 50%)');
-    expect(line(patient([{ code: 'missed-doses', value: 50, text: '' }], { rank: 5, tier: 'missed-doses', weight: 18, count: 30, outOf: 60, summary: '' }))).toBe('Ranked by: 30 of 60 doses marked taken (50%; under 80%)');
-    expect(line(patient([{ code: 'rising-mean', value: 18, text: '' }], { rank: 6, tier: 'rising-mean', weight: 18, count: null, outOf: null, summary: '' }))).toBe('Ranked by: mean up 18 mg/dL on the previous 14 days');
-    expect(line(patient([{ code: 'sparse-data', value: 4, text: '' }], { rank: 7, tier: 'sparse-data', weight: 10, count: 4, outOf: 14, summary: '' }))).toBe('Ranked by: readings on only 4 of 14 days');
+    expect(line(patient([{ code: 'no-data', value: null, text: '' }], { rank: 3, tier: 'no-data', weight: 0.2, count: 0, outOf: null, summary: '' }))).toBe(
+      'Ranked by: no reading since registration today',
+    );
+    expect(line(patient([{ code: 'no-data', value: 10, text: '' }], { rank: 3, tier: 'no-data', weight: 10.2, count: 10, outOf: null, summary: '' }))).toBe(
+      'Ranked by: no reading for 10 days',
+    );
+    expect(line(patient([{ code: 'low-tir', value: 30, text: '' }], { rank: 4, tier: 'low-tir', weight: 8, count: 12, outOf: 40, summary: '' }))).toBe(
+      'Ranked by: 12 of 40 readings in range 70–180 mg/dL (30%; under 50%)',
+    );
+    expect(
+      line(patient([{ code: 'missed-doses', value: 50, text: '' }], { rank: 5, tier: 'missed-doses', weight: 18, count: 30, outOf: 60, summary: '' })),
+    ).toBe('Ranked by: 30 of 60 doses marked taken (50%; under 80%)');
+    expect(
+      line(patient([{ code: 'rising-mean', value: 18, text: '' }], { rank: 6, tier: 'rising-mean', weight: 18, count: null, outOf: null, summary: '' })),
+    ).toBe('Ranked by: mean up 18 mg/dL on the previous 14 days');
+    expect(line(patient([{ code: 'sparse-data', value: 4, text: '' }], { rank: 7, tier: 'sparse-data', weight: 10, count: 4, outOf: 14, summary: '' }))).toBe(
+      'Ranked by: readings on only 4 of 14 days',
+    );
     expect(line(patient([], { rank: 8, tier: null, weight: 0, count: null, outOf: null, summary: '' }))).toBe('');
     expect(line(patient([{ code: 'low-time', value: 13.3, text: '' }], undefined))).toBe('');
   });

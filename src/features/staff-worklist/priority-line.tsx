@@ -24,19 +24,36 @@ export function PriorityLine({ patient, days }: { patient: WorklistPatient; days
     case 'severe-low': {
       const level = glucose(LEVEL.severe);
       const lowest = value === null ? '' : severeLowest(value);
-      text = <Plural value={count} one={`Ranked by: # reading below ${level} ${unit}, lowest ${lowest} ${unit}`} other={`Ranked by: # readings below ${level} ${unit}, lowest ${lowest} ${unit}`} />;
+      text = (
+        <Plural
+          value={count}
+          one={`Ranked by: # reading below ${level} ${unit}, lowest ${lowest} ${unit}`}
+          other={`Ranked by: # readings below ${level} ${unit}, lowest ${lowest} ${unit}`}
+        />
+      );
       break;
     }
     case 'low-time': {
       const level = glucose(LEVEL.low);
       const target = percent(LEVEL.belowTarget);
-      text = <Plural value={outOf} one={`Ranked by: ${count} of # reading below ${level} ${unit} (${share}; target under ${target})`} other={`Ranked by: ${count} of # readings below ${level} ${unit} (${share}; target under ${target})`} />;
+      text = (
+        <Plural
+          value={outOf}
+          one={`Ranked by: ${count} of # reading below ${level} ${unit} (${share}; target under ${target})`}
+          other={`Ranked by: ${count} of # readings below ${level} ${unit} (${share}; target under ${target})`}
+        />
+      );
       break;
     }
     case 'no-data':
       text =
         value === null ? (
-          <Plural value={count} _0="Ranked by: no reading since registration today" one="Ranked by: no reading since registration # day ago" other="Ranked by: no reading since registration # days ago" />
+          <Plural
+            value={count}
+            _0="Ranked by: no reading since registration today"
+            one="Ranked by: no reading since registration # day ago"
+            other="Ranked by: no reading since registration # days ago"
+          />
         ) : (
           <Plural value={count} one="Ranked by: no reading for # day" other="Ranked by: no reading for # days" />
         );
@@ -45,17 +62,35 @@ export function PriorityLine({ patient, days }: { patient: WorklistPatient; days
       const low = glucose(LEVEL.low);
       const high = glucose(LEVEL.high);
       const level = percent(LEVEL.inRange);
-      text = <Plural value={outOf} one={`Ranked by: ${count} of # reading in range ${low}–${high} ${unit} (${share}; under ${level})`} other={`Ranked by: ${count} of # readings in range ${low}–${high} ${unit} (${share}; under ${level})`} />;
+      text = (
+        <Plural
+          value={outOf}
+          one={`Ranked by: ${count} of # reading in range ${low}–${high} ${unit} (${share}; under ${level})`}
+          other={`Ranked by: ${count} of # readings in range ${low}–${high} ${unit} (${share}; under ${level})`}
+        />
+      );
       break;
     }
     case 'missed-doses': {
       const level = percent(LEVEL.taken);
-      text = <Plural value={outOf} one={`Ranked by: ${count} of # dose marked taken (${share}; under ${level})`} other={`Ranked by: ${count} of # doses marked taken (${share}; under ${level})`} />;
+      text = (
+        <Plural
+          value={outOf}
+          one={`Ranked by: ${count} of # dose marked taken (${share}; under ${level})`}
+          other={`Ranked by: ${count} of # doses marked taken (${share}; under ${level})`}
+        />
+      );
       break;
     }
     case 'rising-mean': {
       const rise = glucose(value ?? 0);
-      text = <Plural value={days} one={`Ranked by: mean up ${rise} ${unit} on the previous # day`} other={`Ranked by: mean up ${rise} ${unit} on the previous # days`} />;
+      text = (
+        <Plural
+          value={days}
+          one={`Ranked by: mean up ${rise} ${unit} on the previous # day`}
+          other={`Ranked by: mean up ${rise} ${unit} on the previous # days`}
+        />
+      );
       break;
     }
     case 'sparse-data':

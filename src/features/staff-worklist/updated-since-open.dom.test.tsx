@@ -12,7 +12,13 @@ beforeAll(() => {
 afterEach(cleanup);
 
 const patient = (hospNo: string, severeLows: number, lastReadingAt = '2026-12-01T07:00:00.000Z'): WorklistPatient =>
-  ({ hospNo, name: `Patient ${hospNo}`, reasons: severeLows > 0 ? [{ code: 'severe-low', text: '', value: severeLows }] : [], lastReadingAt, lastSyncAt: null }) as WorklistPatient;
+  ({
+    hospNo,
+    name: `Patient ${hospNo}`,
+    reasons: severeLows > 0 ? [{ code: 'severe-low', text: '', value: severeLows }] : [],
+    lastReadingAt,
+    lastSyncAt: null,
+  }) as WorklistPatient;
 
 const OPENED = new Date().toISOString();
 

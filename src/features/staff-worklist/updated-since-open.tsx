@@ -50,7 +50,13 @@ export function UpdatedTag() {
 export function UpdatedSinceOpenStatus({ count }: { count: number }) {
   return (
     <p className="worklist-updated" role="status">
-      {count > 0 && <Plural value={count} one="# patient changed since you opened this list, marked Updated." other="# patients changed since you opened this list, marked Updated." />}
+      {count > 0 && (
+        <Plural
+          value={count}
+          one="# patient changed since you opened this list, marked Updated."
+          other="# patients changed since you opened this list, marked Updated."
+        />
+      )}
     </p>
   );
 }

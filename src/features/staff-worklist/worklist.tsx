@@ -59,11 +59,15 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
           <label htmlFor={periodId}>
             <Trans>Period</Trans>
           </label>
-          <select id={periodId} value={days} onChange={(e) => {
+          <select
+            id={periodId}
+            value={days}
+            onChange={(e) => {
               // Another period starts again at page 1 (another hospital mounts a new worklist).
               setDays(Number(e.target.value));
               setPage(1);
-            }}>
+            }}
+          >
             {PERIODS.map((n) => (
               <option key={n} value={n}>
                 {t`Last ${n} days`}
@@ -78,12 +82,21 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
         </summary>
         <p>
           <Trans>
-            Patients are ordered by how much their figures weigh clinically, not by how many reasons they have. A severe low (below {severe} {unit}) comes first: more of them and lower ones first, each reading weighed by its risk of hypoglycaemia. Then readings below {low} {unit}: by how many more there are than the 4 % target allows, so one low among four readings weighs less than six among forty-five. Then no reading for 3 days or more (the longest first; a patient who never sent one counts from registration), too little time in range and missed doses (by how far they fall short, counted in readings and doses), and a rising mean (the largest rise first). Too few days with readings comes last and never lifts a patient above one whose figures are worse. Among equals the next reason decides, then the lower reading, then the name. The line under each patient’s reasons says what placed them.
+            Patients are ordered by how much their figures weigh clinically, not by how many reasons they have. A severe low (below {severe} {unit}) comes
+            first: more of them and lower ones first, each reading weighed by its risk of hypoglycaemia. Then readings below {low} {unit}: by how many more
+            there are than the 4 % target allows, so one low among four readings weighs less than six among forty-five. Then no reading for 3 days or more (the
+            longest first; a patient who never sent one counts from registration), too little time in range and missed doses (by how far they fall short,
+            counted in readings and doses), and a rising mean (the largest rise first). Too few days with readings comes last and never lifts a patient above
+            one whose figures are worse. Among equals the next reason decides, then the lower reading, then the name. The line under each patient’s reasons says
+            what placed them.
           </Trans>
         </p>
         <p>
           <Trans>
-            The levels follow the international consensus on time in range: a severe low is below 54 mg/dL (3.0 mmol/L); time below 70 mg/dL (3.9 mmol/L) should stay under 4 %; the list names patients with under 50 % of readings in 70–180 mg/dL (3.9–10.0 mmol/L). Readings are finger-stick checks, so each share is a share of readings. Missed doses: under 80 % of the doses of medicines prescribed as a meal pattern (such as 1-0-1) marked taken. A rising mean: at least 10 % and 10 mg/dL above the period before.
+            The levels follow the international consensus on time in range: a severe low is below 54 mg/dL (3.0 mmol/L); time below 70 mg/dL (3.9 mmol/L) should
+            stay under 4 %; the list names patients with under 50 % of readings in 70–180 mg/dL (3.9–10.0 mmol/L). Readings are finger-stick checks, so each
+            share is a share of readings. Missed doses: under 80 % of the doses of medicines prescribed as a meal pattern (such as 1-0-1) marked taken. A rising
+            mean: at least 10 % and 10 mg/dL above the period before.
           </Trans>
         </p>
       </details>
@@ -101,7 +114,9 @@ export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (
         <div className="worklist-status" role="alert">
           <p className={kept ? 'worklist-offline' : 'error-text'}>
             {kept ? (
-              <Trans>Offline: this is the worklist this device fetched {{ fetchedAt: at(kept.computedAt) }}. It is brought up to date when the server can be reached.</Trans>
+              <Trans>
+                Offline: this is the worklist this device fetched {{ fetchedAt: at(kept.computedAt) }}. It is brought up to date when the server can be reached.
+              </Trans>
             ) : (
               <Trans>The worklist could not be loaded. Check the connection, then try again.</Trans>
             )}

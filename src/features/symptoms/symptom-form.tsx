@@ -12,7 +12,6 @@ import { SymptomPicker } from './symptom-picker.tsx';
 import { findSameDayReport, localDayBounds, localDayKey, parseSymptomName, SYMPTOM_MAX_LENGTH, symptomKey, toLocalInput } from './symptom-rules.ts';
 import './symptoms.css';
 
-
 export function SymptomForm({ collection, names, onSaved }: { collection: RxCollection<Symptom>; names: readonly string[]; onSaved: (text: string) => void }) {
   const { t, i18n } = useLingui();
   const [text, setText] = useState('');
@@ -46,7 +45,13 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
     try {
       const { start, end } = localDayBounds(at);
       const sameDay = await collection.find({ selector: { recordedAt: { $gte: start.toISOString(), $lt: end.toISOString() } } }).exec();
-      if (findSameDayReport(sameDay.map((d) => d.toJSON()), symptom, at)) {
+      if (
+        findSameDayReport(
+          sameDay.map((d) => d.toJSON()),
+          symptom,
+          at,
+        )
+      ) {
         const day = i18n.date(at, { dateStyle: 'medium' });
         setError(localDayKey(at) === localDayKey(new Date()) ? t`You've already reported ${symptom} today` : t`You've already reported ${symptom} on ${day}`);
         return;
@@ -66,7 +71,12 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
   }
 
   return (
-    <form className="card symptom-form" onSubmit={(e) => inBackground(submit(e), 'Saving the symptom report failed')} noValidate aria-labelledby={`${ids.label}-title`}>
+    <form
+      className="card symptom-form"
+      onSubmit={(e) => inBackground(submit(e), 'Saving the symptom report failed')}
+      noValidate
+      aria-labelledby={`${ids.label}-title`}
+    >
       <h2 id={`${ids.label}-title`}>
         <Trans>Report a symptom</Trans>
       </h2>

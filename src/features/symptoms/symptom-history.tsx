@@ -56,7 +56,12 @@ export function SymptomHistory({ reports, onRemove }: { reports: Symptom[] | und
                         {at}
                       </time>
                       <div className="row-actions">
-                        <button type="button" className="icon-button icon-button--danger" aria-label={t`Remove ${symptom} at ${at}`} onClick={() => onRemove(r)}>
+                        <button
+                          type="button"
+                          className="icon-button icon-button--danger"
+                          aria-label={t`Remove ${symptom} at ${at}`}
+                          onClick={() => onRemove(r)}
+                        >
                           <Icon icon="mdi:delete" />
                         </button>
                       </div>

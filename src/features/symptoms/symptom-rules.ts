@@ -24,7 +24,11 @@ export function localDayBounds(d: Date): { start: Date; end: Date } {
 export { toLocalInput };
 
 /** The earlier report of the same symptom on the same local day as `at`, if there is one. */
-export function findSameDayReport(reports: readonly Pick<Symptom, 'symptom' | 'recordedAt'>[], symptom: string, at: Date): Pick<Symptom, 'symptom' | 'recordedAt'> | undefined {
+export function findSameDayReport(
+  reports: readonly Pick<Symptom, 'symptom' | 'recordedAt'>[],
+  symptom: string,
+  at: Date,
+): Pick<Symptom, 'symptom' | 'recordedAt'> | undefined {
   const key = symptomKey(symptom);
   const day = localDayKey(at);
   return reports.find((r) => symptomKey(r.symptom) === key && localDayKey(new Date(r.recordedAt)) === day);

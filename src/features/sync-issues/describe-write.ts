@@ -26,7 +26,12 @@ export function describeRecord(i18n: I18n, collection: string, fields: Fields, u
       const entered = num(fields['enteredValue']);
       const takenIn = GLUCOSE_UNITS.find((u) => u === fields['unit']);
       const reading = value !== undefined ? { value, unit: takenIn, enteredValue: entered } : undefined;
-      return join(i18n._(msg`Glucose reading`), reading ? `${formatGlucose(reading, unit, i18n.locale)} ${unit}` : undefined, type && i18n._(typeLabel(type)), when(i18n, fields['recordedAt'], fields['utcOffsetMinutes']));
+      return join(
+        i18n._(msg`Glucose reading`),
+        reading ? `${formatGlucose(reading, unit, i18n.locale)} ${unit}` : undefined,
+        type && i18n._(typeLabel(type)),
+        when(i18n, fields['recordedAt'], fields['utcOffsetMinutes']),
+      );
     }
     case 'symptoms':
       return join(i18n._(msg`Symptom`), str(fields['symptom']), when(i18n, fields['recordedAt']));
@@ -34,7 +39,12 @@ export function describeRecord(i18n: I18n, collection: string, fields: Fields, u
       return join(i18n._(msg`Appointment`), str(fields['doctor']), when(i18n, fields['date']));
     case 'labTests': {
       const value = num(fields['value']);
-      return join(i18n._(msg`Lab test`), str(fields['name']), value !== undefined ? `${new Intl.NumberFormat(i18n.locale).format(value)}${str(fields['unit']) ? ` ${String(fields['unit'])}` : ''}` : undefined, when(i18n, fields['recordedAt']));
+      return join(
+        i18n._(msg`Lab test`),
+        str(fields['name']),
+        value !== undefined ? `${new Intl.NumberFormat(i18n.locale).format(value)}${str(fields['unit']) ? ` ${String(fields['unit'])}` : ''}` : undefined,
+        when(i18n, fields['recordedAt']),
+      );
     }
     case 'medicineIntakes':
       return join(i18n._(msg`Dose taken`), str(fields['medicineName']), str(fields['dose']), when(i18n, fields['takenAt']));

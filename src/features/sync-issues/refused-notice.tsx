@@ -24,7 +24,9 @@ export function RefusedNotice() {
     <div className="sync-issues" role="alert" data-testid="refused-notice">
       <Icon icon="mdi:alert-circle-outline" />
       <p>
-        {refused > 0 && <Plural value={refused} one="# entry was not accepted by your hospital's server." other="# entries were not accepted by your hospital's server." />}{' '}
+        {refused > 0 && (
+          <Plural value={refused} one="# entry was not accepted by your hospital's server." other="# entries were not accepted by your hospital's server." />
+        )}{' '}
         {stuck > 0 && (
           <Plural
             value={stuck}
@@ -49,7 +51,10 @@ function RefusedDialog({ open, onClose }: { open: boolean; onClose: () => void }
   useEffect(() => {
     if (!open) return;
     let live = true;
-    inBackground(refusedRecords().then((r) => live && setRecords(r)), 'Listing the refused entries failed');
+    inBackground(
+      refusedRecords().then((r) => live && setRecords(r)),
+      'Listing the refused entries failed',
+    );
     return () => {
       live = false;
     };
@@ -62,7 +67,11 @@ function RefusedDialog({ open, onClose }: { open: boolean; onClose: () => void }
       <p>
         <Trans>These entries are kept on this device until you decide. Your hospital's record does not contain them.</Trans>
       </p>
-      <ul className="refused-list">{records?.map((r) => <RefusedItem key={r.key} record={r} />)}</ul>
+      <ul className="refused-list">
+        {records?.map((r) => (
+          <RefusedItem key={r.key} record={r} />
+        ))}
+      </ul>
       <div className="dialog-actions">
         <button type="button" className="button button--secondary" onClick={onClose}>
           <Trans>Close</Trans>
@@ -121,11 +130,21 @@ function RefusedItem({ record }: { record: RefusedRecord }) {
           </button>
         )}
         {refusal.status !== 409 && (
-          <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => inBackground(act(retryRefused)(), 'refused entry not resolved')}>
+          <button
+            type="button"
+            className="button button--small button--secondary"
+            disabled={busy}
+            onClick={() => inBackground(act(retryRefused)(), 'refused entry not resolved')}
+          >
             <Trans>Send again</Trans>
           </button>
         )}
-        <button type="button" className="button button--small button--secondary" disabled={busy} onClick={() => inBackground(act(discardRefused)(), 'refused entry not resolved')}>
+        <button
+          type="button"
+          className="button button--small button--secondary"
+          disabled={busy}
+          onClick={() => inBackground(act(discardRefused)(), 'refused entry not resolved')}
+        >
           {refusal.status === 409 ? <Trans>Use the server's</Trans> : <Trans>Discard mine</Trans>}
         </button>
       </div>

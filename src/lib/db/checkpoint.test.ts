@@ -22,7 +22,14 @@ describe('replication checkpoints in the encrypted database', () => {
           handler: async (checkpoint: { since: string } | undefined) => {
             seen.push(checkpoint);
             if (checkpoint) return { documents: [], checkpoint };
-            const doc = { _id: randomUUID(), type: 'Fasting' as const, value: 100, recordedAt: new Date().toISOString(), updatedAt: '2026-11-23T10:00:00.000Z', _deleted: false };
+            const doc = {
+              _id: randomUUID(),
+              type: 'Fasting' as const,
+              value: 100,
+              recordedAt: new Date().toISOString(),
+              updatedAt: '2026-11-23T10:00:00.000Z',
+              _deleted: false,
+            };
             return { documents: [doc], checkpoint: { since: doc.updatedAt } };
           },
         },

@@ -102,11 +102,7 @@ interface EntitySchema {
   readonly required?: readonly string[];
 }
 
-function collectionSchema<Doc>(
-  title: string,
-  entity: EntitySchema,
-  opts: { id: object; indexes?: readonly string[] },
-): RxJsonSchema<Doc> {
+function collectionSchema<Doc>(title: string, entity: EntitySchema, opts: { id: object; indexes?: readonly string[] }): RxJsonSchema<Doc> {
   const indexes = opts.indexes ?? [];
   const properties: Record<string, object> = { ...entity.properties, _id: opts.id };
   const required = [...new Set(['_id', ...(entity.required ?? [])])];

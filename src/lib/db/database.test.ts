@@ -6,14 +6,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DecryptionError, destroyDataKey, findDataKey, getDataKey } from '../../../sync/crypto.ts';
-import {
-  PENDING_MEDICINE_TTL_MS,
-  PROFILE_ID,
-  COLLECTION_SCHEMA_VERSION,
-  eddyCollectionSchemas,
-  type GlucoseReading,
-  type ProfileDoc,
-} from './collections.ts';
+import { PENDING_MEDICINE_TTL_MS, PROFILE_ID, COLLECTION_SCHEMA_VERSION, eddyCollectionSchemas, type GlucoseReading, type ProfileDoc } from './collections.ts';
 import { adviceSettingsOf } from '../../../schemas/user-profile.ts';
 import { destroyEddyDatabase, migrationStrategies, openEddyDatabase, type EddyDatabase } from './database.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
@@ -182,9 +175,39 @@ async function fillEveryCollection(db: EddyDatabase): Promise<Record<string, unk
   kept['pendingMedicines'] = await roundTrip(
     db.pendingMedicines,
     [
-      { _id: 'pm-1', time: '08:00', prescrNo: 'RX-4471', name: 'Metformin', dose: '500 mg', userId: 'PAT-77120', timestamp: NOW, notificationTime: iso(NOW), expiry: NOW + PENDING_MEDICINE_TTL_MS },
-      { _id: 'pm-2', time: '07:00', prescrNo: 'RX-4473', name: 'Insulin glargine', dose: '18 units', userId: 'PAT-77120', timestamp: NOW - DAY, notificationTime: iso(NOW - DAY), expiry: NOW - DAY + PENDING_MEDICINE_TTL_MS },
-      { _id: 'pm-3', time: '20:00', prescrNo: 'RX-4472', name: 'Gliclazide', dose: '80 mg', userId: 'PAT-77120', timestamp: NOW + 1, notificationTime: iso(NOW), expiry: NOW + 1 + PENDING_MEDICINE_TTL_MS },
+      {
+        _id: 'pm-1',
+        time: '08:00',
+        prescrNo: 'RX-4471',
+        name: 'Metformin',
+        dose: '500 mg',
+        userId: 'PAT-77120',
+        timestamp: NOW,
+        notificationTime: iso(NOW),
+        expiry: NOW + PENDING_MEDICINE_TTL_MS,
+      },
+      {
+        _id: 'pm-2',
+        time: '07:00',
+        prescrNo: 'RX-4473',
+        name: 'Insulin glargine',
+        dose: '18 units',
+        userId: 'PAT-77120',
+        timestamp: NOW - DAY,
+        notificationTime: iso(NOW - DAY),
+        expiry: NOW - DAY + PENDING_MEDICINE_TTL_MS,
+      },
+      {
+        _id: 'pm-3',
+        time: '20:00',
+        prescrNo: 'RX-4472',
+        name: 'Gliclazide',
+        dose: '80 mg',
+        userId: 'PAT-77120',
+        timestamp: NOW + 1,
+        notificationTime: iso(NOW),
+        expiry: NOW + 1 + PENDING_MEDICINE_TTL_MS,
+      },
     ],
     'expiry',
     { dose: '250 mg' },
@@ -233,8 +256,20 @@ async function fillEveryCollection(db: EddyDatabase): Promise<Record<string, unk
         glucometerAlerts: ['Monday', '2025-06-20'],
         hospitalSettings: { identifierSystem: 'urn:oid:2.16.840.1.113883.2.1.4.1', urgentHighMgDl: 350, careContact: 'Ward 4, ext. 2210' },
       },
-      { _id: 'profile-b', name: 'Spare One', hospNum: 'H-2', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' }, glucometerAlerts: [] },
-      { _id: 'profile-c', name: 'Spare Two', hospNum: 'H-3', notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' }, glucometerAlerts: [] },
+      {
+        _id: 'profile-b',
+        name: 'Spare One',
+        hospNum: 'H-2',
+        notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' },
+        glucometerAlerts: [],
+      },
+      {
+        _id: 'profile-c',
+        name: 'Spare Two',
+        hospNum: 'H-3',
+        notificationTimings: { breakfast: '07:00', lunch: '12:00', dinner: '18:00' },
+        glucometerAlerts: [],
+      },
     ],
     '_id',
     { address: '14 Harbour Lane' },
@@ -269,7 +304,18 @@ describe('the Eddy database', () => {
   it('has every collection of docs/requirements.md §3, with patient fields encrypted and only ids, timestamps and server versions plain', async () => {
     const db = await open('eddy-shape');
     expect(Object.keys(db.collections).sort()).toEqual(
-      ['appointments', 'glucose', 'labTestReference', 'labTests', 'medicineIntakes', 'medicines', 'pendingMedicines', 'profile', 'symptomReference', 'symptoms'].sort(),
+      [
+        'appointments',
+        'glucose',
+        'labTestReference',
+        'labTests',
+        'medicineIntakes',
+        'medicines',
+        'pendingMedicines',
+        'profile',
+        'symptomReference',
+        'symptoms',
+      ].sort(),
     );
     const plainFields = Object.fromEntries(
       Object.entries(eddyCollectionSchemas).map(([name, schema]) => [
@@ -296,7 +342,10 @@ describe('the Eddy database', () => {
     for (const later of ['version', 'unit', 'enteredValue', 'utcOffsetMinutes']) delete before[later];
     const encrypted = (eddyCollectionSchemas.glucose.encrypted ?? []).filter((f) => f in before);
     const oldSchema = { ...eddyCollectionSchemas.glucose, version: 0, properties: before, encrypted };
-    const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
+    const storage = wrappedValidateStorageFactory(
+      () => () => [],
+      'none',
+    )({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
     const old = await createRxDatabase<{ glucose: RxCollection<GlucoseReading> }>({ name: 'eddy-upgrade', storage, multiInstance: true });
     await old.addCollections({ glucose: { schema: oldSchema } });
     await old.glucose.insert(glucose(123, 1));
@@ -310,17 +359,28 @@ describe('the Eddy database', () => {
     delete before['hospitalSettings'];
     const encrypted = (eddyCollectionSchemas.profile.encrypted ?? []).filter((f) => f in before);
     const oldSchema = { ...eddyCollectionSchemas.profile, version: 2, properties: before, encrypted };
-    const storage = wrappedValidateStorageFactory(() => () => [], 'none')({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
+    const storage = wrappedValidateStorageFactory(
+      () => () => [],
+      'none',
+    )({ storage: wrappedAesGcmStorage({ storage: getRxStorageDexie(), getKey: getDataKey }) });
     const old = await createRxDatabase<{ profile: RxCollection<ProfileDoc> }>({ name: 'eddy-upgrade-profile', storage, multiInstance: true });
     await old.addCollections({ profile: { schema: oldSchema, migrationStrategies: { 1: (d: unknown) => d, 2: (d: unknown) => d } } });
-    await old.profile.insert({ _id: PROFILE_ID, name: 'Jane Patient', hospNum: 'H-100001', notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' }, glucometerAlerts: [] });
+    await old.profile.insert({
+      _id: PROFILE_ID,
+      name: 'Jane Patient',
+      hospNum: 'H-100001',
+      notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' },
+      glucometerAlerts: [],
+    });
     await old.close();
     const db = await open('eddy-upgrade-profile');
     const stored = await db.profile.findOne(PROFILE_ID).exec();
     expect(stored?.name).toBe('Jane Patient');
     expect(adviceSettingsOf(stored?.toJSON())).toEqual({ urgentHighMgDl: 400, careContact: null });
     // The next pull brings the settings; the document takes them.
-    await stored?.incrementalPatch({ hospitalSettings: { identifierSystem: 'urn:uuid:0190a0b0-0000-7000-8000-00000000000a', urgentHighMgDl: 300, careContact: 'Ward 4' } });
+    await stored?.incrementalPatch({
+      hospitalSettings: { identifierSystem: 'urn:uuid:0190a0b0-0000-7000-8000-00000000000a', urgentHighMgDl: 300, careContact: 'Ward 4' },
+    });
     expect(adviceSettingsOf((await db.profile.findOne(PROFILE_ID).exec())?.toJSON())).toEqual({ urgentHighMgDl: 300, careContact: 'Ward 4' });
   });
 
@@ -344,9 +404,10 @@ describe('the Eddy database', () => {
     for (const [name, docs] of Object.entries(kept)) {
       const collection = again.collections[name as keyof typeof again.collections] as unknown as RxCollection<{ _id: string }>;
       const stored = (await collection.find().exec()).map((d) => d.toJSON());
-      expect(stored.sort((a, b) => (a._id < b._id ? -1 : 1)), name).toEqual(
-        [...(docs as { _id: string }[])].sort((a, b) => (a._id < b._id ? -1 : 1)),
-      );
+      expect(
+        stored.sort((a, b) => (a._id < b._id ? -1 : 1)),
+        name,
+      ).toEqual([...(docs as { _id: string }[])].sort((a, b) => (a._id < b._id ? -1 : 1)));
     }
   });
 
@@ -426,7 +487,13 @@ describe('the Eddy database', () => {
     const db = await open('eddy-rekey');
     const reading = glucose(347, 1);
     await db.glucose.insert(reading);
-    await db.profile.insert({ _id: PROFILE_ID, name: 'Jane Patient', hospNum: 'H-100001', notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' }, glucometerAlerts: [] });
+    await db.profile.insert({
+      _id: PROFILE_ID,
+      name: 'Jane Patient',
+      hospNum: 'H-100001',
+      notificationTimings: { breakfast: '08:00', lunch: '13:00', dinner: '19:00' },
+      glucometerAlerts: [],
+    });
     await db.close();
 
     await destroyDataKey();

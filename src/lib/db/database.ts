@@ -87,7 +87,8 @@ function withDevChecks(): Promise<(storage: AnyRxStorage) => AnyRxStorage> {
     const validate = wrappedValidateStorageFactory((schema: RxJsonSchema<unknown>) => {
       const check = ajv.compile(schema);
       // Ajv's own details, with the field and message RxDB's error type names.
-      return (doc): RxValidationError[] => (check(doc) ? [] : (check.errors ?? []).map((e) => ({ ...e, field: e.instancePath || '/', message: e.message ?? e.keyword })));
+      return (doc): RxValidationError[] =>
+        check(doc) ? [] : (check.errors ?? []).map((e) => ({ ...e, field: e.instancePath || '/', message: e.message ?? e.keyword }));
     }, 'eddy-ajv');
     return (storage: AnyRxStorage) => validate({ storage });
   })();

@@ -1,14 +1,5 @@
 import 'fake-indexeddb/auto';
-import {
-  createRevision,
-  fillWithDefaultSettings,
-  normalizeMangoQuery,
-  now,
-  prepareQuery,
-  randomToken,
-  type MangoQuery,
-  type RxDocumentData,
-} from 'rxdb';
+import { createRevision, fillWithDefaultSettings, normalizeMangoQuery, now, prepareQuery, randomToken, type MangoQuery, type RxDocumentData } from 'rxdb';
 import { dexieQuery, type RxStorageInstanceDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dexieBulkGet, dexieBulkPut, dexieBulkQuery, getRxStorageDexieBulkRead, PUT_STEP, REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
@@ -77,7 +68,10 @@ async function filledInstance(): Promise<RxStorageInstanceDexie<Reading>> {
     _rev: createRevision(TOKEN),
     _meta: { lwt: now() },
   }));
-  const result = await instance.bulkWrite(docs.map((document) => ({ document })), 'test');
+  const result = await instance.bulkWrite(
+    docs.map((document) => ({ document })),
+    'test',
+  );
   expect(result.error).toEqual([]);
   return instance;
 }
@@ -109,10 +103,15 @@ describe('the Dexie storage that reads with getAll()', () => {
       const bulk = (await dexieBulkQuery(instance, prepared)).documents.map((d) => d.id);
       expect(bulk, JSON.stringify(query)).toEqual(expected);
       // And through the instance, as RxDB calls it.
-      expect((await instance.query(prepared)).documents.map((d) => d.id), JSON.stringify(query)).toEqual(expected);
+      expect(
+        (await instance.query(prepared)).documents.map((d) => d.id),
+        JSON.stringify(query),
+      ).toEqual(expected);
     }
     // The queries are not trivial: most return several documents.
-    const sizes = await Promise.all(queries.map(async (q) => (await instance.query(prepareQuery<Reading>(schema, normalizeMangoQuery<Reading>(schema, q)))).documents.length));
+    const sizes = await Promise.all(
+      queries.map(async (q) => (await instance.query(prepareQuery<Reading>(schema, normalizeMangoQuery<Reading>(schema, q)))).documents.length),
+    );
     expect(sizes.filter((n) => n > 3).length).toBeGreaterThan(10);
   });
 
@@ -170,7 +169,14 @@ describe('the Dexie storage that reads with getAll()', () => {
       _rev: createRevision(TOKEN),
       _meta: { lwt: now() },
     }));
-    expect((await instance.bulkWrite(docs.map((document) => ({ document })), 'test')).error).toEqual([]);
+    expect(
+      (
+        await instance.bulkWrite(
+          docs.map((document) => ({ document })),
+          'test',
+        )
+      ).error,
+    ).toEqual([]);
     const state = await instance.internals;
     let fallbacks = 0;
     const keys = ['d0000', ...Array.from({ length: 14 }, (_, i) => `gone-${i}`), 'd0599'];
@@ -182,7 +188,10 @@ describe('the Dexie storage that reads with getAll()', () => {
     expect(got.map((row) => (row as { id?: string } | undefined)?.id)).toEqual(['d0000', ...Array<undefined>(14).fill(undefined), 'd0599']);
     // The same inside a write: 16 updates spread over the 600 stored documents take the fallback
     // within the write's own transaction, and the write still lands (and refuses a stale one).
-    const spread = await instance.findDocumentsById(Array.from({ length: 16 }, (_, i) => `d${String(i * 37).padStart(4, '0')}`), false);
+    const spread = await instance.findDocumentsById(
+      Array.from({ length: 16 }, (_, i) => `d${String(i * 37).padStart(4, '0')}`),
+      false,
+    );
     expect(spread).toHaveLength(16);
     const writes = spread.map((previous, i) => ({
       previous: i === 0 ? { ...previous, _rev: '1-stale' } : previous,
@@ -190,7 +199,10 @@ describe('the Dexie storage that reads with getAll()', () => {
     }));
     const result = await instance.bulkWrite(writes, 'test');
     expect(result.error.map((e) => [e.documentId, e.status])).toEqual([['d0000', 409]]);
-    const after = await instance.findDocumentsById(spread.map((d) => d.id), false);
+    const after = await instance.findDocumentsById(
+      spread.map((d) => d.id),
+      false,
+    );
     expect(after.filter((d) => d.value === 555)).toHaveLength(15);
   });
 
@@ -219,7 +231,10 @@ describe('the Dexie storage that reads with getAll()', () => {
     expect(read.find((d) => d.id === 'r002')?.value).toBe(other.value);
     expect(read).toHaveLength(22);
     // Writing the same new ids again without their previous state is refused, not overwritten.
-    const again = await instance.bulkWrite(fresh.map((document) => ({ document: { ...document, value: 1 } })), 'test');
+    const again = await instance.bulkWrite(
+      fresh.map((document) => ({ document: { ...document, value: 1 } })),
+      'test',
+    );
     expect(again.error).toHaveLength(20);
   });
 
@@ -252,7 +267,10 @@ describe('the Dexie storage that reads with getAll()', () => {
       return put.apply(this, args);
     };
     try {
-      const result = await instance.bulkWrite(manyReadings(count).map((document) => ({ document })), 'test');
+      const result = await instance.bulkWrite(
+        manyReadings(count).map((document) => ({ document })),
+        'test',
+      );
       expect(result.error).toEqual([]);
     } finally {
       IDBObjectStore.prototype.put = put;
@@ -267,7 +285,10 @@ describe('the Dexie storage that reads with getAll()', () => {
     expect(bursts.reduce((a, b) => a + b, 0)).toBe(count);
     expect(Math.max(...bursts)).toBe(PUT_STEP);
     expect(bursts).toHaveLength(5);
-    const stored = await instance.findDocumentsById(manyReadings(count).map((d) => d.id), false);
+    const stored = await instance.findDocumentsById(
+      manyReadings(count).map((d) => d.id),
+      false,
+    );
     expect(stored).toHaveLength(count);
     expect(stored.find((d) => d.id === 'm02016')?.value).toBe(60 + (2016 % 300));
     // A collection's own write goes in one burst: its documents can show only once all are stored.

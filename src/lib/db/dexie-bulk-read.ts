@@ -45,7 +45,10 @@ function keyRangeOf(state: DexieState): typeof IDBKeyRange {
 }
 
 /** `dexieQuery` with one getAll() instead of a cursor walk; the same documents in the same order. */
-export async function dexieBulkQuery<RxDocType>(instance: RxStorageInstanceDexie<RxDocType>, prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> {
+export async function dexieBulkQuery<RxDocType>(
+  instance: RxStorageInstanceDexie<RxDocType>,
+  prepared: PreparedQuery<RxDocType>,
+): Promise<RxStorageQueryResult<RxDocType>> {
   const query = prepared.query;
   const plan = prepared.queryPlan;
   const skip = query.skip ?? 0;
@@ -91,7 +94,11 @@ const STORED_KEYS_PER_KEY = 32;
  * asked for) and then gets only those: the same answer, undefined for a key not stored, in the order
  * asked. Runs inside the caller's transaction, as Dexie's does.
  */
-export async function dexieBulkGet(state: DexieState, keys: readonly unknown[], fallback: (keys: readonly unknown[]) => Promise<unknown[]>): Promise<unknown[]> {
+export async function dexieBulkGet(
+  state: DexieState,
+  keys: readonly unknown[],
+  fallback: (keys: readonly unknown[]) => Promise<unknown[]>,
+): Promise<unknown[]> {
   if (keys.length < KEYS_BEFORE_RANGE_READ || !keys.every((k): k is string => typeof k === 'string')) return fallback(keys);
   const sorted = [...keys].sort();
   const KeyRange = keyRangeOf(state);
@@ -214,7 +221,10 @@ export async function countGroupRows(t: GroupTable, added: readonly unknown[], r
   for (const row of added) count(row, 1);
   for (const row of await t.get(replacedKeys)) count(row, -1);
   const table = t.state.dexieAttachmentsTable;
-  const expired = (await table.where(':id').between(UNUSED_KEY, `${UNUSED_KEY}${stamp(now - GROUP_GRACE_MS)};`, true, true).primaryKeys()) as string[];
+  const expired = (await table
+    .where(':id')
+    .between(UNUSED_KEY, `${UNUSED_KEY}${stamp(now - GROUP_GRACE_MS)};`, true, true)
+    .primaryKeys()) as string[];
   const changed = [...delta].filter(([, by]) => by !== 0);
   if (changed.length === 0 && expired.length === 0) return;
   const expiredIds = expired.map((marker) => marker.slice(marker.lastIndexOf(':') + 1));
@@ -244,10 +254,17 @@ function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys
   const t: GroupTable = { state, staged, get: (keys) => (keys.length === 0 ? Promise.resolve([]) : dexieBulkGet(state, keys, dexieGet)) };
   // The table's own methods, replaced by ones that count group rows first (Dexie's typings do not allow assigning them).
   // eslint-disable-next-line no-restricted-syntax -- the same methods, called with the same arguments
-  const table = state.dexieTable as unknown as { bulkPut: (rows: readonly unknown[]) => Promise<unknown>; bulkDelete: (keys: readonly unknown[]) => Promise<unknown> };
+  const table = state.dexieTable as unknown as {
+    bulkPut: (rows: readonly unknown[]) => Promise<unknown>;
+    bulkDelete: (keys: readonly unknown[]) => Promise<unknown>;
+  };
   const put = table.bulkPut.bind(table);
   table.bulkPut = async (rows) => {
-    await countGroupRows(t, rows, rows.map((row) => (row as Record<string, unknown>)[primaryKey]));
+    await countGroupRows(
+      t,
+      rows,
+      rows.map((row) => (row as Record<string, unknown>)[primaryKey]),
+    );
     return put(rows);
   };
   const remove = table.bulkDelete.bind(table);
@@ -260,7 +277,8 @@ function keepSealedGroups(state: DexieState, primaryKey: string, dexieGet: (keys
   groupStores.set(state.dexieTable, {
     stage: (id, sealed) => staged.set(id, sealed),
     unstage: (id) => staged.delete(id),
-    read: async (ids) => ((await state.dexieAttachmentsTable.bulkGet(ids.map((id) => GROUP_KEY + id))) as (GroupRecord | undefined)[]).map((record) => record?.data),
+    read: async (ids) =>
+      ((await state.dexieAttachmentsTable.bulkGet(ids.map((id) => GROUP_KEY + id))) as (GroupRecord | undefined)[]).map((record) => record?.data),
   });
 }
 const groupStores = new WeakMap<object, SealedGroupStore>();
@@ -270,7 +288,9 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
   const dexie = getRxStorageDexie(settings);
   return {
     ...dexie,
-    async createStorageInstance<RxDocType>(params: RxStorageInstanceCreationParams<RxDocType, unknown>): Promise<RxStorageInstance<RxDocType, DexieStorageInternals, unknown>> {
+    async createStorageInstance<RxDocType>(
+      params: RxStorageInstanceCreationParams<RxDocType, unknown>,
+    ): Promise<RxStorageInstance<RxDocType, DexieStorageInternals, unknown>> {
       const instance = await dexie.createStorageInstance<RxDocType>(params as RxStorageInstanceCreationParams<RxDocType, never>);
       const state: DexieState = await instance.internals;
       // One Dexie database (and table) may serve several instances of the same collection.
@@ -278,7 +298,10 @@ export function getRxStorageDexieBulkRead(settings: Parameters<typeof getRxStora
         fastReads.add(state.dexieTable);
         // The table's own methods, replaced by the faster ones above (Dexie's typings do not allow assigning them).
         // eslint-disable-next-line no-restricted-syntax -- the same methods, called with the same arguments
-        const table = state.dexieTable as unknown as { bulkGet: (keys: readonly unknown[]) => Promise<unknown[]>; bulkPut: (rows: readonly unknown[]) => Promise<unknown> };
+        const table = state.dexieTable as unknown as {
+          bulkGet: (keys: readonly unknown[]) => Promise<unknown[]>;
+          bulkPut: (rows: readonly unknown[]) => Promise<unknown>;
+        };
         const dexieGet = table.bulkGet.bind(table);
         table.bulkGet = (keys) => dexieBulkGet(state, keys, dexieGet);
         if (params.schema.title === REPLICATION_META_TITLE) {

@@ -131,7 +131,10 @@ describe('wrappedAesGcmStorage', () => {
     const sub = instance.changeStream().subscribe((bulk) => events.push(bulk));
 
     const written = notes.map((n) => noteDoc(n));
-    const result = await instance.bulkWrite(written.map((document) => ({ document })), 'test');
+    const result = await instance.bulkWrite(
+      written.map((document) => ({ document })),
+      'test',
+    );
     expect(result.error).toEqual([]);
 
     // What the inner storage holds.
@@ -183,7 +186,10 @@ describe('wrappedAesGcmStorage', () => {
 
   it('answers selectors, sorts and counts on encrypted paths, also mixed with plain ones', async () => {
     const { instance } = await createInstance(await newKey());
-    await instance.bulkWrite(notes.map((n) => ({ document: noteDoc(n) })), 'test');
+    await instance.bulkWrite(
+      notes.map((n) => ({ document: noteDoc(n) })),
+      'test',
+    );
     const titles = async (q: MangoQuery<Note>) => (await instance.query(prepared(q))).documents.map((d) => d.title);
 
     expect(await titles({ selector: { title: 'Thirst' } })).toEqual(['Thirst']);
@@ -199,12 +205,18 @@ describe('wrappedAesGcmStorage', () => {
 
     expect(await instance.count(prepared({ selector: { score: { $gt: 100 } } }))).toEqual({ count: 2, mode: 'slow' });
     // Plain selectors still reach the inner storage's index.
-    expect(await instance.count(prepared({ selector: { _deleted: { $eq: false }, at: { $gt: '2025-06-01' } } } as MangoQuery<Note>))).toEqual({ count: 2, mode: 'fast' });
+    expect(await instance.count(prepared({ selector: { _deleted: { $eq: false }, at: { $gt: '2025-06-01' } } } as MangoQuery<Note>))).toEqual({
+      count: 2,
+      mode: 'fast',
+    });
   });
 
   it('fails with a DecryptionError under another key, never with wrong values', async () => {
     const { instance, databaseName } = await createInstance(await newKey());
-    await instance.bulkWrite(notes.map((n) => ({ document: noteDoc(n) })), 'test');
+    await instance.bulkWrite(
+      notes.map((n) => ({ document: noteDoc(n) })),
+      'test',
+    );
     await instance.close();
 
     const other = await createInstance(await newKey(), databaseName);
@@ -216,7 +228,10 @@ describe('wrappedAesGcmStorage', () => {
   it('detects a sealed field that was altered, moved from another document or removed, and ignores injected plain values', async () => {
     const key = await newKey();
     const { instance, databaseName } = await createInstance(key);
-    await instance.bulkWrite(notes.map((n) => ({ document: noteDoc(n) })), 'test');
+    await instance.bulkWrite(
+      notes.map((n) => ({ document: noteDoc(n) })),
+      'test',
+    );
     await instance.close();
 
     const n1 = await rawRowOf(databaseName, 'n1');
@@ -303,7 +318,9 @@ describe('wrappedAesGcmStorage', () => {
     expect(documents).not.toMatch(/"(title|score|body)":/);
     // A copy keeps in plain form only what its document keeps in plain form.
     for (const copy of documents.matchAll(/"docData":(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\})/g)) {
-      expect(Object.keys(JSON.parse(copy[1] ?? '{}') as object).sort()).toEqual(['_attachments', '_deleted', '_meta', '_rev', 'at', 'id'].filter((k) => (copy[1] ?? '').includes(`"${k}":`)));
+      expect(Object.keys(JSON.parse(copy[1] ?? '{}') as object).sort()).toEqual(
+        ['_attachments', '_deleted', '_meta', '_rev', 'at', 'id'].filter((k) => (copy[1] ?? '').includes(`"${k}":`)),
+      );
     }
   });
 
@@ -369,7 +386,16 @@ describe('wrappedAesGcmStorage', () => {
         multiInstance: false,
         devMode: false,
       });
-    const copyRow = { id: 'n1|0', isCheckpoint: '0', itemId: 'n1', docData: { ...notes[0], _deleted: false }, _deleted: false, _attachments: {}, _rev: createRevision(TOKEN), _meta: { lwt: now() } };
+    const copyRow = {
+      id: 'n1|0',
+      isCheckpoint: '0',
+      itemId: 'n1',
+      docData: { ...notes[0], _deleted: false },
+      _deleted: false,
+      _attachments: {},
+      _rev: createRevision(TOKEN),
+      _meta: { lwt: now() },
+    };
     // A collection this storage did not make: its copies are sealed whole, as before.
     const unlinked = await metaOf({ ...noteSchema, properties: { ...noteSchema.properties } });
     await unlinked.bulkWrite([{ document: copyRow }], 'test');
@@ -377,18 +403,31 @@ describe('wrappedAesGcmStorage', () => {
     const [raw] = (await rowsOf('rx-replication-meta-notes')) as { docData?: unknown }[];
     expect(raw?.docData).toBeUndefined();
 
-    const parent = await storage.createStorageInstance<Note>({ databaseInstanceToken: randomToken(10), databaseName: 'legacy', collectionName: 'notes', schema: noteSchema, options: {}, multiInstance: false, devMode: false });
+    const parent = await storage.createStorageInstance<Note>({
+      databaseInstanceToken: randomToken(10),
+      databaseName: 'legacy',
+      collectionName: 'notes',
+      schema: noteSchema,
+      options: {},
+      multiInstance: false,
+      devMode: false,
+    });
     toClose.push(parent);
     const linked = await metaOf(noteSchema);
     toClose.push(linked);
     // Linked: a copy written now is sealed as its document (its plain fields stay in the row).
     await linked.bulkWrite([{ document: { ...copyRow, id: 'n2|0', itemId: 'n2', docData: { ...notes[1], _deleted: false } } }], 'test');
-    expect((await rowsOf('rx-replication-meta-notes')).find((r) => r['itemId'] === 'n2')?.['docData']).toEqual({ id: 'n2', at: '2025-06-02', body: { tags: ['mouth'] }, _deleted: false });
+    expect((await rowsOf('rx-replication-meta-notes')).find((r) => r['itemId'] === 'n2')?.['docData']).toEqual({
+      id: 'n2',
+      at: '2025-06-02',
+      body: { tags: ['mouth'] },
+      _deleted: false,
+    });
     const [copy] = await linked.findDocumentsById(['n1|0'], false);
     expect(copy?.['docData']).toMatchObject({ id: 'n1', title: 'Blurred vision', body: { text: 'since Monday', tags: ['eyes'] }, score: 347 });
   });
 
-  it("refuses a copy whose ciphertext was moved from another document, and discards plain values injected into a copy", async () => {
+  it('refuses a copy whose ciphertext was moved from another document, and discards plain values injected into a copy', async () => {
     const key = await newKey();
     const first = await replicatedNotes(key, 'moved', () => notes);
     await first.replication.cancel();

@@ -336,7 +336,11 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const missing = groupIds.filter((id) => !loads.has(id));
         const store = groups;
         const reading: Promise<(string | undefined)[]> =
-          missing.length === 0 ? Promise.resolve([]) : store ? store.read(missing) : Promise.reject(new DecryptionError('sealed in a group, but this storage keeps no groups'));
+          missing.length === 0
+            ? Promise.resolve([])
+            : store
+              ? store.read(missing)
+              : Promise.reject(new DecryptionError('sealed in a group, but this storage keeps no groups'));
         missing.forEach((groupId, i) => {
           const loading = (async () => {
             const sealed = (await reading)[i];
@@ -356,10 +360,12 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
           }
         });
         const settled = await Promise.allSettled(groupIds.map((id) => loads.get(id) as Promise<Member[]>));
-        return new Map(groupIds.map((id, i) => {
-          const s = settled[i] as PromiseSettledResult<Member[]>;
-          return [id, s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new DecryptionError(String(s.reason))];
-        }));
+        return new Map(
+          groupIds.map((id, i) => {
+            const s = settled[i] as PromiseSettledResult<Member[]>;
+            return [id, s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new DecryptionError(String(s.reason))];
+          }),
+        );
       }
 
       /** A stored row, taken apart for opening. */
@@ -509,7 +515,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
         const asked = new Map(writes.map((row) => [docIdOf(asJson(row.document)), row]));
         const error = await Promise.all(
           result.error.map(async (err): Promise<RxStorageWriteError<RxDocType>> => {
-            const writeRow = asked.get(err.documentId) ?? (err.writeRow);
+            const writeRow = asked.get(err.documentId) ?? err.writeRow;
             return 'documentInDb' in err ? { ...err, writeRow, documentInDb: await open(err.documentInDb) } : { ...err, writeRow };
           }),
         );
@@ -587,8 +593,7 @@ export function wrappedAesGcmStorage<Internals, InstanceCreationOptions>(
       }
 
       const needsDecryptedQuery = (query: FilledMangoQuery<RxDocType>): boolean =>
-        selectorTouches(query.selector, encrypted) ||
-        query.sort.some((p) => touchesPath(sortField(p), encrypted));
+        selectorTouches(query.selector, encrypted) || query.sort.some((p) => touchesPath(sortField(p), encrypted));
 
       wrapped.query = async (prepared: PreparedQuery<RxDocType>): Promise<RxStorageQueryResult<RxDocType>> => ({
         documents: needsDecryptedQuery(prepared.query) ? await queryOverDecrypted(prepared.query) : await openMany((await instance.query(prepared)).documents),

@@ -6,8 +6,7 @@
  */
 export async function deleteLeftoverIndexedDbs(name: string): Promise<void> {
   if (typeof indexedDB === 'undefined' || typeof indexedDB.databases !== 'function') return;
-  const ours = (dbName: string) =>
-    dbName.startsWith(`rxdb-dexie-${name}--`) || (dbName.startsWith('pubkey.broadcast-channel-') && dbName.endsWith(`|${name}`));
+  const ours = (dbName: string) => dbName.startsWith(`rxdb-dexie-${name}--`) || (dbName.startsWith('pubkey.broadcast-channel-') && dbName.endsWith(`|${name}`));
   const found = (await indexedDB.databases()).flatMap((info) => (info.name && ours(info.name) ? [info.name] : []));
   await Promise.all(
     found.map(

@@ -50,7 +50,12 @@ const doc = (r: Reading, previous?: RxDocumentData<Reading>): RxDocumentData<Rea
   _meta: { lwt: now() },
 });
 const readings = (count: number, from = 0): Reading[] =>
-  Array.from({ length: count }, (_, i) => ({ id: `r${String(from + i).padStart(5, '0')}`, at: `2026-01-01T00:${String((from + i) % 60).padStart(2, '0')}`, value: 100 + from + i, note: `secret note ${from + i}` }));
+  Array.from({ length: count }, (_, i) => ({
+    id: `r${String(from + i).padStart(5, '0')}`,
+    at: `2026-01-01T00:${String((from + i) % 60).padStart(2, '0')}`,
+    value: 100 + from + i,
+    note: `secret note ${from + i}`,
+  }));
 
 type Instance = RxStorageInstance<Reading, unknown, unknown>;
 const toClose: { close(): Promise<unknown> }[] = [];
@@ -67,7 +72,15 @@ afterEach(async () => {
 /** A storage instance as the app makes one; a second call with the same name is a reload. */
 async function open(key: CryptoKey, databaseName: string): Promise<Instance> {
   const storage = wrappedAesGcmStorage({ storage: getRxStorageDexieBulkRead(), getKey: () => Promise.resolve(key) });
-  const instance = await storage.createStorageInstance<Reading>({ databaseInstanceToken: randomToken(10), databaseName, collectionName: 'readings', schema, options: {}, multiInstance: false, devMode: false });
+  const instance = await storage.createStorageInstance<Reading>({
+    databaseInstanceToken: randomToken(10),
+    databaseName,
+    collectionName: 'readings',
+    schema,
+    options: {},
+    multiInstance: false,
+    devMode: false,
+  });
   toClose.push(instance);
   return instance;
 }
@@ -77,7 +90,7 @@ async function raw(databaseName: string): Promise<{ docs: Record<string, unknown
   const req = indexedDB.open(`rxdb-dexie-${databaseName}--0--readings`);
   const idb = await new Promise<IDBDatabase>((resolve) => (req.onsuccess = () => resolve(req.result)));
   try {
-    const all = <T,>(store: string) => {
+    const all = <T>(store: string) => {
       const get = idb.transaction(store).objectStore(store).getAll();
       return new Promise<T[]>((resolve) => (get.onsuccess = () => resolve(get.result as T[])));
     };
@@ -106,7 +119,14 @@ describe('documents sealed in groups', () => {
     const name = `groups-${randomToken(6)}`;
     const written = readings(GROUP_MAX + 10);
     const first = await open(key, name);
-    expect((await first.bulkWrite(written.map((r) => ({ document: doc(r) })), 'test')).error).toEqual([]);
+    expect(
+      (
+        await first.bulkWrite(
+          written.map((r) => ({ document: doc(r) })),
+          'test',
+        )
+      ).error,
+    ).toEqual([]);
     await first.close();
 
     const stored = await raw(name);
@@ -115,7 +135,11 @@ describe('documents sealed in groups', () => {
     // Two groups of 130, not one of 250 and one of 10.
     expect(groups.size).toBe(2);
     expect(groups.has(undefined)).toBe(false);
-    expect(storedGroups(stored.attachments).map((g) => g.rows).sort()).toEqual([130, 130]);
+    expect(
+      storedGroups(stored.attachments)
+        .map((g) => g.rows)
+        .sort(),
+    ).toEqual([130, 130]);
 
     const again = await open(key, name);
     // The groups a read needs are read from storage together, once: not once per row.
@@ -140,7 +164,11 @@ describe('documents sealed in groups', () => {
     const key = await newKey();
     const name = `many-${randomToken(6)}`;
     const first = await open(key, name);
-    for (let g = 0; g < 105; g++) await first.bulkWrite(readings(GROUP_MIN, g * GROUP_MIN).map((r) => ({ document: doc(r) })), 'test');
+    for (let g = 0; g < 105; g++)
+      await first.bulkWrite(
+        readings(GROUP_MIN, g * GROUP_MIN).map((r) => ({ document: doc(r) })),
+        'test',
+      );
     await first.close();
     const again = await open(key, name);
     // Some opened first, so that the read of all evicts groups it found opened as well as its own.
@@ -154,7 +182,10 @@ describe('documents sealed in groups', () => {
     const key = await newKey();
     const name = `alone-${randomToken(6)}`;
     const instance = await open(key, name);
-    await instance.bulkWrite(readings(GROUP_MIN - 1).map((r) => ({ document: doc(r) })), 'test');
+    await instance.bulkWrite(
+      readings(GROUP_MIN - 1).map((r) => ({ document: doc(r) })),
+      'test',
+    );
     const stored = await raw(name);
     expect(groupsOf(stored.docs)).toEqual(new Set([undefined]));
     expect(storedGroups(stored.attachments)).toEqual([]);
@@ -165,7 +196,10 @@ describe('documents sealed in groups', () => {
     const name = `count-${randomToken(6)}`;
     const instance = await open(key, name);
     const inserted = readings(20).map((r) => doc(r));
-    await instance.bulkWrite(inserted.map((document) => ({ document })), 'test');
+    await instance.bulkWrite(
+      inserted.map((document) => ({ document })),
+      'test',
+    );
     const [group] = storedGroups((await raw(name)).attachments);
     expect(group?.rows).toBe(20);
 
@@ -176,7 +210,10 @@ describe('documents sealed in groups', () => {
     expect(storedGroups((await raw(name)).attachments)[0]?.rows).toBe(15);
     // The other fifteen changed in one write of their own: a new group, and the old one is unused.
     const rest = inserted.slice(5);
-    await instance.bulkWrite(rest.map((previous) => ({ previous, document: doc({ ...previous, value: 2 }, previous) })), 'test');
+    await instance.bulkWrite(
+      rest.map((previous) => ({ previous, document: doc({ ...previous, value: 2 }, previous) })),
+      'test',
+    );
     let groups = storedGroups((await raw(name)).attachments);
     expect(groups.map((g) => g.rows).sort()).toEqual([0, 15]);
 
@@ -232,10 +269,19 @@ describe('documents sealed in groups', () => {
     const key = await newKey();
     const name = `tamper-${randomToken(6)}`;
     const first = await open(key, name);
-    await first.bulkWrite(readings(10).map((r) => ({ document: doc(r) })), 'test');
-    await first.bulkWrite(readings(10, 100).map((r) => ({ document: doc(r) })), 'test');
+    await first.bulkWrite(
+      readings(10).map((r) => ({ document: doc(r) })),
+      'test',
+    );
+    await first.bulkWrite(
+      readings(10, 100).map((r) => ({ document: doc(r) })),
+      'test',
+    );
     // Two sealed alone, so that a read of everything also waits on WebCrypto for single rows.
-    await first.bulkWrite(readings(2, 200).map((r) => ({ document: doc(r) })), 'test');
+    await first.bulkWrite(
+      readings(2, 200).map((r) => ({ document: doc(r) })),
+      'test',
+    );
     await first.close();
     const { docs, attachments } = await raw(name);
     const row = (id: string) => docs.find((d) => d['id'] === id) ?? {};
@@ -271,7 +317,15 @@ describe('documents sealed in groups', () => {
     const key = await newKey();
     const name = `dangling-${randomToken(6)}`;
     const instance = (await open(key, name)) as Instance & { originalStorageInstance: RxStorageInstance<Record<string, unknown>, unknown, unknown> };
-    const row = { id: 'd1', at: '2026-01-01', [SEALED_FIELD]: '~0123456789abcdef0123456789abcdef.0', _deleted: false, _attachments: {}, _rev: createRevision(TOKEN), _meta: { lwt: now() } };
+    const row = {
+      id: 'd1',
+      at: '2026-01-01',
+      [SEALED_FIELD]: '~0123456789abcdef0123456789abcdef.0',
+      _deleted: false,
+      _attachments: {},
+      _rev: createRevision(TOKEN),
+      _meta: { lwt: now() },
+    };
     await expect(instance.originalStorageInstance.bulkWrite([{ document: row }], 'test')).rejects.toThrow(/neither stored nor being written/);
     expect((await raw(name)).docs).toEqual([]);
   });
@@ -323,7 +377,7 @@ describe('documents sealed in groups', () => {
     await again.replication.cancel();
   });
 
-  it("hands another tab the change events of a write, the versions before included, in a form it can open (chaos seed 676317062)", async () => {
+  it('hands another tab the change events of a write, the versions before included, in a form it can open (chaos seed 676317062)', async () => {
     // Two tabs: two storages (nothing cached in common) over one database, told of each other's
     // writes through the browser's broadcast. Without the fix, the other tab got each update's
     // version before without its sealed data, and its change stream died on it.
@@ -331,7 +385,15 @@ describe('documents sealed in groups', () => {
     const databaseName = `tabs-${randomToken(6)}`;
     const tab = async () => {
       const storage = wrappedAesGcmStorage({ storage: getRxStorageDexieBulkRead(), getKey: () => Promise.resolve(key) });
-      const instance = await storage.createStorageInstance<Reading>({ databaseInstanceToken: randomToken(10), databaseName, collectionName: 'readings', schema, options: {}, multiInstance: true, devMode: false });
+      const instance = await storage.createStorageInstance<Reading>({
+        databaseInstanceToken: randomToken(10),
+        databaseName,
+        collectionName: 'readings',
+        schema,
+        options: {},
+        multiInstance: true,
+        devMode: false,
+      });
       toClose.push(instance);
       return instance;
     };
@@ -345,13 +407,19 @@ describe('documents sealed in groups', () => {
     const many = readings(GROUP_MIN);
     const inserted = many.map((r) => doc(r));
     await writer.bulkWrite([{ document: one }], 'test');
-    await writer.bulkWrite(inserted.map((document) => ({ document })), 'test');
+    await writer.bulkWrite(
+      inserted.map((document) => ({ document })),
+      'test',
+    );
     // Updates of a document sealed alone and of documents sealed in a group; the first one read
     // back from storage by the writer, as the app does, the others as written.
     const [stored] = await writer.findDocumentsById(['one'], false);
     if (!stored) throw new Error('not stored');
     await writer.bulkWrite([{ previous: stored, document: doc({ ...stored, value: 91 }, stored) }], 'test');
-    await writer.bulkWrite(inserted.map((previous) => ({ previous, document: doc({ ...previous, value: previous.value + 1000 }, previous) })), 'test');
+    await writer.bulkWrite(
+      inserted.map((previous) => ({ previous, document: doc({ ...previous, value: previous.value + 1000 }, previous) })),
+      'test',
+    );
 
     await vi.waitFor(() => expect([failed, seen.filter((e) => e.operation === 'UPDATE').length]).toEqual([undefined, 1 + GROUP_MIN]), { timeout: 5000 });
     sub.unsubscribe();

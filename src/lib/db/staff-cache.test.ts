@@ -27,8 +27,7 @@ async function dumpAllRows(): Promise<string[]> {
   }
   return lines;
 }
-const staffDbNames = async () =>
-  (await indexedDB.databases()).flatMap((i) => (i.name?.includes(STAFF_DATABASE_NAME) ? [i.name] : []));
+const staffDbNames = async () => (await indexedDB.databases()).flatMap((i) => (i.name?.includes(STAFF_DATABASE_NAME) ? [i.name] : []));
 
 afterEach(async () => {
   await destroyStaffCache();

@@ -158,7 +158,11 @@ export async function destroyStaffCache(): Promise<void> {
     await db.remove();
   } else {
     // Removing needs no key; refusing one makes sure removal never creates a fresh key.
-    await removeRxDatabase(STAFF_DATABASE_NAME, storage(() => Promise.reject(new Error('no key is needed to remove the database'))), true);
+    await removeRxDatabase(
+      STAFF_DATABASE_NAME,
+      storage(() => Promise.reject(new Error('no key is needed to remove the database'))),
+      true,
+    );
   }
   await deleteLeftoverIndexedDbs(STAFF_DATABASE_NAME);
 }

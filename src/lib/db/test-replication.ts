@@ -10,7 +10,8 @@ export async function replicateForTest<T>(collection: RxCollection<T>, replicati
     replicationIdentifier,
     live,
     pull: {
-      handler: (checkpoint) => Promise.resolve(checkpoint ? { documents: [], checkpoint } : { documents: served().map((d) => ({ ...d, _deleted: false })), checkpoint: 1 }),
+      handler: (checkpoint) =>
+        Promise.resolve(checkpoint ? { documents: [], checkpoint } : { documents: served().map((d) => ({ ...d, _deleted: false })), checkpoint: 1 }),
     },
     push: {
       handler: (rows) => {

@@ -46,7 +46,11 @@ export interface LiveResult<Doc> {
  * query's documents stay until the new one answers, and a screen that widens its query (the
  * dashboard: 14 days first, then 90) must know which of the two it is showing.
  */
-export function useLiveResult<Doc>(db: EddyDatabase | undefined, build: (db: EddyDatabase) => AnyQuery<Doc>, deps: DependencyList): LiveResult<Doc> | undefined {
+export function useLiveResult<Doc>(
+  db: EddyDatabase | undefined,
+  build: (db: EddyDatabase) => AnyQuery<Doc>,
+  deps: DependencyList,
+): LiveResult<Doc> | undefined {
   const [result, setResult] = useState<LiveResult<Doc> | undefined>();
   useEffect(() => {
     if (!db) return undefined;

@@ -39,7 +39,10 @@ function LoginPage() {
           <Trans>Log in</Trans>
         </h1>
         <p className="muted login-intro">
-          <Trans>Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent when there is a connection.</Trans>
+          <Trans>
+            Use your hospital number with your password, a one-time code or the access key from your hospital. Your readings are kept on this device and sent
+            when there is a connection.
+          </Trans>
         </p>
         <LoginForm />
       </section>

@@ -92,7 +92,11 @@ function Page() {
           </p>
           {pending > 0 && (
             <p className="error-text">
-              <Plural value={pending} one="# entry has not been sent yet. Connect to the internet first, so it is not lost." other="# entries have not been sent yet. Connect to the internet first, so they are not lost." />
+              <Plural
+                value={pending}
+                one="# entry has not been sent yet. Connect to the internet first, so it is not lost."
+                other="# entries have not been sent yet. Connect to the internet first, so they are not lost."
+              />
             </p>
           )}
           <LogoutButton className="button button--secondary profile-action">

@@ -33,7 +33,9 @@ describe('loadCustomIcons', () => {
   });
 
   it('splits long lists into requests of at most 50 names', async () => {
-    const fetchMock = vi.fn(async (url: string) => Response.json(iconSet((new URL(url, 'http://x').searchParams.get('icons') ?? '').split(',').map((n) => n.slice(4)))));
+    const fetchMock = vi.fn(async (url: string) =>
+      Response.json(iconSet((new URL(url, 'http://x').searchParams.get('icons') ?? '').split(',').map((n) => n.slice(4)))),
+    );
     vi.stubGlobal('fetch', fetchMock);
     await loadCustomIcons(Array.from({ length: 120 }, (_, i) => `mdi:bulk-${i}`));
     expect(fetchMock.mock.calls.map(([url]) => new URL(url, 'http://x').searchParams.get('icons')?.split(',').length)).toEqual([50, 50, 20]);
@@ -103,7 +105,13 @@ describe('iconSvg', () => {
   });
 
   it("registers a set's aliases with their parent's drawing and their own turn", () => {
-    registerIcons({ prefix: 'test', icons: { arrow: { body } }, aliases: { 'arrow-down': { parent: 'arrow', rotate: 1 }, lost: { parent: 'missing' } }, width: 24, height: 24 });
+    registerIcons({
+      prefix: 'test',
+      icons: { arrow: { body } },
+      aliases: { 'arrow-down': { parent: 'arrow', rotate: 1 }, lost: { parent: 'missing' } },
+      width: 24,
+      height: 24,
+    });
     expect(registeredIcon('test:arrow')).toEqual({ viewBox: '0 0 24 24', body });
     expect(registeredIcon('test:arrow-down')?.body).toBe(`<g transform="rotate(90 12 12)">${body}</g>`);
     expect(iconLoaded('test:lost')).toBe(false);

@@ -70,7 +70,21 @@ export function registerIcons(set: IconifyJSON): void {
   for (const [name, icon] of Object.entries(set.icons)) registered.set(`${set.prefix}:${name}`, iconSvg(icon, defaults));
   for (const [name, alias] of Object.entries(set.aliases ?? {})) {
     const parent = Object.hasOwn(set.icons, alias.parent) ? set.icons[alias.parent] : undefined;
-    if (parent) registered.set(`${set.prefix}:${name}`, iconSvg({ ...parent, ...alias, body: parent.body, rotate: (parent.rotate ?? 0) + (alias.rotate ?? 0), hFlip: !parent.hFlip !== !alias.hFlip, vFlip: !parent.vFlip !== !alias.vFlip }, defaults));
+    if (parent)
+      registered.set(
+        `${set.prefix}:${name}`,
+        iconSvg(
+          {
+            ...parent,
+            ...alias,
+            body: parent.body,
+            rotate: (parent.rotate ?? 0) + (alias.rotate ?? 0),
+            hFlip: !parent.hFlip !== !alias.hFlip,
+            vFlip: !parent.vFlip !== !alias.vFlip,
+          },
+          defaults,
+        ),
+      );
   }
 }
 

@@ -42,7 +42,12 @@ function StaffLoginPage() {
         </p>
         <LanguageSelect compact />
       </header>
-      <ProviderSignIn hash={hash} onHashUsed={() => inBackground(navigate({ to: '/admin', search: {}, hash: '', replace: true }), 'Removing the used sign-in code from the address failed')} />
+      <ProviderSignIn
+        hash={hash}
+        onHashUsed={() =>
+          inBackground(navigate({ to: '/admin', search: {}, hash: '', replace: true }), 'Removing the used sign-in code from the address failed')
+        }
+      />
       <section className="card" aria-labelledby="staff-login-title">
         <h1 id="staff-login-title">
           <Trans>Staff login</Trans>
@@ -56,7 +61,10 @@ function StaffLoginPage() {
         <h2 id="doctor-entry-title">
           <Trans>Doctor entry</Trans>
         </h2>
-        <DoctorEntry linkToken={doctorToken} onLinkTokenUsed={() => inBackground(navigate({ to: '/admin', search: {}, replace: true }), 'Removing the used doctor token from the address failed')} />
+        <DoctorEntry
+          linkToken={doctorToken}
+          onLinkTokenUsed={() => inBackground(navigate({ to: '/admin', search: {}, replace: true }), 'Removing the used doctor token from the address failed')}
+        />
       </section>
     </div>
   );

@@ -48,7 +48,6 @@ export const Route = createFileRoute('/_staff/admin/report')({
   component: Page,
 });
 
-
 /**
  * Everything the review shows follows one period, the report's (issue 16: a 30-day summary stood
  * beside an unlabelled all-time table and a 14-day trend): statistics, trend and readings are of
@@ -66,7 +65,10 @@ function ReviewCards({ bundle }: { bundle: ReviewBundle }) {
     const inReport = (list: ReviewBundle['glucose']['fasting']) => list.filter((r) => ids.has(r._id));
     return { fasting: inReport(bundle.glucose.fasting), postprandial: inReport(bundle.glucose.postprandial), random: inReport(bundle.glucose.random) };
   }, [bundle, model]);
-  const period = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(new Date(`${range.from}T00:00:00Z`), new Date(`${range.to}T00:00:00Z`));
+  const period = new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium', timeZone: 'UTC' }).formatRange(
+    new Date(`${range.from}T00:00:00Z`),
+    new Date(`${range.to}T00:00:00Z`),
+  );
   // The trend's axis: from the first local midnight of the period to the last, on the patient's clock.
   const all = [...glucose.fasting, ...glucose.postprandial, ...glucose.random];
   const trend = { from: localMidnight(range.from, timeZone), to: localMidnight(addDays(range.to, 1), timeZone) - 1, label: period };
@@ -134,21 +136,26 @@ function Page() {
             fetchedAt={state.fetchedAt}
             offline={state.offline}
             refreshing={state.refreshing}
-            onReset={() => inBackground(reset().then(() => navigate({ to: '/admin/hospital-select' })), 'Choosing another patient failed')}
+            onReset={() =>
+              inBackground(
+                reset().then(() => navigate({ to: '/admin/hospital-select' })),
+                'Choosing another patient failed',
+              )
+            }
           />
           <NewSinceOpen.Provider value={arrived}>
-          <NewSinceOpenStatus />
-          <PatientTimeZone.Provider value={reviewTimeZone(state.bundle)}>
-            <ReviewCards bundle={state.bundle} />
-            <div className="review-grid">
-              <ReviewMedicines prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
-              <div>
-                <LabsCard tests={state.bundle.tests} />
-                <SymptomsCard symptoms={state.bundle.symptoms} />
-                <ReviewAppointments appointments={state.bundle.appointments} />
+            <NewSinceOpenStatus />
+            <PatientTimeZone.Provider value={reviewTimeZone(state.bundle)}>
+              <ReviewCards bundle={state.bundle} />
+              <div className="review-grid">
+                <ReviewMedicines prescriptions={state.bundle.prescriptions} doses={state.bundle.doses} />
+                <div>
+                  <LabsCard tests={state.bundle.tests} />
+                  <SymptomsCard symptoms={state.bundle.symptoms} />
+                  <ReviewAppointments appointments={state.bundle.appointments} />
+                </div>
               </div>
-            </div>
-          </PatientTimeZone.Provider>
+            </PatientTimeZone.Provider>
           </NewSinceOpen.Provider>
           {/* Admins manage the patient here too (it renders nothing for doctors); it needs the server, and
               reads nothing of its own: the review holds the patient and the prescriptions. */}
