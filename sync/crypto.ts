@@ -10,7 +10,8 @@ const KEY_ID = 'data-key';
 const IV_BYTES = 12;
 
 class KeyDatabase extends Dexie {
-  keys!: Table<{ id: string; key: CryptoKey }, string>;
+  /** `tag`: which key this is (see `keyTag`); keys made before it was kept have none. */
+  keys!: Table<{ id: string; key: CryptoKey; tag?: string }, string>;
   constructor() {
     super(KEY_DB);
     this.version(1).stores({ keys: 'id' });
@@ -21,20 +22,52 @@ let keyDb: KeyDatabase | undefined;
 let cached: Promise<CryptoKey> | undefined;
 const db = () => (keyDb ??= new KeyDatabase());
 
+/**
+ * Each read of the stored key gives another CryptoKey object, and its bytes cannot be read: the
+ * random tag stored beside it at its creation says which key a read gave, the same for every read
+ * of one key, another for any other (a new key after a logout, in this context or another).
+ */
+const tags = new WeakMap<CryptoKey, string>();
+function tagged(found: { key: CryptoKey; tag?: string }): CryptoKey {
+  if (found.tag !== undefined) tags.set(found.key, found.tag);
+  return found.key;
+}
+
+/** The stored key, given a tag if it was made before tags were kept (a tag given twice at once: the first stays). */
+async function storedKey(): Promise<CryptoKey | undefined> {
+  const found = await db().keys.get(KEY_ID);
+  if (!found || found.tag !== undefined) return found ? tagged(found) : undefined;
+  const tag = crypto.randomUUID();
+  await db()
+    .keys.where('id')
+    .equals(KEY_ID)
+    .modify((row) => {
+      row.tag ??= tag;
+    });
+  const again = await db().keys.get(KEY_ID);
+  return again ? tagged(again) : undefined;
+}
+
+/** Which stored data key `key` is (see `tags`); undefined for a key without a tag (made before tags, or parked). */
+export function keyTag(key: CryptoKey): string | undefined {
+  return tags.get(key);
+}
+
 /** The data key, created on first use. Concurrent callers share one creation. */
 export function getDataKey(): Promise<CryptoKey> {
   cached ??= (async () => {
-    const found = await db().keys.get(KEY_ID);
-    if (found) return found.key;
+    const found = await storedKey();
+    if (found) return found;
     const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+    const made = { id: KEY_ID, key, tag: crypto.randomUUID() };
     // add() fails if another tab created a key in the meantime: then use that one.
     try {
-      await db().keys.add({ id: KEY_ID, key });
-      return key;
+      await db().keys.add(made);
+      return tagged(made);
     } catch {
       const other = await db().keys.get(KEY_ID);
       if (!other) throw new Error('data key could not be stored');
-      return other.key;
+      return tagged(other);
     }
   })().catch((err: unknown) => {
     cached = undefined;
@@ -45,7 +78,7 @@ export function getDataKey(): Promise<CryptoKey> {
 
 /** The data key if one exists, without creating it (e.g. in the service worker after logout). */
 export async function findDataKey(): Promise<CryptoKey | undefined> {
-  return (await db().keys.get(KEY_ID))?.key;
+  return storedKey();
 }
 
 export async function destroyDataKey(): Promise<void> {

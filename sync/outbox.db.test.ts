@@ -378,6 +378,27 @@ describe('what the outbox keeps on the device', () => {
     expect(await pendingOps()).toEqual(ops);
   });
 
+  it('opens each entry once however often a sync reads the outbox, and hands out copies', async () => {
+    const ops = [addOp('Fasting', 101), addOp('Random', 102), updateOp(randomUUID(), 'Postprandial', 103)];
+    for (const op of ops) await enqueue(op);
+    const decrypt = vi.spyOn(globalThis.crypto.subtle, 'decrypt');
+    try {
+      // A sync of seven collections reads it for each pull, for each push and for the drain.
+      for (let i = 0; i < 9; i++) expect(await pendingOps()).toEqual(ops);
+      expect(decrypt).toHaveBeenCalledTimes(ops.length);
+      const given = await pendingOps();
+      given[0]!.body['value'] = 999;
+      expect((await pendingOps())[0]?.body['value']).toBe(101);
+      // A new entry is opened once more; the others are not opened again.
+      await enqueue(addOp('Fasting', 104));
+      expect(await pendingOps()).toHaveLength(4);
+      expect(decrypt).toHaveBeenCalledTimes(ops.length + 1);
+    } finally {
+      decrypt.mockRestore();
+      await clearOutbox();
+    }
+  });
+
   it('clearOutbox removes every entry and the session', async () => {
     const taken = await nextMutationId();
     await enqueue(addOp('Fasting', 131));

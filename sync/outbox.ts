@@ -12,7 +12,7 @@
 // What the server refused for good is not dropped: it moves to `refused`, sealed like the entries,
 // and stays there until the patient keeps, retries or discards it (sync/refusals.ts).
 import { Dexie, liveQuery, type EntityTable, type Table } from 'dexie';
-import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey } from './crypto.ts';
+import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey, keyTag } from './crypto.ts';
 
 export interface OutboxOp {
   /** Which local collection the write came from, and the document's id. */
@@ -259,8 +259,35 @@ export async function openEntry(key: CryptoKey, entry: Entry): Promise<OutboxOp 
   return { ...op, body };
 }
 
+/**
+ * What has been opened under the data key, by purpose and sealed text: a sync reads the outbox and
+ * the refusals for every collection it pulls, for each push and for the drain, and each entry is
+ * decrypted once, not each time (a sealed text never changes: a changed entry is sealed anew, with a
+ * new nonce). Held for one key (`keyTag`): under another key (a logout and a new login, here or in
+ * another tab) it starts empty, so an entry the new key cannot open is never read from memory.
+ */
+let opened: { tag: string; values: Map<string, unknown> } | undefined;
+/** Enough for a day of offline writes and their refusals; past it the memory starts again. */
+const OPENED_MAX = 5_000;
+/** What is read on every sync; the session, the owner and the history are read once in a while. */
+const KEPT_OPEN = new Set(['outbox', 'refusal']);
+
 /** Opens something sealed for `purpose`; undefined when it was sealed under another key or purpose. */
 export async function openSealed<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
+  const tag = keyTag(key);
+  if (!KEPT_OPEN.has(purpose) || tag === undefined) return decrypted<T>(key, sealed, purpose);
+  if (opened?.tag !== tag) opened = { tag, values: new Map() };
+  const seen = opened.values;
+  const id = `${purpose}\n${sealed}`;
+  // A copy each time: callers may change what they are given.
+  if (seen.has(id)) return structuredClone(seen.get(id)) as T | undefined;
+  const value = await decrypted<T>(key, sealed, purpose);
+  if (seen.size >= OPENED_MAX) seen.clear();
+  seen.set(id, value);
+  return structuredClone(value);
+}
+
+async function decrypted<T>(key: CryptoKey, sealed: string, purpose: string): Promise<T | undefined> {
   try {
     return await decryptJson<T>(key, sealed, purpose);
   } catch (err) {
@@ -303,6 +330,8 @@ export async function getOwner(): Promise<string | undefined> {
 
 /** A logout the patient confirmed: nothing of this patient may stay behind (the counter stays). */
 export async function clearOutbox(): Promise<void> {
+  // What was opened goes first: nothing of the patient's stays in memory either.
+  opened = undefined;
   await db().transaction('rw', [db().entries, db().meta, db().refused, db().overrides, db().applied, db().journal], async () => {
     await db().entries.clear();
     await db().journal.clear();
