@@ -51,6 +51,14 @@ const serverDb = [
   { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'The query builder belongs in server/repositories/.' },
   { regex: '/db/schema\\.ts$', allowTypeImports: true, message: 'Tables are queried in server/repositories/ (types may be imported anywhere).' },
 ];
+/** The device's storage engines are opened in sync/storage/ only, and by the outbox, which keeps its own queue. */
+const deviceStorage = [
+  {
+    group: ['dexie', 'rxdb/plugins/storage-*'],
+    message: 'What the device keeps is opened in sync/storage/ (the outbox, sync/outbox.ts, keeps its own queue).',
+  },
+];
+const SYNC_LAYER = 'sync/ depends on schemas/ only (src and sw build on it, not the other way).';
 const layers = [
   layer(['schemas/**/*.ts'], ['src', 'sync', 'sw', 'server', 'report', 'scripts', 'tests'], 'schemas/ is the shared contract: it imports no other layer.'),
   layer(
@@ -58,14 +66,23 @@ const layers = [
     ['src', 'sync', 'sw', 'server', 'scripts', 'tests'],
     'report/ builds the report from schemas/ only (the app, its PDF worker and the server all run it).',
   ),
-  layer(['sync/**/*.ts'], ['src', 'sw', 'server', 'report', 'scripts', 'tests'], 'sync/ depends on schemas/ only (src and sw build on it, not the other way).'),
-  layer(['sw/**/*.ts'], ['src', 'server', 'report', 'scripts', 'tests'], 'The service worker depends on sync/ and schemas/ only.'),
-  layer(['src/**/*.{ts,tsx}'], ['server', 'sw', 'scripts', 'tests'], 'The app depends on sync/, schemas/ and report/, never on the server or the worker.'),
+  layer(['sync/**/*.ts'], ['src', 'sw', 'server', 'report', 'scripts', 'tests'], SYNC_LAYER, deviceStorage),
+  layer(['sync/storage/**/*.ts', 'sync/outbox.ts'], ['src', 'sw', 'server', 'report', 'scripts', 'tests'], SYNC_LAYER),
+  layer(['sw/**/*.ts'], ['src', 'server', 'report', 'scripts', 'tests'], 'The service worker depends on sync/ and schemas/ only.', deviceStorage),
+  layer(
+    ['src/**/*.{ts,tsx}'],
+    ['server', 'sw', 'scripts', 'tests'],
+    'The app depends on sync/, schemas/ and report/, never on the server or the worker.',
+    deviceStorage,
+  ),
   layer(
     ['src/features/**/*.{ts,tsx}'],
     ['server', 'sw', 'scripts', 'tests'],
     'The app depends on sync/, schemas/ and report/, never on the server or the worker.',
-    [{ regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' }],
+    [
+      { regex: '^\\.\\./(?!\\.\\.)[^/]+/', message: 'A feature does not import another feature: move what both need to src/components or src/lib.' },
+      ...deviceStorage,
+    ],
   ),
   layer(['server/**/*.ts'], ['src', 'sync', 'sw', 'tests'], 'The server depends on schemas/ and report/ only.', serverDb),
   // Routes and the HTTP layer call services, never a repository (README "Folders": routes → services → repositories).

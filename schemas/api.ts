@@ -8,7 +8,7 @@
 //     (server/http/response-check.ts);
 //   - the fuzz judges every 2xx by them (tests/fuzz/contracts.ts).
 // Rows are the entity schemas of this folder, the device's own collection schemas
-// (src/lib/db/collections.ts): a row they refuse is a row the device cannot store.
+// (sync/storage/collections.ts): a row they refuse is a row the device cannot store.
 import type { FromSchema } from 'json-schema-to-ts';
 import { WORKLIST_REASON_CODES } from './admin.ts';
 import { appointmentSchema } from './appointment.ts';

@@ -16,15 +16,15 @@
 //   pages hear {type:'remind later', data, remindAt}.
 // - The notification itself: focuses an open window of the app or opens /app.
 // - A severe-low alert to staff (issue 18): shown only while this device's staff alerts are on
-//   (sync/staff-alerts-flag.ts), kept on screen until acted on; a tap opens that patient's report.
+//   (sync/storage/staff-alerts-flag.ts), kept on screen until acted on; a tap opens that patient's report.
 //
 // 'pushsubscriptionchange': the browser renewed the subscription; it is made again with the same
 // server key and the new token is queued for the server like any write.
 import { uuidv7 } from '../sync/ids.ts';
 import { log } from '../sync/log.ts';
 import { enqueue, getReplaySession } from '../sync/outbox.ts';
-import { addToInbox, removeFromInbox } from '../sync/push-inbox.ts';
-import { staffAlertsOn } from '../sync/staff-alerts-flag.ts';
+import { addToInbox, removeFromInbox } from '../sync/storage/push-inbox.ts';
+import { staffAlertsOn } from '../sync/storage/staff-alerts-flag.ts';
 import { mutation } from '../schemas/mutations.ts';
 import type { PushConfigJson } from '../schemas/push.ts';
 import {
@@ -114,7 +114,7 @@ async function handlePush(data: PushMessageData | null): Promise<void> {
   const push: ValidPush | undefined = parsePushPayload(payload);
   if (!push) return;
   if (isSevereLow(push.data)) {
-    // For the staff member who turned alerts on here, whoever else uses the device (sync/staff-alerts-flag.ts).
+    // For the staff member who turned alerts on here, whoever else uses the device (sync/storage/staff-alerts-flag.ts).
     if (await staffAlertsOn()) await show(push, { push: push.data });
     return;
   }

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type * as Database from '../src/lib/db/database.ts';
-import type { WriteClockStore } from '../src/lib/db/write-clock.ts';
+import type * as Database from './storage/database.ts';
+import type { WriteClockStore } from './storage/write-clock.ts';
 import type * as LabTestSync from './lab-test-sync.ts';
 import type * as Outbox from './outbox.ts';
 import type * as Replication from './replication.ts';
@@ -11,7 +11,7 @@ import type * as Replication from './replication.ts';
 // change it holds, also one whose push a reload interrupted. RxDB finds unsent changes after a
 // restart by their write time (`_meta.lwt`) past its push checkpoint; a change stamped before that
 // checkpoint was never found again (the lost write of seed 2003727760 of the randomized fault
-// runs). src/lib/db/write-clock.ts keeps write times rising across page loads.
+// runs). sync/storage/write-clock.ts keeps write times rising across page loads.
 //
 // Each "page load" imports the app's modules afresh. RxDB's own clock lives in node_modules and
 // survives that here, so the clock that was ahead is played by page 1's write carrying a later
@@ -27,7 +27,7 @@ interface Modules {
 async function pageLoad(): Promise<Modules> {
   vi.resetModules();
   return {
-    database: await import('../src/lib/db/database.ts'),
+    database: await import('./storage/database.ts'),
     replication: await import('./replication.ts'),
     outbox: await import('./outbox.ts'),
     labs: await import('./lab-test-sync.ts'),

@@ -33,7 +33,7 @@
 // request. A batch holds one entry per record, so a later write of a record is sent once the earlier
 // one's version is known. A batch request that fails as a whole counts as the answer to its first
 // entry; a server that refuses batches gets the entries one at a time.
-import { findDataKey } from './crypto.ts';
+import { findDataKey } from './storage/crypto.ts';
 import { log } from './log.ts';
 import { BATCH_MAX, BATCH_PATHS } from '../schemas/batch.ts';
 import { BASE_VERSION_UNKNOWN, SUPERSEDED } from '../schemas/history.ts';

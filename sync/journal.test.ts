@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { getDataKey } from './crypto.ts';
+import { getDataKey } from './storage/crypto.ts';
 import {
   ackedSince,
   clearOutbox,

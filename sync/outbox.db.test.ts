@@ -4,7 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { Dexie } from 'dexie';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, createHarness, seedFixture, type Fixture, type Harness } from '../server/testing/harness.ts';
-import { destroyDataKey, encryptJson, getDataKey } from './crypto.ts';
+import { destroyDataKey, encryptJson, getDataKey } from './storage/crypto.ts';
 import { drainOutbox } from './drain.ts';
 import {
   clearOutbox,

@@ -12,7 +12,7 @@
 // What the server refused for good is not dropped: it moves to `refused`, sealed like the entries,
 // and stays there until the patient keeps, retries or discards it (sync/refusals.ts).
 import { Dexie, liveQuery, type EntityTable, type Table } from 'dexie';
-import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey, keyTag } from './crypto.ts';
+import { decryptJson, DecryptionError, encryptJson, findDataKey, getDataKey, keyTag } from './storage/crypto.ts';
 
 export interface OutboxOp {
   /** Which local collection the write came from, and the document's id. */

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDataKey, findDataKey } from './crypto.ts';
-import { getDataKey } from './crypto.ts';
+import { destroyDataKey, findDataKey } from './storage/crypto.ts';
+import { getDataKey } from './storage/crypto.ts';
 import { addRefusal, clearOutbox, enqueue, getOwner, listRefusals, outboxDatabase, pendingOps, setOwner } from './outbox.ts';
 import { PARK_MAX_MS, prepareForOwner, unparkFor } from './parking.ts';
 

@@ -3,7 +3,7 @@
 // entries and refusals are set aside, still sealed under A's key, which is kept under a new id;
 // B never sees or sends them. When A logs in again they go back into the outbox and are sent.
 // After PARK_MAX_MS they are deleted, and A is told at their next login how many were lost.
-import { deleteParkedKey, encryptJson, findDataKey, findParkedKey, getDataKey, parkDataKey } from './crypto.ts';
+import { deleteParkedKey, encryptJson, findDataKey, findParkedKey, getDataKey, parkDataKey } from './storage/crypto.ts';
 import { addRefusal, clearJournal, enqueue, getOwner, openSealed as open, outboxDatabase, type OutboxOp, type Refusal } from './outbox.ts';
 
 export const PARK_MAX_MS = 30 * 24 * 3600_000;

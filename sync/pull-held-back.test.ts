@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GlucoseReading } from '../schemas/glucose.ts';
 import type { ApiClient } from './api-client.ts';
-import { destroyDataKey } from './crypto.ts';
+import { destroyDataKey } from './storage/crypto.ts';
 import { glucoseMapping } from './glucose-sync.ts';
 import { clearOutbox, enqueue } from './outbox.ts';
 import { heldBack, pullChanges, PULL_BATCH } from './replication.ts';

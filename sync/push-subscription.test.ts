@@ -13,7 +13,7 @@ import {
   type SubscriptionLike,
   type TokenStore,
 } from './push-subscription.ts';
-import { PUSH_TOKEN_MAX_AGE_MS } from './secure-storage.ts';
+import { PUSH_TOKEN_MAX_AGE_MS } from './storage/secure-storage.ts';
 
 /** Two different server keys: uncompressed P-256 points are 65 bytes starting with 4. */
 const KEY_A = Buffer.from(Uint8Array.from({ length: 65 }, (_, i) => (i === 0 ? 4 : i))).toString('base64url');
@@ -387,7 +387,7 @@ describe('push subscription', () => {
   });
 
   it('keeps the record 30 days in the secure store as a security item', async () => {
-    const { categoryOf, defaultMaxAge } = await import('./secure-storage.ts');
+    const { categoryOf, defaultMaxAge } = await import('./storage/secure-storage.ts');
     expect(categoryOf('fcmToken')).toBe('security');
     expect(defaultMaxAge('user', 'fcmToken')).toBe(30 * DAY);
   });

@@ -14,7 +14,7 @@
 import { ApiError, type ApiClient } from './api-client.ts';
 import type { FirebaseWebConfig, PushConfigJson } from '../schemas/push.ts';
 import { log } from './log.ts';
-import { PUSH_TOKEN_MAX_AGE_MS } from './secure-storage.ts';
+import { PUSH_TOKEN_MAX_AGE_MS } from './storage/secure-storage.ts';
 
 export type PushConfig = PushConfigJson;
 export type { FirebaseWebConfig };

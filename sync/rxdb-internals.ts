@@ -14,7 +14,7 @@
 //   before it started (`internalReplicationState.firstSyncDone.up`).
 // - `writeTimeOf` and `moveRxdbClockPast`: a change's write time (`_meta.lwt`, which the push side
 //   finds unsent changes by) and RxDB's clock, which never goes back within a page and takes
-//   `Date.now()` when that is ahead (src/lib/db/write-clock.ts keeps write times rising).
+//   `Date.now()` when that is ahead (sync/storage/write-clock.ts keeps write times rising).
 import { getAssumedMasterState, getHeightOfRevision, now as rxdbNow } from 'rxdb';
 import type { RxReplicationState } from 'rxdb/plugins/replication';
 import type { BehaviorSubject, Observable } from 'rxjs';

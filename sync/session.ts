@@ -23,7 +23,7 @@ export interface StoredSession {
   expiresAt: string | undefined;
 }
 
-/** Where the session is kept between visits: sealed, never in plain form (sync/secure-storage). */
+/** Where the session is kept between visits: sealed, never in plain form (sync/storage/secure-storage.ts). */
 export interface SessionVault {
   load(): Promise<StoredSession | undefined>;
   save(session: StoredSession): Promise<void>;

@@ -2,10 +2,10 @@
 // glucose collection on the app's storage (Dexie under the AES-GCM wrapper) and on the same Dexie
 // storage without it, holding the same readings, asked the same 90-day query.
 import { createRxDatabase, type RxCollection, type RxJsonSchema } from 'rxdb';
-import { getRxStorageDexieBulkRead } from '../../src/lib/db/dexie-bulk-read.ts';
+import { getRxStorageDexieBulkRead } from '../../sync/storage/dexie-bulk-read.ts';
 import type { GlucoseReading } from '../../schemas/glucose.ts';
-import { glucoseCollectionSchema } from '../../src/lib/db/collections.ts';
-import { wrappedAesGcmStorage } from '../../src/lib/db/encrypted-storage.ts';
+import { glucoseCollectionSchema } from '../../sync/storage/collections.ts';
+import { wrappedAesGcmStorage } from '../../sync/storage/encrypted-storage.ts';
 
 const DAY_MS = 86_400_000;
 const TYPES = ['Fasting', 'Postprandial', 'Random'] as const;

@@ -174,18 +174,16 @@ export async function openStreams(opts: { postgresUrl?: string; log?: (line: str
           .values(
             chunk.map((d, j) => ({ id: d.patientId, hospNo: `8${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Stream patient ${i + j}` })),
           );
-        await database.db
-          .insert(sessions)
-          .values(
-            chunk.map((d, j) => ({
-              tokenHash: sha256(d.token),
-              kind: 'patient' as const,
-              patientId: d.patientId,
-              method: 'password',
-              deviceId: `stream-${i + j}`,
-              expiresAt,
-            })),
-          );
+        await database.db.insert(sessions).values(
+          chunk.map((d, j) => ({
+            tokenHash: sha256(d.token),
+            kind: 'patient' as const,
+            patientId: d.patientId,
+            method: 'password',
+            deviceId: `stream-${i + j}`,
+            expiresAt,
+          })),
+        );
       }
     } finally {
       await database.close();

@@ -140,18 +140,16 @@ export async function reconnectStorm(opts: StormOptions = {}): Promise<StormFigu
           .values(
             chunk.map((d, j) => ({ id: d.patientId, hospNo: `9${String(i + j).padStart(6, '0')}`, hospitalId: hospital.id, name: `Storm patient ${i + j}` })),
           );
-        await database.db
-          .insert(sessions)
-          .values(
-            chunk.map((d) => ({
-              tokenHash: sha256(d.token),
-              kind: 'patient' as const,
-              patientId: d.patientId,
-              method: 'password',
-              deviceId: d.deviceId,
-              expiresAt: new Date(now + 86_400_000),
-            })),
-          );
+        await database.db.insert(sessions).values(
+          chunk.map((d) => ({
+            tokenHash: sha256(d.token),
+            kind: 'patient' as const,
+            patientId: d.patientId,
+            method: 'password',
+            deviceId: d.deviceId,
+            expiresAt: new Date(now + 86_400_000),
+          })),
+        );
       }
       log(`storm: ${devicesN} devices with ${writesEach} queued writes each reconnect within ${withinMs} ms`);
 

@@ -39,18 +39,16 @@ async function patient(name: string, timeZone = 'UTC'): Promise<{ id: string; ho
 /** Readings `[hours ago, mg/dL]`. */
 async function readings(patientId: string, list: readonly (readonly [number, number])[], deleted = false): Promise<void> {
   const now = Date.now();
-  await h.db
-    .insert(glucoseReadings)
-    .values(
-      list.map(([hoursAgo, value]) => ({
-        id: randomUUID(),
-        patientId,
-        type: 'Random' as const,
-        valueMgDl: value,
-        recordedAt: new Date(now - hoursAgo * HOUR),
-        ...(deleted ? { deletedAt: new Date() } : {}),
-      })),
-    );
+  await h.db.insert(glucoseReadings).values(
+    list.map(([hoursAgo, value]) => ({
+      id: randomUUID(),
+      patientId,
+      type: 'Random' as const,
+      valueMgDl: value,
+      recordedAt: new Date(now - hoursAgo * HOUR),
+      ...(deleted ? { deletedAt: new Date() } : {}),
+    })),
+  );
 }
 
 /** `n` readings of `value` spread over the last 13.5 days, the newest an hour ago (readings on 13+ days). */
@@ -214,18 +212,16 @@ describe('GET /api/admin/worklist: the reasons at their edges', () => {
       .insert(prescriptions)
       .values({ patientId: p.id, prescrNo: 'RX-9', name: 'Metformin 500 mg', dose: '½-0-½ after food', createdAt: new Date(Date.now() - 2 * DAY) });
     const day = localDate(new Date(Date.now() - DAY), 'UTC');
-    await h.db
-      .insert(medicineIntakes)
-      .values({
-        id: randomUUID(),
-        patientId: p.id,
-        prescrNo: 'RX-9',
-        medicineName: 'Metformin 500 mg',
-        dose: '½-0-½',
-        takenAt: new Date(`${day}T08:00:00Z`),
-        slot: 'breakfast',
-        day,
-      });
+    await h.db.insert(medicineIntakes).values({
+      id: randomUUID(),
+      patientId: p.id,
+      prescrNo: 'RX-9',
+      medicineName: 'Metformin 500 mg',
+      dose: '½-0-½',
+      takenAt: new Date(`${day}T08:00:00Z`),
+      slot: 'breakfast',
+      day,
+    });
     // Written 2 days ago: that day and yesterday, 2 a day = 4 expected, 1 taken.
     expect((await entryOf(p.hospNo)).reasons).toEqual([{ code: 'missed-doses', value: 25, text: '25 % of doses marked taken (1 of 4)' }]);
   });
@@ -395,18 +391,16 @@ describe('GET /api/admin/worklist: order, paging, access and audit', () => {
     ];
     const p = await patient('Edge Patterns');
     const old = new Date(Date.now() - 60 * DAY);
-    await h.db
-      .insert(prescriptions)
-      .values(
-        doses.map((dose, i) => ({
-          patientId: p.id,
-          prescrNo: `RX-P${i}`,
-          name: `Medicine ${i}`,
-          dose,
-          startDate: localDate(new Date(Date.now() - 7 * DAY), 'UTC'),
-          createdAt: old,
-        })),
-      );
+    await h.db.insert(prescriptions).values(
+      doses.map((dose, i) => ({
+        patientId: p.id,
+        prescrNo: `RX-P${i}`,
+        name: `Medicine ${i}`,
+        dose,
+        startDate: localDate(new Date(Date.now() - 7 * DAY), 'UTC'),
+        createdAt: old,
+      })),
+    );
     await readings(p.id, spread(28, 120));
     const { rows } = await worklistRepo.page(h.db, { hospitalId, days: 7, now: new Date(), limit: 1000, offset: 0, rules: WORKLIST_RULES });
     const facts = rows.find((r) => r.hospNo === p.hospNo);

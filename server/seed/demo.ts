@@ -357,17 +357,15 @@ async function seedWardPatient(
   const newId = demoIds(patient.hospNo);
   const between = (lo: number, hi: number) => Math.round(lo + rand() * (hi - lo));
   const dateAgo = (days: number) => localDate(new Date(now.getTime() - days * DAY), timeZone);
-  await db
-    .insert(prescriptions)
-    .values({
-      patientId,
-      prescrNo: `RX-${patient.hospNo}-01`,
-      name: 'Metformin 500 mg tablet',
-      dose: '1-0-1',
-      startDate: dateAgo(180),
-      createdBy: adminId,
-      createdAt: new Date(now.getTime() - 180 * DAY),
-    });
+  await db.insert(prescriptions).values({
+    patientId,
+    prescrNo: `RX-${patient.hospNo}-01`,
+    name: 'Metformin 500 mg tablet',
+    dose: '1-0-1',
+    startDate: dateAgo(180),
+    createdBy: adminId,
+    createdAt: new Date(now.getTime() - 180 * DAY),
+  });
   if (pattern === 'never') return;
 
   const readings: (typeof glucoseReadings.$inferInsert)[] = [];

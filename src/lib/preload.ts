@@ -20,7 +20,7 @@ export function preloadPatientCode(router: AnyRouter, path = '/app', opts: { log
   const quietly = (loading: Promise<unknown> | undefined): void => {
     loading?.catch(() => undefined);
   };
-  quietly(import('./db/database.ts'));
+  quietly(import('../../sync/storage/database.ts'));
   if (opts.login) {
     quietly(import('../../sync/replication.ts'));
     quietly(import('./sync-mappings.ts'));
@@ -28,7 +28,7 @@ export function preloadPatientCode(router: AnyRouter, path = '/app', opts: { log
     // parking of another patient's entries (sync/parking.ts), then the sync controller.
     quietly(import('../../sync/outbox.ts'));
     quietly(import('../../sync/parking.ts'));
-    quietly(import('../../sync/push-inbox.ts'));
+    quietly(import('../../sync/storage/push-inbox.ts'));
     quietly(import('../../sync/controller.ts'));
     quietly(import('../../sync/drain.ts'));
     quietly(import('../../sync/refusals.ts'));

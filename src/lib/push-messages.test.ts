@@ -3,12 +3,12 @@
 // the messages the contract fixes.
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { destroyDataKey, getDataKey } from '../../sync/crypto.ts';
-import { addToInbox, clearInbox, readInbox } from '../../sync/push-inbox.ts';
+import { destroyDataKey, getDataKey } from '../../sync/storage/crypto.ts';
+import { addToInbox, clearInbox, readInbox } from '../../sync/storage/push-inbox.ts';
 import type { MedicineReminderData } from '../../sync/push-payload.ts';
 import { deviceTimeZone, timeFormat, zoneShortName } from './dates.ts';
-import { PENDING_MEDICINE_TTL_MS, PROFILE_ID } from './db/collections.ts';
-import { destroyEddyDatabase, openEddyDatabase, type EddyDatabase } from './db/database.ts';
+import { PENDING_MEDICINE_TTL_MS, PROFILE_ID } from '../../sync/storage/collections.ts';
+import { destroyEddyDatabase, openEddyDatabase, type EddyDatabase } from '../../sync/storage/database.ts';
 import { addPending, recordIntake, startPushMessages, tidyPending, toPendingMedicine, takeInbox } from './push-messages.ts';
 import { PUSH_TOAST_DURATION, type ToastOptions } from './ui/toast-store.ts';
 

@@ -1,6 +1,6 @@
 // The page's side of reminder pushes (docs/requirements.md §3 pending medicines, §4 push handling, §5 truncation, §9
 // 2 h expiry and 8 s push notices). The service worker keeps what a push brought in the push inbox
-// (sync/push-inbox.ts); this module moves it into the pendingMedicines collection, on start and on
+// (sync/storage/push-inbox.ts); this module moves it into the pendingMedicines collection, on start and on
 // each 'push-received', and answers the worker's 'mark medicine taken' and 'remind later'.
 //
 // A pending entry leaves when it expires (2 h after it arrived), when its medicine is marked taken
@@ -10,10 +10,17 @@ import { msg } from '@lingui/core/macro';
 import type { RxCollection } from 'rxdb';
 import { uuidv7 } from '../../sync/ids.ts';
 import { log } from '../../sync/log.ts';
-import { readInbox, removeFromInbox } from '../../sync/push-inbox.ts';
+import { readInbox, removeFromInbox } from '../../sync/storage/push-inbox.ts';
 import { isMedicineReminder, readPushPageMessage, type IntakeFromPush, type MedicineReminderData, type PushData } from '../../sync/push-payload.ts';
 import { deviceTimeZone, timeFormat, zoneShortName, zonesDiffer, type ClockZones } from './dates.ts';
-import { PENDING_MEDICINE_LIMITS, PENDING_MEDICINE_TTL_MS, PROFILE_ID, type MedicineIntake, type PendingMedicine, type ProfileDoc } from './db/collections.ts';
+import {
+  PENDING_MEDICINE_LIMITS,
+  PENDING_MEDICINE_TTL_MS,
+  PROFILE_ID,
+  type MedicineIntake,
+  type PendingMedicine,
+  type ProfileDoc,
+} from '../../sync/storage/collections.ts';
 import { i18n } from './i18n.ts';
 import { PUSH_TOAST_DURATION, type ToastOptions } from './ui/toast-store.ts';
 

@@ -11,10 +11,10 @@ import type { Replication, SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import type { UpstreamView } from '../../sync/rxdb-internals.ts';
-import { freshness, secureStorage } from '../../sync/secure-storage.ts';
+import { freshness, secureStorage } from '../../sync/storage/secure-storage.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
-import type { EddyDatabase } from './db/database.ts';
+import type { EddyDatabase } from '../../sync/storage/database.ts';
 import { i18n } from './i18n.ts';
 import { OUTBOX_SYNC_TAG } from './pwa.ts';
 import { lazyReminders, remindersLoadingInBrowser } from './lazy-reminders.ts';
@@ -153,7 +153,7 @@ let replications: RunningReplication[] = [];
 
 async function openDatabase(): Promise<EddyDatabase> {
   // RxDB and the encryption load only after login (login route budget, docs/requirements.md §11).
-  database ??= Promise.all([import('./db/database.ts'), import('../../sync/local-writes.ts')]).then(async ([m, w]) => {
+  database ??= Promise.all([import('../../sync/storage/database.ts'), import('../../sync/local-writes.ts')]).then(async ([m, w]) => {
     const db = await m.openEddyDatabase();
     // The patient's own saves, noted until the push handler has queued them (prepareLogout).
     for (const c of [db.glucose, db.symptoms, db.appointments, db.labTests, db.medicines, db.medicineIntakes, db.profile]) w.noteLocalWrites(c);
@@ -185,13 +185,13 @@ async function beginFirstPulls(s: StoredSession): Promise<void> {
 async function wipeLocalData(): Promise<void> {
   await stopReplications();
   await (await outbox()).clearOutbox();
-  await (await import('../../sync/push-inbox.ts')).clearInbox();
+  await (await import('../../sync/storage/push-inbox.ts')).clearInbox();
   // The browser's subscription goes too: the next patient on this device must not get these reminders.
   await Promise.race([
     reminders.forget().catch((err: unknown) => log.warn('push subscription not dropped', err)),
     new Promise((resolve) => setTimeout(resolve, FORGET_PUSH_TIMEOUT_MS)),
   ]);
-  const { destroyEddyDatabase } = await import('./db/database.ts');
+  const { destroyEddyDatabase } = await import('../../sync/storage/database.ts');
   const open = database;
   database = undefined;
   // Destroys the data key too: whatever is left on disk can no longer be read.

@@ -1,12 +1,12 @@
 // Severe-low alerts on this staff device (issue 18): the browser's push subscription given to the
 // server under the staff member (POST /admin/alerts/on), and the flag the service worker reads
-// before it shows an alert (sync/staff-alerts-flag.ts). The token record is kept sealed in the staff
+// before it shows an alert (sync/storage/staff-alerts-flag.ts). The token record is kept sealed in the staff
 // area's own namespace of the secure store, so it leaves with the staff session.
 import { ApiError } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { createPushSubscriptions, PushServiceUnreachableError, type PushTokenRecord } from '../../sync/push-subscription.ts';
-import { secureStorage } from '../../sync/secure-storage.ts';
-import { setStaffAlertsOn, staffAlertsOn } from '../../sync/staff-alerts-flag.ts';
+import { secureStorage } from '../../sync/storage/secure-storage.ts';
+import { setStaffAlertsOn, staffAlertsOn } from '../../sync/storage/staff-alerts-flag.ts';
 import { i18n } from './i18n.ts';
 import { staffRuntime } from './staff-runtime.ts';
 

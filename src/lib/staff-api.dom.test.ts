@@ -7,7 +7,7 @@ describe('staffReads', () => {
     expect(staffReads.users({ search: 'Asha V', page: 2, limit: 10, hospitalId: 'h-1' }).path).toBe(
       '/admin/users?search=Asha+V&page=2&limit=10&hospitalId=h-1',
     );
-    // The offline copy of a worklist page is kept under this path (lib/db/staff-cache.ts).
+    // The offline copy of a worklist page is kept under this path (sync/storage/staff-cache.ts).
     expect(staffReads.worklist({ hospitalId: 'h-1', days: 14, page: 1, limit: 20 }).path).toBe('/admin/worklist?hospitalId=h-1&days=14&page=1&limit=20');
     expect(staffReads.audit({ hospNo: undefined, before: undefined, limit: 50 }).path).toBe('/admin/audit?limit=50');
     expect(staffReads.audit({ hospNo: 'H/1', before: '2026-11-29T06:00:00.000Z', limit: 50 }).path).toBe(

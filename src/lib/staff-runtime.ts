@@ -6,7 +6,7 @@ import { msg } from '@lingui/core/macro';
 import { createApiClient } from '../../sync/api-client.ts';
 import { inBackground } from '../../sync/background.ts';
 import { log } from '../../sync/log.ts';
-import { secureStorage } from '../../sync/secure-storage.ts';
+import { secureStorage } from '../../sync/storage/secure-storage.ts';
 import { createStaffSession, type StaffState, type StoredStaff } from '../../sync/staff-session.ts';
 import { loaderActivity } from './ui/loader-store.ts';
 import { toast } from './ui/toast-store.ts';
@@ -81,12 +81,12 @@ const session = createStaffSession({
     // module (with Dexie) loads here, not with this runtime, which every page's first script
     // carries: imported at the top it put Dexie on the login route (bench: loginRouteGzipKb, 128 →
     // 159 KB; tests/e2e/login-route.spec.ts).
-    await import('../../sync/staff-alerts-flag.ts')
+    await import('../../sync/storage/staff-alerts-flag.ts')
       .then(({ setStaffAlertsOn }) => setStaffAlertsOn(false))
       .catch((err: unknown) => log.error('Failed to turn the staff alerts off', err));
     // The patients this staff member opened leave the device with the session, whether or not a
     // report was opened since the page loaded (the cache's code loads only with the report).
-    const { destroyStaffCache } = await import('./db/staff-cache.ts');
+    const { destroyStaffCache } = await import('../../sync/storage/staff-cache.ts');
     await destroyStaffCache().catch((err: unknown) => log.error('Failed to remove the staff offline cache', err));
   },
 });

@@ -70,7 +70,7 @@ export function useStaffQuery<T>(
 }
 
 /**
- * The answer to `path` kept in the staff member's encrypted offline copy (lib/db/staff-cache.ts):
+ * The answer to `path` kept in the staff member's encrypted offline copy (sync/storage/staff-cache.ts):
  * each answer is saved under its path, and the one saved last is returned while no answer is in yet
  * (local-first, issue 46: the screen shows it at once, as of when it was fetched) and while the
  * server cannot be reached; undefined once the answer is in, while looking, or when there is none.
@@ -81,14 +81,14 @@ export function useKeptAnswer<T extends object>(path: string, result: StaffQuery
   const wanted = result.status === 'loading' || (result.status === 'error' && result.offline);
   useEffect(() => {
     if (result.status === 'ready') {
-      void import('./db/staff-cache.ts')
+      void import('../../sync/storage/staff-cache.ts')
         .then((cache) => cache.saveList(path, result.data as Record<string, unknown>))
         .catch((err: unknown) => log.error('Failed to keep a staff list for offline use', err));
       return undefined;
     }
     if (!wanted) return undefined;
     let live = true;
-    void import('./db/staff-cache.ts')
+    void import('../../sync/storage/staff-cache.ts')
       .then((cache) => cache.loadList(path))
       .then(
         (found) => live && setKept(found ? { path, data: found.data as T } : undefined),

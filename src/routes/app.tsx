@@ -1,14 +1,14 @@
 import { createFileRoute, Link, Outlet, redirect, useNavigate, useRouter } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { freshness } from '../../sync/secure-storage.ts';
+import { freshness } from '../../sync/storage/secure-storage.ts';
 import { Icon } from '../components/icon.tsx';
 import { InstallBanner } from '../components/install-banner.tsx';
 import { LogoutButton as GuardedLogout } from '../features/auth/logout-button.tsx';
 import { useProfile, type ProfileDocument } from '../features/profile/use-profile.ts';
 import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { ProfileZoneProvider, useClock } from '../lib/clock.tsx';
-import { useDatabase } from '../lib/db/use-live.ts';
+import { useDatabase } from '../lib/use-live.ts';
 import { useSyncStatus } from '../lib/runtime-context.tsx';
 import { inBackground } from '../../sync/background.ts';
 import { requestLaterFiles } from '../lib/fetch-later.ts';

@@ -4,7 +4,7 @@
 //     message field");
 //   - a 2xx is what its route declares (schemas/api.ts, the shapes the routes serialize with and the
 //     OpenAPI document publishes), with the rows checked against the entity schemas of schemas/*.ts,
-//     which are the device's own collection schemas (src/lib/db/collections.ts): a row they refuse
+//     which are the device's own collection schemas (sync/storage/collections.ts): a row they refuse
 //     is a row the device cannot store;
 //   - no answer carries a secret's hash (passwordHash, keyHash, tokenHash, …);
 //   - a guarded route does not answer 2xx without a valid token, a patient does not reach the staff

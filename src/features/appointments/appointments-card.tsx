@@ -3,18 +3,18 @@ import { useState } from 'react';
 import type { Appointment } from '../../../schemas/appointment.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { inBackground } from '../../../sync/background.ts';
-import { copyForUndo } from '../../lib/db/copy.ts';
+import { copyForUndo } from '../../../sync/storage/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
 import { useClock } from '../../lib/clock.tsx';
 import type { TimeFormat } from '../../lib/dates.ts';
-import type { EddyDatabase } from '../../lib/db/database.ts';
-import { useLiveDocs } from '../../lib/db/use-live.ts';
+import type { EddyDatabase } from '../../../sync/storage/database.ts';
+import { useLiveDocs } from '../../lib/use-live.ts';
 import type { SavedNotifier } from '../../lib/ui/saved-notice.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { AppointmentForm } from './appointment-form.tsx';
-import { removeRecord } from '../../lib/db/remove.ts';
+import { removeRecord } from '../../../sync/storage/remove.ts';
 
 /**
  * Upcoming appointments (from the start of today), with add, edit and delete; the past ones stay

@@ -1,9 +1,9 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
-import type { ProfileDoc } from '../../lib/db/collections.ts';
-import type { EddyDatabase } from '../../lib/db/database.ts';
-import { useLiveDocs } from '../../lib/db/use-live.ts';
+import type { ProfileDoc } from '../../../sync/storage/collections.ts';
+import type { EddyDatabase } from '../../../sync/storage/database.ts';
+import { useLiveDocs } from '../../lib/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 function greetingFor(hour: number): 'morning' | 'afternoon' | 'evening' {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import type { GlucoseReading } from '../../../schemas/glucose.ts';
 import { inBackground } from '../../../sync/background.ts';
-import { copyForUndo } from '../../lib/db/copy.ts';
+import { copyForUndo } from '../../../sync/storage/copy.ts';
 import { ConfirmDialog, Modal } from '../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Icon } from '../../components/icon.tsx';
@@ -15,7 +15,7 @@ import { BandLabel } from './band-label.tsx';
 import { classifyGlucose } from './targets.ts';
 import { GLUCOSE_TYPES, type GlucoseType } from './units.ts';
 import type { GlucoseCollection } from './use-glucose.ts';
-import { removeRecord } from '../../lib/db/remove.ts';
+import { removeRecord } from '../../../sync/storage/remove.ts';
 
 const FIRST_PAGE = 5;
 const PAGE = 20;

@@ -8,11 +8,11 @@ import { withLabUnit } from '../../../schemas/lab-unit-text.ts';
 import { uuidv7 } from '../../../sync/ids.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { copyForUndo } from '../../lib/db/copy.ts';
+import { copyForUndo } from '../../../sync/storage/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { LabEditDialog } from './lab-edit-dialog.tsx';
 import type { LabReference, LabTestInput } from './lab-test-form.tsx';
-import { removeRecord } from '../../lib/db/remove.ts';
+import { removeRecord } from '../../../sync/storage/remove.ts';
 
 export function useLabTestActions(collection: RxCollection<LabTest> | undefined, references: readonly LabReference[]) {
   const { t, i18n } = useLingui();

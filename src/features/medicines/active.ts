@@ -1,5 +1,5 @@
 import type { Medicine } from '../../../schemas/medicine.ts';
-import { PENDING_MEDICINE_LIMITS, type PendingMedicine } from '../../lib/db/collections.ts';
+import { PENDING_MEDICINE_LIMITS, type PendingMedicine } from '../../../sync/storage/collections.ts';
 import { localDateKey } from '../../lib/dates.ts';
 
 /** docs/requirements.md §3: active means no end date, or an end date today or later (to the end of that day). */

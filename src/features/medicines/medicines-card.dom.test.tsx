@@ -9,9 +9,9 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import { randomUUID } from 'node:crypto';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { destroyDataKey } from '../../../sync/crypto.ts';
-import { PENDING_MEDICINE_TTL_MS } from '../../lib/db/collections.ts';
-import { openEddyDatabase, type EddyDatabase } from '../../lib/db/database.ts';
+import { destroyDataKey } from '../../../sync/storage/crypto.ts';
+import { PENDING_MEDICINE_TTL_MS } from '../../../sync/storage/collections.ts';
+import { openEddyDatabase, type EddyDatabase } from '../../../sync/storage/database.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { MedicinesCard } from './medicines-card.tsx';
 

@@ -8,16 +8,16 @@ import { log } from '../../../sync/log.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { DoseText } from '../../components/dose-text.tsx';
 import { Icon } from '../../components/icon.tsx';
-import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../lib/db/collections.ts';
-import type { EddyDatabase } from '../../lib/db/database.ts';
-import { useLiveDocs } from '../../lib/db/use-live.ts';
+import { PENDING_MEDICINE_LIMITS, type PendingMedicine, type ProfileDoc } from '../../../sync/storage/collections.ts';
+import type { EddyDatabase } from '../../../sync/storage/database.ts';
+import { useLiveDocs } from '../../lib/use-live.ts';
 import { useClock } from '../../lib/clock.tsx';
 import type { SavedNotifier } from '../../lib/ui/saved-notice.ts';
 import type { ToastOptions } from '../../lib/ui/toast-store.ts';
 import { localDateKey } from '../../lib/dates.ts';
 import { useNow } from '../../lib/use-now.ts';
 import { activeMedicines, waitingReminders } from './active.ts';
-import { removeRecord } from '../../lib/db/remove.ts';
+import { removeRecord } from '../../../sync/storage/remove.ts';
 
 /** "08:05" in the device's time, the form meal times are kept in. */
 const clockOf = (d: Date) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;

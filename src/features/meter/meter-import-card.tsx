@@ -5,11 +5,11 @@ import { Icon } from '../../components/icon.tsx';
 import { useClock } from '../../lib/clock.tsx';
 import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import { loader } from '../../lib/ui/loader-store.ts';
-import { secureStorage } from '../../../sync/secure-storage.ts';
+import { secureStorage } from '../../../sync/storage/secure-storage.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { log } from '../../../sync/log.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
-import type { EddyCollections } from '../../lib/db/database.ts';
+import type { EddyCollections } from '../../../sync/storage/database.ts';
 import {
   fetchRecords,
   MeterError,

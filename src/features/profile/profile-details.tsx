@@ -1,6 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import './profile.css';
-import type { ProfileDoc } from '../../lib/db/collections.ts';
+import type { ProfileDoc } from '../../../sync/storage/collections.ts';
 import { useGenderLabel } from '../../lib/gender.ts';
 
 /** The hospital's record of the patient: shown, never edited here (sync never pushes these fields). */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { RxDocument } from 'rxdb';
 import { log } from '../../../sync/log.ts';
-import { PROFILE_ID, type ProfileDoc } from '../../lib/db/collections.ts';
-import type { EddyDatabase } from '../../lib/db/database.ts';
+import { PROFILE_ID, type ProfileDoc } from '../../../sync/storage/collections.ts';
+import type { EddyDatabase } from '../../../sync/storage/database.ts';
 
 export type ProfileDocument = RxDocument<ProfileDoc>;
 

@@ -1,6 +1,6 @@
 import { Trans } from '@lingui/react/macro';
 import { useState, type ReactNode } from 'react';
-import { useDatabase } from '../../lib/db/use-live.ts';
+import { useDatabase } from '../../lib/use-live.ts';
 import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { presetRange, todayIn, type DateRange } from './range.ts';
 import { RangePicker } from './range-picker.tsx';

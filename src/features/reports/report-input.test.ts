@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProfileDoc } from '../../lib/db/collections.ts';
+import type { ProfileDoc } from '../../../sync/storage/collections.ts';
 import { queryWindow, reportInputFromLocal, type LocalReportData } from './report-input.ts';
 
 const profile: ProfileDoc = {

@@ -2,7 +2,7 @@
 // statistics, the PDF, the CSV and the FHIR export are made from. Only the fields the report uses
 // are copied: the input crosses into the PDF worker, and nothing else of the record should.
 import type { MealSlot, ReportInput } from '../../../report/types.ts';
-import type { Appointment, GlucoseReading, LabTest, Medicine, MedicineIntake, ProfileDoc, Symptom } from '../../lib/db/collections.ts';
+import type { Appointment, GlucoseReading, LabTest, Medicine, MedicineIntake, ProfileDoc, Symptom } from '../../../sync/storage/collections.ts';
 import { addDays, daysInRange, type DateRange } from './range.ts';
 
 export interface LocalReportData {

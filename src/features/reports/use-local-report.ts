@@ -11,9 +11,9 @@ import {
   type MedicineIntake,
   type ProfileDoc,
   type Symptom,
-} from '../../lib/db/collections.ts';
-import type { EddyDatabase } from '../../lib/db/database.ts';
-import { useLiveDocs } from '../../lib/db/use-live.ts';
+} from '../../../sync/storage/collections.ts';
+import type { EddyDatabase } from '../../../sync/storage/database.ts';
+import { useLiveDocs } from '../../lib/use-live.ts';
 import type { DateRange } from './range.ts';
 import { queryWindow, reportInputFromLocal } from './report-input.ts';
 

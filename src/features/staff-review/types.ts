@@ -66,7 +66,7 @@ export interface ReviewDose {
   takenAt: string;
 }
 
-/** A type, not an interface: the offline copy stores it as a plain JSON object (lib/db/staff-cache.ts). */
+/** A type, not an interface: the offline copy stores it as a plain JSON object (sync/storage/staff-cache.ts). */
 export type ReviewBundle = {
   hospNo: string;
   profile: ReviewProfile;

@@ -25,7 +25,7 @@ export function OpenedHere({ search = '', onOpen }: { search?: string; onOpen: (
   const [opened, setOpened] = useState<Opened[] | undefined>();
   useEffect(() => {
     let live = true;
-    void import('../../lib/db/staff-cache.ts')
+    void import('../../../sync/storage/staff-cache.ts')
       .then((cache) => cache.listReviews())
       .then(
         (list) => live && setOpened(list),

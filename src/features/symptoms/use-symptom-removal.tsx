@@ -6,10 +6,10 @@ import type { RxCollection } from 'rxdb';
 import type { Symptom } from '../../../schemas/symptom.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { copyForUndo } from '../../lib/db/copy.ts';
+import { copyForUndo } from '../../../sync/storage/copy.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 import { useClock } from '../../lib/clock.tsx';
-import { removeRecord } from '../../lib/db/remove.ts';
+import { removeRecord } from '../../../sync/storage/remove.ts';
 
 export function useSymptomRemoval(collection: RxCollection<Symptom> | undefined): { ask: (report: Symptom) => void; dialog: ReactNode } {
   const { t } = useLingui();

@@ -14,8 +14,8 @@ import { DEFAULT_TREND_DAYS, TrendChart } from '../../features/glucose/trend-cha
 import { MedicinesCard } from '../../features/medicines/medicines-card.tsx';
 import { MeterImport } from '../../features/meter/meter-import-card.tsx';
 import { RemindersPrompt } from '../../features/reminders/reminders-prompt.tsx';
-import type { ProfileDoc } from '../../lib/db/collections.ts';
-import { useDatabase, useLiveDocs, useLiveResult } from '../../lib/db/use-live.ts';
+import type { ProfileDoc } from '../../../sync/storage/collections.ts';
+import { useDatabase, useLiveDocs, useLiveResult } from '../../lib/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/')({ component: Dashboard });

@@ -16,7 +16,7 @@ import { ProfilePending } from '../../features/profile/profile-pending.tsx';
 import { UnitPreference } from '../../features/profile/unit-preference.tsx';
 import { RemindersSettings } from '../../features/reminders/reminders-settings.tsx';
 import { useProfile } from '../../features/profile/use-profile.ts';
-import { useDatabase } from '../../lib/db/use-live.ts';
+import { useDatabase } from '../../lib/use-live.ts';
 import { useRuntime, useSession, useSyncStatus } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/profile')({ component: Page });

@@ -4,7 +4,7 @@ import { usePageTitle } from '../../components/page-title.tsx';
 import { SymptomForm } from '../../features/symptoms/symptom-form.tsx';
 import { SymptomHistory } from '../../features/symptoms/symptom-history.tsx';
 import { useSymptomRemoval } from '../../features/symptoms/use-symptom-removal.tsx';
-import { useDatabase, useLiveDocs } from '../../lib/db/use-live.ts';
+import { useDatabase, useLiveDocs } from '../../lib/use-live.ts';
 import { useRuntime } from '../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/app/symptoms')({ component: Page });

@@ -4,7 +4,7 @@ import { usePageTitle } from '../../components/page-title.tsx';
 import { LabHistory } from '../../features/labs/lab-history.tsx';
 import { LabTestForm } from '../../features/labs/lab-test-form.tsx';
 import { useLabTestActions } from '../../features/labs/use-lab-test-actions.tsx';
-import { useDatabase, useLiveDocs } from '../../lib/db/use-live.ts';
+import { useDatabase, useLiveDocs } from '../../lib/use-live.ts';
 
 export const Route = createFileRoute('/app/tests')({ component: Page });
 

@@ -1,4 +1,4 @@
-import { uuidv7 } from '../../../sync/ids.ts';
+import { uuidv7 } from '../ids.ts';
 
 /**
  * A copy of a deleted document for "Undo": a new id, because the deletion may already be on its way

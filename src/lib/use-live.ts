@@ -3,10 +3,10 @@
 // screen never refreshes by hand and shows the same thing offline and online.
 import { useEffect, useState, type DependencyList } from 'react';
 import type { RxDocument, RxQuery } from 'rxdb';
-import { log } from '../../../sync/log.ts';
-import { markScreenShown } from '../first-screen.ts';
-import { useRuntime } from '../runtime-context.tsx';
-import type { EddyDatabase } from './database.ts';
+import { log } from '../../sync/log.ts';
+import { markScreenShown } from './first-screen.ts';
+import { useRuntime } from './runtime-context.tsx';
+import type { EddyDatabase } from '../../sync/storage/database.ts';
 
 /** The patient's local database, or undefined while it opens (RxDB loads after login). */
 export function useDatabase(): EddyDatabase | undefined {

@@ -20,7 +20,7 @@ import {
 import { replicateRxCollection } from 'rxdb/plugins/replication';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecryptionError } from '../../../sync/crypto.ts';
+import { DecryptionError } from './crypto.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
 import { replicateForTest } from './test-replication.ts';
 

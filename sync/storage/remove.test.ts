@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createRevision, now } from 'rxdb';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDataKey } from '../../../sync/crypto.ts';
+import { destroyDataKey } from './crypto.ts';
 import { openEddyDatabase, type EddyDatabase } from './database.ts';
 import { removeRecord } from './remove.ts';
 

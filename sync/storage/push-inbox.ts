@@ -11,7 +11,7 @@
 // reads as nothing and is dropped.
 import { Dexie, type Table } from 'dexie';
 import { decryptJson, DecryptionError, encryptJson, findDataKey } from './crypto.ts';
-import type { IntakeFromPush, MedicineReminderData, PushNotice } from './push-payload.ts';
+import type { IntakeFromPush, MedicineReminderData, PushNotice } from '../push-payload.ts';
 
 export type InboxItem =
   | { kind: 'reminder'; id: string; receivedAt: number; notification: PushNotice; data: MedicineReminderData }

@@ -5,7 +5,7 @@
 // loads whatever the clock does: the highest one written is remembered, and RxDB's clock starts past
 // it before the database opens.
 import type { Observable, Subscription } from 'rxjs';
-import { moveRxdbClockPast, writeTimeOf } from '../../../sync/rxdb-internals.ts';
+import { moveRxdbClockPast, writeTimeOf } from '../rxdb-internals.ts';
 
 /** Where the highest write time is kept (localStorage in the app: a number, no patient data). */
 export interface WriteClockStore {

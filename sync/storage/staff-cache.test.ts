@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { destroyDataKey, findDataKey } from '../../../sync/crypto.ts';
+import { destroyDataKey, findDataKey } from './crypto.ts';
 import { STAFF_DATABASE_NAME, destroyStaffCache, forgetReview, listReviews, loadList, loadReview, reviewId, saveList, saveReview } from './staff-cache.ts';
 
 // The real stack: RxDB, its Dexie storage, the AES-GCM wrapper and IndexedDB (fake-indexeddb).

@@ -32,7 +32,7 @@ export function deliverCrossTabMessagesWhateverTheClock(): void {
     add.call(this, type, fn);
     const listeners = this._addEL?.[type];
     // The package's internals changed: fail loudly rather than drop messages silently again.
-    if (!listeners) throw new Error('broadcast-channel: listener list not found; review src/lib/db/cross-tab.ts');
+    if (!listeners) throw new Error('broadcast-channel: listener list not found; review sync/storage/cross-tab.ts');
     for (const l of listeners) if (l.fn === fn) l.time = Number.NEGATIVE_INFINITY;
   };
 }

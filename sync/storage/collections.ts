@@ -10,13 +10,13 @@
 // replication meta storage, whose copies of documents the encrypted storage seals as well.
 import type { FromSchema } from 'json-schema-to-ts';
 import type { RxJsonSchema } from 'rxdb';
-import { appointmentSchema, type Appointment } from '../../../schemas/appointment.ts';
-import { uuid } from '../../../schemas/common.ts';
-import { glucoseReadingSchema, type GlucoseReading } from '../../../schemas/glucose.ts';
-import { labTestReferenceSchema, labTestSchema, type LabTest } from '../../../schemas/lab-test.ts';
-import { dose, medicineIntakeSchema, medicineName, medicineSchema, prescrNo, type Medicine, type MedicineIntake } from '../../../schemas/medicine.ts';
-import { symptomName, symptomSchema, type Symptom } from '../../../schemas/symptom.ts';
-import { userProfileSchema } from '../../../schemas/user-profile.ts';
+import { appointmentSchema, type Appointment } from '../../schemas/appointment.ts';
+import { uuid } from '../../schemas/common.ts';
+import { glucoseReadingSchema, type GlucoseReading } from '../../schemas/glucose.ts';
+import { labTestReferenceSchema, labTestSchema, type LabTest } from '../../schemas/lab-test.ts';
+import { dose, medicineIntakeSchema, medicineName, medicineSchema, prescrNo, type Medicine, type MedicineIntake } from '../../schemas/medicine.ts';
+import { symptomName, symptomSchema, type Symptom } from '../../schemas/symptom.ts';
+import { userProfileSchema } from '../../schemas/user-profile.ts';
 
 /** RxDB needs a maxLength on the primary key; ids made by the server and the device are UUIDs. */
 const recordId = { ...uuid, maxLength: 36 } as const;

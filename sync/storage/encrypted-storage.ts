@@ -1,6 +1,6 @@
 // Encryption at rest for RxDB (docs/architecture.md §4 "On the device"). RxDB's free crypto-js plugin derives
 // its key from a password with MD5 and has no integrity check, so this wrapper does the same job with
-// WebCrypto AES-GCM under the device's non-extractable data key (sync/crypto.ts).
+// WebCrypto AES-GCM under the device's non-extractable data key (sync/storage/crypto.ts).
 //
 // Per document, every path listed in the schema's `encrypted` array is moved into ONE sealed field.
 // The GCM tag covers it, and the document's primary key is the additional data, so a ciphertext
@@ -40,7 +40,7 @@ import {
   type RxStorageInstanceCreationParams,
   type RxStorageQueryResult,
 } from 'rxdb';
-import { decryptString, DecryptionError, encryptString } from '../../../sync/crypto.ts';
+import { decryptString, DecryptionError, encryptString } from './crypto.ts';
 import { BehaviorSubject, concatMap, filter, firstValueFrom, tap } from 'rxjs';
 import { REPLICATION_META_TITLE } from './dexie-bulk-read.ts';
 import { groupAdditionalData, groupRef, newGroupId, parseGroupRef, SEALED_FIELD, sealedGroupsOf } from './sealed-groups.ts';

@@ -14,7 +14,7 @@ import {
   type RxStorageWriteErrorConflict,
 } from 'rxdb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DecryptionError } from '../../../sync/crypto.ts';
+import { DecryptionError } from './crypto.ts';
 import { getRxStorageDexieBulkRead, GROUP_GRACE_MS } from './dexie-bulk-read.ts';
 import { GROUP_MAX, GROUP_MIN, wrappedAesGcmStorage } from './encrypted-storage.ts';
 import { parseGroupRef, SEALED_FIELD, sealedGroupsOf } from './sealed-groups.ts';

@@ -8,8 +8,8 @@
 // our origin and could use the non-extractable key just as well, so a keyed hash would add nothing.
 // What the hash does catch is a corrupted or hand-edited envelope (e.g. a maxAge stretched to keep
 // an old token alive); the data itself is covered by the GCM tag.
-import { inBackground } from './background.ts';
-import { log } from './log.ts';
+import { inBackground } from '../background.ts';
+import { log } from '../log.ts';
 
 // The ciphers and the key store (crypto.ts, with Dexie) load on the first read of an item that
 // exists or the first write: a device with nothing stored (the login page of a first visit or

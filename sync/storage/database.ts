@@ -15,7 +15,7 @@ import {
 } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
-import { destroyDataKey, getDataKey } from '../../../sync/crypto.ts';
+import { destroyDataKey, getDataKey } from './crypto.ts';
 import {
   COLLECTION_SCHEMA_VERSION,
   eddyCollectionSchemas,

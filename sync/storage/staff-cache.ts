@@ -4,7 +4,7 @@
 // which patients were opened is readable in IndexedDB. Logout and a 401 remove the whole database.
 import { createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema } from 'rxdb';
 import { getRxStorageDexieBulkRead } from './dexie-bulk-read.ts';
-import { getDataKey } from '../../../sync/crypto.ts';
+import { getDataKey } from './crypto.ts';
 import { deliverCrossTabMessagesWhateverTheClock } from './cross-tab.ts';
 import { deleteLeftoverIndexedDbs } from './leftovers.ts';
 import { wrappedAesGcmStorage } from './encrypted-storage.ts';

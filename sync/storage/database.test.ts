@@ -5,9 +5,9 @@ import { createRxDatabase, wrappedValidateStorageFactory, type RxCollection, typ
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecryptionError, destroyDataKey, findDataKey, getDataKey } from '../../../sync/crypto.ts';
+import { DecryptionError, destroyDataKey, findDataKey, getDataKey } from './crypto.ts';
 import { PENDING_MEDICINE_TTL_MS, PROFILE_ID, COLLECTION_SCHEMA_VERSION, eddyCollectionSchemas, type GlucoseReading, type ProfileDoc } from './collections.ts';
-import { adviceSettingsOf } from '../../../schemas/user-profile.ts';
+import { adviceSettingsOf } from '../../schemas/user-profile.ts';
 import { destroyEddyDatabase, migrationStrategies, openEddyDatabase, type EddyDatabase } from './database.ts';
 import { SEALED_FIELD, wrappedAesGcmStorage } from './encrypted-storage.ts';
 
