@@ -100,33 +100,21 @@ async function overflows(page: Page): Promise<string[]> {
       const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
       return `${el.tagName.toLowerCase()}${cls} "${text}"`;
     };
-    // Both walk up the tree, once per element: what an ancestor gave is kept for its descendants
-    // (the 12,000 px pages have thousands of elements; walking each one's ancestors again took most of a look).
-    const hiddenOf = new Map<Element, boolean>();
-    const hidden = (el: Element | null): boolean => {
-      if (!el) return false;
-      const known = hiddenOf.get(el);
-      if (known !== undefined) return known;
-      const s = getComputedStyle(el);
-      let is: boolean;
-      if (s.display === 'none' || s.visibility === 'hidden' || s.clip !== 'auto' || s.clipPath !== 'none') is = true;
-      // `display: contents`: no box of its own.
-      else if (s.display === 'contents') is = hidden(el.parentElement);
-      else {
-        const r = el.getBoundingClientRect();
-        is = r.width <= 1 || r.height <= 1 || hidden(el.parentElement);
+    const hidden = (el: Element): boolean => {
+      for (let a: Element | null = el; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.display === 'none' || s.visibility === 'hidden' || s.clip !== 'auto' || s.clipPath !== 'none') return true;
+        if (s.display === 'contents') continue; // no box of its own
+        const r = a.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) return true;
       }
-      hiddenOf.set(el, is);
-      return is;
+      return false;
     };
-    const clipperOf = new Map<Element, Element | null>();
     const clipper = (el: Element): Element | null => {
-      const known = clipperOf.get(el);
-      if (known !== undefined) return known;
-      const a = el.parentElement;
-      const found = !a || a === document.body || a === document.documentElement ? null : getComputedStyle(a).overflowX !== 'visible' ? a : clipper(a);
-      clipperOf.set(el, found);
-      return found;
+      for (let a = el.parentElement; a && a !== document.body && a !== document.documentElement; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') return a;
+      }
+      return null;
     };
     if (document.documentElement.scrollWidth > width + 1)
       found.push(`the page scrolls sideways: ${document.documentElement.scrollWidth} px wide on a ${width} px screen`);
