@@ -93,9 +93,12 @@ test.describe('staff sign-in with the hospital account', () => {
     page.on('request', (r) => {
       if (r.url().endsWith('/api/admin/oidc/redeem')) redeemed = String((r.postDataJSON() as { code: string }).code);
     });
-    await signInAtProvider(page, 'ward.lead');
-    await page.waitForURL(/\/admin\/hospital-select$/);
-    await page.getByText('You have successfully logged in.').waitFor();
+    // The notice shows for 4 s from the sign-in's answer: looked for from the start, not after the
+    // next page has loaded (a loaded CI machine took longer than that to show it).
+    await Promise.all([
+      page.getByText('You have successfully logged in.').waitFor({ timeout: 45_000 }),
+      signInAtProvider(page, 'ward.lead').then(() => page.waitForURL(/\/admin\/hospital-select$/)),
+    ]);
     expect(new URL(page.url()).hash).toBe('');
     await page.getByRole('radio', { name: /City General Hospital/ }).waitFor();
     // Only the hospital the provider's claim names.
@@ -117,9 +120,10 @@ test.describe('staff sign-in with the hospital account', () => {
       const auth = r.headers()['authorization'];
       if (auth && r.url().includes('/api/admin/')) token = auth.replace(/^Bearer /, '');
     });
-    await signInAtProvider(page, 'dr.ahmed');
-    await page.waitForURL(/\/admin\/hospital-select$/);
-    await page.getByText('You have successfully logged in as doctor.').waitFor();
+    await Promise.all([
+      page.getByText('You have successfully logged in as doctor.').waitFor({ timeout: 45_000 }),
+      signInAtProvider(page, 'dr.ahmed').then(() => page.waitForURL(/\/admin\/hospital-select$/)),
+    ]);
     await page.getByRole('radio', { name: /Riverside Clinic/ }).waitFor();
     await page.getByRole('radio', { name: /City General Hospital/ }).waitFor();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
