@@ -18,8 +18,9 @@ const NOT_ON_LOGIN = [
   /node_modules\/rxdb\//,
   /node_modules\/uplot\//,
   /node_modules\/pdfmake\//,
-  /\/sync\/(crypto|outbox|replication|controller|drain|parking|push-inbox)\.ts$/,
-  /\/src\/lib\/db\//,
+  /\/sync\/(outbox|replication|controller|drain|parking)\.ts$/,
+  // What the device keeps, but the secure store, which holds the session sealed from the start.
+  /\/sync\/storage\/(?!secure-storage\.ts$)/,
 ];
 
 /** The scripts the page fetches from now on, with their bodies. */
@@ -95,7 +96,7 @@ test('once the patient types, the dashboard’s code is fetched before the login
     const wanted = [
       /node_modules\/rxdb\//,
       /node_modules\/dexie\//,
-      /\/src\/lib\/db\/database\.ts$/,
+      /\/sync\/storage\/database\.ts$/,
       /\/sync\/replication\.ts$/,
       /\/src\/routes\/app\/index\.tsx\?tsr-split=component$/,
     ];
