@@ -122,17 +122,16 @@ export function mutationNamed(name: string): MutationSpec | undefined {
   return Object.hasOwn(MUTATIONS, name) ? MUTATIONS[name as MutationName] : undefined;
 }
 
-type Batchable = { [N in MutationName]: (typeof MUTATIONS)[N]['batch'] extends true ? N : never }[MutationName];
 /** The names of the writes that may go in a batch. */
-export type BatchMutation = Batchable;
-export type BatchPath = (typeof MUTATIONS)[Batchable]['path'];
+export type BatchMutation = { [N in MutationName]: (typeof MUTATIONS)[N]['batch'] extends true ? N : never }[MutationName];
+export type BatchPath = (typeof MUTATIONS)[BatchMutation]['path'];
 
 const entries = Object.entries(MUTATIONS) as [MutationName, MutationSpec][];
 
 /** The routes whose writes may go in a batch (schemas/batch.ts). */
 export const BATCH_PATHS = [...new Set(entries.filter(([, m]) => m.batch).map(([, m]) => m.path))] as BatchPath[];
 
-/** The batch's writes by path, for the server's dispatch and the device's batch. */
+/** The names of the batch's writes, each of which the server must run (server/routes/patient-writes.ts). */
 export const BATCH_MUTATIONS = entries.filter(([, m]) => m.batch).map(([name]) => name as BatchMutation);
 
 /** The writes whose body says when the change was made (`madeAt`): the edits and removals, and the meal times. */
