@@ -1479,6 +1479,7 @@ export async function chaosRun(
     failed = true;
     const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
     problems.push(`the run crashed: ${why}`);
+    for (const d of devices) for (const p of d.context.pages()) problems.push(`device ${d.name} at the crash: ${await ui.onScreen(p)}`);
     // Counted as what it is: a run that could not reach its checks may hide anything; it fails the batch.
     result.crashed = true;
   } finally {

@@ -113,6 +113,29 @@ async function shown(page: Page, screen: Screen): Promise<void> {
   else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
 }
 
+/**
+ * What a page shows now, in one line, for a run that crashed waiting on it: its path, the notices
+ * and alerts on screen, and any dialog open (a CI log is often all there is to read).
+ */
+export async function onScreen(page: Page): Promise<string> {
+  const path = new URL(page.url()).pathname;
+  const shownNow = await page
+    .evaluate(() => {
+      const texts = (selector: string) =>
+        [...document.querySelectorAll(selector)]
+          .filter((el) => el.getClientRects().length > 0)
+          .map((el) => (el.textContent ?? '').trim())
+          .filter(Boolean);
+      return [
+        `notices: ${JSON.stringify(texts('[role="status"]'))}`,
+        `alerts: ${JSON.stringify(texts('[role="alert"], [role="alertdialog"]'))}`,
+        `dialogs: ${JSON.stringify(texts('dialog[open] h2'))}`,
+      ].join('; ');
+    })
+    .catch((err: unknown) => `unreadable (${String(err).split('\n')[0]})`);
+  return `${path}: ${shownNow}`;
+}
+
 /** Where the page is now. */
 export function screenOf(page: Page): Screen {
   const p = new URL(page.url()).pathname;

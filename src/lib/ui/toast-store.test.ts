@@ -133,6 +133,20 @@ describe('toast store', () => {
     expect(store.getSnapshot().map((t) => t.text)).toEqual(['Later']);
   });
 
+  it('lets go of a toast held open once it leaves the screen: it comes back on its own clock', () => {
+    // The pointer rested on it, then a dialog hid it: its element went, and with it the pointerleave.
+    const id = store.toast({ type: 'success', text: 'Lab test reported successfully' });
+    store.pause(id);
+    const release = store.hold();
+    store.toast({ type: 'success', text: 'Notification timings saved successfully' });
+    release();
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Lab test reported successfully']);
+    vi.advanceTimersByTime(MIN_TOAST_SHOWN_MS);
+    expect(store.getSnapshot().map((t) => t.text)).toEqual(['Notification timings saved successfully']);
+    vi.advanceTimersByTime(4000);
+    expect(store.getSnapshot()).toEqual([]);
+  });
+
   it('keeps a duration 0 toast until it is dismissed', () => {
     const id = store.toast({ type: 'warning', text: 'Sticky', duration: 0 });
     vi.advanceTimersByTime(60 * 60_000);

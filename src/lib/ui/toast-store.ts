@@ -172,6 +172,11 @@ export function createToastStore(): ToastStore {
         stopTimer(c);
         c.givingWay = false;
       }
+      // Off the screen nobody reads it: a pointer or focus that held it open holds it no more. Its
+      // element is gone, and with it the events that would have let it go (the browser sends no
+      // pointerleave or blur for a removed element): kept, it came back held for good, and every
+      // later notice waited behind it (a fault run: a save's notice never showed).
+      if (c) c.paused = false;
       showing = false;
       emit();
       return;
