@@ -39,6 +39,16 @@ export const staffRepo = {
       .onConflictDoNothing();
   },
 
+  /**
+   * Of the hospitals in `within`, the admin keeps exactly `granted`; the admin's other hospitals are
+   * left as they are (an identity provider's word on the hospitals it signs staff into).
+   */
+  async setHospitalsWithin(db: Db, adminId: string, within: string[], granted: string[]): Promise<void> {
+    const withdrawn = within.filter((id) => !granted.includes(id));
+    if (withdrawn.length > 0) await db.delete(adminHospitals).where(and(eq(adminHospitals.adminId, adminId), inArray(adminHospitals.hospitalId, withdrawn)));
+    await this.grantHospitals(db, adminId, granted);
+  },
+
   async hospitalsOfAdmin(db: Db, adminId: string): Promise<HospitalRow[]> {
     return db
       .select({ hospital: hospitals })

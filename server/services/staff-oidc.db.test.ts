@@ -241,6 +241,34 @@ describe('staff sign-in through the hospital identity provider', () => {
     expect((await call(h.app, 'POST', '/api/admin/login', { body: { email: fx.adminEmail, password: fx.adminPassword } })).status).toBe(200);
   });
 
+  it("takes the provider's word on its hospitals at every sign-in: one it stops naming, or an admin it stops calling one, is withdrawn, also from sessions open; hospitals it does not cover stay", async () => {
+    const login = 'moving-admin';
+    const account = { email: 'mo.ving@hospital.example', email_verified: true, name: 'Mo Ving', groups: ['eddy-admins'], hospitals: [HOSPITAL_A, HOSPITAL_B] };
+    idp.setAccount(login, account);
+    const first = await redeem(handoffOf((await signIn(login)).landing));
+    expect(first.status).toBe(200);
+    const admin = await staffRepo.adminByEmail(h.db, account.email);
+    if (!admin) throw new Error('no account was made');
+    // A hospital granted on this server, which the provider does not sign anyone into.
+    const local = await staffRepo.insertHospital(h.db, { name: 'Test Hospital Local', timeZone: 'UTC' });
+    await staffRepo.grantHospitals(h.db, admin.id, [local.id]);
+    const names = async () => (await staffRepo.hospitalsOfAdmin(h.db, admin.id)).map((x) => x.name).sort();
+    expect(await names()).toEqual([HOSPITAL_A, HOSPITAL_B, local.name].sort());
+    const open = String(first.json['token']);
+    const usersOfA = () => call(h.app, 'GET', `/api/admin/users?hospitalId=${fx.hospitalA.id}`, { token: open });
+    expect((await usersOfA()).status).toBe(200);
+
+    idp.setAccount(login, { ...account, hospitals: [HOSPITAL_B] });
+    expect((await redeem(handoffOf((await signIn(login)).landing))).status).toBe(200);
+    expect(await names()).toEqual([HOSPITAL_B, local.name].sort());
+    // The session opened before has lost hospital A too.
+    expect((await usersOfA()).status).toBe(404);
+
+    idp.setAccount(login, { ...account, groups: ['everyone'] });
+    expect((await signIn(login)).landing).toBe('/admin#oidc-failure=no-role');
+    expect(await names()).toEqual([local.name]);
+  });
+
   it('refuses a callback in another browser than the one that started the sign-in (login CSRF)', async () => {
     const { landing } = await signIn('ward-admin', { beforeCallback: (_url, jar) => jar.take(new URL(PUBLIC_URL), ['eddy_oidc=someone-elses-cookie']) });
     expect(landing).toBe('/admin#oidc-failure=other-browser');

@@ -170,23 +170,48 @@ const textClaim = (claims: Record<string, unknown>, key: string): string | undef
   return typeof v === 'string' && plainText(v).trim() !== '' ? plainText(v).trim().slice(0, 120) : undefined;
 };
 
-/** The person's role and hospitals by the provider's claims; an admin found by subject, or linked. */
+/**
+ * The person's role and hospitals by the provider's claims; an admin found by subject, or linked.
+ * The provider's word on the hospitals it signs staff into is the whole word, at every sign-in: an
+ * admin it no longer names for one of them, or no longer calls an admin, loses that hospital (their
+ * sessions with it, since a session's hospitals are read at each call). Hospitals granted on this
+ * server that the provider does not cover stay as they are.
+ */
 async function staffOf(ctx: AppContext, p: OidcProvider, claims: Record<string, unknown>): Promise<OidcOutcome | { failure: OidcFailure }> {
+  const subject = String(claims['sub']);
+  const covered = (await Promise.all(p.hospitals.map((n) => staffRepo.hospitalByName(ctx.db, n)))).flatMap((h) => (h ? [h] : []));
+  const linked = await oidcLoginRepo.adminOfSubject(ctx.db, p.id, subject);
+  const keepOnly = async (hospitalIds: string[]) => {
+    if (linked)
+      await staffRepo.setHospitalsWithin(
+        ctx.db,
+        linked,
+        covered.map((h) => h.id),
+        hospitalIds,
+      );
+  };
   const roles = valuesOf(claims[p.roleClaim]);
   const role = roles.some((v) => p.adminValues.includes(v)) ? 'admin' : roles.some((v) => p.doctorValues.includes(v)) ? 'doctor' : undefined;
-  if (!role) return { failure: 'no-role' };
+  if (!role) {
+    await keepOnly([]);
+    return { failure: 'no-role' };
+  }
   const claimed = p.hospitalClaim === undefined ? undefined : valuesOf(claims[p.hospitalClaim]);
-  const names = claimed === undefined ? p.hospitals : p.hospitals.filter((n) => claimed.includes(n));
-  const found = await Promise.all(names.map((n) => staffRepo.hospitalByName(ctx.db, n)));
-  const hospitalIds = found.flatMap((h) => (h ? [h.id] : []));
-  if (hospitalIds.length === 0) return { failure: 'no-hospital' };
-  const subject = String(claims['sub']);
+  const hospitalIds = covered.filter((h) => claimed === undefined || claimed.includes(h.name)).map((h) => h.id);
+  if (hospitalIds.length === 0) {
+    await keepOnly([]);
+    return { failure: 'no-hospital' };
+  }
   const email = textClaim(claims, 'email')?.toLowerCase();
   const given = [textClaim(claims, 'given_name'), textClaim(claims, 'family_name')].filter(Boolean).join(' ');
   const name = textClaim(claims, 'name') ?? (given || undefined) ?? textClaim(claims, 'preferred_username') ?? email ?? subject;
-  if (role === 'doctor') return { role, name, hospitalIds };
+  if (role === 'doctor') {
+    // Once an admin by this provider, a doctor now: the admin account keeps none of its hospitals.
+    await keepOnly([]);
+    return { role, name, hospitalIds };
+  }
 
-  let adminId = await oidcLoginRepo.adminOfSubject(ctx.db, p.id, subject);
+  let adminId = linked;
   if (!adminId) {
     if (!email) return { failure: 'no-email' };
     const existing = await staffRepo.adminByEmail(ctx.db, email);
@@ -200,7 +225,12 @@ async function staffOf(ctx: AppContext, p: OidcProvider, claims: Record<string, 
     }
     await oidcLoginRepo.link(ctx.db, p.id, subject, adminId);
   }
-  await staffRepo.grantHospitals(ctx.db, adminId, hospitalIds);
+  await staffRepo.setHospitalsWithin(
+    ctx.db,
+    adminId,
+    covered.map((h) => h.id),
+    hospitalIds,
+  );
   return { role, adminId };
 }
 
