@@ -79,6 +79,12 @@ describe('npm run admin', () => {
     expect((await cli('create-admin', '--email', 'head.nurse@b.c', '--name', 'A', '--hospital', 'St. Mary', '--password', 'Head.Nurse-2026')).out).toMatch(
       /your hospital number, your name/,
     );
+    // A name shown to staff that reads backwards (U+202E), or carries a terminal's escape: refused as in the app.
+    const reversed = await cli('create-patient', '--hosp-no', 'SM-3', '--name', 'Ann \u202Eeoj', '--hospital', 'St. Mary');
+    expect(reversed).toMatchObject({ code: 2 });
+    expect(reversed.out).toMatch(/^--name must not contain control characters or text-direction overrides \(found U\+202E\)/);
+    expect((await cli('create-hospital', '--name', 'Ward \u001b[31m')).out).toMatch(/^--name must not contain .*U\+001B/);
+    expect((await cli('grant', '--email', 'x@y.z', '--hospital', 'St. Mary', '--hospital', 'Other\u2066')).out).toMatch(/^--hospital must not/);
     expect(await cli('frobnicate')).toMatchObject({ code: 2 });
     expect((await cli('--bogus')).code).toBe(2);
     expect((await cli('--help')).out).toMatch(/^Usage: npm run admin/);

@@ -13,6 +13,7 @@ import { staffRepo } from '../repositories/staff.ts';
 import { BackupError, backupEmbedded, restoreEmbedded } from './backup.ts';
 import { PASSWORD_PROBLEM_MESSAGES, passwordProblem } from '../lib/password-policy.ts';
 import { errorMessage } from '../lib/errors.ts';
+import { unsafeCharacterIn } from '../../schemas/common.ts';
 
 const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -55,6 +56,18 @@ const options = {
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+/** The first option (a password aside: never shown) holding a control character or a text-direction override. */
+function unsafeOption(values: Values): string | undefined {
+  for (const [key, value] of Object.entries(values)) {
+    if (key === 'password') continue;
+    for (const text of typeof value === 'string' ? [value] : Array.isArray(value) ? value : []) {
+      const found = unsafeCharacterIn(text);
+      if (found) return `--${key} must not contain control characters or text-direction overrides (found ${found})`;
+    }
+  }
+  return undefined;
+}
 
 function need(values: Values, key: 'name' | 'email' | 'hosp-no'): string {
   const v = values[key]?.trim();
@@ -208,6 +221,12 @@ export async function adminCli(argv: string[], env: NodeJS.ProcessEnv, out: (lin
   if (parsed.values.help) {
     out(USAGE);
     return 0;
+  }
+  // What is typed here is shown to staff as what is typed in the app is: the same characters are refused (server/http/plain-text.ts).
+  const unsafe = unsafeOption(parsed.values);
+  if (unsafe) {
+    out(`${unsafe}\n\n${USAGE}`);
+    return 2;
   }
   const config = loadConfig(env);
   const command = parsed.positionals[0];
