@@ -12,6 +12,7 @@ import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import type { UpstreamView } from '../../sync/rxdb-internals.ts';
 import { freshness, secureStorage } from '../../sync/storage/secure-storage.ts';
+import { createLifecycle, type Effect } from '../../sync/lifecycle.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
 import type { EddyDatabase } from '../../sync/storage/database.ts';
@@ -62,46 +63,51 @@ status.subscribe(() => {
 let onSessionExpired: () => void = () => undefined;
 
 /**
- * Whether this login ended by a 401 and the screens must lock now (issue 45): set at the 401 itself,
- * before the slower steps of locking (replications stopped, the session forgotten), and cleared at
- * the next login. The patient's layout shows the lock screen while it is set.
+ * The session's lifecycle (sync/lifecycle.ts): which 401 ends the session, when sync starts and
+ * stops, and whether the screens lock. It decides; this module carries out what each step asks.
+ * The lock is set at the 401 itself, before the slower steps of locking (replications stopped, the
+ * session forgotten), and cleared at the next login: the patient's layout shows the lock screen
+ * while it is set (issue 45).
  */
-let endedBy401 = false;
-const endedListeners = new Set<() => void>();
-const setEnded = (v: boolean) => {
-  if (endedBy401 === v) return;
-  endedBy401 = v;
-  for (const l of endedListeners) l();
-};
+const lifecycle = createLifecycle();
+
+function carryOut(effects: readonly Effect[]): void {
+  for (const effect of effects) {
+    switch (effect.do) {
+      case 'start-sync':
+        syncStarting = startSync(effect.session).catch((err: unknown) => log.error('could not start sync', err));
+        break;
+      case 'stop-sync':
+        stopSync();
+        break;
+      case 'ignore-401':
+        log.warn('A 401 for an earlier session was let go', { why: effect.why });
+        break;
+      case 'end-session':
+        log.warn('Session ended', { why: effect.why });
+        inBackground(
+          session.expire().then(() => {
+            // It stays until closed: the login page is where the patient is sent, and why must stay said.
+            toast({ type: 'error', text: msg`Session Expired. Please login again.`, duration: 0 });
+            onSessionExpired();
+          }),
+          'Ending the expired session failed',
+        );
+        break;
+    }
+  }
+}
 
 /**
  * Any 401 (a call or a replayed write): the patient goes to / (docs/requirements.md §8). The app locks rather than
  * wipes: unsent entries stay sealed for the same patient's next login (docs/sync-protocol.md).
  * `token`: the one the refused call was sent with; an answer to a session that has ended since, or
- * to a call sent with none (sent before the patient logged in again, answered after) says nothing of the session now in use,
- * and is let go (otherwise a history check sent on the old token locks the app a second after the
- * patient has logged in again).
+ * to a call sent with none (sent before the patient logged in again, answered after) says nothing of
+ * the session now in use, and is let go (otherwise a history check sent on the old token locks the
+ * app a second after the patient has logged in again).
  */
 function handleUnauthorized(token?: string): void {
-  if (session.state.status !== 'logged-in') return;
-  // A call sent on another token, or on none (sent while the app was locked, answered after the
-  // patient logged in again), says nothing of the session in use.
-  if (token !== session.state.session.token) {
-    log.warn('A 401 for an earlier session was let go', {
-      why: token === undefined ? 'the call was sent with no session' : 'the patient has logged in again since',
-    });
-    return;
-  }
-  log.warn('Session ended', { why: 'a call was answered 401' });
-  setEnded(true);
-  inBackground(
-    session.expire().then(() => {
-      // It stays until closed: the login page is where the patient is sent, and why must stay said.
-      toast({ type: 'error', text: msg`Session Expired. Please login again.`, duration: 0 });
-      onSessionExpired();
-    }),
-    'Ending the expired session failed',
-  );
+  carryOut(lifecycle.send({ type: 'unauthorized', token }));
 }
 
 const api = createApiClient({
@@ -207,7 +213,7 @@ async function lockLocalData(): Promise<void> {
 }
 
 async function onLoggedIn(s: StoredSession): Promise<void> {
-  setEnded(false);
+  lifecycle.send({ type: 'logging-in' });
   const { setOwner, setReplaySession } = await outbox();
   await setReplaySession({ token: s.token, deviceId: deviceId() });
   await setOwner(s.hospNo);
@@ -249,9 +255,9 @@ const session = createPatientSession({
     if ((await prepareForOwner(hospNo, wipeLocalData)) === 'wiped') inBackground(beginFirstPulls(s), 'The first pull could not be begun');
   },
   onLoggedIn,
-  // The stored session had ended (expired, or revoked) by the time the app started.
+  // The session was found ended (expired, or revoked): at start-up, or by the periodic check.
   onEnded: () => {
-    setEnded(true);
+    carryOut(lifecycle.send({ type: 'ended' }));
     toast({ type: 'error', text: msg`Session Expired. Please login again.`, duration: 0 });
   },
 });
@@ -405,10 +411,7 @@ function stopSync(): void {
 
 /** The start of this login's sync, while it runs (a logout waits for it: changesNotYetQueued). */
 let syncStarting: Promise<void> = Promise.resolve();
-session.subscribe((s) => {
-  if (s.status === 'logged-in') syncStarting = startSync(s.session).catch((err: unknown) => log.error('could not start sync', err));
-  else stopSync();
-});
+session.subscribe((state) => carryOut(lifecycle.send({ type: 'session', state })));
 
 if (typeof window !== 'undefined') {
   window.addEventListener('offline', () => status.update({ offline: true }));
@@ -460,14 +463,8 @@ export const runtime = {
     const away = openedAfterAWhile(typeof localStorage === 'undefined' ? undefined : localStorage, Date.now());
     return restoredFromStorage && away;
   },
-  /** The session ended by a 401 (the screens lock at once): a store for useSyncExternalStore. */
-  sessionEnded: {
-    subscribe(listener: () => void): () => void {
-      endedListeners.add(listener);
-      return () => endedListeners.delete(listener);
-    },
-    get: (): boolean => endedBy401,
-  },
+  /** The session ended by itself (the screens lock at once): a store for useSyncExternalStore. */
+  sessionEnded: { subscribe: lifecycle.subscribe, get: lifecycle.locked },
   /** Where the app goes when the session ended by a 401 (set by the router). */
   setOnSessionExpired(fn: () => void) {
     onSessionExpired = fn;
