@@ -7,14 +7,20 @@ import { activateLocale, detectLocale, i18n, stripLocale } from './lib/i18n.ts';
 import { preloadPatientCode } from './lib/preload.ts';
 import { onReplayDone, startPwa } from './lib/pwa.ts';
 import { RuntimeProvider } from './lib/runtime-context.tsx';
-import { runtime } from './lib/runtime.ts';
-import { staffRuntime } from './lib/staff-runtime.ts';
-import { router } from './router.tsx';
+import { createRuntime } from './lib/runtime.ts';
+import { createStaffRuntime } from './lib/staff-runtime.ts';
+import { createAppRouter } from './router.tsx';
 import './styles.css';
 
 /** Auto-login is skipped on the staff and entry routes (docs/requirements.md §2). */
 const AUTO_LOGIN_SKIPPED = ['/auth', '/admin', '/admin/login'];
 const AUTO_LOGIN_DELAY_MS = 500;
+
+// The app's one patient runtime and one staff runtime, made here and nowhere else: the screens reach
+// them through RuntimeProvider, the routes through the router's context.
+const runtime = createRuntime();
+const staffRuntime = createStaffRuntime();
+const router = createAppRouter({ runtime, staffRuntime });
 
 async function start(): Promise<void> {
   // A patient's page opened again (a reload, a return from the home screen): its code is fetched
@@ -33,7 +39,7 @@ async function start(): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <I18nProvider i18n={i18n}>
-        <RuntimeProvider runtime={runtime}>
+        <RuntimeProvider runtime={runtime} staffRuntime={staffRuntime}>
           <RouterProvider router={router} />
         </RuntimeProvider>
       </I18nProvider>

@@ -2,31 +2,39 @@
 // server under the staff member (POST /admin/alerts/on), and the flag the service worker reads
 // before it shows an alert (sync/storage/staff-alerts-flag.ts). The token record is kept sealed in the staff
 // area's own namespace of the secure store, so it leaves with the staff session.
-import { ApiError } from '../../sync/api-client.ts';
+import { ApiError, type ApiClient } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { createPushSubscriptions, PushServiceUnreachableError, type PushTokenRecord } from '../../sync/push-subscription.ts';
 import { secureStorage } from '../../sync/storage/secure-storage.ts';
 import { setStaffAlertsOn, staffAlertsOn } from '../../sync/storage/staff-alerts-flag.ts';
 import { i18n } from './i18n.ts';
-import { staffRuntime } from './staff-runtime.ts';
 
 export type AlertsState = 'on' | 'off' | 'blocked' | 'unsupported';
 /** `no-push-service`: the browser's push service did not answer (a network without internet). */
 export type TurnOnResult = 'on' | 'blocked' | 'unsupported' | 'offline' | 'no-push-service' | 'failed';
 
-const subscriptions = createPushSubscriptions({
-  api: staffRuntime.api,
-  store: {
-    get: () => secureStorage.get<PushTokenRecord>('admin', 'alertToken'),
-    set: (record) => secureStorage.set('admin', 'alertToken', record),
-    remove: () => secureStorage.remove('admin', 'alertToken'),
-  },
-  registration: async () => navigator.serviceWorker?.getRegistration(),
-  locale: () => i18n.locale,
-  paths: { save: '/admin/alerts/on', remove: '/admin/alerts/off' },
-  // The browser's subscription may carry a patient's reminders too (one per browser): kept.
-  keepBrowserSubscription: true,
-});
+/** The subscriptions of the staff API client `api` (the staff runtime's), made once for it. */
+const made = new WeakMap<ApiClient, ReturnType<typeof createPushSubscriptions>>();
+function subscriptionsOf(api: ApiClient): ReturnType<typeof createPushSubscriptions> {
+  let subscriptions = made.get(api);
+  if (!subscriptions) {
+    subscriptions = createPushSubscriptions({
+      api,
+      store: {
+        get: () => secureStorage.get<PushTokenRecord>('admin', 'alertToken'),
+        set: (record) => secureStorage.set('admin', 'alertToken', record),
+        remove: () => secureStorage.remove('admin', 'alertToken'),
+      },
+      registration: async () => navigator.serviceWorker?.getRegistration(),
+      locale: () => i18n.locale,
+      paths: { save: '/admin/alerts/on', remove: '/admin/alerts/off' },
+      // The browser's subscription may carry a patient's reminders too (one per browser): kept.
+      keepBrowserSubscription: true,
+    });
+    made.set(api, subscriptions);
+  }
+  return subscriptions;
+}
 
 const supported = (): boolean =>
   typeof Notification !== 'undefined' && typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof PushManager !== 'undefined';
@@ -38,12 +46,12 @@ export async function alertsState(): Promise<AlertsState> {
 }
 
 /** Asks for the notification permission (a click's answer) and gives the server this device. */
-export async function turnAlertsOn(): Promise<TurnOnResult> {
+export async function turnAlertsOn(api: ApiClient): Promise<TurnOnResult> {
   if (!supported()) return 'unsupported';
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'blocked';
   try {
-    await subscriptions.subscribe();
+    await subscriptionsOf(api).subscribe();
   } catch (err) {
     if (err instanceof ApiError && err.status === 0) return 'offline';
     if (err instanceof PushServiceUnreachableError) {
@@ -58,13 +66,15 @@ export async function turnAlertsOn(): Promise<TurnOnResult> {
 }
 
 /** This device stops showing alerts at once; the server is told when it can be. */
-export async function turnAlertsOff(): Promise<void> {
+export async function turnAlertsOff(api: ApiClient): Promise<void> {
   await setStaffAlertsOn(false);
-  await subscriptions.unsubscribe();
+  await subscriptionsOf(api).unsubscribe();
 }
 
 /** Start of the staff area with alerts on: the server hears the token again if it changed. */
-export async function refreshAlerts(): Promise<void> {
+export async function refreshAlerts(api: ApiClient): Promise<void> {
   if ((await alertsState()) !== 'on') return;
-  await subscriptions.refresh().catch((err: unknown) => log.warn('staff alert token not renewed', err));
+  await subscriptionsOf(api)
+    .refresh()
+    .catch((err: unknown) => log.warn('staff alert token not renewed', err));
 }

@@ -8,7 +8,9 @@ import type { AuditQuery, DoctorTokenInput, HospitalInput, PatientCreate, Patien
 import type * as Answers from '../../schemas/api.ts';
 import type { Answer } from '../../schemas/api.ts';
 import type { PrescriptionInput } from '../../schemas/medicine.ts';
-import { staffRuntime } from './staff-runtime.ts';
+import { useMemo } from 'react';
+import type { ApiClient } from '../../sync/api-client.ts';
+import { useStaffRuntime } from './runtime-context.tsx';
 
 /** A GET of the staff API and the type of its answer (carried by the type only). */
 export interface StaffRead<T> {
@@ -83,25 +85,33 @@ export const patientWrites = (() => {
   };
 })();
 
-/** The staff API's writes (admins only: the server refuses a doctor). */
-export const staffWrites = {
-  createPatient: (body: PatientCreate) => staffRuntime.api.post<Answer<typeof Answers.patientWritten>>('/admin/patients', body),
+/** The staff API's writes (admins only: the server refuses a doctor), sent with the staff runtime's client `api`. */
+export const staffWritesOf = (api: ApiClient) => ({
+  createPatient: (body: PatientCreate) => api.post<Answer<typeof Answers.patientWritten>>('/admin/patients', body),
   updatePatient: (hospNo: string, body: PatientPatch) =>
-    patientWrites.track(hospNo, staffRuntime.api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body)),
+    patientWrites.track(hospNo, api.patch<Answer<typeof Answers.patientWritten>>(patientPath(hospNo), body)),
   issueAccessKey: (hospNo: string, expiresInDays: number) =>
-    staffRuntime.api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
-  setTemporaryPassword: (hospNo: string) => staffRuntime.api.post<Answer<typeof Answers.temporaryPassword>>(`${patientPath(hospNo)}/temporary-password`),
+    api.post<Answer<typeof Answers.accessKeyIssued>>(`${patientPath(hospNo)}/access-key`, { expiresInDays }),
+  setTemporaryPassword: (hospNo: string) => api.post<Answer<typeof Answers.temporaryPassword>>(`${patientPath(hospNo)}/temporary-password`),
   addPrescription: (hospNo: string, body: PrescriptionInput) =>
-    patientWrites.track(hospNo, staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body)),
+    patientWrites.track(hospNo, api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions`, body)),
   /** Its last day is `endDate`. */
   endPrescription: (hospNo: string, id: string, endDate: string) =>
     patientWrites.track(
       hospNo,
-      staffRuntime.api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
+      api.post<Answer<typeof Answers.prescriptionWritten>>(`${patientPath(hospNo)}/prescriptions/${encodeURIComponent(id)}/end`, { endDate }),
     ),
-  createDoctorToken: (body: DoctorTokenInput) => staffRuntime.api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
+  createDoctorToken: (body: DoctorTokenInput) => api.post<Answer<typeof Answers.doctorTokenCreated>>('/admin/doctor-tokens', body),
   /** Changes the fields sent; a null text setting goes back to none (or its default). */
   updateHospital: (id: string, body: Partial<HospitalInput>) =>
-    staffRuntime.api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),
-  revokeDoctorToken: (id: string) => staffRuntime.api.post<Answer<typeof Answers.message>>(`/admin/doctor-tokens/${encodeURIComponent(id)}/revoke`),
-};
+    api.patch<Answer<typeof Answers.hospitalWritten>>(`/admin/hospitals/${encodeURIComponent(id)}`, body),
+  revokeDoctorToken: (id: string) => api.post<Answer<typeof Answers.message>>(`/admin/doctor-tokens/${encodeURIComponent(id)}/revoke`),
+});
+
+export type StaffWrites = ReturnType<typeof staffWritesOf>;
+
+/** The staff API's writes, for a screen. */
+export function useStaffWrites(): StaffWrites {
+  const { api } = useStaffRuntime();
+  return useMemo(() => staffWritesOf(api), [api]);
+}

@@ -1,8 +1,15 @@
-import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
+import { act, cleanup, renderHook, waitFor, type RenderHookOptions } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../sync/api-client.ts';
-import { staffRuntime } from './staff-runtime.ts';
+import { RuntimeProvider } from './runtime-context.tsx';
+import { createStaffRuntime } from './staff-runtime.ts';
 import { useStaffQuery, type StaffQueryResult } from './use-staff-query.ts';
+
+// The hook reaches the staff runtime through context, as every staff screen does.
+const staffRuntime = createStaffRuntime();
+const wrapper = ({ children }: { children: ReactNode }) => createElement(RuntimeProvider, { staffRuntime, children });
+const renderStaff = <R, P>(hook: (props: P) => R, options: RenderHookOptions<P> = {}) => renderHook(hook, { ...options, wrapper });
 
 /** GETs answered by hand, in any order: `answer(path)` / `fail(path, err)` settle the oldest open one for that path. */
 function fakeApi() {
@@ -28,7 +35,7 @@ afterEach(() => {
 describe('useStaffQuery', () => {
   it('is loading until the answer, then ready with it; another path loads while showing the answer before', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<{ n: number }>({ path }), { initialProps: { path: '/a' } });
+    const { result, rerender } = renderStaff(({ path }) => useStaffQuery<{ n: number }>({ path }), { initialProps: { path: '/a' } });
     expect(result.current).toEqual({ status: 'loading', last: undefined });
     await api.answer('/a', { n: 1 });
     expect(result.current).toEqual({ status: 'ready', data: { n: 1 } });
@@ -43,7 +50,7 @@ describe('useStaffQuery', () => {
 
   it('ignores an answer to a path no longer asked for, even when it arrives last', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>({ path }), { initialProps: { path: '/old' } });
+    const { result, rerender } = renderStaff(({ path }) => useStaffQuery<string>({ path }), { initialProps: { path: '/old' } });
     rerender({ path: '/new' });
     await api.answer('/new', 'new');
     await api.answer('/old', 'old');
@@ -53,7 +60,7 @@ describe('useStaffQuery', () => {
   it('fetches again on another attempt; a failure keeps the answer before it and calls onFailure once', async () => {
     const api = fakeApi();
     const onFailure = vi.fn();
-    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>({ path: '/x' }, onFailure, attempt), { initialProps: { attempt: 0 } });
+    const { result, rerender } = renderStaff(({ attempt }) => useStaffQuery<string>({ path: '/x' }, onFailure, attempt), { initialProps: { attempt: 0 } });
     await api.answer('/x', 'first');
     rerender({ attempt: 1 });
     expect(result.current).toEqual({ status: 'loading', last: 'first' });
@@ -69,7 +76,7 @@ describe('useStaffQuery', () => {
   it('says a 401 expired the session without calling onFailure, and a 400 is neither expired nor offline', async () => {
     const api = fakeApi();
     const onFailure = vi.fn();
-    const { result, rerender } = renderHook(({ attempt }) => useStaffQuery<string>({ path: '/y' }, onFailure, attempt), { initialProps: { attempt: 0 } });
+    const { result, rerender } = renderStaff(({ attempt }) => useStaffQuery<string>({ path: '/y' }, onFailure, attempt), { initialProps: { attempt: 0 } });
     await api.fail('/y', new ApiError(401, 'expired'));
     expect(result.current).toMatchObject({ status: 'error', expired: true, offline: false });
     expect(onFailure).not.toHaveBeenCalled();
@@ -81,7 +88,7 @@ describe('useStaffQuery', () => {
 
   it('asks nothing while there is no read', async () => {
     const api = fakeApi();
-    const { result, rerender } = renderHook(({ path }) => useStaffQuery<string>(path === undefined ? undefined : { path }), {
+    const { result, rerender } = renderStaff(({ path }) => useStaffQuery<string>(path === undefined ? undefined : { path }), {
       initialProps: { path: undefined as string | undefined },
     });
     expect(api.open()).toEqual([]);

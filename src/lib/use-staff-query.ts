@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import type { StaffRead } from './staff-api.ts';
-import { staffRuntime } from './staff-runtime.ts';
+import { useStaffRuntime } from './runtime-context.tsx';
 
 /** A staff GET in flight keeps the answer before it, so a list does not blink while the next page loads. */
 export type StaffQueryResult<T> =
@@ -40,6 +40,7 @@ export function useStaffQuery<T>(
 ): StaffQueryResult<T> {
   const path = read?.path;
   const quiet = opts.quiet ?? false;
+  const { api } = useStaffRuntime();
   const [settled, setSettled] = useState<Settled<T> | undefined>();
   const failure = useRef(onFailure);
   useEffect(() => {
@@ -49,7 +50,7 @@ export function useStaffQuery<T>(
     if (path === undefined) return undefined;
     const key = keyOf(path, attempt);
     let current = true;
-    staffRuntime.api.get<T>(path, { quiet }).then(
+    api.get<T>(path, { quiet }).then(
       (data) => current && setSettled({ key, result: { status: 'ready', data } }),
       (err: unknown) => {
         if (!current) return;
@@ -63,7 +64,7 @@ export function useStaffQuery<T>(
       current = false;
     };
     // onFailure only raises a notice; the path alone decides when to fetch.
-  }, [path, attempt, quiet]);
+  }, [path, attempt, quiet, api]);
   const answered = path !== undefined && settled?.key === keyOf(path, attempt) ? settled.result : undefined;
   // One object per answer, not per render: useKeptAnswer saves each answer once.
   return useMemo(() => answered ?? { status: 'loading', last: answerIn(settled) }, [answered, settled]);

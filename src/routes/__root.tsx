@@ -1,13 +1,21 @@
-import { createRootRoute, Outlet } from '@tanstack/react-router';
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
 import { ErrorPage, NotFoundPage } from '../components/error-pages.tsx';
 import { LoaderOverlay, useLoaderVisible } from '../components/loader-overlay.tsx';
 import { ScrollToTop } from '../components/scroll-to-top.tsx';
 import { Toaster } from '../components/toaster.tsx';
 import { CookieConsent } from '../features/consent/cookie-consent.tsx';
 import { ensureFullCatalog, LOGIN_PAGES } from '../lib/i18n.ts';
+import type { Runtime } from '../lib/runtime.ts';
+import type { StaffRuntime } from '../lib/staff-runtime.ts';
 import { loadBundledIcons } from '../lib/ui/icons/custom-icons.ts';
 
-export const Route = createRootRoute({
+/** What every route's beforeLoad is given (src/router.tsx): the app's two runtimes. */
+export interface RouterContext {
+  runtime: Runtime;
+  staffRuntime: StaffRuntime;
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
   // The login pages show with the login part of the catalog and the shell's icons; every other page
   // waits for the rest of both (the performance budget of the login route).
   beforeLoad: async ({ location }) => {

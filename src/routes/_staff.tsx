@@ -3,12 +3,11 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { StaffHeader } from '../features/staff-auth/staff-header.tsx';
-import { staffRuntime } from '../lib/staff-runtime.ts';
 
 // Layout "admin" (file _staff): the staff area once logged in. Only the staff session counts here:
 // a patient's session (the patient runtime, its own token) never opens it (docs/requirements.md §4).
 export const Route = createFileRoute('/_staff')({
-  beforeLoad: async () => {
+  beforeLoad: async ({ context: { staffRuntime } }) => {
     await staffRuntime.ensureRestored();
     if (staffRuntime.session.state.status !== 'logged-in') throw redirect({ to: '/admin' });
   },

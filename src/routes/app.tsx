@@ -9,16 +9,15 @@ import { useProfile, type ProfileDocument } from '../features/profile/use-profil
 import { RefusedNotice } from '../features/sync-issues/refused-notice.tsx';
 import { ProfileZoneProvider, useClock } from '../lib/clock.tsx';
 import { useDatabase } from '../lib/use-live.ts';
-import { useSyncStatus } from '../lib/runtime-context.tsx';
+import { useRuntime, useSyncStatus } from '../lib/runtime-context.tsx';
 import { inBackground } from '../../sync/background.ts';
 import { requestLaterFiles } from '../lib/fetch-later.ts';
 import { APP_NAME } from '../lib/locales.ts';
-import { runtime } from '../lib/runtime.ts';
 import type { BundledIconName } from '../lib/ui/icons/bundled-icons.ts';
 
 // Layout "app": the patient's pages. Unauthenticated visitors go to / (docs/requirements.md §2).
 export const Route = createFileRoute('/app')({
-  beforeLoad: async () => {
+  beforeLoad: async ({ context: { runtime } }) => {
     await runtime.ensureRestored();
     if (runtime.session.state.status !== 'logged-in') throw redirect({ to: '/' });
   },
@@ -183,7 +182,8 @@ function NavItem({ to, icon, children }: { to: AppPath; icon: BundledIconName; c
  * on the device and go after the same patient logs in again.
  */
 function AppLayout() {
-  const ended = useSyncExternalStore(runtime.sessionEnded.subscribe, runtime.sessionEnded.get);
+  const { sessionEnded } = useRuntime();
+  const ended = useSyncExternalStore(sessionEnded.subscribe, sessionEnded.get);
   // A logout of the patient's own keeps the page until its data is gone, then opens the login page.
   return ended ? <SessionEnded /> : <PatientShell />;
 }

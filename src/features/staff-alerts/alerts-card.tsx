@@ -1,6 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { Icon } from '../../components/icon.tsx';
+import { useStaffRuntime } from '../../lib/runtime-context.tsx';
 import { alertsState, refreshAlerts, turnAlertsOff, turnAlertsOn, type AlertsState } from '../../lib/staff-alerts.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { SEVERE_LOW_LEVEL } from '../../../schemas/admin.ts';
@@ -15,6 +16,7 @@ import './staff-alerts.css';
  */
 export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] }) {
   const { t, i18n } = useLingui();
+  const { api } = useStaffRuntime();
   const [state, setState] = useState<AlertsState | undefined>();
   const [busy, setBusy] = useState(false);
   // The last try found that this network does not reach the browser's push service.
@@ -26,25 +28,25 @@ export function AlertsCard({ hospitals }: { hospitals: readonly StaffHospital[] 
       alertsState().then((s) => {
         if (!live) return;
         setState(s);
-        if (s === 'on') inBackground(refreshAlerts(), 'staff alert token not renewed');
+        if (s === 'on') inBackground(refreshAlerts(api), 'staff alert token not renewed');
       }),
       'Reading whether staff alerts are on failed',
     );
     return () => {
       live = false;
     };
-  }, []);
+  }, [api]);
 
   async function toggle() {
     setBusy(true);
     try {
       if (state === 'on') {
-        await turnAlertsOff();
+        await turnAlertsOff(api);
         setState('off');
         toast({ type: 'success', text: t`Severe-low alerts are off on this device.` });
         return;
       }
-      const result = await turnAlertsOn();
+      const result = await turnAlertsOn(api);
       setNoPushService(result === 'no-push-service');
       if (result === 'on') toast({ type: 'success', text: t`Severe-low alerts are on: this device will show a notification within a minute of a severe low.` });
       else if (result === 'offline') toast({ type: 'error', text: t`You are offline. Alerts can be turned on once this device is back online.` });

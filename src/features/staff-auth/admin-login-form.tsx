@@ -5,7 +5,7 @@ import { ApiError } from '../../../sync/api-client.ts';
 import { inBackground } from '../../../sync/background.ts';
 import type { SecondFactorInput } from '../../../sync/staff-session.ts';
 import { MFA_INVALID_CODE, MFA_REQUIRED_CODE, MFA_SETUP_REQUIRED_CODE, TOTP_CODE_PATTERN } from '../../../schemas/auth.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useStaffRuntime } from '../../lib/runtime-context.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
@@ -29,6 +29,7 @@ const TOTP_CODE = new RegExp(TOTP_CODE_PATTERN);
 /** Admin login (docs/requirements.md §4): e-mail and password, then the second factor; a failure keeps every field. */
 export function AdminLoginForm() {
   const { t } = useLingui();
+  const staffRuntime = useStaffRuntime();
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

@@ -2,7 +2,7 @@ import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useEffectEvent, useId, useRef, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/background.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useStaffRuntime } from '../../lib/runtime-context.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
 import { TextField } from '../../components/text-field.tsx';
@@ -14,6 +14,7 @@ import './staff-auth.css';
  */
 export function DoctorEntry({ linkToken, onLinkTokenUsed }: { linkToken: string | undefined; onLinkTokenUsed: () => void }) {
   const { t } = useLingui();
+  const staffRuntime = useStaffRuntime();
   const navigate = useNavigate();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | undefined>();

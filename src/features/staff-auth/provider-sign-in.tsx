@@ -4,7 +4,7 @@ import { useEffect, useEffectEvent, useRef, useState } from 'react';
 import { OIDC_FAILURES, type OidcFailure } from '../../../schemas/auth.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { staffProviderApi } from '../../../sync/auth-api.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useStaffRuntime } from '../../lib/runtime-context.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { staffFailure } from './staff-errors.ts';
 import { HospitalSignIn } from '../../components/hospital-sign-in.tsx';
@@ -33,6 +33,7 @@ export function providerReturn(hash: string): { code: string } | { failure: Oidc
  */
 export function ProviderSignIn({ hash, onHashUsed }: { hash: string; onHashUsed: () => void }) {
   const { t } = useLingui();
+  const staffRuntime = useStaffRuntime();
   const navigate = useNavigate();
   const [providers, setProviders] = useState<Provider[]>([]);
   // The card's words are in the full catalog (hospital-sign-in.tsx): loaded only when there is a card to show.
@@ -62,7 +63,7 @@ export function ProviderSignIn({ hash, onHashUsed }: { hash: string; onHashUsed:
     return () => {
       live = false;
     };
-  }, []);
+  }, [staffRuntime]);
 
   async function redeem(code: string) {
     try {

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { inBackground } from '../../../sync/background.ts';
 import { Icon } from '../../components/icon.tsx';
 import { LanguageSelect } from '../../components/language-select.tsx';
-import { useStaffSession } from '../../lib/staff-hooks.ts';
+import { useStaffSession } from '../../lib/runtime-context.tsx';
 import { useStaffLogout } from './use-staff-logout.ts';
 import './staff-header.css';
 

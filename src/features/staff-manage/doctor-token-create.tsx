@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { localDateKey } from '../../lib/dates.ts';
-import { staffWrites } from '../../lib/staff-api.ts';
+import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
 import { failureText } from './staff-api.ts';
@@ -22,6 +22,7 @@ interface Errors {
 
 export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonly StaffHospital[]; onCreated: () => void }) {
   const { t } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const [doctorName, setDoctorName] = useState('');
   const [hospitalIds, setHospitalIds] = useState<string[]>(() => hospitals.map((h) => h._id));

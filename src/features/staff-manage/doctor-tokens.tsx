@@ -6,13 +6,14 @@ import { inBackground } from '../../../sync/background.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { useNow } from '../../lib/use-now.ts';
-import { staffReads, staffWrites } from '../../lib/staff-api.ts';
+import { staffReads, useStaffWrites } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { DoctorTokenCreate } from './doctor-token-create.tsx';
 import { failureText, type DoctorToken } from './staff-api.ts';
 
 export function DoctorTokens({ hospitals }: { hospitals: readonly StaffHospital[] }) {
   const { t, i18n } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const [attempt, setAttempt] = useState(0);
   const result = useStaffQuery(staffReads.doctorTokens(), undefined, attempt);

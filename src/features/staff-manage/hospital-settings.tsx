@@ -7,7 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { CARE_CONTACT_MAX, defaultIdentifierSystem, URGENT_HIGH_LEVEL } from '../../../schemas/admin.ts';
 import { inBackground } from '../../../sync/background.ts';
 import { TextField } from '../../components/text-field.tsx';
-import { staffReads, staffWrites, type ManagedHospital } from '../../lib/staff-api.ts';
+import { staffReads, useStaffWrites, type ManagedHospital } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { formatGlucose } from '../../../schemas/glucose-units.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
@@ -67,6 +67,7 @@ export function HospitalSettings() {
 
 function SettingsForm({ hospital, onSaved }: { hospital: ManagedHospital; onSaved: () => void }) {
   const { t, i18n } = useLingui();
+  const staffWrites = useStaffWrites();
   const [fields, setFields] = useState<HospitalSettingsFields>(() => fieldsOf(hospital));
   const [requireStaffMfa, setRequireStaffMfa] = useState(hospital.requireStaffMfa);
   const [problems, setProblems] = useState<Partial<Record<keyof HospitalSettingsFields, HospitalSettingsProblem>>>({});

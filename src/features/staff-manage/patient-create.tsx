@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/background.ts';
-import { staffWrites } from '../../lib/staff-api.ts';
+import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
 import { failureText, HOSP_NO_PATTERN } from './staff-api.ts';
@@ -12,6 +12,7 @@ const empty = (hospitalId: string): PatientValues => ({ name: '', gender: '', ag
 
 export function PatientCreate({ hospitals, onCreated }: { hospitals: readonly StaffHospital[]; onCreated: (hospNo: string) => void }) {
   const { t } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const check = usePatientChecks();
   const [hospNo, setHospNo] = useState('');

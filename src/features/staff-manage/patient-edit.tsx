@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { PatientPatch } from '../../../schemas/admin.ts';
 import type { StaffHospital } from '../../../sync/staff-session.ts';
 import { inBackground } from '../../../sync/background.ts';
-import { staffWrites } from '../../lib/staff-api.ts';
+import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
 import { failureText, type AdminPatient, type MealTimes } from './staff-api.ts';
@@ -26,6 +26,7 @@ export function PatientEdit({
   onSaved: (p: AdminPatient) => void;
 }) {
   const { t } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const check = usePatientChecks();
   const [values, setValues] = useState<PatientValues>({

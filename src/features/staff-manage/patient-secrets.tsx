@@ -3,13 +3,14 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/background.ts';
-import { staffWrites } from '../../lib/staff-api.ts';
+import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
 import { failureText } from './staff-api.ts';
 
 export function PatientSecrets({ hospNo }: { hospNo: string }) {
   const { t } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const [days, setDays] = useState('30');
   const [daysError, setDaysError] = useState<string | undefined>();

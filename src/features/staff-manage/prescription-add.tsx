@@ -2,7 +2,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/background.ts';
-import { staffWrites } from '../../lib/staff-api.ts';
+import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { failureText } from './staff-api.ts';
 import { plainText } from '../../../schemas/common.ts';
@@ -19,6 +19,7 @@ const EMPTY: Values = { prescrNo: '', name: '', dose: '', startDate: '', endDate
 
 export function PrescriptionAdd({ hospNo, onAdded }: { hospNo: string; onAdded: () => void }) {
   const { t } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const [values, setValues] = useState<Values>(EMPTY);
   const [errors, setErrors] = useState<Errors>({});

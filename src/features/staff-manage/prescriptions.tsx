@@ -6,7 +6,7 @@ import { DoseText } from '../../components/dose-text.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { localDateKey } from '../../lib/dates.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
-import { staffReads, staffWrites } from '../../lib/staff-api.ts';
+import { staffReads, useStaffWrites } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PrescriptionAdd } from './prescription-add.tsx';
 import { failureText, type AdminPrescription } from './staff-api.ts';
@@ -29,6 +29,7 @@ export function Prescriptions({
   kept?: { prescriptions: readonly ListedPrescription[]; onChanged: () => void } | undefined;
 }) {
   const { t, i18n } = useLingui();
+  const staffWrites = useStaffWrites();
   const id = useId();
   const [attempt, setAttempt] = useState(0);
   const result = useStaffQuery(kept ? undefined : staffReads.prescriptions(hospNo), undefined, attempt);

@@ -5,8 +5,8 @@ import { log } from '../../../sync/log.ts';
 import { secureStorage } from '../../../sync/storage/secure-storage.ts';
 import { forgetReview, loadReview, saveReview } from '../../../sync/storage/staff-cache.ts';
 import { useLiveChanges } from '../../lib/live-changes.ts';
-import { useStaffChoices, useStaffSession } from '../../lib/staff-hooks.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import type { ApiClient } from '../../../sync/api-client.ts';
+import { useStaffChoices, useStaffRuntime, useStaffSession } from '../../lib/runtime-context.tsx';
 import { patientWrites } from '../../lib/staff-api.ts';
 import { fetchReview } from './fetch-bundle.ts';
 import type { ReviewBundle } from './types.ts';
@@ -33,8 +33,13 @@ const unavailable = (err: unknown) => err instanceof ApiError && (err.status ===
  * The review brought up to date from the server (only what changed since `held`, or whole), then
  * kept in the encrypted copy; `show` has it as soon as it is in, before it is written down.
  */
-async function fetchAndKeep(hospNo: string, held: ReviewBundle | undefined, show: (fresh: { bundle: ReviewBundle; fetchedAt: number }) => void): Promise<void> {
-  const bundle = await fetchReview(staffRuntime.api, hospNo, held);
+async function fetchAndKeep(
+  api: ApiClient,
+  hospNo: string,
+  held: ReviewBundle | undefined,
+  show: (fresh: { bundle: ReviewBundle; fetchedAt: number }) => void,
+): Promise<void> {
+  const bundle = await fetchReview(api, hospNo, held);
   const fetchedAt = Date.now();
   show({ bundle, fetchedAt });
   await saveReview(hospNo, bundle, fetchedAt).catch((err: unknown) => log.error('Failed to cache the patient review', err));
@@ -46,6 +51,7 @@ async function fetchAndKeep(hospNo: string, held: ReviewBundle | undefined, show
  * taken off the screen meanwhile (after an admin's change to the patient, say).
  */
 export function useReview(): { state: ReviewState; reload: () => void; refresh: () => void; reset: () => Promise<void> } {
+  const staffRuntime = useStaffRuntime();
   const session = useStaffSession();
   const { userHospNo } = useStaffChoices();
   const loggedIn = session.status === 'logged-in';
@@ -80,7 +86,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
       const held = kept ? { bundle: kept.data as ReviewBundle, fetchedAt: kept.fetchedAt } : undefined;
       if (held) settle({ status: 'ready', hospNo, ...held, offline: false, refreshing: true });
       try {
-        await fetchAndKeep(hospNo, held?.bundle, (fresh) => settle({ status: 'ready', hospNo, ...fresh, offline: false, refreshing: false }));
+        await fetchAndKeep(staffRuntime.api, hospNo, held?.bundle, (fresh) => settle({ status: 'ready', hospNo, ...fresh, offline: false, refreshing: false }));
       } catch (err) {
         if (!current) return;
         const offline = unavailable(err);
@@ -98,7 +104,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
     return () => {
       current = false;
     };
-  }, [restoring, loggedIn, userHospNo, attempt]);
+  }, [restoring, loggedIn, userHospNo, attempt, staffRuntime]);
 
   const state = useMemo<ReviewState>(
     () => (wanted === undefined ? { status: 'no-patient' } : settled?.wanted === wanted ? settled.state : { status: 'loading' }),
@@ -127,7 +133,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
     const refresh = async () => {
       inFlight.current += 1;
       try {
-        await fetchAndKeep(now.hospNo, now.bundle, (fresh) => settle({ ...now, ...fresh, offline: false, refreshing: false }));
+        await fetchAndKeep(staffRuntime.api, now.hospNo, now.bundle, (fresh) => settle({ ...now, ...fresh, offline: false, refreshing: false }));
       } catch (err) {
         // What is shown stays; an unreachable server marks it as the offline copy it now is.
         log.warn('Refreshing the patient review failed', err);
@@ -142,7 +148,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
       live = false;
     };
     // Only a refresh asked for runs; the review it starts from is the one on screen then.
-  }, [refreshes]);
+  }, [refreshes, staffRuntime]);
   const refresh = useCallback(() => {
     asked.current += 1;
     setRefreshes((n) => n + 1);
@@ -208,7 +214,7 @@ export function useReview(): { state: ReviewState; reload: () => void; refresh: 
     staffRuntime.choosePatient(undefined);
     // The choice is kept sealed on the device: written now, so a reload does not bring the patient back.
     await secureStorage.flush().catch((err: unknown) => log.error('Failed to store the cleared patient choice', err));
-  }, [userHospNo]);
+  }, [userHospNo, staffRuntime]);
 
   return { state, reload, refresh, reset };
 }

@@ -5,7 +5,7 @@ import { Icon } from '../../components/icon.tsx';
 import { Pager } from '../../components/pager.tsx';
 import { useLiveChanges } from '../../lib/live-changes.ts';
 import { staffReads } from '../../lib/staff-api.ts';
-import { staffRuntime } from '../../lib/staff-runtime.ts';
+import { useStaffRuntime } from '../../lib/runtime-context.tsx';
 import { useKeptAnswer, useStaffQuery } from '../../lib/use-staff-query.ts';
 import { WORKLIST_DAYS } from '../../../schemas/admin.ts';
 import { OpenReportButton } from '../../components/open-report-button.tsx';
@@ -25,6 +25,7 @@ const PAGE_SIZE = 20;
  */
 export function Worklist({ hospitalId, onOpen }: { hospitalId: string; onOpen: (hospNo: string) => void }) {
   const { t, i18n } = useLingui();
+  const staffRuntime = useStaffRuntime();
   const { unit, glucose } = useWorklistFormat();
   const severe = glucose(54);
   const low = glucose(70);

@@ -6,11 +6,10 @@ import { usePageTitle } from '../../components/page-title.tsx';
 import { LoginForm } from '../../features/auth/login-form.tsx';
 import { PasswordHelp } from '../../features/auth/password-help.tsx';
 import { APP_NAME } from '../../lib/locales.ts';
-import { runtime } from '../../lib/runtime.ts';
 
 export const Route = createFileRoute('/_login/')({
   // Authenticated users on / go to /app (docs/requirements.md §2).
-  beforeLoad: async () => {
+  beforeLoad: async ({ context: { runtime } }) => {
     const state = await runtime.ensureRestored().then(() => runtime.session.state);
     if (state.status === 'logged-in') throw redirect({ to: '/app' });
   },

@@ -7,7 +7,6 @@ import { usePageTitle } from '../../../components/page-title.tsx';
 import { AdminLoginForm } from '../../../features/staff-auth/admin-login-form.tsx';
 import { DoctorEntry } from '../../../features/staff-auth/doctor-entry.tsx';
 import { ProviderSignIn } from '../../../features/staff-auth/provider-sign-in.tsx';
-import { staffRuntime } from '../../../lib/staff-runtime.ts';
 
 interface AdminSearch {
   doctorToken?: string;
@@ -17,7 +16,7 @@ export const Route = createFileRoute('/_login/admin/')({
   validateSearch: (search: Record<string, unknown>): AdminSearch =>
     typeof search['doctorToken'] === 'string' && search['doctorToken'] ? { doctorToken: search['doctorToken'] } : {},
   // A staff member already logged in goes on to the hospitals, unless a doctor link asks to enter anew.
-  beforeLoad: async ({ search }) => {
+  beforeLoad: async ({ search, context: { staffRuntime } }) => {
     const state = await staffRuntime.ensureRestored().then(() => staffRuntime.session.state);
     if (state.status === 'logged-in' && !search.doctorToken) throw redirect({ to: '/admin/hospital-select' });
   },

@@ -7,8 +7,7 @@ import { AlertsCard } from '../../../features/staff-alerts/alerts-card.tsx';
 import { HospitalChoice } from '../../../features/staff-users/hospital-choice.tsx';
 import { UsersList } from '../../../features/staff-users/users-list.tsx';
 import { Worklist } from '../../../features/staff-worklist/worklist.tsx';
-import { useStaffChoices, useStaffSession } from '../../../lib/staff-hooks.ts';
-import { staffRuntime } from '../../../lib/staff-runtime.ts';
+import { useStaffChoices, useStaffRuntime, useStaffSession } from '../../../lib/runtime-context.tsx';
 
 export const Route = createFileRoute('/_staff/admin/hospital-select')({ component: Page });
 
@@ -16,6 +15,7 @@ function Page() {
   const { t } = useLingui();
   usePageTitle(t`Choose a hospital`);
   const navigate = useNavigate();
+  const staffRuntime = useStaffRuntime();
   const state = useStaffSession();
   const { hospitalId } = useStaffChoices();
   const hospitals = state.status === 'logged-in' ? state.staff.hospitals : [];
@@ -25,7 +25,7 @@ function Page() {
 
   useEffect(() => {
     if (only && chosen !== only) staffRuntime.chooseHospital(only);
-  }, [only, chosen]);
+  }, [only, chosen, staffRuntime]);
 
   function open(hospNo: string) {
     staffRuntime.choosePatient(hospNo);

@@ -1,6 +1,5 @@
 import { createFileRoute, redirect, useNavigate } from '@tanstack/react-router';
 import { hospNo } from '../../../../schemas/common.ts';
-import { staffRuntime } from '../../../lib/staff-runtime.ts';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useCallback, useMemo, useState } from 'react';
 import { addDays, localMidnight } from '../../../../report/dates.ts';
@@ -40,7 +39,7 @@ export const Route = createFileRoute('/_staff/admin/report')({
     const text = typeof patient === 'number' ? String(patient) : patient;
     return typeof text === 'string' && text.length <= hospNo.maxLength && HOSP_NO.test(text) ? { patient: text } : {};
   },
-  beforeLoad: ({ search }) => {
+  beforeLoad: ({ search, context: { staffRuntime } }) => {
     if (!search.patient) return;
     staffRuntime.choosePatient(search.patient);
     throw redirect({ to: '/admin/report', search: {}, replace: true });
