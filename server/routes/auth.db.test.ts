@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
+import type { HTTPMethods } from 'fastify';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverRoutes } from '../../tests/fuzz/routes.ts';
+import { valid, type Hints, type JsonSchema } from '../../tests/fuzz/schema-arbitrary.ts';
 import { otps, sessions } from '../db/schema.ts';
 import { call, createHarness, loginAdmin, loginPatient, outboxCodes, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
 
@@ -615,5 +619,39 @@ describe('a temporary password (issue 48)', () => {
     const again = await call(t.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password: 'a password of my own choosing' } });
     expect(again.json['mustChangePassword']).toBe(false);
     expect((await call(t.app, 'GET', '/api/glucose', { token: String(again.json['token']) })).status).toBe(200);
+  });
+
+  it('is confined on every route that checks a token, found from the routes themselves: each answers 403 to a well-formed call', async () => {
+    const { hospNo } = tfx.patientA;
+    const admin = await loginAdmin(t.app, tfx.adminEmail, tfx.adminPassword);
+    const set = await call(t.app, 'POST', `/api/admin/patients/${hospNo}/temporary-password`, { token: admin });
+    const temporary = String(set.json['temporaryPassword']);
+    const login = await call(t.app, 'POST', '/api/auth/loginWithPassword', { body: { hospNo, password: temporary } });
+    expect(login.json['mustChangePassword']).toBe(true);
+    const token = String(login.json['token']);
+    // Well-formed calls (each body, query and path drawn from the route's own schemas), so that each
+    // passes validation and meets the route's guard: a new route is tried without a line here.
+    const hints: Hints = { byName: { hospNo: [hospNo] }, byFormat: {}, now: Date.now() };
+    const sample = (schema: JsonSchema) => fc.sample(valid(schema, hints), { numRuns: 1, seed: 48 })[0];
+    const answers: string[] = [];
+    for (const r of discoverRoutes().filter((x) => x.guarded)) {
+      const params = (r.params ? sample(r.params) : {}) as Record<string, unknown>;
+      const path = r.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => encodeURIComponent(String(params[name] ?? hospNo)));
+      const query = r.querystring
+        ? new URLSearchParams(Object.entries(sample(r.querystring) as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+        : undefined;
+      const url = query && query.size > 0 ? `${path}?${query}` : path;
+      const res = await call(t.app, r.method as HTTPMethods, url, {
+        token,
+        headers: { accept: 'application/json, text/event-stream' },
+        ...(r.body ? { body: sample(r.body) } : {}),
+      });
+      // The patient's own routes say why; the staff's refuse any patient.
+      const why = res.json['code'] === 'password-change-required' ? 'password-change-required' : String(res.json['message']);
+      answers.push(`${r.method} ${r.path}: ${res.status} ${res.status === 403 ? why : JSON.stringify(res.json).slice(0, 120)}`);
+    }
+    const reached = answers.filter((a) => !/: 403 (password-change-required|This is for hospital staff only\.)$/.test(a));
+    expect(reached).toEqual([]);
+    expect(answers.filter((a) => a.endsWith('password-change-required')).length).toBeGreaterThan(25);
   });
 });
