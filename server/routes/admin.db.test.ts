@@ -631,7 +631,9 @@ describe('doctor tokens', () => {
     expect(listed?.hospitalIds).toEqual([fx.hospitalA.id]);
     const revoke = await post(`/api/admin/doctor-tokens/${both.id}/revoke`);
     expect(revoke.status).toBe(403);
-    expect(revoke.json['message']).toBe("This doctor token also covers hospitals you do not manage: ask the hospital group's administrator to revoke it.");
+    expect(revoke.json['message']).toBe(
+      'This doctor token also covers hospitals you do not manage: an admin who manages all of them, such as the one who created it, can revoke it.',
+    );
     // The doctor keeps both hospitals.
     expect((await get('/api/glucose', secretBoth, { 'x-hosp-no': fx.patientB.hospNo })).status).toBe(200);
   });
