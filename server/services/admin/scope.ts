@@ -22,7 +22,8 @@ export const ADMIN_MSG = {
   hospitalNameUnusable: (n: string) => `The name ${n} cannot be used. Choose another name.`,
   groupAdminOnly: "Only the hospital group's administrator can add hospitals.",
   /** A group admin manages the hospitals granted to them, as any admin (README "Who may read what"): not every hospital. */
-  tokenBeyondScope: 'This doctor token also covers hospitals you do not manage: an admin who manages all of them, such as the one who created it, can revoke it.',
+  tokenBeyondScope:
+    'This doctor token also covers hospitals you do not manage: an admin who manages all of them, such as the one who created it, can revoke it.',
   prescrNoTaken: (n: string) => `Prescription number ${n} already exists for this patient`,
   badTimeZone: 'timeZone must be an IANA time zone such as Europe/London or Asia/Kolkata',
   badDate: (f: string) => `${f} must be a real calendar date (YYYY-MM-DD)`,
