@@ -66,6 +66,36 @@ describe('npm run admin', () => {
     }
   });
 
+  it('ends the sessions without a second factor of an admin granted a hospital that asks for one', async () => {
+    const open = async () => {
+      const database = await openDatabase({ dataDir });
+      const app = await buildApp({ config: loadConfig({ DATA_DIR: dataDir }), database, logger: false });
+      return { app, close: async () => (await app.close(), await database.close()) };
+    };
+    let nurse: string;
+    const before = await open();
+    try {
+      const lead = await call(before.app, 'POST', '/api/admin/login', { body: { email: 'group@stmary.org', password: 'Lead the whole group' } });
+      const annex = (lead.json['admin'] as { hospitals: { _id: string; name: string }[] }).hospitals.find((h) => h.name === 'St. Mary Annex');
+      if (!annex) throw new Error('the annex of the test before is missing');
+      const asks = await call(before.app, 'PATCH', `/api/admin/hospitals/${annex._id}`, { token: String(lead.json['token']), body: { requireStaffMfa: true } });
+      expect(asks.status).toBe(200);
+      const login = await call(before.app, 'POST', '/api/admin/login', { body: { email: 'nurse@stmary.org', password: 'Nurse-pass-1' } });
+      nurse = String(login.json['token']);
+      expect((await call(before.app, 'GET', '/api/admin/hospitals', { token: nurse })).status).toBe(200);
+    } finally {
+      await before.close();
+    }
+    const granted = await cli('grant', '--email', 'nurse@stmary.org', '--hospital', 'St. Mary Annex');
+    expect(granted.out).toContain("St. Mary Annex asks for a second factor: nurse@stmary.org's sessions without one have ended.");
+    const after = await open();
+    try {
+      expect((await call(after.app, 'GET', '/api/admin/hospitals', { token: nurse })).status).toBe(401);
+    } finally {
+      await after.close();
+    }
+  });
+
   it('explains what is wrong', async () => {
     expect((await cli('create-patient', '--hosp-no', 'SM-2', '--name', 'X', '--hospital', 'Nowhere')).out).toMatch(/No hospital named "Nowhere"/);
     expect((await cli('create-hospital', '--name', 'St. Mary')).out).toMatch(/already exists/);

@@ -153,8 +153,13 @@ async function run(command: string | undefined, values: Values, db: Db, out: (li
     case 'grant': {
       const admin = await staffRepo.adminByEmail(db, need(values, 'email'));
       if (!admin) throw new UsageError('No admin with that e-mail');
-      await staffRepo.grantHospitals(db, admin.id, await hospitalIds(db, values.hospital));
+      const ids = await hospitalIds(db, values.hospital);
+      await staffRepo.grantHospitals(db, admin.id, ids);
       out(`${admin.email} can now see ${values.hospital?.join(', ')}`);
+      // A hospital that asks its staff for a second factor: a session opened without one does not reach it.
+      const asking = (await staffRepo.hospitalsByIds(db, ids)).filter((h) => h.requireStaffMfa);
+      if (asking.length > 0 && (await staffMfaRepo.endAdminSessionsWithoutSecondFactor(db, admin.id, new Date())) > 0)
+        out(`${asking.map((h) => h.name).join(', ')} asks for a second factor: ${admin.email}'s sessions without one have ended.`);
       return;
     }
     case 'reset-mfa': {

@@ -77,6 +77,18 @@ export const staffMfaRepo = {
    * A hospital now requires a second factor: the live sessions of its admins opened without one
    * end, but the caller's own (`exceptId`), who is told their next login sets it up.
    */
+  /** The admin's sessions opened without a second factor end: a hospital that asks for one was granted to them. */
+  async endAdminSessionsWithoutSecondFactor(db: Db, adminId: string, now: Date): Promise<number> {
+    const ended = await db
+      .update(sessions)
+      .set({ revokedAt: now })
+      .where(
+        and(eq(sessions.adminId, adminId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now), notInArray(sessions.method, [...SECOND_FACTOR_METHODS])),
+      )
+      .returning({ id: sessions.id });
+    return ended.length;
+  },
+
   async endSessionsWithoutSecondFactor(db: Db, hospitalId: string, exceptId: string, now: Date): Promise<void> {
     const adminIds = db.select({ id: adminHospitals.adminId }).from(adminHospitals).where(eq(adminHospitals.hospitalId, hospitalId));
     await db
