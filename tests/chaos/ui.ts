@@ -89,7 +89,10 @@ export async function sessionEndedShown(page: Page): Promise<boolean> {
  */
 export async function logInAgain(page: Page, hospNo: string, password: string): Promise<void> {
   const again = page.getByRole('button', { name: 'Log in again' });
-  if (await again.isVisible()) await again.click();
+  // The lock screen shows at once, and the app opens the login page itself once the lock is done: a
+  // tap on "Log in again" can meet the page already going there (seed 96657459, the button detached
+  // under the click). Either way the login form comes next, which the fill below waits for.
+  if (await again.isVisible()) await again.click({ timeout: 5_000 }).catch(() => undefined);
   await page.getByLabel('Hospital number').fill(hospNo);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Log in', exact: true }).click();
