@@ -24,8 +24,6 @@ function ToastItem({ toast }: { toast: Toast }) {
   const text = resolveText(i18n, toast.text);
   const hold = () => toasts.pause(toast.id);
   const release = () => toasts.resume(toast.id);
-  // Gone from the screen, it is read no more: the browser sends no pointerleave or blur for a removed element.
-  useEffect(() => () => toasts.resume(toast.id), [toast.id]);
   // Held while the person reads it: the pointer moved onto it, or it has the focus. A toast that
   // comes up under a pointer at rest (where the last tap was, a dialog's button at the screen's
   // foot) is not being read, and held, it kept every later notice waiting for good: the pointer

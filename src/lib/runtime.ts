@@ -11,7 +11,7 @@ import type { Replication, SyncController } from '../../sync/controller.ts';
 import type { PushTokenRecord } from '../../sync/push-subscription.ts';
 import type { Checkpoint, RestMapping } from '../../sync/replication.ts';
 import type { UpstreamView } from '../../sync/rxdb-internals.ts';
-import { freshness, secureStorage } from '../../sync/storage/secure-storage.ts';
+import { freshness, sealedItem, secureStorage } from '../../sync/storage/secure-storage.ts';
 import { createLifecycle, type Effect } from '../../sync/lifecycle.ts';
 import { createPatientSession, type SessionVault, type StoredSession } from '../../sync/session.ts';
 import { createSyncStatus } from '../../sync/status.ts';
@@ -134,11 +134,7 @@ export function createRuntime() {
       const subscriptions = createPushSubscriptions({
         api,
         // The push token record is a security item of the secure store (user_fcmToken, 30 days, docs/requirements.md §9).
-        store: {
-          get: () => secureStorage.get<PushTokenRecord>('user', 'fcmToken'),
-          set: (record) => secureStorage.set('user', 'fcmToken', record),
-          remove: () => secureStorage.remove('user', 'fcmToken'),
-        },
+        store: sealedItem<PushTokenRecord>('user', 'fcmToken'),
         registration: async () => navigator.serviceWorker?.getRegistration(),
         locale: () => i18n.locale,
       });

@@ -5,7 +5,7 @@
 import { ApiError, type ApiClient } from '../../sync/api-client.ts';
 import { log } from '../../sync/log.ts';
 import { createPushSubscriptions, PushServiceUnreachableError, type PushTokenRecord } from '../../sync/push-subscription.ts';
-import { secureStorage } from '../../sync/storage/secure-storage.ts';
+import { sealedItem } from '../../sync/storage/secure-storage.ts';
 import { setStaffAlertsOn, staffAlertsOn } from '../../sync/storage/staff-alerts-flag.ts';
 import { i18n } from './i18n.ts';
 
@@ -20,11 +20,7 @@ function subscriptionsOf(api: ApiClient): ReturnType<typeof createPushSubscripti
   if (!subscriptions) {
     subscriptions = createPushSubscriptions({
       api,
-      store: {
-        get: () => secureStorage.get<PushTokenRecord>('admin', 'alertToken'),
-        set: (record) => secureStorage.set('admin', 'alertToken', record),
-        remove: () => secureStorage.remove('admin', 'alertToken'),
-      },
+      store: sealedItem<PushTokenRecord>('admin', 'alertToken'),
       registration: async () => navigator.serviceWorker?.getRegistration(),
       locale: () => i18n.locale,
       paths: { save: '/admin/alerts/on', remove: '/admin/alerts/off' },

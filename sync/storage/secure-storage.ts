@@ -412,6 +412,13 @@ export class SecureStorage {
 /** The app's store, on localStorage and the device's data key. */
 export const secureStorage = new SecureStorage();
 
+/** One sealed item of the store, read, written and removed by name (a push token record, say). */
+export const sealedItem = <T>(namespace: Namespace, name: string) => ({
+  get: () => secureStorage.get<T>(namespace, name),
+  set: (value: T) => secureStorage.set(namespace, name, value),
+  remove: () => secureStorage.remove(namespace, name),
+});
+
 // ---- Cache lifetimes (docs/requirements.md §9) ---------------------------------------------------------------
 
 export type CacheKind = 'medical' | 'preferences' | 'reference';

@@ -9,17 +9,23 @@ import { expect, test } from '../fixtures/index.ts';
 const notice = (page: Page, text: string) =>
   page.evaluate((t) => window.dispatchEvent(new CustomEvent('eddy:toast', { detail: { type: 'info', text: t } })), text);
 
+/** Where toasts stand, found with a first one, which then goes. */
+async function whereToastsStand(page: Page): Promise<{ x: number; y: number; width: number; height: number }> {
+  const first = page.locator('.toast').getByText('Where toasts stand');
+  await notice(page, 'Where toasts stand');
+  await first.waitFor();
+  const box = await page.locator('.toast').boundingBox();
+  if (!box) throw new Error('the toast has no box');
+  await first.waitFor({ state: 'detached', timeout: 15_000 });
+  return box;
+}
+
 test('a toast that comes up under the pointer at rest gives way to the next; one the pointer moves onto is held until it leaves', async ({ patient }) => {
   test.setTimeout(90_000);
   const { page } = patient;
   const shown = page.locator('.toast');
 
-  // Where toasts stand, found with a first one, which then goes.
-  await notice(page, 'Where toasts stand');
-  await shown.getByText('Where toasts stand').waitFor();
-  const box = await shown.boundingBox();
-  if (!box) throw new Error('the toast has no box');
-  await shown.getByText('Where toasts stand').waitFor({ state: 'detached', timeout: 15_000 });
+  const box = await whereToastsStand(page);
 
   // The pointer rests there (a tap's place); a toast comes up under it, and another waits.
   const at = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -48,11 +54,7 @@ test('a toast held by the pointer, then hidden by a dialog, comes back on its ow
   test.setTimeout(90_000);
   const { page } = patient;
   const shown = page.locator('.toast');
-  await notice(page, 'Where toasts stand');
-  await shown.getByText('Where toasts stand').waitFor();
-  const box = await shown.boundingBox();
-  if (!box) throw new Error('the toast has no box');
-  await shown.getByText('Where toasts stand').waitFor({ state: 'detached', timeout: 15_000 });
+  const box = await whereToastsStand(page);
 
   await notice(page, 'Read, then hidden');
   await shown.getByText('Read, then hidden').waitFor();
