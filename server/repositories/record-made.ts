@@ -18,7 +18,10 @@ export const recordMadeRepo = {
    * Notes that `record` now holds a change made at `madeAt` (the server's clock when absent or
    * later) by `device` (null: staff, or a write without a mutation id), kept as the later of that
    * and the one noted before. With `onlyIfLater`, nothing is noted when the one noted before was
-   * made later: `noted` false then. `before` is the device of the change noted before (undefined:
+   * made later by another: `noted` false then. A change of the device whose change the record holds
+   * is always later than that one, whatever its clock said: a device sends its changes in the order
+   * it made them (its outbox in order; a heal sends what was acknowledged ahead of what waits), and
+   * a device clock set back between two of them stamped the later one earlier. `before` is the device of the change noted before (undefined:
    * none was). The row stays locked to the transaction, so two changes of one record are noted one
    * after the other.
    */
@@ -38,7 +41,7 @@ export const recordMadeRepo = {
       .onConflictDoUpdate({
         target: [recordMade.patientId, recordMade.record],
         set: { madeAt: sql`greatest(${recordMade.madeAt}, excluded.made_at)`, device: sql`excluded.device` },
-        ...(onlyIfLater ? { setWhere: sql`${recordMade.madeAt} <= excluded.made_at` } : {}),
+        ...(onlyIfLater ? { setWhere: sql`${recordMade.madeAt} <= excluded.made_at or ${recordMade.device} = excluded.device` } : {}),
       })
       .returning({ record: recordMade.record });
     return { noted: rows.length > 0, before: held ? { device: held.device } : undefined };

@@ -345,6 +345,29 @@ describe('a change sent again on no version after a heal is ordered by when it w
     expect((await timings()).lunch).toBe('12:40');
   });
 
+  it("a device's own later change is never superseded by its own earlier one, whatever its clock said; another device's older change still is", async () => {
+    // The device's clock was set back 20 hours between its two changes (its heal sent the first
+    // again, stamped with the right time, ahead of the second, stamped with the clock behind).
+    const send = (r: Reading, gvalue: number, madeAt: string, mutationId: string) =>
+      post('/api/glucose/update', { glucoseId: r._id, gtype: 'Fasting', gvalue, madeAt, mutationId });
+    const r = await addReading(190);
+    expect((await send(r, 191, at(1), 'own-clock-a:1')).status).toBe(200);
+    expect((await send(r, 192, at(20 * 60), 'own-clock-a:2')).status).toBe(200);
+    expect((await valueOf(r))?.value).toBe(192);
+    // Another device's change made before the first still counts as older, and changes nothing.
+    expect((await send(r, 193, at(2), 'own-clock-b:1')).json).toEqual(superseded);
+    expect((await valueOf(r))?.value).toBe(192);
+    // Meal times likewise, each on its own.
+    const setTimes = (times: Record<string, string>, madeAt: string, mutationId: string) =>
+      post('/api/users/notificationTimings', { ...times, madeAt, mutationId });
+    const timings = async () => ((await call(h.app, 'GET', '/api/users/', { token })).json['user'] as Profile).notificationTimings;
+    expect((await setTimes({ breakfast: '05:30' }, new Date().toISOString(), 'own-clock-a:3')).status).toBe(200);
+    expect((await setTimes({ breakfast: '08:36' }, at(20 * 60), 'own-clock-a:4')).status).toBe(200);
+    expect((await timings()).breakfast).toBe('08:36');
+    expect((await setTimes({ breakfast: '07:00' }, at(20 * 60), 'own-clock-b:2')).json).toEqual(superseded);
+    expect((await timings()).breakfast).toBe('08:36');
+  });
+
   it('in a batch, a superseded write stops the batch where it stands, as any refusal does', async () => {
     const r = await addReading(170);
     expect((await resend(r, 171, at(1))).status).toBe(200);

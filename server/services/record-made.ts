@@ -5,7 +5,8 @@
 // back, not in the order their patient made the changes. Each change of a record notes when it
 // was made (`madeAt`, the device's clock, never later than the server's); one sent on no version
 // whose record already holds a change made later is refused with 409 `superseded`, and nothing
-// changes: the later change stays, whichever device healed last.
+// changes: the later change stays, whichever device healed last. A device's own earlier change
+// never supersedes its later one (it sends them in the order made, whatever its clock said).
 import { conflict } from '../http/errors.ts';
 import { recordMadeRepo } from '../repositories/record-made.ts';
 import { SUPERSEDED, SUPERSEDED_MESSAGE } from '../../schemas/history.ts';

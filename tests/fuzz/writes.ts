@@ -416,6 +416,20 @@ class Lane {
     return `fuzz-oracle-${this.index}:${this.seq}`;
   }
 
+  /**
+   * A mutation id of another device than the lane's: a device's own earlier change never supersedes
+   * its later one (services/record-made.ts), so "made before the record's last change" is another's.
+   */
+  elsewhereMutationId(): string {
+    this.seq++;
+    return `fuzz-elsewhere-${this.index}:${this.seq}`;
+  }
+
+  /** Whether a mutation id is one of the lane's own device. */
+  owns(mutationId: string): boolean {
+    return mutationId.startsWith(`fuzz-oracle-${this.index}:`);
+  }
+
   /** Mostly a mutation id, as the app sends; sometimes none, as the spec's payloads; sometimes a refused write's, which is not spent. */
   maybeMutationId(): string | undefined {
     if (this.free.length > 0 && this.rng.chance(0.15)) return this.free.shift();
@@ -1049,7 +1063,7 @@ function versionedOps(k: Versioned): Generators {
           valid: false,
           path: k.update,
           who: g.who,
-          body: withMutation({ [k.idField]: rec.id, ...c.body, madeAt }, g.lane.maybeMutationId()),
+          body: withMutation({ [k.idField]: rec.id, ...c.body, madeAt }, g.lane.rng.chance(0.5) ? g.lane.elsewhereMutationId() : undefined),
           keys: [rec.id],
           settle: (a) =>
             refused(g, a, 409, [rec.id], () => {
@@ -1741,7 +1755,7 @@ export class WriteOracle {
     if (!op.repeatOf && mutationId !== undefined && problems.length === 0) {
       if (a.status < 300) lane.remember({ who: op.who, path: op.path, body: op.body, mutationId, status: a.status, json: a.json });
       // A refusal records nothing: the id is not spent.
-      else if (a.status < 500) lane.free.push(mutationId);
+      else if (a.status < 500 && lane.owns(mutationId)) lane.free.push(mutationId);
     }
     return problems.map((p) => `${op.label}: ${p}`);
   }
