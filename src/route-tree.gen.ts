@@ -17,6 +17,7 @@ import { Route as LoginIndexRouteImport } from './routes/_login/index'
 import { Route as LoginPrivacyRouteImport } from './routes/_login/privacy'
 import { Route as AppIndexRouteImport } from './routes/app/index'
 import { Route as AppProfileRouteImport } from './routes/app/profile'
+import { Route as AppReadingsRouteImport } from './routes/app/readings'
 import { Route as AppReportsRouteImport } from './routes/app/reports'
 import { Route as AppSymptomsRouteImport } from './routes/app/symptoms'
 import { Route as AppTestsRouteImport } from './routes/app/tests'
@@ -62,6 +63,11 @@ const AppIndexRoute = AppIndexRouteImport.update({
 const AppProfileRoute = AppProfileRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppReadingsRoute = AppReadingsRouteImport.update({
+  id: '/readings',
+  path: '/readings',
   getParentRoute: () => AppRoute,
 } as any)
 const AppReportsRoute = AppReportsRouteImport.update({
@@ -112,6 +118,7 @@ export interface FileRoutesByFullPath {
   '/auth': typeof AuthRoute
   '/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
+  '/app/readings': typeof AppReadingsRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
   '/app/tests': typeof AppTestsRoute
@@ -127,6 +134,7 @@ export interface FileRoutesByTo {
   '/auth': typeof AuthRoute
   '/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
+  '/app/readings': typeof AppReadingsRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
   '/app/tests': typeof AppTestsRoute
@@ -145,6 +153,7 @@ export interface FileRoutesById {
   '/auth': typeof AuthRoute
   '/_login/privacy': typeof LoginPrivacyRoute
   '/app/profile': typeof AppProfileRoute
+  '/app/readings': typeof AppReadingsRoute
   '/app/reports': typeof AppReportsRoute
   '/app/symptoms': typeof AppSymptomsRoute
   '/app/tests': typeof AppTestsRoute
@@ -164,6 +173,7 @@ export interface FileRouteTypes {
     | '/auth'
     | '/privacy'
     | '/app/profile'
+    | '/app/readings'
     | '/app/reports'
     | '/app/symptoms'
     | '/app/tests'
@@ -179,6 +189,7 @@ export interface FileRouteTypes {
     | '/auth'
     | '/privacy'
     | '/app/profile'
+    | '/app/readings'
     | '/app/reports'
     | '/app/symptoms'
     | '/app/tests'
@@ -196,6 +207,7 @@ export interface FileRouteTypes {
     | '/auth'
     | '/_login/privacy'
     | '/app/profile'
+    | '/app/readings'
     | '/app/reports'
     | '/app/symptoms'
     | '/app/tests'
@@ -271,6 +283,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/app/profile'
       preLoaderRoute: typeof AppProfileRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/app/readings': {
+      id: '/app/readings'
+      path: '/readings'
+      fullPath: '/app/readings'
+      preLoaderRoute: typeof AppReadingsRouteImport
       parentRoute: typeof AppRoute
     }
     '/app/reports': {
@@ -364,6 +383,7 @@ const StaffRouteWithChildren = StaffRoute._addFileChildren(StaffRouteChildren)
 
 interface AppRouteChildren {
   AppProfileRoute: typeof AppProfileRoute
+  AppReadingsRoute: typeof AppReadingsRoute
   AppReportsRoute: typeof AppReportsRoute
   AppSymptomsRoute: typeof AppSymptomsRoute
   AppTestsRoute: typeof AppTestsRoute
@@ -372,6 +392,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppProfileRoute: AppProfileRoute,
+  AppReadingsRoute: AppReadingsRoute,
   AppReportsRoute: AppReportsRoute,
   AppSymptomsRoute: AppSymptomsRoute,
   AppTestsRoute: AppTestsRoute,

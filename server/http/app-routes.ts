@@ -12,6 +12,7 @@ export const APP_PAGES: readonly string[] = [
   '/privacy',
   '/app',
   '/app/profile',
+  '/app/readings',
   '/app/reports',
   '/app/symptoms',
   '/app/tests',

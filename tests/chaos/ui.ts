@@ -7,7 +7,7 @@ import { saveReading } from '../fixtures/browser.ts';
 const T = 20_000;
 export const GLUCOSE = /^Glucose \((mg\/dL|mmol\/L)\)$/;
 
-export type Screen = 'Dashboard' | 'Symptoms' | 'Lab tests' | 'Profile';
+export type Screen = 'Dashboard' | 'Readings' | 'Symptoms' | 'Lab tests' | 'Profile';
 
 /**
  * The app is up on the dashboard (after a load, a reload or a new tab). A device that lands on the
@@ -106,12 +106,17 @@ export async function screenReady(page: Page): Promise<void> {
 }
 
 export async function go(page: Page, screen: Screen): Promise<void> {
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen }).click();
+  if (screen === 'Readings') {
+    // Every reading and the trend: reached from the dashboard's latest readings (issue 50).
+    await ensure(page, 'Dashboard');
+    await page.getByTestId('all-readings').click();
+  } else await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: screen }).click();
   await shown(page, screen);
 }
 
 async function shown(page: Page, screen: Screen): Promise<void> {
   if (screen === 'Dashboard') await appReady(page);
+  else if (screen === 'Readings') await page.getByRole('heading', { level: 1, name: 'Your readings' }).waitFor({ timeout: T });
   else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
   else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
 }
@@ -142,6 +147,7 @@ export async function onScreen(page: Page): Promise<string> {
 /** Where the page is now. */
 export function screenOf(page: Page): Screen {
   const p = new URL(page.url()).pathname;
+  if (p.endsWith('/readings')) return 'Readings';
   if (p.endsWith('/symptoms')) return 'Symptoms';
   if (p.endsWith('/tests')) return 'Lab tests';
   if (p.endsWith('/profile')) return 'Profile';
@@ -153,8 +159,8 @@ export async function ensure(page: Page, screen: Screen): Promise<void> {
 }
 
 /**
- * Waits until a glucose list holds all it will show: after a reload the dashboard reads its first
- * 14 days before its 90, and the list says it is busy (and offers no "Show more") until then.
+ * Waits until a glucose list holds all it will show: the readings page reads its first 14 days
+ * before its 90, and the list says it is busy (and offers no "Show more") until then.
  */
 async function complete(list: Locator): Promise<void> {
   await list.and(list.page().locator(':not([aria-busy="true"])')).waitFor({ timeout: T });
@@ -171,13 +177,14 @@ async function reveal(list: Locator, target: Locator): Promise<void> {
   }
 }
 
-// ---- glucose (dashboard) ----
+// ---- glucose (recorded on the dashboard, listed on the readings page) ----
 
 export async function addGlucose(page: Page, value: number): Promise<void> {
   await ensure(page, 'Dashboard');
   await page.getByRole('radio', { name: 'Random' }).first().check();
   await page.getByLabel(GLUCOSE).first().fill(String(value));
   await saveReading(page, value);
+  await go(page, 'Readings');
   const list = page.getByTestId('glucose-list-Random');
   const shown = list.getByText(String(value), { exact: true });
   await reveal(list, shown);
@@ -185,7 +192,7 @@ export async function addGlucose(page: Page, value: number): Promise<void> {
 }
 
 export async function editGlucose(page: Page, from: number, to: number): Promise<void> {
-  await ensure(page, 'Dashboard');
+  await ensure(page, 'Readings');
   const list = page.getByTestId('glucose-list-Random');
   const button = list.getByRole('button', { name: new RegExp(`^Edit reading ${from} mg/dL`) });
   await reveal(list, button);
@@ -200,7 +207,7 @@ export async function editGlucose(page: Page, from: number, to: number): Promise
 }
 
 export async function deleteGlucose(page: Page, value: number): Promise<void> {
-  await ensure(page, 'Dashboard');
+  await ensure(page, 'Readings');
   const list = page.getByTestId('glucose-list-Random');
   const button = list.getByRole('button', { name: new RegExp(`^Delete reading ${value} mg/dL`) });
   await reveal(list, button);
@@ -211,7 +218,7 @@ export async function deleteGlucose(page: Page, value: number): Promise<void> {
 
 /** Every reading a glucose list shows (all pages), as rounded mg/dL values, newest first. */
 export async function glucoseShown(page: Page, type: 'Fasting' | 'Postprandial' | 'Random'): Promise<number[]> {
-  await ensure(page, 'Dashboard');
+  await ensure(page, 'Readings');
   const list = page.getByTestId(`glucose-list-${type}`);
   // After a reload the lists render a moment after the entry form: read them once they have (a
   // reading or the empty state), never before (an empty read would look like a lost record).

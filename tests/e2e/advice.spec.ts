@@ -108,7 +108,7 @@ test('a reading saved offline is said to be kept on the device, is kept, and is 
   await dialog.waitFor({ state: 'hidden' });
 
   await page.reload();
-  const random = page.getByTestId('glucose-list-Random');
+  const random = page.getByTestId('today-readings');
   await random.getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
   await random.getByText('45', { exact: true }).first().waitFor();
   const onServer = async (value: number) => (await server.api.readings()).filter((r) => r.value === value && !before.has(r._id)).length;

@@ -1,12 +1,14 @@
 // The patient's dashboard (issue "Everything a patient does"): quick glucose entry in either unit
-// with its safety checks, the latest readings against their targets, the trend chart and its
-// table, the three lists with edit, delete and undo, medicines marked taken, appointments.
+// with its safety checks, the latest readings against their targets, medicines marked taken,
+// appointments; and the readings page it links to (issue 50): the trend chart and its table, the
+// three lists with edit, delete and undo.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import {
   apiLogin,
   coveredControls,
   launchChromium,
+  openReadings,
   screenshot,
   seriousA11yViolations,
   serverReadings,
@@ -57,10 +59,36 @@ test.describe('dashboard', () => {
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor();
     // Ended prescriptions are not shown.
     expect(await page.getByTestId('medicines').getByText('Sitagliptin 100 mg tablet').count()).toBe(0);
-    await page.getByText(/readings in the last 14 days/).waitFor();
-    await page.locator('.trend-canvas canvas').first().waitFor();
+    await page.getByTestId('appointments').getByText('Dr. Sarah Chen').first().waitFor();
     await screenshot(page, 'dashboard-360');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  test('fits a phone better: a reading and a dose within a screen and a half, the page half as long as with every reading on it (issue 50)', async () => {
+    const screen = 780;
+    // The last "Mark as taken" and "Save reading" end within a screen and a half of the top.
+    const lastDose = await page.getByTestId('medicines').getByRole('button', { name: 'Mark as taken' }).last().boundingBox();
+    const save = await page.getByRole('button', { name: 'Save reading' }).boundingBox();
+    const top = await page.evaluate(() => window.scrollY);
+    expect(lastDose && lastDose.y + top + lastDose.height).toBeLessThanOrEqual(1.5 * screen);
+    expect(save && save.y + top + save.height).toBeLessThanOrEqual(1.5 * screen);
+    // The whole dashboard of the demo patient (3 medicines, 2 appointments, the reminders offer not
+    // answered yet): 2,643 px, where it was 5,772 px with every reading on it. The issue's goal is
+    // about two screens (1,560 px): not reached yet (README, "The phone dashboard").
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(2_700);
+  });
+
+  test('links to every reading and the trend, and back', async () => {
+    test.setTimeout(60_000);
+    await openReadings(page);
+    await page.getByText(/readings in the last 14 days/).waitFor();
+    await page.locator('.trend-canvas canvas').first().waitFor();
+    for (const type of ['Fasting', 'Postprandial', 'Random']) await page.getByTestId(`glucose-list-${type}`).getByRole('listitem').first().waitFor();
+    await screenshot(page, 'readings-360');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await coveredControls(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.getByLabel('Glucose (mg/dL)').waitFor();
   });
 
   test('records a reading, refuses an implausible value and asks when a value looks like the other unit', async () => {
@@ -105,8 +133,8 @@ test.describe('dashboard', () => {
     await screenshot(page, 'dashboard-toast-clear-of-question-360');
     await page.getByRole('button', { name: 'Save as 6.5 mmol/L' }).click();
     await toast('Glucose reported successfully');
-    // 6.5 mmol/L is stored as 117.1 mg/dL and shown in the Fasting list as 117.
-    await page.getByTestId('glucose-list-Fasting').getByText('117', { exact: true }).first().waitFor();
+    // 6.5 mmol/L is stored as 117.1 mg/dL and shown as the latest Fasting reading as 117.
+    await page.getByTestId('latest-Fasting').getByText('117', { exact: true }).first().waitFor();
     const stored = await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 117.1));
     expect(stored.type).toBe('Fasting');
     storedId = stored._id;
@@ -147,6 +175,7 @@ test.describe('dashboard', () => {
 
   test('edits a reading and deletes one with confirmation and undo', async () => {
     test.setTimeout(90_000);
+    await openReadings(page);
     const list = page.getByTestId('glucose-list-Fasting');
     await list.getByRole('button', { name: /^Edit reading 117 mg\/dL/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit reading' });
@@ -177,6 +206,7 @@ test.describe('dashboard', () => {
     );
     expect(restored._id).not.toBe(edited._id);
     expect(restored.recordedAt).toBe(edited.recordedAt);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   });
 
   test('marks a medicine as taken', async () => {
@@ -288,6 +318,7 @@ test.describe('dashboard', () => {
 
   test('shows the trend over other periods, as a table too, and in mmol/L', async () => {
     test.setTimeout(90_000);
+    await openReadings(page);
     await page.getByRole('radio', { name: '90 days' }).check();
     await page.getByText(/readings in the last 90 days/).waitFor();
     await page.getByRole('button', { name: 'Show as table' }).click();
@@ -297,8 +328,7 @@ test.describe('dashboard', () => {
     await page.getByRole('button', { name: 'Show as chart' }).click();
     await page.evaluate(() => localStorage.setItem('eddy_user_glucose_unit', 'mmol/L'));
     await page.reload();
-    await page.getByLabel('Glucose (mmol/L)').waitFor({ timeout: 30_000 });
-    await page.getByText(/in range \(3.9–10.0 mmol\/L\)/).waitFor();
+    await page.getByText(/in range \(3.9–10.0 mmol\/L\)/).waitFor({ timeout: 30_000 });
     await page.evaluate(() => localStorage.removeItem('eddy_user_glucose_unit'));
   });
 
@@ -307,6 +337,12 @@ test.describe('dashboard', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.reload();
     await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'readings-1280');
+    await page.evaluate(() => (document.documentElement.dir = 'rtl'));
+    await screenshot(page, 'readings-1280-rtl');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
+    await page.getByTestId('latest-Fasting').waitFor({ timeout: 30_000 });
+    await page.evaluate(() => (document.documentElement.dir = 'ltr'));
     await screenshot(page, 'dashboard-1280');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.evaluate(() => (document.documentElement.dir = 'rtl'));

@@ -11,7 +11,7 @@ test('a reading typed offline survives a reload and reaches the server once', as
   await network.offline();
   await patient.recordGlucose(411);
   await patient.page.reload();
-  await patient.page.getByTestId('glucose-list-Random').getByText('411', { exact: true }).waitFor();
+  await patient.page.getByTestId('today-readings').getByText('411', { exact: true }).waitFor();
   expect(await server.api.readings()).not.toContainEqual(expect.objectContaining({ value: 411 }));
 
   await network.online();
@@ -27,7 +27,7 @@ test('the server saves a reading but the answer is lost: the device sends it aga
   await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 412).length, { timeout: 30_000 }).toBe(1);
   // Settled: no further sends, still one.
   await patient.page.reload();
-  await patient.page.getByTestId('glucose-list-Random').getByText('412', { exact: true }).waitFor();
+  await patient.page.getByTestId('today-readings').getByText('412', { exact: true }).waitFor();
   expect((await server.api.readings()).filter((r) => r.value === 412)).toHaveLength(1);
 });
 
@@ -85,7 +85,7 @@ test('a second tab of the same patient sees a reading typed offline in the first
   const tab = await patient.newTab();
   await network.offline();
   await patient.recordGlucose(415);
-  await tab.getByTestId('glucose-list-Random').getByText('415', { exact: true }).waitFor({ timeout: 15_000 });
+  await tab.getByTestId('today-readings').getByText('415', { exact: true }).waitFor({ timeout: 15_000 });
   await network.online();
   await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 415).length, { timeout: 30_000 }).toBe(1);
   expect(network.seen('POST', '/api/glucose/add')).toBeGreaterThanOrEqual(1);
@@ -124,7 +124,7 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   const review = patient.page.getByRole('dialog', { name: 'Entries not accepted' });
   await review.getByText(/cannot be in the future: check the date and time of the device/).waitFor();
   // Kept on the device (sealed, in the refused list) until the patient decides; never on the server.
-  await expect(patient.page.getByTestId('glucose-list-Random').getByText('416', { exact: true })).not.toHaveCount(0);
+  await expect(patient.page.getByTestId('today-readings').getByText('416', { exact: true })).not.toHaveCount(0);
   expect((await server.api.readings()).some((r) => r.value === 416)).toBe(false);
 });
 
@@ -225,6 +225,6 @@ test('a logout tapped the moment a reading is saved offline, on a slowed CPU, al
   await expect.poll(count, { timeout: 60_000 }).toBe(before + values.length);
   // Settled, and still each once.
   await page.reload();
-  await page.getByTestId('glucose-list-Random').waitFor();
+  await page.getByTestId('today-readings').waitFor();
   expect(await count()).toBe(before + values.length);
 });

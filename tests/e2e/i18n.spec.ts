@@ -178,17 +178,7 @@ test.describe('five languages', () => {
         await page.getByRole('button', { name: tr(locale, 'Log in'), exact: true }).click();
         await page.waitForURL((u) => u.pathname === `${prefix}/app`, { timeout: 30_000 });
         await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
-        await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
-        if (locale === 'hi') {
-          // The chart's canvas draws its Hindi month names with the app's Devanagari font, loaded
-          // before it draws (issue 50: boxes on a device without a Devanagari font of its own).
-          expect(await page.locator('.trend-canvas').first().getAttribute('data-axis-font')).toMatch(/^12px "Noto Sans Devanagari", /);
-          expect(await page.evaluate(() => document.fonts.check('12px "Noto Sans Devanagari"', 'नवंबर'))).toBe(true);
-          await page
-            .locator('.trend-canvas')
-            .first()
-            .screenshot({ path: path.join(SCREENSHOT_DIR, 'i18n-trend-hi-360.png') });
-        }
+        await page.getByTestId('latest-Fasting').locator('.latest-value').waitFor({ timeout: 30_000 });
         // The nav's links keep the prefix.
         expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
         expect(await untranslated(page, locale)).toEqual([]);
@@ -205,6 +195,23 @@ test.describe('five languages', () => {
           await page.setViewportSize({ width: 1280, height: 900 });
           await screenshot(page, 'i18n-dashboard-ar-1280');
           await page.setViewportSize({ width: 360, height: 780 });
+        }
+        // The readings page, from the dashboard's link, keeps the prefix too.
+        await page.getByTestId('all-readings').click();
+        await page.waitForURL((u) => u.pathname === `${prefix}/app/readings`);
+        await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+        expect(await untranslated(page, locale)).toEqual([]);
+        expect(await overflowingContent(page)).toEqual([]);
+        await screenshot(page, `i18n-readings-${locale}-360`);
+        if (locale === 'hi') {
+          // The chart's canvas draws its Hindi month names with the app's Devanagari font, loaded
+          // before it draws (issue 50: boxes on a device without a Devanagari font of its own).
+          expect(await page.locator('.trend-canvas').first().getAttribute('data-axis-font')).toMatch(/^12px "Noto Sans Devanagari", /);
+          expect(await page.evaluate(() => document.fonts.check('12px "Noto Sans Devanagari"', 'नवंबर'))).toBe(true);
+          await page
+            .locator('.trend-canvas')
+            .first()
+            .screenshot({ path: path.join(SCREENSHOT_DIR, 'i18n-trend-hi-360.png') });
         }
       });
 

@@ -36,7 +36,7 @@ test.describe("the patient's open app, live", () => {
     const other = await apiLogin(server.url, '100001', 'Demo-patient-1');
     const recorded = Date.now();
     expect(await apiAddReading(server.url, other, { type: 'Fasting', value: 377 })).toBe(201);
-    await page.getByTestId('glucose-list-Fasting').getByText('377', { exact: true }).first().waitFor({ timeout: 2_000 });
+    await page.getByTestId('latest-Fasting').getByText('377', { exact: true }).first().waitFor({ timeout: 2_000 });
     expect(Date.now() - recorded, 'a reading from the other device shown after').toBeLessThan(2_000);
     expect(loads, 'page loads').toBe(0);
   });
@@ -59,11 +59,11 @@ test.describe("the patient's open app, live", () => {
     expect(await apiAddReading(server.url, other, { type: 'Fasting', value: 388 })).toBe(201);
     await page.waitForTimeout(2_000);
     expect(asked, 'requests while hidden').toEqual([]);
-    await expect(page.getByTestId('glucose-list-Fasting').getByText('388', { exact: true })).toHaveCount(0);
+    await expect(page.getByTestId('latest-Fasting').getByText('388', { exact: true })).toHaveCount(0);
 
     const shown = Date.now();
     await hide(false);
-    await page.getByTestId('glucose-list-Fasting').getByText('388', { exact: true }).first().waitFor({ timeout: 3_000 });
+    await page.getByTestId('latest-Fasting').getByText('388', { exact: true }).first().waitFor({ timeout: 3_000 });
     expect(Date.now() - shown, 'shown again, caught up after').toBeLessThan(3_000);
     expect(asked).toContain('/api/changes');
   });

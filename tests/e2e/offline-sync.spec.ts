@@ -2,7 +2,7 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, FaultProxy, launchChromium, saveReading, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import { apiLogin, FaultProxy, openReadings, launchChromium, saveReading, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
 
 let server: EddyServer;
 // The page (and its service worker) reach the server through this proxy, so "offline" cuts every
@@ -48,9 +48,9 @@ async function record(value: number) {
   await listed(value);
 }
 
-/** The reading is shown in the Random list. */
+/** The reading is shown in today's readings on the dashboard. */
 async function listed(value: number) {
-  await page.getByTestId('glucose-list-Random').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
+  await page.getByTestId('today-readings').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
 }
 
 /** Everything the browser keeps for this origin, as text: IndexedDB, localStorage, Cache Storage. */
@@ -235,7 +235,9 @@ test.describe('offline-first patient app in Chromium', () => {
     expect(keyCount).toBe(0);
 
     await login('100002', 'Demo-patient-2');
-    await page.getByTestId('glucose-list-Random').waitFor();
+    // Every reading this device shows the second patient, on the readings page.
+    await openReadings(page);
+    await page.getByTestId('glucose-list-Random').and(page.locator(':not([aria-busy="true"])')).waitFor();
     const text = (await page.locator('main').textContent()) ?? '';
     for (const v of [values.online, ...values.offline, values.crash]) expect(text).not.toMatch(plain(v));
   });

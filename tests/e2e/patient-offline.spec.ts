@@ -134,7 +134,7 @@ test.describe('a patient offline', () => {
       .getByText(/Offline/)
       .waitFor();
     await go('Dashboard');
-    await page.getByTestId('glucose-list-Postprandial').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.getByTestId('today-readings').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
     await page
       .getByTestId('medicines')
       .getByRole('listitem')

@@ -223,11 +223,12 @@ for (const locale of LOCALES) {
       await closeToasts(page);
       const dashboard = async () => {
         await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
-        await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
+        await page.getByTestId('latest-Fasting').locator('.latest-value').waitFor({ timeout: 30_000 });
       };
       await compare(page, problems, `${locale}-dashboard`, dashboard);
       await lowVision(page, problems, `${locale}-dashboard`, dashboard, true);
       for (const [route, ready] of [
+        ['readings', () => page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 })],
         ['symptoms', () => page.locator('h1').first().waitFor({ timeout: 30_000 })],
         ['tests', () => page.locator('.lab-card').first().waitFor({ timeout: 30_000 })],
         ['reports', () => page.locator('.report-svg').first().waitFor({ timeout: 30_000 })],

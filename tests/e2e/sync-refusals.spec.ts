@@ -2,7 +2,7 @@
 // a 409 (another device changed the reading first) and a 400 (this device's clock is ahead) from
 // the service worker's replay survive a reload and are shown with a way to decide; a logout from
 // the header with entries unsent asks first; a 401 with entries unsent loses nothing.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, openReadings, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   FaultProxy,
@@ -110,7 +110,7 @@ test.describe('refused writes and ended sessions', () => {
   test('logs in and has a reading on the device', async () => {
     test.setTimeout(120_000);
     await uiLogin(page, proxy.url, HOSP_NO, password);
-    await page.getByTestId('glucose-list-Random').waitFor({ timeout: 30_000 });
+    await page.getByTestId('latest-Random').waitFor({ timeout: 30_000 });
     await offlineReady(page);
     await record(431);
     await until('the reading on the server', async () => (await serverReadings(server.url, token)).find((r) => r.value === 431));
@@ -128,7 +128,8 @@ test.describe('refused writes and ended sessions', () => {
       .getByTestId('sync-badge')
       .getByText(/Offline/)
       .waitFor();
-    // Edited here, offline…
+    // Edited here, offline, on the readings page…
+    await openReadings(page);
     const list = page.getByTestId('glucose-list-Random');
     await list.getByRole('button', { name: /^Edit reading 431 mg\/dL/ }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit reading' });
@@ -202,7 +203,7 @@ test.describe('refused writes and ended sessions', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'refused-review-360');
     // The device still shows its own edit while the patient decides.
-    expect(await page.getByTestId('glucose-list-Random').getByText('432', { exact: true }).count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('today-readings').getByText('432', { exact: true }).count()).toBeGreaterThan(0);
 
     // Keep this device's edit; let the reading from the wrong clock go.
     await review.getByTestId('refused-item').filter({ hasText: '433' }).getByRole('button', { name: 'Keep mine' }).click();
@@ -213,7 +214,7 @@ test.describe('refused writes and ended sessions', () => {
     );
     expect(after.value).toBe(432);
     expect((await serverReadings(server.url, token)).some((r) => r.value === 434)).toBe(false);
-    await page.getByTestId('glucose-list-Random').getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await page.getByTestId('today-readings').getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
   });
 
   test('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {

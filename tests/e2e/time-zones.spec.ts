@@ -2,7 +2,7 @@
 // zones"): the phone is in Paris, the profile (and so the report) in Kolkata, 4 h 30 min apart. A
 // reading saved on the dashboard keeps the phone's offset, shows its time with the phone's zone
 // named, and the report names the profile's zone and shows the same reading on its clock.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, openReadings, test } from '../fixtures/index.ts';
 import type { Browser } from '@playwright/test';
 import {
   apiLogin,
@@ -85,10 +85,11 @@ test('a reading saved on a phone in another zone than the profile’s names its 
   // On the dashboard: the phone's clock, its zone named ("6:43 PM GMT+1"), in the list and in today's readings.
   const onPhone = clock(reading.recordedAt, DEVICE_ZONE, true);
   expect(onPhone).toMatch(/GMT\+[12]$/);
-  const item = page.getByTestId('glucose-list-Random').getByRole('listitem').filter({ hasText: THIS_READING }).first();
-  await expect.poll(async () => squash(await item.innerText())).toContain(onPhone);
   await expect.poll(async () => squash(await page.getByTestId('today-readings').innerText())).toContain(onPhone);
   await screenshot(page, 'time-zones-dashboard-390');
+  await openReadings(page);
+  const item = page.getByTestId('glucose-list-Random').getByRole('listitem').filter({ hasText: THIS_READING }).first();
+  await expect.poll(async () => squash(await item.innerText())).toContain(onPhone);
 
   // The meal times for reminders are the profile's clock, and the profile page says so.
   await page.getByRole('link', { name: 'Profile' }).first().click();
@@ -112,10 +113,12 @@ test('a reading saved on a phone in another zone than the profile’s names its 
   const home = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', timezoneId: PROFILE_ZONE });
   const again = await home.newPage();
   await uiLogin(again, server.url, '100001', 'Demo-patient-1');
+  await again.getByTestId('today-readings').filter({ hasText: '63' }).waitFor({ timeout: 30_000 });
+  await expect(again.getByTestId('clock-note')).toHaveCount(0);
+  await openReadings(again);
   const list = again.getByTestId('glucose-list-Random');
   const items = list.getByRole('listitem');
   await items.filter({ hasText: THIS_READING }).first().waitFor({ timeout: 30_000 });
-  await expect(again.getByTestId('clock-note')).toHaveCount(0);
   await expect
     .poll(async () => squash(await items.filter({ hasText: THIS_READING }).first().innerText()))
     .toContain(clock(reading.recordedAt, PROFILE_ZONE, true));

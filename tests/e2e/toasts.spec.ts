@@ -62,10 +62,10 @@ test('a toast held by the pointer, then hidden by a dialog, comes back on its ow
   await page.mouse.move(box.x + box.width / 2 - 12, box.y + box.height / 2);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
   // A question asked with the keyboard, the pointer still resting where the toast was: it hides the toast.
-  const remove = page.getByRole('button', { name: /^Delete reading/ }).first();
+  const remove = page.getByTestId('appointments').getByRole('button', { name: /^Delete appointment/ }).first();
   await remove.focus();
   await page.keyboard.press('Enter');
-  const question = page.getByRole('dialog', { name: 'Delete this reading?' });
+  const question = page.getByRole('dialog', { name: 'Delete this appointment?' });
   await question.waitFor();
   await expect(shown).toHaveCount(0);
   await notice(page, 'After the question');

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
-import { apiLogin, launchChromium, screenshot, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
+import { apiLogin, launchChromium, openReadings, screenshot, serverReadings, startServer, uiLogin, until, type EddyServer } from '../fixtures/index.ts';
 
 let server: EddyServer;
 let browser: Browser;
@@ -74,17 +74,19 @@ test('a mmol/L patient’s 10.0 is in range and 13.9 high: on the dashboard, in 
   await expect(page.getByTestId('latest-Random')).toContainText('13.9');
   await expect(page.getByTestId('latest-Random')).toContainText('High');
   await expect(page.getByTestId('latest-Random')).not.toContainText('Very high');
+  await screenshot(page, 'units-mmol-dashboard-360');
+  await openReadings(page);
   const list = page.getByTestId('glucose-list-Random');
   await expect(list.getByRole('listitem').filter({ hasText: '10.0' })).toContainText('In target');
   await expect(list.getByRole('listitem').filter({ hasText: '13.9' })).toContainText('High');
-  await screenshot(page, 'units-mmol-dashboard-360');
+  await screenshot(page, 'units-mmol-readings-360');
 
   // A look in mg/dL and back: 10.0 reads 10.0 again, and an edit that leaves the value alone keeps it.
   const nav = page.getByRole('navigation', { name: 'Main' });
   const chooseUnit = async (unit: string) => {
     await nav.getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('radio', { name: unit, exact: true }).check();
-    await nav.getByRole('link', { name: 'Dashboard' }).click();
+    await openReadings(page);
   };
   await chooseUnit('mg/dL');
   await expect(list.getByRole('listitem').filter({ hasText: '180' })).toContainText('In target');
