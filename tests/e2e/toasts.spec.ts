@@ -62,7 +62,10 @@ test('a toast held by the pointer, then hidden by a dialog, comes back on its ow
   await page.mouse.move(box.x + box.width / 2 - 12, box.y + box.height / 2);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
   // A question asked with the keyboard, the pointer still resting where the toast was: it hides the toast.
-  const remove = page.getByTestId('appointments').getByRole('button', { name: /^Delete appointment/ }).first();
+  const remove = page
+    .getByTestId('appointments')
+    .getByRole('button', { name: /^Delete appointment/ })
+    .first();
   await remove.focus();
   await page.keyboard.press('Enter');
   const question = page.getByRole('dialog', { name: 'Delete this appointment?' });
