@@ -25,7 +25,6 @@ import { PULL_LIMIT_MAX } from '../schemas/common.ts';
 import type { MutationDraft } from '../schemas/mutations.ts';
 import type { ApiClient } from './api-client.ts';
 import { markQueued, notedIds, whenQueued } from './local-writes.ts';
-import { writeClockNow } from './storage/write-clock.ts';
 import {
   appliedVersion,
   enqueue,
@@ -263,7 +262,7 @@ export async function pullChanges<Doc extends { _id: string }>(
       if (known.has(mine._id)) continue;
       const drafts = mapping.toOp({ ...mine, _deleted: false }, true);
       const ops = drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts];
-      for (const op of ops) await enqueue({ ...op, collection: mapping.collection, docId: mine._id, madeAt: writeClockNow() });
+      for (const op of ops) await enqueue({ ...op, collection: mapping.collection, docId: mine._id, madeAt: Date.now() });
       if (ops.length === 0) documents.push({ ...mine, _deleted: true });
     }
   }
@@ -359,7 +358,7 @@ export async function pushChanges<Doc extends { _id: string }>(
     }
     const drafts = mapping.toOp(doc, isNew, previous);
     for (const op of drafts === undefined ? [] : Array.isArray(drafts) ? drafts : [drafts]) {
-      await enqueue({ ...op, collection: mapping.collection, docId: doc._id, madeAt: writeClockNow() });
+      await enqueue({ ...op, collection: mapping.collection, docId: doc._id, madeAt: Date.now() });
       queued++;
     }
   }

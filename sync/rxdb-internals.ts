@@ -89,11 +89,6 @@ export function writeTimeOf(documentData: unknown): number | undefined {
   return typeof meta.lwt === 'number' ? meta.lwt : undefined;
 }
 
-/** RxDB's clock: the time its next write would be stamped with (never back within a page). */
-export function rxdbClockNow(): number {
-  return rxdbNow();
-}
-
 /** Moves RxDB's clock (which never goes back within a page) past `time`, if it is behind it. */
 export function moveRxdbClockPast(time: number): void {
   const past = Math.ceil(time);

@@ -5,7 +5,7 @@
 // loads whatever the clock does: the highest one written is remembered, and RxDB's clock starts past
 // it before the database opens.
 import type { Observable, Subscription } from 'rxjs';
-import { moveRxdbClockPast, rxdbClockNow, writeTimeOf } from '../rxdb-internals.ts';
+import { moveRxdbClockPast, writeTimeOf } from '../rxdb-internals.ts';
 
 /** Where the highest write time is kept (localStorage in the app: a number, no patient data). */
 export interface WriteClockStore {
@@ -19,15 +19,6 @@ const highestIn = (store: WriteClockStore): number => {
   const n = Number(store.getItem(KEY));
   return Number.isFinite(n) ? n : 0;
 };
-
-/**
- * When a change is made, by the device's write clock: later than every write this device made
- * before, whatever its clock did since (a write sent again after a heal is ordered by it, and a
- * clock set back between two changes must not make the later one look older).
- */
-export function writeClockNow(): number {
-  return rxdbClockNow();
-}
 
 /**
  * Makes RxDB's clock start past the highest write time this device has made, so a clock set back

@@ -47,6 +47,11 @@ export async function appReady(page: Page): Promise<void> {
   throw new Error(`the device shows ${shows}, logged out: ${JSON.stringify(held)}`);
 }
 
+/** The readings page's heading (every reading by type and the trend, reached from the dashboard). */
+function readingsHeading(page: Page): Locator {
+  return page.getByRole('heading', { level: 1, name: 'Your readings' });
+}
+
 /** The lock screen a device shows once its session has ended (a 401: src/routes/app.tsx, SessionEnded). */
 export function lockScreen(page: Page): Locator {
   return page.getByRole('heading', { level: 1, name: 'Your session has ended' });
@@ -57,7 +62,8 @@ export function lockScreen(page: Page): Locator {
  * login page. Waits up to `ms` for one of them.
  */
 export async function sessionShown(page: Page, ms = T): Promise<'app' | 'locked' | 'login'> {
-  const app = page.getByLabel(GLUCOSE).first();
+  // The app: the dashboard's entry form, or the readings page a page was left on.
+  const app = page.getByLabel(GLUCOSE).first().or(readingsHeading(page));
   const login = page.getByRole('button', { name: 'Log in', exact: true });
   const locked = lockScreen(page);
   const deadline = Date.now() + ms;
@@ -116,8 +122,17 @@ export async function go(page: Page, screen: Screen): Promise<void> {
 
 async function shown(page: Page, screen: Screen): Promise<void> {
   if (screen === 'Dashboard') await appReady(page);
-  else if (screen === 'Readings') await page.getByRole('heading', { level: 1, name: 'Your readings' }).waitFor({ timeout: T });
-  else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
+  else if (screen === 'Readings') {
+    // After a reload the page may show the lock screen or the login page instead: appReady then
+    // says so, with what the device holds.
+    const heading = readingsHeading(page);
+    await heading
+      .or(page.getByRole('button', { name: 'Log in', exact: true }))
+      .or(lockScreen(page))
+      .first()
+      .waitFor({ timeout: T });
+    if (!(await heading.isVisible())) await appReady(page);
+  } else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
   else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
 }
 

@@ -3,7 +3,7 @@
 // successfully"; and a save made offline says where the entry is instead of "successfully".
 import { expect, test } from '../fixtures/index.ts';
 import type { Page } from '@playwright/test';
-import { DEMO_ADMIN, loginPatient, screenshot, seriousA11yViolations, type EddyServer } from '../fixtures/index.ts';
+import { DEMO_ADMIN, loginPatient, screenshot, seriousA11yViolations, todayShows, type EddyServer } from '../fixtures/index.ts';
 
 const OFFLINE_NOTICE = 'Saved on this device. It will be sent when you are back online.';
 const CONTACT = 'Diabetes nurse, 0800 123 456 (8 am to 8 pm)';
@@ -108,9 +108,8 @@ test('a reading saved offline is said to be kept on the device, is kept, and is 
   await dialog.waitFor({ state: 'hidden' });
 
   await page.reload();
-  const random = page.getByTestId('today-readings');
-  await random.getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
-  await random.getByText('45', { exact: true }).first().waitFor();
+  await todayShows(page, 'Random', 166).waitFor({ timeout: 30_000 });
+  await todayShows(page, 'Random', 45).waitFor();
   const onServer = async (value: number) => (await server.api.readings()).filter((r) => r.value === value && !before.has(r._id)).length;
   expect(await onServer(166)).toBe(0);
 

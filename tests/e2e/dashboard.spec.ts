@@ -329,6 +329,9 @@ test.describe('dashboard', () => {
     await page.evaluate(() => localStorage.setItem('eddy_user_glucose_unit', 'mmol/L'));
     await page.reload();
     await page.getByText(/in range \(3.9–10.0 mmol\/L\)/).waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    await page.getByLabel('Glucose (mmol/L)').waitFor({ timeout: 30_000 });
+    await openReadings(page);
     await page.evaluate(() => localStorage.removeItem('eddy_user_glucose_unit'));
   });
 

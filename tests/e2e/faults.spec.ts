@@ -2,7 +2,7 @@
 // scenarios in the same style, written with the fixtures of tests/fixtures (server, network, clock,
 // patient, staff). The values (411–417 mg/dL) are ones the demo data never has (its readings stay
 // below 260), so a count is of ours only.
-import { DEMO_PATIENT, expect, recordGlucose, test } from '../fixtures/index.ts';
+import { DEMO_PATIENT, expect, recordGlucose, test, todayShows } from '../fixtures/index.ts';
 
 // Each test has its own server, proxy and browser context: they can run on any worker.
 test.describe.configure({ mode: 'parallel' });
@@ -11,7 +11,7 @@ test('a reading typed offline survives a reload and reaches the server once', as
   await network.offline();
   await patient.recordGlucose(411);
   await patient.page.reload();
-  await patient.page.getByTestId('today-readings').getByText('411', { exact: true }).waitFor();
+  await todayShows(patient.page, 'Random', 411).waitFor();
   expect(await server.api.readings()).not.toContainEqual(expect.objectContaining({ value: 411 }));
 
   await network.online();
@@ -27,7 +27,7 @@ test('the server saves a reading but the answer is lost: the device sends it aga
   await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 412).length, { timeout: 30_000 }).toBe(1);
   // Settled: no further sends, still one.
   await patient.page.reload();
-  await patient.page.getByTestId('today-readings').getByText('412', { exact: true }).waitFor();
+  await todayShows(patient.page, 'Random', 412).waitFor();
   expect((await server.api.readings()).filter((r) => r.value === 412)).toHaveLength(1);
 });
 
@@ -85,7 +85,7 @@ test('a second tab of the same patient sees a reading typed offline in the first
   const tab = await patient.newTab();
   await network.offline();
   await patient.recordGlucose(415);
-  await tab.getByTestId('today-readings').getByText('415', { exact: true }).waitFor({ timeout: 15_000 });
+  await todayShows(tab, 'Random', 415).waitFor({ timeout: 15_000 });
   await network.online();
   await expect.poll(async () => (await server.api.readings()).filter((r) => r.value === 415).length, { timeout: 30_000 }).toBe(1);
   expect(network.seen('POST', '/api/glucose/add')).toBeGreaterThanOrEqual(1);
@@ -124,7 +124,7 @@ test('a device whose clock runs eight days ahead: the server refuses the reading
   const review = patient.page.getByRole('dialog', { name: 'Entries not accepted' });
   await review.getByText(/cannot be in the future: check the date and time of the device/).waitFor();
   // Kept on the device (sealed, in the refused list) until the patient decides; never on the server.
-  await expect(patient.page.getByTestId('today-readings').getByText('416', { exact: true })).not.toHaveCount(0);
+  await expect(todayShows(patient.page, 'Random', 416)).not.toHaveCount(0);
   expect((await server.api.readings()).some((r) => r.value === 416)).toBe(false);
 });
 

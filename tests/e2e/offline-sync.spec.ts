@@ -2,7 +2,18 @@
 // ward with failing Wi-Fi loses nothing, nothing is sent twice, and nothing readable stays behind.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { apiLogin, FaultProxy, openReadings, launchChromium, saveReading, serverReadings, startServer, type EddyServer, until } from '../fixtures/index.ts';
+import {
+  apiLogin,
+  FaultProxy,
+  openReadings,
+  todayShows,
+  launchChromium,
+  saveReading,
+  serverReadings,
+  startServer,
+  type EddyServer,
+  until,
+} from '../fixtures/index.ts';
 
 let server: EddyServer;
 // The page (and its service worker) reach the server through this proxy, so "offline" cuts every
@@ -50,7 +61,7 @@ async function record(value: number) {
 
 /** The reading is shown in today's readings on the dashboard. */
 async function listed(value: number) {
-  await page.getByTestId('today-readings').getByText(String(value), { exact: true }).waitFor({ timeout: 15_000 });
+  await todayShows(page, 'Random', value).waitFor({ timeout: 15_000 });
 }
 
 /** Everything the browser keeps for this origin, as text: IndexedDB, localStorage, Cache Storage. */

@@ -1,7 +1,7 @@
 // A patient's day done entirely offline (issue "Everything a patient does"): every kind of entry is
 // (glucose, a dose, an appointment, a symptom, a lab result, meal times) made without a connection, survives a reload while still offline, and reaches the server exactly
 // once, with the time it was made, when the connection returns.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, test, todayShows } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   apiLogin,
@@ -134,7 +134,7 @@ test.describe('a patient offline', () => {
       .getByText(/Offline/)
       .waitFor();
     await go('Dashboard');
-    await page.getByTestId('today-readings').getByText('166', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await todayShows(page, 'Postprandial', 166).waitFor({ timeout: 30_000 });
     await page
       .getByTestId('medicines')
       .getByRole('listitem')

@@ -172,6 +172,12 @@ test.describe('refused writes and ended sessions', () => {
     await page.goto(`${proxy.url}/app`);
     const notice = page.getByTestId('refused-notice');
     await notice.getByText("2 entries were not accepted by your hospital's server.").waitFor({ timeout: 30_000 });
+    // Both refused entries still show on the device, in the Random list, while the patient decides
+    // (the notice stands on every page).
+    await openReadings(page);
+    const random = page.getByTestId('glucose-list-Random');
+    await random.getByText('432', { exact: true }).first().waitFor();
+    await random.getByText('434', { exact: true }).first().waitFor();
     // A notice that comes now ("Data synchronized successfully" came at this moment in a chaos run)
     // does not cover the Review button: one just below the header did, and took the patient's tap
     // (chaos seed 775275617). A two-line notice, placed where the toaster places its notices:
@@ -203,7 +209,7 @@ test.describe('refused writes and ended sessions', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'refused-review-360');
     // The device still shows its own edit while the patient decides.
-    expect(await page.getByTestId('today-readings').getByText('432', { exact: true }).count()).toBeGreaterThan(0);
+    expect(await random.getByText('432', { exact: true }).count()).toBeGreaterThan(0);
 
     // Keep this device's edit; let the reading from the wrong clock go.
     await review.getByTestId('refused-item').filter({ hasText: '433' }).getByRole('button', { name: 'Keep mine' }).click();
@@ -214,7 +220,9 @@ test.describe('refused writes and ended sessions', () => {
     );
     expect(after.value).toBe(432);
     expect((await serverReadings(server.url, token)).some((r) => r.value === 434)).toBe(false);
-    await page.getByTestId('today-readings').getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await random.getByText('434', { exact: true }).waitFor({ state: 'detached', timeout: 30_000 });
+    await expect(random.getByText('432', { exact: true })).not.toHaveCount(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
   });
 
   test('a logout from the header with an entry unsent asks first, and Cancel keeps it', async () => {

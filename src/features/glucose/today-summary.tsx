@@ -58,7 +58,13 @@ export function TodaySummary({ readings, complete = true }: { readings: GlucoseR
                 <Trans>None yet</Trans>
               </span>
             ) : (
-              <span className="muted">…</span>
+              // Older readings are still being read: nothing is said of this type yet.
+              <span className="muted">
+                <span aria-hidden="true">…</span>
+                <span className="visually-hidden">
+                  <Trans>Loading your readings…</Trans>
+                </span>
+              </span>
             )}
           </li>
         ))}
