@@ -17,7 +17,8 @@ export type Screen = 'Dashboard' | 'Readings' | 'Symptoms' | 'Lab tests' | 'Prof
  * their contents) and what it says.
  */
 export async function appReady(page: Page): Promise<void> {
-  const app = page.getByLabel(GLUCOSE).first();
+  // The app: the dashboard's entry form, or the readings page a reload left the page on.
+  const app = page.getByLabel(GLUCOSE).first().or(readingsHeading(page));
   const login = page.getByRole('button', { name: 'Log in', exact: true });
   const locked = lockScreen(page);
   const deadline = Date.now() + 45_000;

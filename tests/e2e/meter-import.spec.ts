@@ -25,6 +25,7 @@ import {
   expect,
   launchChromium,
   loginPatient,
+  openReadings,
   screenshot,
   seriousA11yViolations,
   startServer,
@@ -45,26 +46,28 @@ test.afterAll(async () => {
   await server?.cleanup();
 });
 
-async function dashboard(extraArgs: string[]) {
+/** A patient logged in, on the readings page, where the import is (issue 50: off the dashboard). */
+async function readingsPage(extraArgs: string[]) {
   const browser = await launchChromium({ extraArgs });
   browsers.push(browser);
   const page = await (await browser.newContext({ viewport: { width: 360, height: 800 } })).newPage();
   await loginPatient(page, server.url);
+  await openReadings(page);
   return page;
 }
 
 test('offers the import where the browser has Web Bluetooth, and says why not where it has none', async () => {
   test.setTimeout(120_000);
   // Web Bluetooth is behind this switch in Chromium on Linux (on by default on Android, Windows, macOS and ChromeOS).
-  const page = await dashboard(['--enable-experimental-web-platform-features']);
+  const page = await readingsPage(['--enable-experimental-web-platform-features']);
   expect(await page.evaluate(() => 'bluetooth' in navigator)).toBe(true);
   const card = page.getByRole('region', { name: 'Import from meter' });
   await card.getByText(/Readings from a Bluetooth glucometer/).waitFor();
   await card.getByRole('button', { name: 'Import from meter' }).waitFor();
   expect(await seriousA11yViolations(page)).toEqual([]);
-  await screenshot(page, 'meter-import-dashboard-360');
+  await screenshot(page, 'meter-import-readings-360');
 
-  const without = await dashboard([]);
+  const without = await readingsPage([]);
   expect(await without.evaluate(() => 'bluetooth' in navigator)).toBe(false);
   const missing = without.getByRole('region', { name: 'Import from meter' });
   await missing.getByText(/needs Bluetooth in the browser: Chrome or Edge on Android, Windows, macOS or Linux/).waitFor();
@@ -263,6 +266,8 @@ test('pairs with an emulated meter, reads its clock and asks it for every stored
     await tap(page.getByRole('button', { name: 'Log in', exact: true }));
     await page.waitForURL(/\/app$/);
     await offlineReady(page);
+    await tap(page.getByTestId('all-readings'));
+    await page.getByRole('heading', { level: 1, name: 'Your readings' }).waitFor();
     const chooser = await pickFirstDevice(page);
     await tap(page.getByRole('region', { name: 'Import from meter' }).getByRole('button', { name: 'Import from meter' }));
     // Pairing: the browser's chooser lists the meter and the patient picks it; the app connects.

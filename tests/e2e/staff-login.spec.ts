@@ -312,9 +312,16 @@ test.describe('staff login and hospital select', () => {
     await page.getByText('logged in as doctor', { exact: true }).waitFor();
     await page.getByRole('radio', { name: /City General Hospital/ }).check();
     await page.getByLabel('Search by name or hospital number').fill('100001');
+    // The review's live change feed opens once it shows. Revoked before it opened, the feed's own
+    // first request met the 401 and ended the session on the page as it stood, just before the
+    // reload below wiped its notice (fresh-clone CI, 2026-12-07): the feed is let open first.
+    const feedOpen = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/changes' && new URL(r.url()).searchParams.get('hospNo') === '100001', {
+      timeout: 30_000,
+    });
     await patients(page).getByRole('button', { name: 'Open report for Maria Lopez' }).click();
     await page.waitForURL(/\/admin\/report$/);
     await page.getByRole('heading', { name: 'Medicines' }).first().waitFor({ timeout: 30_000 });
+    expect((await feedOpen).status()).toBe(200);
 
     const revoked = await fetch(`${server.url}/api/admin/doctor-tokens/${created.data._id}/revoke`, {
       method: 'POST',
