@@ -29,8 +29,8 @@ function Dashboard() {
 
   // What a patient with a meter in one hand needs, in that order (issue 50: the phone dashboard was
   // some 5,000 px long): record a reading, today's medicines, the offer of reminders, the latest
-  // readings and what needs attention, the appointments. The trend, every reading and the meter import are on the
-  // readings page (/app/readings), linked from the latest readings.
+  // readings and what needs attention, the appointments. The trend, every reading and the meter
+  // import are on the readings page (/app/readings), linked from the latest readings.
   return (
     <div className="dashboard">
       <Greeting db={db} />
