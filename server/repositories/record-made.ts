@@ -22,9 +22,8 @@ export const recordMadeRepo = {
    * is always later than that one, whatever its clock said: a device sends its changes in the order
    * it made them (its outbox in order; a heal sends what was acknowledged ahead of what waits), and
    * a device clock set back between two of them stamped the later one earlier. `before` is the
-   * device of the change noted before (undefined:
-   * none was). The row stays locked to the transaction, so two changes of one record are noted one
-   * after the other.
+   * device of the change noted before (undefined: none was). The row stays locked to the
+   * transaction, so two changes of one record are noted one after the other.
    */
   async note(
     db: Db,
