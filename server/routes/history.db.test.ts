@@ -1,7 +1,7 @@
 // POST /api/sync/history (docs/sync-protocol.md, "A restored server"). A restore is played here by
 // removing what was committed after a point: a backup holds a prefix of the database's history.
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedMutations, glucoseReadings, historyMarks } from '../db/schema.ts';
 import { call, createHarness, loginAdmin, loginPatient, seedFixture, type Fixture, type Harness } from '../testing/harness.ts';
@@ -54,7 +54,9 @@ describe('POST /api/sync/history', () => {
 
   it('says the history went back when the database was restored from before the mark or the write', async () => {
     const before = await check({});
-    const backupTakenAt = new Date();
+    // The backup is taken just after that mark, compared by the database's own clock: it stores
+    // microseconds, and a JavaScript date (milliseconds) taken in the same millisecond falls before it.
+    const backupTakenAt = sql`(select ${historyMarks.createdAt} from ${historyMarks} where ${historyMarks.id} = ${String(before.json['mark'])})`;
     await new Promise((r) => setTimeout(r, 20));
     // After the backup: a reading written, and a check that gave the device a mark.
     const readingId = randomUUID();
@@ -63,7 +65,7 @@ describe('POST /api/sync/history', () => {
     const after = await check({ seen: before.json['mark'], acked: [mutationId] });
     expect(after.json['known']).toBe(true);
     // The restore: everything committed after the backup is gone.
-    await h.db.delete(historyMarks).where(gt(historyMarks.createdAt, backupTakenAt));
+    await h.db.delete(historyMarks).where(sql`${historyMarks.createdAt} > ${backupTakenAt}`);
     await h.db.delete(appliedMutations).where(and(eq(appliedMutations.patientId, fx.patientA.id), eq(appliedMutations.mutationId, mutationId)));
     await h.db.delete(glucoseReadings).where(eq(glucoseReadings.id, readingId));
     // The device's mark is gone: its history went back.
