@@ -125,7 +125,7 @@ export default tseslint.config(
             {
               regex: {
                 pattern:
-                  '^(className|id|key|type|to|href|rel|role|autoComplete|inputMode|name|lang|dir|method|src|d|viewBox|fill|stroke|fillStyle|strokeStyle|icon|htmlFor|data-.*|aria-(controls|describedby|labelledby|hidden|live|current))$',
+                  '^(className|id|key|type|to|href|rel|role|autoComplete|inputMode|name|lang|dir|method|src|d|viewBox|fill|stroke|fillStyle|strokeStyle|icon|htmlFor|data-.*|aria-(controls|describedby|labelledby|hidden|live|current)|describedBy)$',
               },
             },
           ],

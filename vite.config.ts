@@ -1,4 +1,5 @@
 import { lingui } from '@lingui/vite-plugin';
+import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import babel from '@rolldown/plugin-babel';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
@@ -15,6 +16,10 @@ export default defineConfig({
     // looked up by id in the catalogs, which a test keeps complete (run `npm run i18n:extract`).
     babel({ plugins: ['@lingui/babel-plugin-lingui-macro'] }),
     lingui(),
+    // React Aria (the date and time fields) carries its few words in 34 languages: only the app's are
+    // kept. It has no Hindi: a Hindi page's fields take their part names from the browser
+    // (Intl.DisplayNames) and React Aria's English for the rest.
+    optimizeLocales.vite({ locales: ['en-US', 'es-ES', 'fr-FR', 'ar-AE'] }),
   ],
   // broadcast-channel's leader election gives up leadership on `unload` (the `unload` package):
   // deprecated, and it keeps pages out of the back/forward cache. src/lib/page-exit.ts does the same

@@ -3,6 +3,7 @@
 // show, and the device's sealed outbox (rows counted, never opened).
 import type { Locator, Page } from '@playwright/test';
 import { saveReading } from '../fixtures/browser.ts';
+import { dateTimeField, dateTimeValue, fillDateTime } from '../fixtures/date-time.ts';
 
 const T = 20_000;
 export const GLUCOSE = /^Glucose \((mg\/dL|mmol\/L)\)$/;
@@ -133,7 +134,7 @@ async function shown(page: Page, screen: Screen): Promise<void> {
       .first()
       .waitFor({ timeout: T });
     if (!(await heading.isVisible())) await appReady(page);
-  } else if (screen === 'Profile') await page.getByLabel('Breakfast').waitFor({ timeout: T });
+  } else if (screen === 'Profile') await dateTimeField(page, 'Breakfast').waitFor({ timeout: T });
   else await page.getByRole('heading', { level: 1, name: screen }).waitFor({ timeout: T });
 }
 
@@ -262,7 +263,7 @@ export async function addAppointment(page: Page, doctor: string, notes: string, 
   await card.getByRole('button', { name: 'Add appointment' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add appointment' });
   await dialog.getByLabel('Doctor').fill(doctor);
-  await dialog.getByLabel('Date and time').fill(localInput(at));
+  await fillDateTime(dateTimeField(dialog, 'Date and time'), localInput(at));
   await dialog.getByLabel('Notes (optional)').fill(notes);
   await dialog.getByRole('button', { name: 'Add appointment' }).click();
   await dialog.waitFor({ state: 'detached', timeout: T });
@@ -448,7 +449,7 @@ export async function labsShown(page: Page, names: string[]): Promise<Map<string
 
 export async function setBreakfast(page: Page, time: string): Promise<void> {
   await ensure(page, 'Profile');
-  await page.getByLabel('Breakfast').fill(time);
+  await fillDateTime(dateTimeField(page, 'Breakfast'), time);
   // The confirmation of this save, not one still shown for an earlier save: a run that took the
   // earlier one (seed 775275645) navigated away 0.3 s after Save, before the device had stored the
   // time, and counted a write the app never confirmed.
@@ -470,7 +471,7 @@ export async function setBreakfast(page: Page, time: string): Promise<void> {
 
 export async function breakfastShown(page: Page): Promise<string> {
   await ensure(page, 'Profile');
-  return page.getByLabel('Breakfast').inputValue();
+  return dateTimeValue(dateTimeField(page, 'Breakfast'));
 }
 
 // ---- the outbox, the refused list, logout ----

@@ -2,7 +2,7 @@
 // with its safety checks, the latest readings against their targets, medicines marked taken,
 // appointments; and the readings page it links to (issue 50): the trend chart and its table, the
 // three lists with edit, delete and undo.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, test, dateTimeField, fillDateTime } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page, Request } from '@playwright/test';
 import {
   apiLogin,
@@ -268,7 +268,7 @@ test.describe('dashboard', () => {
     await dialog.getByLabel('Doctor').fill('Dr. Mehta');
     const next = new Date(Date.now() + 3 * 86_400_000);
     const local = new Date(next.getTime() - next.getTimezoneOffset() * 60_000).toISOString().slice(0, 11) + '10:30';
-    await dialog.getByLabel('Date and time').fill(local);
+    await fillDateTime(dateTimeField(dialog, 'Date and time'), local);
     await dialog.getByLabel('Notes (optional)').fill('Bring the logbook');
     await screenshot(page, 'dashboard-appointment-360');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -303,7 +303,10 @@ test.describe('dashboard', () => {
     const dialog = page.getByRole('dialog', { name: 'Add appointment' });
     await dialog.getByLabel('Doctor').fill('Dr. Rao');
     const before = new Date(Date.now() - 5 * 86_400_000);
-    await dialog.getByLabel('Date and time').fill(new Date(before.getTime() - before.getTimezoneOffset() * 60_000).toISOString().slice(0, 11) + '09:15');
+    await fillDateTime(
+      dateTimeField(dialog, 'Date and time'),
+      new Date(before.getTime() - before.getTimezoneOffset() * 60_000).toISOString().slice(0, 11) + '09:15',
+    );
     await dialog.getByRole('button', { name: 'Add appointment' }).click();
     await toast('Appointment added to your past appointments');
     // Not among the upcoming ones, but under "Past appointments", and still editable.

@@ -1,7 +1,7 @@
 // A patient's day done entirely offline (issue "Everything a patient does"): every kind of entry is
 // (glucose, a dose, an appointment, a symptom, a lab result, meal times) made without a connection, survives a reload while still offline, and reaches the server exactly
 // once, with the time it was made, when the connection returns.
-import { expect, test, todayShows } from '../fixtures/index.ts';
+import { expect, test, todayShows, dateTimeField, dateTimeValue, fillDateTime } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   apiLogin,
@@ -71,7 +71,7 @@ test.describe('a patient offline', () => {
     await page.getByTestId('medicines').getByText('Metformin 500 mg tablet').waitFor({ timeout: 30_000 });
     // The profile screen has been visited once online, so it is on the device too.
     await go('Profile');
-    await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
+    await dateTimeField(page, 'Breakfast').waitFor({ timeout: 20_000 });
     await go('Dashboard');
     // The screens' code comes from the service worker's precache once the connection is gone.
     await offlineReady(page);
@@ -98,7 +98,7 @@ test.describe('a patient offline', () => {
     const dialog = page.getByRole('dialog', { name: 'Add appointment' });
     await dialog.getByLabel('Doctor').fill('Dr. Offline');
     const day = new Date(Date.now() + 5 * 86_400_000);
-    await dialog.getByLabel('Date and time').fill(`${new Date(day.getTime() - day.getTimezoneOffset() * 60_000).toISOString().slice(0, 11)}09:15`);
+    await fillDateTime(dateTimeField(dialog, 'Date and time'), `${new Date(day.getTime() - day.getTimezoneOffset() * 60_000).toISOString().slice(0, 11)}09:15`);
     await dialog.getByRole('button', { name: 'Add appointment' }).click();
     await savedOnDevice('Appointment added successfully');
 
@@ -115,9 +115,9 @@ test.describe('a patient offline', () => {
     await savedOnDevice('Lab test reported successfully');
 
     await go('Profile');
-    await page.getByLabel('Breakfast').fill('06:50');
-    await page.getByLabel('Lunch').fill('12:20');
-    await page.getByLabel('Dinner').fill('19:10');
+    await fillDateTime(dateTimeField(page, 'Breakfast'), '06:50');
+    await fillDateTime(dateTimeField(page, 'Lunch'), '12:20');
+    await fillDateTime(dateTimeField(page, 'Dinner'), '19:10');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await savedOnDevice('Notification timings saved successfully');
     await screenshot(page, 'offline-profile-360');
@@ -127,8 +127,8 @@ test.describe('a patient offline', () => {
   test('still shows everything after a reload while offline', async () => {
     test.setTimeout(90_000);
     await page.reload();
-    await page.getByLabel('Breakfast').waitFor({ timeout: 30_000 });
-    expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:50');
+    await dateTimeField(page, 'Breakfast').waitFor({ timeout: 30_000 });
+    expect(await dateTimeValue(dateTimeField(page, 'Breakfast'))).toBe('06:50');
     await page
       .getByTestId('sync-badge')
       .getByText(/Offline/)

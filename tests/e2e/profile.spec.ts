@@ -1,7 +1,7 @@
 // The patient's profile in a real Chromium against the built app: the hospital's details, meal-time
 // reminders and glucometer days written locally and found on the server after sync (also when
 // changed offline), the unit and language of the device, and the install banner.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, test, dateTimeField, dateTimeValue, fillDateTime } from '../fixtures/index.ts';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import {
   apiLogin,
@@ -70,9 +70,9 @@ async function noticeOf(text: string, action: () => Promise<void>): Promise<void
 }
 
 async function setTimes(times: { breakfast: string; lunch: string; dinner: string }) {
-  await page.getByLabel('Breakfast').fill(times.breakfast);
-  await page.getByLabel('Lunch').fill(times.lunch);
-  await page.getByLabel('Dinner').fill(times.dinner);
+  await fillDateTime(dateTimeField(page, 'Breakfast'), times.breakfast);
+  await fillDateTime(dateTimeField(page, 'Lunch'), times.lunch);
+  await fillDateTime(dateTimeField(page, 'Dinner'), times.dinner);
   await page.getByRole('button', { name: 'Save', exact: true }).click();
 }
 
@@ -103,7 +103,7 @@ test.describe('profile in Chromium', () => {
     await uiLogin(otherPage, proxy.url, '100002', 'Demo-patient-2');
     await otherPage.getByRole('link', { name: 'Profile' }).click();
     await otherPage.getByText('Loading your profile from the hospital…').waitFor();
-    expect(await otherPage.getByLabel('Breakfast').count()).toBe(0);
+    expect(await dateTimeField(otherPage, 'Breakfast').count()).toBe(0);
     expect(await seriousA11yViolations(otherPage)).toEqual([]);
     await other.close();
 
@@ -137,9 +137,9 @@ test.describe('profile in Chromium', () => {
 
     await setTimes({ breakfast: '07:15', lunch: '06:00', dinner: '19:45' });
     await page.getByText('Lunch must be later than breakfast.').waitFor();
-    expect(await page.getByLabel('Lunch').getAttribute('aria-invalid')).toBe('true');
+    expect(await dateTimeField(page, 'Lunch').getByRole('spinbutton').first().getAttribute('aria-invalid')).toBe('true');
     // What the patient typed stays, so only the wrong time needs correcting.
-    expect(await page.getByLabel('Lunch').inputValue()).toBe('06:00');
+    expect(await dateTimeValue(dateTimeField(page, 'Lunch'))).toBe('06:00');
     await setTimes({ breakfast: '07:15', lunch: '12:30', dinner: '' });
     await page.getByText('Enter the dinner time.').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -160,14 +160,14 @@ test.describe('profile in Chromium', () => {
 
     const date = futureWednesday();
     await page.getByRole('radio', { name: 'On one date' }).check();
-    await page.getByLabel('Date', { exact: true }).fill('2020-01-01');
+    await fillDateTime(dateTimeField(page, 'Date'), '2020-01-01');
     await page.getByRole('button', { name: 'Add day' }).click();
     await page.getByText('Choose today or a later date.').waitFor();
-    await page.getByLabel('Date', { exact: true }).fill(date);
+    await fillDateTime(dateTimeField(page, 'Date'), date);
     await page.getByRole('button', { name: 'Add day' }).click();
     await notice('Glucometer alert saved successfully');
     await until('the date on the server', (u) => u.glucometerAlerts.includes(date));
-    await page.getByLabel('Date', { exact: true }).fill(date);
+    await fillDateTime(dateTimeField(page, 'Date'), date);
     await page.getByRole('button', { name: 'Add day' }).click();
     await page.getByText('is already one of your glucometer days.').waitFor();
 
@@ -204,8 +204,8 @@ test.describe('profile in Chromium', () => {
     // Offline, the notice says where the change is: on the device, to be sent.
     await noticeOf('Saved on this device. It will be sent when you are back online.', () => setTimes({ breakfast: '06:40', lunch: '12:30', dinner: '19:45' }));
     await page.reload();
-    await page.getByLabel('Breakfast').waitFor({ timeout: 20_000 });
-    expect(await page.getByLabel('Breakfast').inputValue()).toBe('06:40');
+    await dateTimeField(page, 'Breakfast').waitFor({ timeout: 20_000 });
+    expect(await dateTimeValue(dateTimeField(page, 'Breakfast'))).toBe('06:40');
     expect((await serverUser()).notificationTimings.breakfast).toBe('07:15');
     await proxy.online();
     await until('the offline change on the server', (u) => u.notificationTimings.breakfast === '06:40', 45_000);

@@ -3,7 +3,7 @@
 // worker) and the CSV, and again with no connection at all; the server makes the same PDF for
 // POST /api/users/report; an admin downloads the patient's PDF and FHIR bundle from /admin/report,
 // and the PDF again offline from the staff member's encrypted copy.
-import { expect, test } from '../fixtures/index.ts';
+import { expect, test, dateTimeField, fillDateTime } from '../fixtures/index.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -161,8 +161,8 @@ test.describe('reports', () => {
 
   test('says what is wrong with a custom range', async () => {
     await page.getByRole('radio', { name: 'Custom' }).check();
-    await page.getByLabel('From', { exact: true }).fill('2026-01-10');
-    await page.getByLabel('To', { exact: true }).fill('2026-01-01');
+    await fillDateTime(dateTimeField(page, 'From'), '2026-01-10');
+    await fillDateTime(dateTimeField(page, 'To'), '2026-01-01');
     await page.getByRole('button', { name: 'Show report' }).click();
     await page.getByText('The first day must be on or before the last day.').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);

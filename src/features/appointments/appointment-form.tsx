@@ -3,6 +3,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { inBackground } from '../../../sync/background.ts';
 import { toLocalInput } from '../../lib/dates.ts';
 import { plainText } from '../../../schemas/common.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 export interface AppointmentValues {
   doctor: string;
@@ -71,16 +72,13 @@ export function AppointmentForm({
         )}
       </div>
       <div className={errors.date ? 'field field--error' : 'field'}>
-        <label htmlFor={ids.date}>
-          <Trans>Date and time</Trans>
-        </label>
-        <input
-          id={ids.date}
-          type="datetime-local"
+        <DateTimeField
+          kind="datetime"
+          label={<Trans>Date and time</Trans>}
           value={date}
-          aria-invalid={errors.date ? true : undefined}
-          aria-describedby={errors.date ? ids.dateError : undefined}
-          onChange={(e) => setDate(e.target.value)}
+          invalid={Boolean(errors.date)}
+          describedBy={errors.date ? ids.dateError : undefined}
+          onChange={setDate}
         />
         {errors.date && (
           <p id={ids.dateError} className="error-text">

@@ -7,6 +7,7 @@ import { inBackground } from '../../../sync/background.ts';
 import { useGlucoseUnit } from '../../lib/glucose-unit.ts';
 import { GLUCOSE_TYPE_LABELS } from '../../lib/glucose-types.ts';
 import { checkGlucose, GLUCOSE_TYPES, type GlucoseCheck, type GlucoseType } from './units.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 /** A reading's value as stored: mg/dL, with the unit and number as typed (null for an older reading kept as it was). */
 export interface EnteredGlucose {
@@ -164,17 +165,12 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
           </p>
         </div>
         <div className="field">
-          <label htmlFor={ids.time}>
-            <Trans>Time of the reading</Trans>
-          </label>
-          <input
-            id={ids.time}
-            name="recordedAt"
-            type="datetime-local"
+          <DateTimeField
+            kind="datetime"
+            label={<Trans>Time of the reading</Trans>}
             value={time}
-            max={toLocalInput(new Date())}
-            onChange={(e) => {
-              setTime(e.target.value);
+            onChange={(v) => {
+              setTime(v);
               setTimeEdited(true);
             }}
           />

@@ -23,6 +23,7 @@ import {
 } from './meter-import.ts';
 import { bluetoothMissing, connectMeter, type ConnectedMeter } from './web-bluetooth.ts';
 import './meter-import.css';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 /** What the device remembers of each meter: the last record imported, to ask only for newer ones. */
 interface MeterRecord {
@@ -220,10 +221,12 @@ export function MeterImport({ collection }: { collection: () => Promise<EddyColl
               )
             ) : (
               <div className="field">
-                <label htmlFor="meter-shown-time">
-                  <Trans>If the meter’s clock is wrong, the time it shows now</Trans>
-                </label>
-                <input id="meter-shown-time" type="time" value={shownTime} onChange={(e) => setShownTime(e.target.value)} />
+                <DateTimeField
+                  kind="time"
+                  label={<Trans>If the meter’s clock is wrong, the time it shows now</Trans>}
+                  value={shownTime}
+                  onChange={setShownTime}
+                />
               </div>
             )}
             {anyPreprandial && (

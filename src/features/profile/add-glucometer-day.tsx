@@ -7,6 +7,7 @@ import { addGlucometerDay } from './glucometer-day-edits.ts';
 import { checkNewDay, localIsoDate, weekdayName, type NewDayProblem } from './glucometer-days.ts';
 import { useDayLabel } from './use-day-label.ts';
 import type { ProfileDocument } from './use-profile.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 type Repeat = 'weekly' | 'once';
 
@@ -83,7 +84,11 @@ export function AddGlucometerDay({ profile, onSaved }: { profile: ProfileDocumen
         ))}
       </fieldset>
       <div className={problem ? 'field field--error' : 'field'}>
-        <label htmlFor={fieldId}>{repeat === 'weekly' ? <Trans>Day of the week</Trans> : <Trans>Date</Trans>}</label>
+        {repeat === 'weekly' ? (
+          <label htmlFor={fieldId}>
+            <Trans>Day of the week</Trans>
+          </label>
+        ) : null}
         {repeat === 'weekly' ? (
           <select
             id={fieldId}
@@ -99,14 +104,13 @@ export function AddGlucometerDay({ profile, onSaved }: { profile: ProfileDocumen
             ))}
           </select>
         ) : (
-          <input
-            id={fieldId}
-            type="date"
-            min={today}
+          <DateTimeField
+            kind="date"
+            label={<Trans>Date</Trans>}
             value={date}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? errorId : undefined}
-            onChange={(e) => setDate(e.target.value)}
+            invalid={Boolean(problem)}
+            describedBy={problem ? errorId : undefined}
+            onChange={setDate}
           />
         )}
         {repeat === 'weekly' && free.length === 0 && (

@@ -5,6 +5,7 @@ import { log } from '../../../sync/log.ts';
 import { useClock } from '../../lib/clock.tsx';
 import { checkMealTimings, MEALS, type Meal, type MealTimeProblem, type MealTimings } from './meal-timings.ts';
 import type { ProfileDocument } from './use-profile.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 /**
  * Breakfast, lunch and dinner reminder times. Saved on the device at once; sync sends them as
@@ -72,16 +73,14 @@ export function MealTimingsForm({ profile, onSaved }: { profile: ProfileDocument
           const id = `${baseId}-${meal}`;
           return (
             <div key={meal} className={problem ? 'field field--error' : 'field'}>
-              <label htmlFor={id}>{label[meal]}</label>
-              <input
-                id={id}
-                name={meal}
-                type="time"
+              <DateTimeField
+                kind="time"
+                label={label[meal]}
                 required
                 value={values[meal]}
-                aria-invalid={problem ? true : undefined}
-                aria-describedby={problem ? `${id}-error` : undefined}
-                onChange={(e) => setDraft({ ...values, [meal]: e.target.value })}
+                invalid={Boolean(problem)}
+                describedBy={problem ? `${id}-error` : undefined}
+                onChange={(v) => setDraft({ ...values, [meal]: v })}
               />
               {problem && (
                 <p id={`${id}-error`} className="error-text field-hint">

@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState, type FormEvent } from 'react';
 import './reports.css';
 import { checkRange, daysInRange, presetRange, RANGE_PRESETS, type DateRange, type RangeError } from './range.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 export interface RangePickerProps {
   /** The patient's today (YYYY-MM-DD in their time zone): presets end here, nothing may be later. */
@@ -85,17 +86,13 @@ export function RangePicker({ today, value, onChange }: RangePickerProps) {
       {custom && (
         <form className="report-custom" onSubmit={submit} noValidate>
           <div className={fromErrors.length ? 'field field--error' : 'field'}>
-            <label htmlFor={`${id}-from`}>
-              <Trans>From</Trans>
-            </label>
-            <input
-              id={`${id}-from`}
-              type="date"
+            <DateTimeField
+              kind="date"
+              label={<Trans>From</Trans>}
               value={from}
-              max={today}
-              onChange={(e) => setFrom(e.target.value)}
-              aria-invalid={fromErrors.length > 0}
-              aria-describedby={fromErrors.length ? `${id}-from-error` : undefined}
+              onChange={setFrom}
+              invalid={fromErrors.length > 0}
+              describedBy={fromErrors.length ? `${id}-from-error` : undefined}
             />
             {fromErrors.length > 0 && (
               <p id={`${id}-from-error`} className="error-text">
@@ -104,17 +101,13 @@ export function RangePicker({ today, value, onChange }: RangePickerProps) {
             )}
           </div>
           <div className={toErrors.length ? 'field field--error' : 'field'}>
-            <label htmlFor={`${id}-to`}>
-              <Trans>To</Trans>
-            </label>
-            <input
-              id={`${id}-to`}
-              type="date"
+            <DateTimeField
+              kind="date"
+              label={<Trans>To</Trans>}
               value={to}
-              max={today}
-              onChange={(e) => setTo(e.target.value)}
-              aria-invalid={toErrors.length > 0}
-              aria-describedby={toErrors.length ? `${id}-to-error` : undefined}
+              onChange={setTo}
+              invalid={toErrors.length > 0}
+              describedBy={toErrors.length ? `${id}-to-error` : undefined}
             />
             {toErrors.length > 0 && (
               <p id={`${id}-to-error`} className="error-text">

@@ -2,7 +2,7 @@
 // the numbers shown are buildReport's, in the chosen unit, and the range picker says what is wrong.
 import { i18n } from '@lingui/core';
 import { I18nProvider } from '@lingui/react';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { useState, type ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport } from '../../../report/build-report.ts';
@@ -12,6 +12,25 @@ import { RangePicker } from './range-picker.tsx';
 import { ReportView } from './report-view.tsx';
 
 const wrap = (node: ReactNode) => render(<I18nProvider i18n={i18n}>{node}</I18nProvider>);
+
+const invalidParts = (label: string) =>
+  [...screen.getByRole('group', { name: label }).querySelectorAll('[role="spinbutton"]')].map((part) => part.getAttribute('aria-invalid'));
+
+/** Types a day into a date field (React Aria's: a group of spin buttons) part by part, as a keyboard does. */
+function typeDate(label: string, day: string): void {
+  const field = screen.getByRole('group', { name: label });
+  const [year, month, date] = day.split('-') as [string, string, string];
+  for (const [type, digits] of [
+    ['year', year],
+    ['month', month],
+    ['day', date],
+  ] as const) {
+    const part = field.querySelector<HTMLElement>(`[data-type="${type}"]`);
+    if (!part) throw new Error(`the ${label} field has no ${type}`);
+    act(() => part.focus());
+    for (const key of digits) fireEvent(part, new InputEvent('beforeinput', { inputType: 'insertText', data: key, bubbles: true, cancelable: true }));
+  }
+}
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: 'en', messages: {} });
@@ -96,21 +115,22 @@ describe('range picker', () => {
     expect(screen.getByTestId('chosen').textContent).toBe('2026-11-01/2026-11-30');
 
     fireEvent.click(screen.getByLabelText('Custom'));
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-11-20' } });
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-10' } });
+    typeDate('From', '2026-11-20');
+    typeDate('To', '2026-11-10');
     fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
     expect(screen.getByText('The first day must be on or before the last day.')).toBeTruthy();
-    expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('true');
+    // Each part of the field is a spin button, and each says the value is wrong.
+    expect(invalidParts('To')).toEqual(['true', 'true', 'true']);
     expect(screen.getByTestId('chosen').textContent).toBe('2026-11-01/2026-11-30');
 
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-12-01' } });
+    typeDate('To', '2026-12-01');
     fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
     expect(screen.getByText('The last day cannot be in the future (today is 2026-11-30).')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('To'), { target: { value: '2026-11-25' } });
+    typeDate('To', '2026-11-25');
     fireEvent.click(screen.getByRole('button', { name: 'Show report' }));
     expect(screen.getByTestId('chosen').textContent).toBe('2026-11-20/2026-11-25');
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('false');
+    expect(invalidParts('To')).toEqual([null, null, null]);
   });
 });

@@ -9,6 +9,7 @@ import { toast } from '../../lib/ui/toast-store.ts';
 import { OneTimeSecret } from './one-time-secret.tsx';
 import { failureText } from './staff-api.ts';
 import { plainText } from '../../../schemas/common.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 /** The server refuses tokens valid for longer (admin-service DOCTOR_TOKEN_MAX_DAYS). */
 const MAX_DAYS = 90;
@@ -85,18 +86,13 @@ export function DoctorTokenCreate({ hospitals, onCreated }: { hospitals: readonl
           )}
         </div>
         <div className={errors.expiresOn ? 'field field--error' : 'field'}>
-          <label htmlFor={`${id}-expires`}>
-            <Trans>Valid until</Trans>
-          </label>
-          <input
-            id={`${id}-expires`}
-            type="date"
-            min={inDays(1)}
-            max={inDays(MAX_DAYS - 1)}
+          <DateTimeField
+            kind="date"
+            label={<Trans>Valid until</Trans>}
             value={expiresOn}
-            aria-invalid={errors.expiresOn ? true : undefined}
-            aria-describedby={errors.expiresOn ? `${id}-expires-error ${id}-expires-hint` : `${id}-expires-hint`}
-            onChange={(e) => setExpiresOn(e.target.value)}
+            invalid={Boolean(errors.expiresOn)}
+            describedBy={errors.expiresOn ? `${id}-expires-error ${id}-expires-hint` : `${id}-expires-hint`}
+            onChange={setExpiresOn}
           />
           <p id={`${id}-expires-hint`} className="field-hint">
             <Trans>At most {MAX_DAYS} days ahead.</Trans>

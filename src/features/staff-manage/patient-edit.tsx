@@ -8,6 +8,7 @@ import { useStaffWrites } from '../../lib/staff-api.ts';
 import { toast } from '../../lib/ui/toast-store.ts';
 import { PatientFields, patientBody, usePatientChecks, type PatientErrors, type PatientValues } from './patient-fields.tsx';
 import { failureText, type AdminPatient, type MealTimes } from './staff-api.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 const MEALS = ['breakfast', 'lunch', 'dinner'] as const;
 type Meal = (typeof MEALS)[number];
@@ -84,14 +85,13 @@ export function PatientEdit({
           </legend>
           {MEALS.map((m) => (
             <div key={m} className="field">
-              <label htmlFor={`${id}-${m}`}>{mealLabel[m]}</label>
-              <input
-                id={`${id}-${m}`}
-                type="time"
+              <DateTimeField
+                kind="time"
+                label={mealLabel[m]}
                 value={times[m]}
-                aria-invalid={timeError ? true : undefined}
-                aria-describedby={timeError ? `${id}-time-error` : undefined}
-                onChange={(e) => setTimes((v) => ({ ...v, [m]: e.target.value }))}
+                invalid={Boolean(timeError)}
+                describedBy={timeError ? `${id}-time-error` : undefined}
+                onChange={(t) => setTimes((v) => ({ ...v, [m]: t }))}
               />
             </div>
           ))}

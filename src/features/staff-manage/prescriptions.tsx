@@ -10,6 +10,7 @@ import { staffReads, useStaffWrites } from '../../lib/staff-api.ts';
 import { useStaffQuery } from '../../lib/use-staff-query.ts';
 import { PrescriptionAdd } from './prescription-add.tsx';
 import { failureText, type AdminPrescription } from './staff-api.ts';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 /** A prescription as the list shows it: from its own GET, or from the patient's review. */
 export type ListedPrescription = Pick<AdminPrescription, '_id' | 'prescrNo' | 'name' | 'dose' | 'active'> & {
@@ -128,16 +129,13 @@ export function Prescriptions({
         onCancel={() => setEnding(undefined)}
       >
         <div className={endError ? 'field field--error' : 'field'}>
-          <label htmlFor={`${id}-end`}>
-            <Trans>Last day</Trans>
-          </label>
-          <input
-            id={`${id}-end`}
-            type="date"
+          <DateTimeField
+            kind="date"
+            label={<Trans>Last day</Trans>}
             value={endDate}
-            aria-invalid={endError ? true : undefined}
-            aria-describedby={endError ? `${id}-end-error` : undefined}
-            onChange={(e) => setEndDate(e.target.value)}
+            invalid={Boolean(endError)}
+            describedBy={endError ? `${id}-end-error` : undefined}
+            onChange={setEndDate}
           />
           {endError && (
             <p id={`${id}-end-error`} className="error-text" role="alert">

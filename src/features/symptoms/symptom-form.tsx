@@ -11,6 +11,7 @@ import { inBackground } from '../../../sync/background.ts';
 import { SymptomPicker } from './symptom-picker.tsx';
 import { findSameDayReport, localDayBounds, localDayKey, parseSymptomName, SYMPTOM_MAX_LENGTH, symptomKey, toLocalInput } from './symptom-rules.ts';
 import './symptoms.css';
+import { DateTimeField } from '../../components/date-time-field.tsx';
 
 export function SymptomForm({ collection, names, onSaved }: { collection: RxCollection<Symptom>; names: readonly string[]; onSaved: (text: string) => void }) {
   const { t, i18n } = useLingui();
@@ -101,17 +102,12 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
         </p>
       </div>
       <div className="field">
-        <label htmlFor={ids.time}>
-          <Trans>Date and time</Trans>
-        </label>
-        <input
-          id={ids.time}
-          name="recordedAt"
-          type="datetime-local"
+        <DateTimeField
+          kind="datetime"
+          label={<Trans>Date and time</Trans>}
           value={time}
-          max={toLocalInput(new Date())}
-          onChange={(e) => {
-            setTime(e.target.value);
+          onChange={(v) => {
+            setTime(v);
             setTimeEdited(true);
             setError(undefined);
           }}
