@@ -29,7 +29,7 @@ export function AppointmentForm({
   const [notes, setNotes] = useState(initial?.notes ?? '');
   const [errors, setErrors] = useState<{ doctor?: string; date?: string; form?: string }>({});
   const [busy, setBusy] = useState(false);
-  const ids = { doctor: useId(), date: useId(), notes: useId(), doctorError: useId(), dateError: useId() };
+  const ids = { doctor: useId(), notes: useId(), doctorError: useId(), dateError: useId() };
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -57,7 +57,7 @@ export function GlucoseForm({ initial, submitLabel, onSubmit, onCancel, timeFoll
   const [error, setError] = useState<string | undefined>();
   const [question, setQuestion] = useState<Extract<GlucoseCheck, { kind: 'confirm-unit' }> | undefined>();
   const [busy, setBusy] = useState(false);
-  const ids = { type: useId(), value: useId(), time: useId(), error: useId(), hint: useId() };
+  const ids = { type: useId(), value: useId(), error: useId(), hint: useId() };
   const range = plausibleRange(unit);
   const num = (v: number, u: GlucoseUnit) => `${new Intl.NumberFormat(i18n.locale, { maximumFractionDigits: 1 }).format(v)} ${u}`;
 

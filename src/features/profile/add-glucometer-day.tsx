@@ -85,24 +85,24 @@ export function AddGlucometerDay({ profile, onSaved }: { profile: ProfileDocumen
       </fieldset>
       <div className={problem ? 'field field--error' : 'field'}>
         {repeat === 'weekly' ? (
-          <label htmlFor={fieldId}>
-            <Trans>Day of the week</Trans>
-          </label>
-        ) : null}
-        {repeat === 'weekly' ? (
-          <select
-            id={fieldId}
-            value={chosenWeekday}
-            disabled={free.length === 0}
-            aria-describedby={problem ? errorId : undefined}
-            onChange={(e) => setWeekday(e.target.value)}
-          >
-            {free.map((d) => (
-              <option key={d} value={d}>
-                {weekdayName(d, i18n.locale)}
-              </option>
-            ))}
-          </select>
+          <>
+            <label htmlFor={fieldId}>
+              <Trans>Day of the week</Trans>
+            </label>
+            <select
+              id={fieldId}
+              value={chosenWeekday}
+              disabled={free.length === 0}
+              aria-describedby={problem ? errorId : undefined}
+              onChange={(e) => setWeekday(e.target.value)}
+            >
+              {free.map((d) => (
+                <option key={d} value={d}>
+                  {weekdayName(d, i18n.locale)}
+                </option>
+              ))}
+            </select>
+          </>
         ) : (
           <DateTimeField
             kind="date"

@@ -21,7 +21,7 @@ export function SymptomForm({ collection, names, onSaved }: { collection: RxColl
   const [timeEdited, setTimeEdited] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [saving, setSaving] = useState(false);
-  const ids = { label: useId(), symptom: useId(), hint: useId(), time: useId(), error: useId() };
+  const ids = { label: useId(), symptom: useId(), hint: useId(), error: useId() };
 
   function problem(): string | { symptom: string; at: Date } {
     const parsed = parseSymptomName(text);
