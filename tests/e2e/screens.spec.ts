@@ -61,27 +61,40 @@ async function newPage(locale: Locale): Promise<{ context: BrowserContext; page:
 }
 
 /**
- * Waits until the page has settled: its fonts loaded, two frames drawn, and its height the same over
- * three looks 250 ms apart (at most 10 s). A fresh-clone CI run (2026-12-05) failed the French staff
- * report at 360 px: the first full-page picture was 11,299 px tall, the next 11,838 px (the page's
- * last 539 px, the prescription form, not yet laid out when the first was taken), and the third,
- * which would have matched, did not come within the 15 s of a loaded machine.
+ * Waits until the page has settled: its fonts loaded, two frames drawn, then nothing in the document
+ * changed (no node, text or attribute) and its size not either for 300 ms (at most 10 s), and two
+ * frames more. A fresh-clone CI run (2026-12-05) failed the French staff report at 360 px: the first
+ * full-page picture was 11,299 px tall, the next 11,838 px (the page's last 539 px, the prescription
+ * form, not yet laid out when the first was taken). Until 2026-12-08 this sampled the page's height
+ * every 250 ms until it read the same three times: 30 s of each language's screens test.
  */
 async function settled(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await document.fonts.ready;
     const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     await frames();
-    const deadline = Date.now() + 10_000;
-    let last = -1;
-    let same = 0;
-    while (same < 2 && Date.now() < deadline) {
-      const height = document.documentElement.scrollHeight;
-      same = height === last ? same + 1 : 0;
-      last = height;
-      await new Promise((r) => setTimeout(r, 250));
-      await frames();
-    }
+    await new Promise<void>((resolve) => {
+      let quiet: ReturnType<typeof setTimeout> | undefined;
+      const mutations = new MutationObserver(() => again());
+      const sizes = new ResizeObserver(() => again());
+      const done = () => {
+        mutations.disconnect();
+        sizes.disconnect();
+        clearTimeout(quiet);
+        clearTimeout(deadline);
+        resolve();
+      };
+      const again = () => {
+        clearTimeout(quiet);
+        quiet = setTimeout(done, 300);
+      };
+      const deadline = setTimeout(done, 10_000);
+      mutations.observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true });
+      sizes.observe(document.documentElement);
+      sizes.observe(document.body);
+      again();
+    });
+    await frames();
   });
 }
 
