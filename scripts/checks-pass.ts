@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 const onPostgres = Boolean(process.env['DATABASE_URL']) && process.env['CHECKS_ALL'] !== '1';
-if (onPostgres) console.log('checks: types, lint, catalogues and licences left to the embedded pass (DATABASE_URL is set; CHECKS_ALL=1 runs them here too)');
+if (onPostgres)
+  process.stdout.write('checks: types, lint, catalogues and licences left to the embedded pass (DATABASE_URL is set; CHECKS_ALL=1 runs them here too)\n');
 const run = spawnSync('npm', ['run', onPostgres ? 'build:cached' : 'checks'], { cwd: path.resolve(import.meta.dirname, '..'), stdio: 'inherit' });
 process.exit(run.status ?? 1);
