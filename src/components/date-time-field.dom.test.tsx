@@ -71,7 +71,7 @@ describe('the form value', () => {
 
 describe('DateTimeField', () => {
   it('draws a date and time in the order, clock and digits of the page’s language', () => {
-    expect(show('datetime', '2026-03-16T21:45', 'en').drawn).toEqual(['month 3', 'day 16', 'year 2026', 'hour 9', 'minute 45', 'dayPeriod PM']);
+    expect(show('datetime', '2026-03-16T21:45', 'en').drawn).toEqual(['month 03', 'day 16', 'year 2026', 'hour 09', 'minute 45', 'dayPeriod PM']);
     cleanup();
     expect(show('datetime', '2026-03-16T21:45', 'fr').drawn).toEqual(['day 16', 'month 03', 'year 2026', 'hour 21', 'minute 45']);
     cleanup();

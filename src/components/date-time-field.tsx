@@ -68,6 +68,9 @@ export function DateTimeField({ kind, label, value, onChange, required, invalid,
     isRequired: required ?? false,
     isInvalid: invalid ?? false,
     validationBehavior: 'aria' as const,
+    // Two digits in every part ("03/16/2026, 09:00 AM", as the native inputs showed it): a part of
+    // one digit in its finger-wide box read "3 /16/2026, 9 :00 AM".
+    shouldForceLeadingZeros: true,
     ...(describedBy === undefined ? {} : { 'aria-describedby': describedBy }),
     children: (
       <>
