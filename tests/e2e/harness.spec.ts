@@ -1,10 +1,10 @@
 // The testers' own probes, in a real Chromium: what `mainThread` says of a page that has stopped
 // answering (the chaos check logs it with a FINDING), so a frozen page tells its own code's endless
-// loop from a stall of the browser's; and that `coveredControls` names a control something covers,
-// and only that.
+// loop from a stall of the browser's; that `coveredControls` names a control something covers, and
+// only that; and that `misplacedUnitPunctuation` names a unit whose full stop shows on the far side.
 import { expect, test } from '../fixtures/index.ts';
 import type { Browser } from '@playwright/test';
-import { coveredControls, launchChromium, mainThread, watchMainThread } from '../fixtures/index.ts';
+import { coveredControls, launchChromium, mainThread, misplacedUnitPunctuation, watchMainThread } from '../fixtures/index.ts';
 
 let browser: Browser;
 
@@ -54,5 +54,20 @@ test('coveredControls names a control under a card that stays on screen, and not
   // With the card gone nothing is covered, the controls near the bar included.
   await page.evaluate(() => document.querySelector('.card')?.remove());
   expect(await coveredControls(page)).toEqual([]);
+  await page.close();
+});
+
+test('misplacedUnitPunctuation names a unit whose full stop a left-to-right island keeps on the far side of an Arabic sentence, and not one the sentence places', async () => {
+  const page = await browser.newPage({ viewport: { width: 360, height: 640 } });
+  await page.setContent(`
+    <main dir="rtl">
+      <p>الشريط المظلل هو النطاق، 70–180 mg/dL.</p>
+      <p>الانحراف المعياري 49 mg/dL؛ والهدف 36% أو أقل.</p>
+      <p>النطاق <span dir="ltr">70–180 mmol/L.</span></p>
+      <p dir="ltr">Range 70–180 mg/dL.</p>
+    </main>`);
+  const found = await misplacedUnitPunctuation(page);
+  expect(found).toHaveLength(1);
+  expect(found[0]).toMatch(/^"mmol\/L\." in right-to-left text shows its "\." on the far side: /);
   await page.close();
 });

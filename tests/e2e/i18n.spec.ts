@@ -13,7 +13,7 @@ import path from 'node:path';
 import { formatter } from '@lingui/format-po';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/lib/locales.ts';
-import { launchChromium, overflowingContent, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
+import { launchChromium, misplacedUnitPunctuation, overflowingContent, screenshot, SCREENSHOT_DIR, startServer, type EddyServer } from '../fixtures/index.ts';
 
 /**
  * The words pdftotext reads from a PDF, each as its sorted letters: Devanagari comes back in the
@@ -183,6 +183,7 @@ test.describe('five languages', () => {
         expect(await page.locator('.app-nav a').first().getAttribute('href')).toBe(`${prefix}/app`);
         expect(await untranslated(page, locale)).toEqual([]);
         expect(await overflowingContent(page)).toEqual([]);
+        expect(await misplacedUnitPunctuation(page)).toEqual([]);
         await screenshot(page, `i18n-dashboard-${locale}-360`);
         if (locale === 'ar') {
           // Mirrored: the nav's first item (Dashboard) is at the right, the brand at the right of the header.
@@ -202,6 +203,7 @@ test.describe('five languages', () => {
         await page.locator('.trend-canvas canvas').first().waitFor({ timeout: 30_000 });
         expect(await untranslated(page, locale)).toEqual([]);
         expect(await overflowingContent(page)).toEqual([]);
+        expect(await misplacedUnitPunctuation(page)).toEqual([]);
         await screenshot(page, `i18n-readings-${locale}-360`);
         if (locale === 'hi') {
           // The chart's canvas draws its Hindi month names with the app's Devanagari font, loaded
@@ -224,6 +226,8 @@ test.describe('five languages', () => {
         // Nothing sticks out of the 360 px page, every table open (issue 50: the Arabic report's "Every low" table did).
         await page.evaluate(() => document.querySelectorAll('main details').forEach((d) => ((d as HTMLDetailsElement).open = true)));
         expect(await overflowingContent(page)).toEqual([]);
+        // Units in the report's sentences keep their stops on the side the sentence reads on (issue 50).
+        expect(await misplacedUnitPunctuation(page)).toEqual([]);
         if (locale === 'ar' || locale === 'hi') {
           await screenshot(page, `i18n-reports-${locale}-360`);
           // The PDF made on the device, in the language: its script's font embedded, its title translated.
@@ -252,6 +256,7 @@ test.describe('five languages', () => {
         await page.goto(`${server.url}${prefix}/app/profile`);
         await page.getByRole('heading', { level: 1, name: tr(locale, 'Profile') }).waitFor({ timeout: 30_000 });
         expect(await untranslated(page, locale)).toEqual([]);
+        expect(await misplacedUnitPunctuation(page)).toEqual([]);
         await page.goto(`${server.url}${prefix}/admin`);
         await page.getByRole('heading', { level: 1, name: tr(locale, 'Staff login') }).waitFor({ timeout: 30_000 });
         expect(await htmlLangDir(page)).toEqual([locale, locale === 'ar' ? 'rtl' : 'ltr']);
